@@ -1,0 +1,89 @@
+// Model: everything an importer produces, as flat immutable data (no GL, no assimp).
+//
+// Every mesh is drawn through the same skinning path. A skinned mesh binds each vertex to up to
+// 4 bones of its own skin (skin_joints[b] is a skeleton joint, inverse_bind[b] its bind
+// inverse; glTF calls this a skin, assimp an aiBone list). A rigid mesh (no bones in the file)
+// has a one-bone skin: its node's joint with an identity inverse bind, every vertex weight 1 —
+// so it follows its node's animated global transform. Joint indices are 16-bit: a mesh binds at
+// most 65535 bones.
+//
+// Positions and normals are as stored in the file (assimp's mVertices/mNormals), i.e. in the
+// mesh's bind space; skinning maps them into model space (see pose.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/type_precision.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "anim/clip.h"
+#include "anim/skeleton.h"
+
+namespace sv {
+
+// Per-vertex record of what the importer changed, for the weight views and the report.
+enum VertexFlag : uint8_t {
+  kVertexTruncated = 1u << 0,     // had more than 4 influences; the smallest were dropped
+  kVertexRenormalised = 1u << 1,  // stored weights did not sum to 1
+  kVertexUnweighted = 1u << 2,    // no weight at all: bound rigidly to the mesh's node
+};
+
+struct Material {
+  std::string name;
+  glm::vec4 base_color{1.0f};
+  std::string texture_path;            // base-colour texture file, resolved against the model's folder
+  std::vector<uint8_t> texture_bytes;  // an embedded (compressed) base-colour image, if any
+};
+
+struct Mesh {
+  Mesh() = default;
+  Mesh(Mesh&&) noexcept = default;
+  Mesh& operator=(Mesh&&) noexcept = default;
+  Mesh(const Mesh&) = delete;
+  Mesh& operator=(const Mesh&) = delete;
+
+  std::string name;           // the file's mesh name
+  int32_t node = -1;          // skeleton joint of the node that holds the mesh
+  bool skinned = false;       // false: rigid on `node`
+  int32_t material = -1;      // index into Model::materials, or -1
+  uint32_t max_influences = 0;  // most influences any vertex had in the file (before the 4-limit)
+
+  std::vector<glm::vec3> positions;    // bind space, as stored
+  std::vector<glm::vec3> normals;      // same count as positions
+  std::vector<glm::vec2> uvs;          // empty, or same count as positions
+  std::vector<glm::u16vec4> joints;    // indices into skin_joints
+  std::vector<glm::vec4> weights;      // sum 1, largest first, unused slots 0
+  std::vector<uint8_t> vertex_flags;   // VertexFlag bits, same count as positions
+  std::vector<uint32_t> indices;       // triangles
+  int32_t max_joint = 0;               // largest value in `joints`
+
+  std::vector<int32_t> skin_joints;     // skin bone -> skeleton joint
+  std::vector<glm::mat4> inverse_bind;  // per skin bone: model space -> bone space at bind time
+
+  std::size_t vertex_count() const noexcept { return positions.size(); }
+  std::size_t triangle_count() const noexcept { return indices.size() / 3; }
+};
+
+struct Model {
+  Model() = default;
+  Model(Model&&) noexcept = default;
+  Model& operator=(Model&&) noexcept = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  Skeleton skeleton;
+  std::vector<Mesh> meshes;
+  std::vector<Clip> clips;
+  std::vector<Material> materials;
+
+  // Empty when the skeleton, every clip and every mesh are consistent (sizes, joint ranges,
+  // finite numbers); otherwise a message naming the first problem.
+  std::string validate() const;
+};
+
+}  // namespace sv

@@ -1,0 +1,39 @@
+// CPU linear blend skinning (LBS) of positions and normals.
+//
+//   p' = (sum_i w_i K_{j_i}) p            n' = normalize((sum_i w_i N_{j_i}) n)
+//
+// K is the palette (pose.h), N the normal palette. Each vertex has 4 joint indices into the
+// palette and 4 weights summing to 1 (the importer guarantees both; unused slots have weight 0).
+// Blending the matrices first and transforming once costs less than transforming by each
+// matrix. Output is in model space. The caller owns every buffer; nothing allocates.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+#include <glm/gtc/type_precision.hpp>
+
+namespace sv {
+
+struct SkinInput {
+  std::span<const glm::vec3> positions;
+  std::span<const glm::vec3> normals;  // may be empty: then no normals are written
+  std::span<const glm::u16vec4> joints;
+  std::span<const glm::vec4> weights;
+  // Largest index in `joints` when the caller knows it (Mesh::max_joint); -1 makes skin_lbs
+  // scan the joints once to check them against the palette.
+  int32_t max_joint = -1;
+};
+
+// Returns false, writing nothing, when the streams disagree in length, the outputs do not fit,
+// the normal palette differs in size from the palette, or a joint index is out of range of the
+// palette (checked up front from max_joint or a scan, so the loop itself never reads past the palette).
+bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
+              const SkinInput& in, std::span<glm::vec3> out_positions,
+              std::span<glm::vec3> out_normals) noexcept;
+
+}  // namespace sv
