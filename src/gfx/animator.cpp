@@ -1,0 +1,130 @@
+#include "gfx/animator.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include <glm/matrix.hpp>
+
+#include "anim/model.h"
+#include "anim/pose.h"
+#include "anim/skinning.h"
+
+namespace sv {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) noexcept {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+Animator::Animator(const Model& model) {
+  const std::size_t joints = model.skeleton.size();
+  local_.resize(joints);
+  model_.resize(joints);
+  bind_model_.resize(joints);
+  for (std::size_t j = 0; j < joints; ++j) {
+    bind_model_[j] = glm::inverse(model.skeleton.inverse_bind[j]);
+  }
+  uint32_t bones = 0;
+  palette_base_.resize(model.meshes.size());
+  skinned_positions_.resize(model.meshes.size());
+  skinned_normals_.resize(model.meshes.size());
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    palette_base_[m] = bones;
+    bones += static_cast<uint32_t>(mesh.skin_joints.size());
+    skinned_positions_[m].resize(mesh.vertex_count());
+    skinned_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
+  }
+  palette_.resize(bones, glm::mat4(1.0f));
+  normal_palette_.resize(bones, glm::mat3(1.0f));
+}
+
+void Animator::set_clip(const Model& model, int32_t clip) {
+  if (clip == clip_) return;
+  clip_ = clip;
+  if (clip >= 0 && clip < static_cast<int32_t>(model.clips.size())) {
+    cursor_.reset(model.clips[static_cast<std::size_t>(clip)]);
+  }
+}
+
+bool Animator::evaluate(const Model& model, PoseMode mode, float time) noexcept {
+  auto t0 = Clock::now();
+  const bool has_clip = clip_ >= 0 && clip_ < static_cast<int32_t>(model.clips.size());
+  if (mode == PoseMode::Bind) {
+    if (!rest_pose(model.skeleton, local_)) return false;
+    model_ = bind_model_;  // same size: copies without allocating
+    times_.sample = seconds_since(t0);
+    times_.to_model = 0.0;
+  } else {
+    bool ok = mode == PoseMode::Clip && has_clip
+                  ? sample_clip(model.clips[static_cast<std::size_t>(clip_)], model.skeleton, time,
+                                local_, &cursor_)
+                  : rest_pose(model.skeleton, local_);
+    if (!ok) return false;
+    times_.sample = seconds_since(t0);
+    t0 = Clock::now();
+    if (!local_to_model(model.skeleton.parents, local_, model_)) return false;
+    times_.to_model = seconds_since(t0);
+  }
+  t0 = Clock::now();
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const std::size_t n = mesh.skin_joints.size();
+    const std::span<glm::mat4> out(palette_.data() + palette_base_[m], n);
+    const std::span<glm::mat3> nout(normal_palette_.data() + palette_base_[m], n);
+    if (!build_palette(model_, mesh.skin_joints, mesh.inverse_bind, out)) return false;
+    if (!build_normal_palette(out, nout)) return false;
+  }
+  times_.palette = seconds_since(t0);
+  return true;
+}
+
+bool Animator::skin_cpu(const Model& model) noexcept {
+  const auto t0 = Clock::now();
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const std::size_t n = mesh.skin_joints.size();
+    SkinInput in;
+    in.positions = mesh.positions;
+    in.normals = mesh.normals;
+    in.joints = mesh.joints;
+    in.weights = mesh.weights;
+    in.max_joint = mesh.max_joint;
+    if (!skin_lbs({palette_.data() + palette_base_[m], n},
+                  {normal_palette_.data() + palette_base_[m], n}, in, skinned_positions_[m],
+                  skinned_normals_[m])) {
+      return false;
+    }
+  }
+  times_.cpu_skin = seconds_since(t0);
+  return true;
+}
+
+Bounds animated_bounds(const Model& model, int32_t clip, bool bind, int samples) {
+  Animator a(model);
+  a.set_clip(model, clip);
+  const bool has_clip = !bind && clip >= 0 && clip < static_cast<int32_t>(model.clips.size());
+  const float duration = has_clip ? model.clips[static_cast<std::size_t>(clip)].duration : 0.0f;
+  const int n = has_clip && duration > 0.0f ? std::max(samples, 1) : 1;
+  const PoseMode mode = bind ? PoseMode::Bind : has_clip ? PoseMode::Clip : PoseMode::Rest;
+  Bounds b;
+  for (int i = 0; i < n; ++i) {
+    const float t = n > 1 ? duration * static_cast<float>(i) / static_cast<float>(n - 1) : 0.0f;
+    if (!a.evaluate(model, mode, t)) continue;
+    if (model.meshes.empty()) {
+      for (const glm::mat4& m : a.model_matrices()) b.add(glm::vec3(m[3]));
+      continue;
+    }
+    if (!a.skin_cpu(model)) continue;
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+      for (const glm::vec3& p : a.skinned_positions(m)) b.add(p);
+    }
+  }
+  return b;
+}
+
+}  // namespace sv

@@ -1,0 +1,83 @@
+#include "gfx/camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace sv {
+
+void Bounds::add(const glm::vec3& p) noexcept {
+  min = glm::min(min, p);
+  max = glm::max(max, p);
+}
+
+void Bounds::add(const Bounds& b) noexcept {
+  if (!b.valid()) return;
+  add(b.min);
+  add(b.max);
+}
+
+float Bounds::diagonal() const noexcept { return valid() ? glm::length(max - min) : 0.0f; }
+
+Bounds Bounds::transformed(const glm::mat4& m) const noexcept {
+  Bounds out;
+  if (!valid()) return out;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 c((i & 1) ? max.x : min.x, (i & 2) ? max.y : min.y, (i & 4) ? max.z : min.z);
+    out.add(glm::vec3(m * glm::vec4(c, 1.0f)));
+  }
+  return out;
+}
+
+glm::mat4 up_axis_matrix(bool z_up) noexcept {
+  if (!z_up) return glm::mat4(1.0f);
+  return glm::rotate(glm::mat4(1.0f), -1.57079632679f, glm::vec3(1.0f, 0.0f, 0.0f));
+}
+
+void OrbitCamera::frame(const Bounds& world, float aspect) noexcept {
+  if (!world.valid()) return;
+  target = world.center();
+  radius = std::max(0.5f * world.diagonal(), 1e-4f);
+  const float half = 0.5f * fov_y;
+  const float half_x = std::atan(std::tan(half) * std::max(aspect, 0.1f));
+  const float fit = radius / std::sin(std::min(half, half_x));
+  distance = fit * 1.05f;
+}
+
+void OrbitCamera::orbit(float dx, float dy) noexcept {
+  yaw += dx;
+  pitch = std::clamp(pitch + dy, -1.55f, 1.55f);
+}
+
+void OrbitCamera::pan(float dx_fraction, float dy_fraction) noexcept {
+  const glm::mat4 v = view();
+  const glm::vec3 right(v[0][0], v[1][0], v[2][0]);
+  const glm::vec3 up(v[0][1], v[1][1], v[2][1]);
+  const float h = 2.0f * distance * std::tan(0.5f * fov_y);
+  target += (-dx_fraction * right + dy_fraction * up) * h;
+}
+
+void OrbitCamera::zoom(float factor) noexcept {
+  distance = std::clamp(distance * factor, 1e-3f * radius, 1e3f * radius);
+}
+
+glm::vec3 OrbitCamera::eye() const noexcept {
+  const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
+                      std::cos(pitch) * std::cos(yaw));
+  return target + distance * dir;
+}
+
+glm::mat4 OrbitCamera::view() const noexcept {
+  return glm::lookAt(eye(), target, glm::vec3(0.0f, 1.0f, 0.0f));
+}
+
+glm::mat4 OrbitCamera::projection(float aspect) const noexcept {
+  // The grid reaches 10 radii out; the near plane stays well in front of the model.
+  const float near_plane = std::max(distance - 3.0f * radius, distance * 2e-3f);
+  const float far_plane = distance + 20.0f * radius;
+  return glm::perspective(fov_y, std::max(aspect, 1e-3f), near_plane, far_plane);
+}
+
+}  // namespace sv

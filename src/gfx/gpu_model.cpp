@@ -1,0 +1,201 @@
+#include "gfx/gpu_model.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+#include <stb_image.h>
+
+#include <glm/gtc/type_precision.hpp>
+#include <glm/vec2.hpp>
+
+#include "anim/model.h"
+
+namespace sv::gl {
+namespace {
+
+struct StaticVertex {
+  glm::vec3 position;
+  glm::vec3 normal;
+  glm::vec2 uv;
+  glm::u16vec4 joints;
+  glm::vec4 weights;
+  glm::u32vec2 info;
+};
+static_assert(sizeof(StaticVertex) == 64, "StaticVertex is tightly packed");
+
+const void* offset(std::size_t bytes) noexcept { return reinterpret_cast<const void*>(bytes); }
+
+void float_attribute(GLuint location, GLint size, std::size_t at, GLsizei stride) noexcept {
+  glEnableVertexAttribArray(location);
+  glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, stride, offset(at));
+}
+
+void integer_attributes(GLuint buffer) noexcept {
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  constexpr GLsizei s = sizeof(StaticVertex);
+  float_attribute(kUv, 2, offsetof(StaticVertex, uv), s);
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, s, offset(offsetof(StaticVertex, joints)));
+  float_attribute(kWeights, 4, offsetof(StaticVertex, weights), s);
+  glEnableVertexAttribArray(kInfo);
+  glVertexAttribIPointer(kInfo, 2, GL_UNSIGNED_INT, s, offset(offsetof(StaticVertex, info)));
+}
+
+Texture make_buffer_texture(Buffer& buffer, std::size_t texels) {
+  buffer = Buffer::create();
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer.id());
+  // At least one texel: a zero-sized buffer texture is incomplete on some drivers.
+  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(std::max<std::size_t>(texels, 1) * 16),
+               nullptr, GL_DYNAMIC_DRAW);
+  Texture tex = Texture::create();
+  glBindTexture(GL_TEXTURE_BUFFER, tex.id());
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer.id());
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  return tex;
+}
+
+Texture load_texture(const Material& mat, std::string* warning) {
+  int w = 0, h = 0, n = 0;
+  stbi_uc* pixels = nullptr;
+  if (!mat.texture_bytes.empty()) {
+    pixels = stbi_load_from_memory(mat.texture_bytes.data(),
+                                   static_cast<int>(mat.texture_bytes.size()), &w, &h, &n, 4);
+  } else if (!mat.texture_path.empty()) {
+    pixels = stbi_load(mat.texture_path.c_str(), &w, &h, &n, 4);
+  } else {
+    return {};
+  }
+  if (pixels == nullptr) {
+    *warning = "material " + mat.name + ": cannot decode its base-colour texture (" +
+               (mat.texture_path.empty() ? std::string("embedded") : mat.texture_path) + ")";
+    return {};
+  }
+  Texture tex = Texture::create();
+  glBindTexture(GL_TEXTURE_2D, tex.id());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  stbi_image_free(pixels);
+  return tex;
+}
+
+}  // namespace
+
+GpuModel::GpuModel(const Model& model) {
+  std::vector<StaticVertex> verts;
+  meshes_.resize(model.meshes.size());
+  GLint base = 0;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& src = model.meshes[m];
+    GpuMesh& dst = meshes_[m];
+    const std::size_t n = src.vertex_count();
+    verts.assign(n, StaticVertex{});
+    for (std::size_t i = 0; i < n; ++i) {
+      StaticVertex& v = verts[i];
+      v.position = src.positions[i];
+      v.normal = i < src.normals.size() ? src.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+      v.uv = i < src.uvs.size() ? src.uvs[i] : glm::vec2(0.0f);
+      v.joints = i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
+      v.weights = i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      // Weights are sorted largest first, so slot 0 is the dominant bone.
+      const std::size_t bone = v.joints.x;
+      const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
+      v.info = glm::u32vec2(static_cast<uint32_t>(joint < 0 ? 0 : joint),
+                            i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u);
+    }
+    dst.vertex_count = static_cast<GLsizei>(n);
+    dst.index_count = static_cast<GLsizei>(src.indices.size());
+    dst.palette_base = base;
+    base += static_cast<GLint>(src.skin_joints.size());
+    if (src.material >= 0 && static_cast<std::size_t>(src.material) < model.materials.size()) {
+      const Material& mat = model.materials[static_cast<std::size_t>(src.material)];
+      dst.base_color = mat.base_color;
+      std::string warning;
+      dst.base_texture = load_texture(mat, &warning);
+      if (!warning.empty()) warnings_.push_back(std::move(warning));
+    }
+
+    dst.static_vertices = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(StaticVertex)), verts.data(),
+                 GL_STATIC_DRAW);
+    dst.stream_vertices = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(2 * n * sizeof(glm::vec3)), nullptr,
+                 GL_STREAM_DRAW);
+    dst.indices = Buffer::create();
+
+    constexpr GLsizei s = sizeof(StaticVertex);
+    dst.vao_gpu = VertexArray::create();
+    glBindVertexArray(dst.vao_gpu.id());
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 static_cast<GLsizeiptr>(src.indices.size() * sizeof(uint32_t)), src.indices.data(),
+                 GL_STATIC_DRAW);
+    glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
+    float_attribute(kPosition, 3, offsetof(StaticVertex, position), s);
+    float_attribute(kNormal, 3, offsetof(StaticVertex, normal), s);
+    integer_attributes(dst.static_vertices.id());
+
+    dst.vao_cpu = VertexArray::create();
+    glBindVertexArray(dst.vao_cpu.id());
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
+    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
+    float_attribute(kPosition, 3, 0, 0);
+    float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
+    integer_attributes(dst.static_vertices.id());
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
+  bone_count_ = static_cast<std::size_t>(base);
+  staging_.resize(3 * bone_count_);
+  palette_texture_ = make_buffer_texture(palette_buffer_, 3 * bone_count_);
+  normal_texture_ = make_buffer_texture(normal_buffer_, 3 * bone_count_);
+  SV_GL_CHECK("GpuModel upload");
+}
+
+void GpuModel::upload_palette(std::span<const glm::mat4> palette,
+                              std::span<const glm::mat3> normal_palette) noexcept {
+  if (palette.size() != bone_count_ || normal_palette.size() != bone_count_ || bone_count_ == 0) {
+    return;
+  }
+  const GLsizeiptr bytes = static_cast<GLsizeiptr>(staging_.size() * sizeof(glm::vec4));
+  // Rows of the 3x4 matrix: glm is column-major, row r is (K[0][r], K[1][r], K[2][r], K[3][r]).
+  for (std::size_t b = 0; b < bone_count_; ++b) {
+    const glm::mat4& k = palette[b];
+    for (int r = 0; r < 3; ++r) staging_[3 * b + r] = glm::vec4(k[0][r], k[1][r], k[2][r], k[3][r]);
+  }
+  glBindBuffer(GL_TEXTURE_BUFFER, palette_buffer_.id());
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, staging_.data());
+  for (std::size_t b = 0; b < bone_count_; ++b) {
+    const glm::mat3& k = normal_palette[b];
+    for (int r = 0; r < 3; ++r) staging_[3 * b + r] = glm::vec4(k[0][r], k[1][r], k[2][r], 0.0f);
+  }
+  glBindBuffer(GL_TEXTURE_BUFFER, normal_buffer_.id());
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, staging_.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  SV_GL_CHECK("upload_palette");
+}
+
+void GpuModel::upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
+                              std::span<const glm::vec3> normals) noexcept {
+  const GpuMesh& m = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(m.vertex_count);
+  if (positions.size() != n) return;
+  glBindBuffer(GL_ARRAY_BUFFER, m.stream_vertices.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
+                  positions.data());
+  if (normals.size() == n) {
+    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(n * sizeof(glm::vec3)),
+                    static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), normals.data());
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  SV_GL_CHECK("upload_skinned");
+}
+
+}  // namespace sv::gl

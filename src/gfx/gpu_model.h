@@ -1,0 +1,89 @@
+// GpuModel: a Model's meshes in GL buffers, uploaded once at load, plus the palette buffers
+// the GPU skinning path refreshes every frame.
+//
+// Per mesh one static interleaved vertex buffer (StaticVertex: position, normal, uv, joint
+// indices as integers, weights, and the debug-view info) and one index buffer, seen through
+// two vertex arrays: `vao_gpu` feeds skin.vert from the static buffer alone; `vao_cpu` takes
+// position and normal from a streamed buffer (the CPU-skinned vertices, rewritten each frame
+// on the CPU path) and everything else from the static buffer, for mesh.vert.
+//
+// The palette of all meshes (Animator::palette, concatenated) lives in one texture buffer of
+// RGBA32F texels, three per bone (the rows of the 3x4 matrix); the normal palette in a second
+// one with the same layout. upload_palette() is the only per-frame GPU-path upload.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "gfx/objects.h"
+
+namespace sv {
+
+struct Model;
+
+namespace gl {
+
+// Attribute locations, shared with shaders/common.vert.
+enum Attribute : GLuint {
+  kPosition = 0,
+  kNormal = 1,
+  kUv = 2,
+  kJoints = 3,  // integer (glVertexAttribIPointer), 4 x uint16
+  kWeights = 4,
+  kInfo = 5,  // integer, 2 x uint32: dominant skeleton joint, VertexFlag bits
+};
+
+struct GpuMesh {
+  VertexArray vao_gpu;
+  VertexArray vao_cpu;
+  Buffer static_vertices;
+  Buffer stream_vertices;  // positions then normals, vertex_count each (CPU path)
+  Buffer indices;
+  Texture base_texture;  // 0 when the material has none (or it failed to decode)
+  GLsizei index_count = 0;
+  GLsizei vertex_count = 0;
+  GLint palette_base = 0;  // first bone of this mesh in the palette buffers
+  glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
+};
+
+class GpuModel {
+ public:
+  GpuModel() = default;
+
+  // Uploads every mesh and sizes the palette buffers. Needs a current GL context.
+  explicit GpuModel(const Model& model);
+
+  // Writes the palettes (Animator's concatenated layout) into the texture buffers.
+  void upload_palette(std::span<const glm::mat4> palette,
+                      std::span<const glm::mat3> normal_palette) noexcept;
+  // Writes one mesh's CPU-skinned vertices into its streamed buffer.
+  void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
+                      std::span<const glm::vec3> normals) noexcept;
+
+  std::span<const GpuMesh> meshes() const noexcept { return meshes_; }
+  GLuint palette_texture() const noexcept { return palette_texture_.id(); }
+  GLuint normal_palette_texture() const noexcept { return normal_texture_.id(); }
+  std::size_t bone_count() const noexcept { return bone_count_; }
+  // Texture decode problems met at load, for the import report.
+  const std::vector<std::string>& warnings() const noexcept { return warnings_; }
+
+ private:
+  std::vector<GpuMesh> meshes_;
+  Buffer palette_buffer_;
+  Texture palette_texture_;
+  Buffer normal_buffer_;
+  Texture normal_texture_;
+  std::size_t bone_count_ = 0;
+  std::vector<glm::vec4> staging_;  // 3 texels per bone, sized at load
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace gl
+}  // namespace sv

@@ -1,0 +1,265 @@
+#include "gfx/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include <glm/geometric.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "anim/model.h"
+#include "gfx/animator.h"
+#include "gfx/camera.h"
+#include "gfx/gpu_model.h"
+#include "gfx/shader.h"
+
+namespace sv::gl {
+namespace {
+
+constexpr int kGridHalfLines = 10;
+constexpr std::size_t kGridVertices = 2 * 2 * (2 * kGridHalfLines + 1);
+constexpr std::size_t kAxisVertices = 6;
+
+bool build(const ProgramDesc& desc, Program* out, std::string* error,
+           std::vector<std::string>* warnings) {
+  ProgramResult r = build_program(desc);
+  if (!r.warning.empty() && warnings != nullptr) warnings->push_back(r.warning);
+  if (!r.ok()) {
+    *error = r.error;
+    return false;
+  }
+  *out = std::move(r.program);
+  return true;
+}
+
+}  // namespace
+
+bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
+  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {}}, &skin_, error, warnings) ||
+      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, {}, {}}, &mesh_, error, warnings) ||
+      !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
+    return false;
+  }
+  for (auto [program, u] : {std::pair{&skin_, &skin_u_}, std::pair{&mesh_, &mesh_u_}}) {
+    const GLuint p = program->id();
+    u->world = glGetUniformLocation(p, "u_world");
+    u->view_proj = glGetUniformLocation(p, "u_view_proj");
+    u->base_color = glGetUniformLocation(p, "u_base_color");
+    u->view_mode = glGetUniformLocation(p, "u_view_mode");
+    u->selected_bone = glGetUniformLocation(p, "u_selected_bone");
+    u->palette = glGetUniformLocation(p, "u_palette");
+    u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
+    u->palette_base = glGetUniformLocation(p, "u_palette_base");
+    u->light_dir = glGetUniformLocation(p, "u_light_dir");
+    u->light_color = glGetUniformLocation(p, "u_light_color");
+    u->sky = glGetUniformLocation(p, "u_sky_color");
+    u->ground = glGetUniformLocation(p, "u_ground_color");
+    u->lit = glGetUniformLocation(p, "u_lit");
+    u->has_texture = glGetUniformLocation(p, "u_has_texture");
+    u->base_texture = glGetUniformLocation(p, "u_base_texture");
+  }
+  line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
+  line_point_size_ = glGetUniformLocation(line_.id(), "u_point_size");
+
+  line_vao_ = VertexArray::create();
+  line_buffer_ = Buffer::create();
+  glBindVertexArray(line_vao_.id());
+  glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<const void*>(offsetof(LineVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<const void*>(offsetof(LineVertex, color)));
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  prepare(Model{});
+  SV_GL_CHECK("Renderer::init");
+  return true;
+}
+
+void Renderer::prepare(const Model& model) {
+  const std::size_t joints = model.skeleton.size();
+  // Grid, axes, then per joint: a bone line (2), a point (1); then the selection's axes (6).
+  line_capacity_ = kGridVertices + kAxisVertices + 3 * joints + 6;
+  lines_.assign(line_capacity_, LineVertex{});
+  glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(line_capacity_ * sizeof(LineVertex)),
+               nullptr, GL_STREAM_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  joint_to_bone_.assign(model.meshes.size(), std::vector<int32_t>(joints, -1));
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    for (std::size_t b = 0; b < mesh.skin_joints.size(); ++b) {
+      const int32_t j = mesh.skin_joints[b];
+      if (j >= 0 && static_cast<std::size_t>(j) < joints) {
+        joint_to_bone_[m][static_cast<std::size_t>(j)] = static_cast<int32_t>(b);
+      }
+    }
+  }
+}
+
+void Renderer::draw_lines(GLenum mode, std::size_t first, std::size_t count, float point_size) {
+  if (count == 0) return;
+  glUniform1f(line_point_size_, point_size);
+  glDrawArrays(mode, static_cast<GLint>(first), static_cast<GLsizei>(count));
+}
+
+void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
+                           const RenderOptions& options, const glm::mat4& view_proj,
+                           const glm::vec3& light_dir) {
+  const bool gpu_path = options.gpu_skinning;
+  const MeshUniforms& u = gpu_path ? skin_u_ : mesh_u_;
+  glUseProgram(gpu_path ? skin_.id() : mesh_.id());
+  if (gpu_path) {
+    gpu.upload_palette(animator.palette(), animator.normal_palette());
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
+    glUniform1i(u.palette, 1);
+    glUniform1i(u.normal_palette, 2);
+  }
+  const glm::mat4 world = up_axis_matrix(options.z_up);
+  glUniformMatrix4fv(u.world, 1, GL_FALSE, glm::value_ptr(world));
+  glUniformMatrix4fv(u.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
+  glUniform1i(u.view_mode, static_cast<GLint>(options.view));
+  glUniform3fv(u.light_dir, 1, glm::value_ptr(light_dir));
+  glUniform3f(u.light_color, 0.75f, 0.72f, 0.68f);
+  glUniform3f(u.sky, 0.45f, 0.48f, 0.55f);
+  glUniform3f(u.ground, 0.22f, 0.2f, 0.18f);
+  glUniform1i(u.lit, options.view == ViewMode::Shaded ? 1 : 0);
+  glUniform1i(u.base_texture, 0);
+  glPolygonMode(GL_FRONT_AND_BACK, options.wireframe ? GL_LINE : GL_FILL);
+
+  const auto meshes = gpu.meshes();
+  const auto joints = static_cast<int32_t>(model.skeleton.size());
+  for (std::size_t m = 0; m < meshes.size(); ++m) {
+    const GpuMesh& mesh = meshes[m];
+    if (!gpu_path) {
+      gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
+    } else {
+      glUniform1i(u.palette_base, mesh.palette_base);
+    }
+    const int32_t sel = options.selected_joint;
+    glUniform1i(u.selected_bone,
+                sel >= 0 && sel < joints ? joint_to_bone_[m][static_cast<std::size_t>(sel)] : -1);
+    glUniform4fv(u.base_color, 1, glm::value_ptr(mesh.base_color));
+    const bool textured = mesh.base_texture && options.view == ViewMode::Shaded;
+    glUniform1i(u.has_texture, textured ? 1 : 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, textured ? mesh.base_texture.id() : 0);
+    glBindVertexArray(gpu_path ? mesh.vao_gpu.id() : mesh.vao_cpu.id());
+    glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
+  }
+  glBindVertexArray(0);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  SV_GL_CHECK("draw_meshes");
+}
+
+void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
+                    const OrbitCamera& camera, const RenderOptions& options, int width,
+                    int height) {
+  glViewport(0, 0, width, height);
+  glClearColor(options.background.r, options.background.g, options.background.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (width <= 0 || height <= 0) return;
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+
+  const float aspect = static_cast<float>(width) / static_cast<float>(height);
+  const glm::mat4 view = camera.view();
+  const glm::mat4 view_proj = camera.projection(aspect) * view;
+  // A light over the viewer's right shoulder, fixed to the camera.
+  const glm::vec3 right(view[0][0], view[1][0], view[2][0]);
+  const glm::vec3 up(view[0][1], view[1][1], view[2][1]);
+  const glm::vec3 back(view[0][2], view[1][2], view[2][2]);
+  const glm::vec3 light_dir = glm::normalize(0.4f * right + 0.7f * up + 0.6f * back);
+
+  draw_meshes(model, gpu, animator, options, view_proj, light_dir);
+
+  // Overlay lines: grid and axes (depth-tested), skeleton (on top).
+  std::size_t n = 0;
+  auto put = [&](const glm::vec3& p, const glm::vec4& c) {
+    if (n < lines_.size()) lines_[n++] = LineVertex{p, c};
+  };
+  float spacing = std::pow(10.0f, std::floor(std::log10(std::max(camera.radius, 1e-6f) * 0.5f)));
+  grid_spacing_ = spacing;
+  const glm::vec3 center(std::round(camera.target.x / spacing) * spacing, options.floor_y,
+                         std::round(camera.target.z / spacing) * spacing);
+  const float extent = spacing * kGridHalfLines;
+  const glm::vec4 grid_color(0.42f, 0.43f, 0.45f, 1.0f);
+  for (int i = -kGridHalfLines; i <= kGridHalfLines; ++i) {
+    const float o = spacing * static_cast<float>(i);
+    put(center + glm::vec3(o, 0.0f, -extent), grid_color);
+    put(center + glm::vec3(o, 0.0f, extent), grid_color);
+    put(center + glm::vec3(-extent, 0.0f, o), grid_color);
+    put(center + glm::vec3(extent, 0.0f, o), grid_color);
+  }
+  const std::size_t grid_count = n;
+  const glm::vec3 origin(0.0f, options.floor_y, 0.0f);
+  const float axis = spacing;
+  put(origin, {1, 0.2f, 0.2f, 1});
+  put(origin + glm::vec3(axis, 0, 0), {1, 0.2f, 0.2f, 1});
+  put(origin, {0.2f, 1, 0.2f, 1});
+  put(origin + glm::vec3(0, axis, 0), {0.2f, 1, 0.2f, 1});
+  put(origin, {0.3f, 0.4f, 1, 1});
+  put(origin + glm::vec3(0, 0, axis), {0.3f, 0.4f, 1, 1});
+
+  const std::size_t bones_first = n;
+  const glm::mat4 world = up_axis_matrix(options.z_up);
+  const auto matrices = animator.model_matrices();
+  const auto& parents = model.skeleton.parents;
+  const std::size_t joints = std::min(matrices.size(), parents.size());
+  const glm::vec4 bone_color(1.0f, 0.85f, 0.2f, 1.0f);
+  const glm::vec4 selected_color(1.0f, 0.2f, 0.9f, 1.0f);
+  if (options.skeleton) {
+    for (std::size_t j = 0; j < joints; ++j) {
+      if (parents[j] < 0) continue;
+      const bool sel = static_cast<int32_t>(j) == options.selected_joint;
+      put(glm::vec3(world * matrices[static_cast<std::size_t>(parents[j])][3]), bone_color);
+      put(glm::vec3(world * matrices[j][3]), sel ? selected_color : bone_color);
+    }
+  }
+  const std::size_t points_first = n;
+  if (options.skeleton) {
+    for (std::size_t j = 0; j < joints; ++j) {
+      const bool sel = static_cast<int32_t>(j) == options.selected_joint;
+      put(glm::vec3(world * matrices[j][3]), sel ? selected_color : glm::vec4(0.2f, 0.9f, 1, 1));
+    }
+  }
+  const std::size_t sel_first = n;
+  if (options.selected_joint >= 0 && static_cast<std::size_t>(options.selected_joint) < joints) {
+    const glm::mat4 m = world * matrices[static_cast<std::size_t>(options.selected_joint)];
+    const glm::vec3 p(m[3]);
+    const float len = 0.1f * camera.radius;
+    for (int a = 0; a < 3; ++a) {
+      glm::vec4 c(0.2f, 0.2f, 0.2f, 1.0f);
+      c[a] = 1.0f;
+      put(p, c);
+      put(p + len * glm::normalize(glm::vec3(m[a]) + glm::vec3(1e-12f)), c);
+    }
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(LineVertex)),
+                  lines_.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  glUseProgram(line_.id());
+  glUniformMatrix4fv(line_view_proj_, 1, GL_FALSE, glm::value_ptr(view_proj));
+  glBindVertexArray(line_vao_.id());
+  if (options.grid) draw_lines(GL_LINES, 0, grid_count, 1.0f);
+  if (options.axes) draw_lines(GL_LINES, grid_count, kAxisVertices, 1.0f);
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  draw_lines(GL_LINES, bones_first, points_first - bones_first, 1.0f);
+  draw_lines(GL_POINTS, points_first, sel_first - points_first, 5.0f);
+  draw_lines(GL_LINES, sel_first, n - sel_first, 1.0f);
+  glDisable(GL_PROGRAM_POINT_SIZE);
+  glEnable(GL_DEPTH_TEST);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  SV_GL_CHECK("Renderer::draw");
+}
+
+}  // namespace sv::gl

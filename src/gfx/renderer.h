@@ -1,0 +1,97 @@
+// Renderer: draws a GpuModel in its current pose, the grid floor, the axis gizmo and the
+// skeleton overlay, with the programs built from shaders/.
+//
+// It owns the programs and the overlay line buffer (sized per model by prepare(), so drawing
+// allocates nothing). Per frame the caller evaluates the Animator; draw() uploads the palette
+// (GPU path) or the CPU-skinned vertices (CPU path) and issues the draw calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "gfx/objects.h"
+
+namespace sv {
+
+struct Model;
+class Animator;
+struct OrbitCamera;
+
+enum class ViewMode : int32_t { Shaded = 0, Weights = 1, Dominant = 2, Influences = 3 };
+
+struct RenderOptions {
+  bool gpu_skinning = true;
+  bool wireframe = false;
+  bool skeleton = false;
+  bool grid = true;
+  bool axes = true;
+  bool z_up = false;
+  ViewMode view = ViewMode::Shaded;
+  int32_t selected_joint = -1;  // skeleton joint: heat map and overlay highlight
+  glm::vec3 background{0.18f, 0.19f, 0.21f};
+  float floor_y = 0.0f;  // world height of the grid (the framed bounds' lowest point)
+};
+
+namespace gl {
+
+class GpuModel;
+
+class Renderer {
+ public:
+  Renderer() = default;
+
+  // Builds the programs; false with `error` (the GLSL log) when even the embedded copies fail.
+  // `warnings` receives the logs of disk shaders that failed and were replaced.
+  bool init(std::string* error, std::vector<std::string>* warnings);
+
+  // Sizes the overlay buffers and per-mesh lookups for `model` (allocates; call on load).
+  void prepare(const Model& model);
+
+  // Draws one frame into the bound framebuffer of size width x height. With the CPU path,
+  // `animator.skin_cpu()` must have run for this pose.
+  void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
+            const RenderOptions& options, int width, int height);
+
+  // The grid spacing the last draw used, for the UI.
+  float grid_spacing() const noexcept { return grid_spacing_; }
+
+ private:
+  struct LineVertex {
+    glm::vec3 position;
+    glm::vec4 color;
+  };
+  void draw_lines(GLenum mode, std::size_t first, std::size_t count, float point_size);
+
+  // Uniform locations, looked up once at init().
+  struct MeshUniforms {
+    GLint world = -1, view_proj = -1, base_color = -1, view_mode = -1, selected_bone = -1;
+    GLint palette = -1, normal_palette = -1, palette_base = -1;
+    GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
+    GLint has_texture = -1, base_texture = -1;
+  };
+  void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
+                   const RenderOptions& options, const glm::mat4& view_proj,
+                   const glm::vec3& light_dir);
+
+  Program skin_;
+  Program mesh_;
+  Program line_;
+  MeshUniforms skin_u_;
+  MeshUniforms mesh_u_;
+  GLint line_view_proj_ = -1;
+  GLint line_point_size_ = -1;
+  VertexArray line_vao_;
+  Buffer line_buffer_;
+  std::size_t line_capacity_ = 0;
+  std::vector<LineVertex> lines_;                    // staging, sized by prepare()
+  std::vector<std::vector<int32_t>> joint_to_bone_;  // per mesh: skeleton joint -> skin bone
+  float grid_spacing_ = 1.0f;
+};
+
+}  // namespace gl
+}  // namespace sv
