@@ -1,0 +1,50 @@
+#include "anim/skeleton.h"
+
+#include <cmath>
+
+namespace sv {
+
+namespace {
+
+bool finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+bool finite(const glm::quat& q) { return finite(glm::vec3(q.x, q.y, q.z)) && std::isfinite(q.w); }
+bool finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!std::isfinite(m[c][r])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string Skeleton::validate() const {
+  const std::size_t n = parents.size();
+  if (names.size() != n || rest.size() != n || inverse_bind.size() != n || is_bone.size() != n)
+    return "skeleton arrays differ in size (parents " + std::to_string(n) + ", names " +
+           std::to_string(names.size()) + ", rest " + std::to_string(rest.size()) +
+           ", inverse_bind " + std::to_string(inverse_bind.size()) + ", is_bone " +
+           std::to_string(is_bone.size()) + ")";
+  for (std::size_t i = 0; i < n; ++i) {
+    const int32_t p = parents[i];
+    if (p != kNoParent && (p < 0 || static_cast<std::size_t>(p) >= i))
+      return "joint " + std::to_string(i) + " '" + names[i] + "' has parent " + std::to_string(p) +
+             ", which does not precede it";
+    const Transform& t = rest[i];
+    if (!finite(t.translation) || !finite(t.rotation) || !finite(t.scale))
+      return "joint " + std::to_string(i) + " '" + names[i] + "' has a non-finite rest transform";
+    if (!finite(inverse_bind[i]))
+      return "joint " + std::to_string(i) + " '" + names[i] +
+             "' has a non-finite inverse bind matrix";
+  }
+  return {};
+}
+
+int32_t Skeleton::find(std::string_view name) const noexcept {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+}  // namespace sv
