@@ -1,0 +1,179 @@
+// Track evaluation follows glTF 2.0, Appendix C (interpolation): Step holds the key at or before
+// t; Linear lerps vectors and slerps rotations along the shorter arc; CubicSpline is the Hermite
+// spline whose tangents are scaled by the key interval td = t1 - t0.
+#include "anim/sample.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/skeleton.h"
+
+namespace sv {
+
+namespace {
+
+// Where t falls in a track: strictly inside the segment [times[key], times[key+1]) with
+// `alpha` in [0,1) and `td` its length, or outside all segments (before the first key, after
+// the last, or a one-key track) with `key` the key whose value holds.
+struct KeyPos {
+  uint32_t key;
+  bool inside;
+  float alpha;
+  float td;
+};
+
+// Requires times.size() >= 2 and times.front() < t < times.back(); returns i with
+// times[i] <= t < times[i+1]. The cursor is tried first, then the next two segments, and only
+// then a binary search.
+uint32_t find_segment(const std::vector<float>& times, float t, uint32_t* cursor) noexcept {
+  const uint32_t last = static_cast<uint32_t>(times.size()) - 2;  // last segment index
+  if (cursor != nullptr) {
+    const uint32_t i = *cursor;
+    if (i <= last && times[i] <= t) {
+      const uint32_t end = std::min(i + 2, last);
+      for (uint32_t k = i; k <= end; ++k)
+        if (t < times[k + 1]) return *cursor = k;
+    }
+  }
+  const auto it = std::upper_bound(times.begin(), times.end(), t);
+  const uint32_t i = static_cast<uint32_t>(it - times.begin()) - 1;
+  if (cursor != nullptr) *cursor = i;
+  return i;
+}
+
+KeyPos locate(const std::vector<float>& times, float t, uint32_t* cursor) noexcept {
+  const uint32_t n = static_cast<uint32_t>(times.size());
+  // `!(t > first)` also catches NaN.
+  if (n == 1 || !(t > times.front())) {
+    if (cursor != nullptr) *cursor = 0;
+    return {0, false, 0.0f, 0.0f};
+  }
+  if (t >= times.back()) {
+    if (cursor != nullptr) *cursor = n - 2;
+    return {n - 1, false, 0.0f, 0.0f};
+  }
+  const uint32_t i = find_segment(times, t, cursor);
+  const float t0 = times[i];
+  const float td = times[i + 1] - t0;
+  return {i, true, (t - t0) / td, td};
+}
+
+// glTF cubic spline between keys k and k+1; values are (in-tangent, value, out-tangent) per key.
+template <class T>
+T hermite(const std::vector<T>& values, uint32_t k, float s, float td) noexcept {
+  const float s2 = s * s;
+  const float s3 = s2 * s;
+  const float h00 = 2.0f * s3 - 3.0f * s2 + 1.0f;
+  const float h10 = (s3 - 2.0f * s2 + s) * td;
+  const float h01 = -2.0f * s3 + 3.0f * s2;
+  const float h11 = (s3 - s2) * td;
+  const T& v0 = values[3 * k + 1];
+  const T& out0 = values[3 * k + 2];
+  const T& in1 = values[3 * k + 3];
+  const T& v1 = values[3 * k + 4];
+  return v0 * h00 + out0 * h10 + v1 * h01 + in1 * h11;
+}
+
+// Value stored at key k (the middle of the three cubic-spline entries).
+template <class T>
+const T& key_value(const Track<T>& track, uint32_t k) noexcept {
+  return track.interpolation == Interpolation::CubicSpline ? track.values[3 * k + 1]
+                                                           : track.values[k];
+}
+
+}  // namespace
+
+void SamplingCursor::reset(const Clip& clip) { keys.assign(3 * clip.channels.size(), 0u); }
+
+float wrap_time(float t, float duration, bool loop) noexcept {
+  if (std::isnan(t) || !(duration > 0.0f) || !std::isfinite(duration)) return 0.0f;
+  if (!loop) return std::clamp(t, 0.0f, duration);
+  if (!std::isfinite(t)) return 0.0f;
+  float r = std::fmod(t, duration);  // exact, in (-duration, duration)
+  if (r < 0.0f) r += duration;       // may round up to duration for tiny negative r
+  return r < duration ? r : 0.0f;
+}
+
+glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha) noexcept {
+  float d = glm::dot(a, b);
+  glm::quat b2 = b;
+  if (d < 0.0f) {
+    d = -d;
+    b2 = -b;
+  }
+  // Nearly equal: sin(theta) ~ 0, so slerp's division loses precision; nlerp is as exact there.
+  if (d > 0.9995f) return glm::normalize(a * (1.0f - alpha) + b2 * alpha);
+  const float theta = std::acos(d);
+  const float inv_sin = 1.0f / std::sin(theta);
+  return a * (std::sin((1.0f - alpha) * theta) * inv_sin) +
+         b2 * (std::sin(alpha * theta) * inv_sin);
+}
+
+glm::vec3 sample_track(const Track<glm::vec3>& track, float t, uint32_t* cursor) noexcept {
+  const KeyPos p = locate(track.times, t, cursor);
+  if (!p.inside) return key_value(track, p.key);
+  switch (track.interpolation) {
+    case Interpolation::Step:
+      return track.values[p.key];
+    case Interpolation::Linear: {
+      const glm::vec3& a = track.values[p.key];
+      const glm::vec3& b = track.values[p.key + 1];
+      return a + (b - a) * p.alpha;
+    }
+    case Interpolation::CubicSpline:
+      return hermite(track.values, p.key, p.alpha, p.td);
+  }
+  return key_value(track, p.key);
+}
+
+glm::quat sample_track(const Track<glm::quat>& track, float t, uint32_t* cursor) noexcept {
+  const KeyPos p = locate(track.times, t, cursor);
+  if (!p.inside) return key_value(track, p.key);
+  switch (track.interpolation) {
+    case Interpolation::Step:
+      return track.values[p.key];
+    case Interpolation::Linear:
+      return slerp_shortest(track.values[p.key], track.values[p.key + 1], p.alpha);
+    case Interpolation::CubicSpline:
+      return glm::normalize(hermite(track.values, p.key, p.alpha, p.td));
+  }
+  return key_value(track, p.key);
+}
+
+bool rest_pose(const Skeleton& skeleton, std::span<Transform> out) noexcept {
+  if (out.size() != skeleton.size() || skeleton.rest.size() != skeleton.size()) return false;
+  std::copy(skeleton.rest.begin(), skeleton.rest.end(), out.begin());
+  return true;
+}
+
+bool sample_clip(const Clip& clip, const Skeleton& skeleton, float t,
+                 std::span<Transform> out_local, SamplingCursor* cursor) noexcept {
+  const std::size_t joints = skeleton.size();
+  if (out_local.size() != joints || skeleton.rest.size() != joints) return false;
+  if (cursor != nullptr && cursor->keys.size() != 3 * clip.channels.size()) return false;
+  // A clip that was never validated must not make us write or read out of range: a few integer
+  // compares per channel, cheap next to the interpolation.
+  for (const JointChannel& ch : clip.channels) {
+    if (ch.joint < 0 || static_cast<std::size_t>(ch.joint) >= joints) return false;
+    if (ch.translation.values.size() != ch.translation.expected_values() ||
+        ch.rotation.values.size() != ch.rotation.expected_values() ||
+        ch.scale.values.size() != ch.scale.expected_values())
+      return false;
+  }
+
+  std::copy(skeleton.rest.begin(), skeleton.rest.end(), out_local.begin());
+  uint32_t* keys = cursor != nullptr ? cursor->keys.data() : nullptr;
+  for (std::size_t c = 0; c < clip.channels.size(); ++c) {
+    const JointChannel& ch = clip.channels[c];
+    Transform& out = out_local[static_cast<std::size_t>(ch.joint)];
+    uint32_t* k = keys != nullptr ? keys + 3 * c : nullptr;
+    if (!ch.translation.empty())
+      out.translation = sample_track(ch.translation, t, k != nullptr ? k + 0 : nullptr);
+    if (!ch.rotation.empty())
+      out.rotation = sample_track(ch.rotation, t, k != nullptr ? k + 1 : nullptr);
+    if (!ch.scale.empty()) out.scale = sample_track(ch.scale, t, k != nullptr ? k + 2 : nullptr);
+  }
+  return true;
+}
+
+}  // namespace sv
