@@ -1,0 +1,239 @@
+// Skeleton::validate / find, Clip::validate and Model::validate: each broken input is caught
+// with a message, and the well-formed ones pass.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "anim/clip.h"
+#include "anim/model.h"
+#include "anim/skeleton.h"
+
+namespace sv {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+Skeleton chain(int n) {
+  Skeleton s;
+  for (int i = 0; i < n; ++i) {
+    s.names.push_back("j" + std::to_string(i));
+    s.parents.push_back(i - 1);  // 0 gets -1 = kNoParent
+    s.rest.emplace_back();
+    s.inverse_bind.emplace_back(1.0f);
+    s.is_bone.push_back(1);
+  }
+  return s;
+}
+
+TEST(SkeletonValidate, GoodChainPasses) {
+  EXPECT_EQ(chain(3).validate(), "");
+  EXPECT_EQ(chain(0).validate(), "");
+}
+
+TEST(SkeletonValidate, CatchesBadParents) {
+  Skeleton s = chain(3);
+  s.parents[1] = 1;  // itself
+  EXPECT_NE(s.validate(), "");
+  s.parents[1] = 2;  // after it
+  EXPECT_NE(s.validate(), "");
+  s.parents[1] = -2;  // neither a joint nor kNoParent
+  EXPECT_NE(s.validate(), "");
+  s.parents[1] = kNoParent;  // a second root is fine
+  EXPECT_EQ(s.validate(), "");
+}
+
+TEST(SkeletonValidate, CatchesSizesAndNonFinite) {
+  Skeleton s = chain(3);
+  s.names.pop_back();
+  EXPECT_NE(s.validate(), "");
+  s = chain(3);
+  s.inverse_bind.pop_back();
+  EXPECT_NE(s.validate(), "");
+  s = chain(3);
+  s.rest[2].translation.y = kNaN;
+  EXPECT_NE(s.validate(), "");
+  s = chain(3);
+  s.rest[1].rotation.w = std::numeric_limits<float>::infinity();
+  EXPECT_NE(s.validate(), "");
+  s = chain(3);
+  s.inverse_bind[0][3][0] = kNaN;
+  EXPECT_NE(s.validate(), "");
+}
+
+TEST(SkeletonFind, ByName) {
+  const Skeleton s = chain(3);
+  EXPECT_EQ(s.find("j0"), 0);
+  EXPECT_EQ(s.find("j2"), 2);
+  EXPECT_EQ(s.find("nope"), -1);
+}
+
+// A clip over chain(3): joint 1 with a linear translation, joint 2 with a cubic rotation.
+Clip good_clip() {
+  Clip c;
+  c.name = "walk";
+  c.duration = 2.0f;
+  JointChannel a;
+  a.joint = 1;
+  a.translation.times = {0.0f, 1.0f, 2.0f};
+  a.translation.values = {glm::vec3(0), glm::vec3(1), glm::vec3(2)};
+  JointChannel b;
+  b.joint = 2;
+  b.rotation.interpolation = Interpolation::CubicSpline;
+  b.rotation.times = {0.0f, 2.0f};
+  b.rotation.values = std::vector<glm::quat>(6, glm::quat(1, 0, 0, 0));
+  c.channels.push_back(std::move(a));
+  c.channels.push_back(std::move(b));
+  return c;
+}
+
+TEST(ClipValidate, GoodClipPasses) { EXPECT_EQ(good_clip().validate(chain(3)), ""); }
+
+TEST(ClipValidate, CatchesJointsOutOfRangeAndDuplicates) {
+  const Skeleton s = chain(3);
+  Clip c = good_clip();
+  c.channels[0].joint = 3;
+  EXPECT_NE(c.validate(s), "");
+  c.channels[0].joint = -1;
+  EXPECT_NE(c.validate(s), "");
+  c.channels[0].joint = 2;  // same joint as channel 1
+  EXPECT_NE(c.validate(s), "");
+}
+
+TEST(ClipValidate, CatchesUnsortedAndRepeatedTimes) {
+  const Skeleton s = chain(3);
+  Clip c = good_clip();
+  c.channels[0].translation.times = {0.0f, 2.0f, 1.0f};
+  EXPECT_NE(c.validate(s), "");
+  c.channels[0].translation.times = {0.0f, 1.0f, 1.0f};  // must be strictly increasing
+  EXPECT_NE(c.validate(s), "");
+  c.channels[0].translation.times = {0.0f, kNaN, 2.0f};
+  EXPECT_NE(c.validate(s), "");
+}
+
+TEST(ClipValidate, CatchesNonFiniteValuesAndDuration) {
+  const Skeleton s = chain(3);
+  Clip c = good_clip();
+  c.channels[0].translation.values[1].z = kNaN;
+  EXPECT_NE(c.validate(s), "");
+  c = good_clip();
+  c.channels[1].rotation.values[0].x = kNaN;  // even an unused in-tangent
+  EXPECT_NE(c.validate(s), "");
+  c = good_clip();
+  c.duration = kNaN;
+  EXPECT_NE(c.validate(s), "");
+  c.duration = -1.0f;
+  EXPECT_NE(c.validate(s), "");
+}
+
+TEST(ClipValidate, CatchesWrongValueCounts) {
+  const Skeleton s = chain(3);
+  Clip c = good_clip();
+  c.channels[1].rotation.values.resize(2);  // cubic with 2 keys needs 6, not 2
+  EXPECT_NE(c.validate(s), "");
+  c = good_clip();
+  c.channels[0].translation.interpolation = Interpolation::CubicSpline;  // 3 values, needs 9
+  EXPECT_NE(c.validate(s), "");
+  c = good_clip();
+  c.channels[0].translation.values.pop_back();
+  EXPECT_NE(c.validate(s), "");
+}
+
+// A one-triangle model skinned to joints 1 and 2 of chain(3).
+Model good_model() {
+  Model m;
+  m.skeleton = chain(3);
+  m.clips.push_back(good_clip());
+  Mesh mesh;
+  mesh.name = "tri";
+  mesh.node = 0;
+  mesh.skinned = true;
+  mesh.positions = {glm::vec3(0), glm::vec3(1, 0, 0), glm::vec3(0, 1, 0)};
+  mesh.normals = {glm::vec3(0, 0, 1), glm::vec3(0, 0, 1), glm::vec3(0, 0, 1)};
+  mesh.joints = {glm::u16vec4(0), glm::u16vec4(1, 0, 0, 0), glm::u16vec4(0, 1, 0, 0)};
+  mesh.weights = {glm::vec4(1, 0, 0, 0), glm::vec4(1, 0, 0, 0), glm::vec4(0.5f, 0.5f, 0, 0)};
+  mesh.vertex_flags = {0, 0, 0};
+  mesh.indices = {0, 1, 2};
+  mesh.max_joint = 1;
+  mesh.skin_joints = {1, 2};
+  mesh.inverse_bind = {glm::mat4(1.0f), glm::mat4(1.0f)};
+  m.meshes.push_back(std::move(mesh));
+  return m;
+}
+
+TEST(ModelValidate, GoodModelPasses) { EXPECT_EQ(good_model().validate(), ""); }
+
+TEST(ModelValidate, CatchesEachBrokenField) {
+  {
+    Model m = good_model();
+    m.meshes[0].indices[2] = 3;  // past 3 vertices
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].indices.pop_back();  // not whole triangles
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].joints[1].y = 2;  // skin has bones 0 and 1 only
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].max_joint = 2;
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].skin_joints[1] = 3;  // skeleton has 3 joints
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].inverse_bind.pop_back();
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].normals.pop_back();
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].weights.pop_back();
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].positions[1].x = kNaN;
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].weights[2] = glm::vec4(0.5f, 0.3f, 0, 0);  // sums to 0.8
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].node = 3;
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.meshes[0].material = 0;  // no materials
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.clips[0].channels[0].joint = 5;
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
+    m.skeleton.parents[2] = 2;
+    EXPECT_NE(m.validate(), "");
+  }
+}
+
+}  // namespace
+}  // namespace sv

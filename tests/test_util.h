@@ -1,0 +1,108 @@
+// Comparison helpers shared by the test suites: glm vectors, quaternions and matrices compared
+// component by component within an absolute tolerance, with every component printed on failure.
+//
+//   EXPECT_NEAR_GLM(actual, expected, 1e-6f);   // any glm::vec, glm::mat or glm::quat
+//   EXPECT_MAT_NEAR(a, b, tol) and EXPECT_VEC_NEAR(a, b, tol) are the same check under the names
+//   other suites may look for.
+//
+// mat4_rows()/mat3_rows() write a matrix the way it is printed in books (row by row), so
+// hand-computed expectations read naturally; glm itself stores columns.
+#pragma once
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+
+namespace sv::test {
+
+template <glm::length_t N, class T, glm::qualifier Q>
+std::string to_string(const glm::vec<N, T, Q>& v) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "(";
+  for (glm::length_t i = 0; i < N; ++i) s << (i ? ", " : "") << v[i];
+  s << ")";
+  return s.str();
+}
+
+template <class T, glm::qualifier Q>
+std::string to_string(const glm::qua<T, Q>& q) {
+  std::ostringstream s;
+  s.precision(9);
+  s << "quat(w " << q.w << ", x " << q.x << ", y " << q.y << ", z " << q.z << ")";
+  return s.str();
+}
+
+// Printed row by row.
+template <glm::length_t C, glm::length_t R, class T, glm::qualifier Q>
+std::string to_string(const glm::mat<C, R, T, Q>& m) {
+  std::ostringstream s;
+  s.precision(9);
+  for (glm::length_t r = 0; r < R; ++r) {
+    s << "\n  [";
+    for (glm::length_t c = 0; c < C; ++c) s << (c ? ", " : "") << m[c][r];
+    s << "]";
+  }
+  return s.str();
+}
+
+namespace detail {
+
+inline bool close(float a, float b, float tol) { return std::abs(a - b) <= tol; }  // NaN fails
+
+template <glm::length_t N, class T, glm::qualifier Q>
+bool close(const glm::vec<N, T, Q>& a, const glm::vec<N, T, Q>& b, float tol) {
+  for (glm::length_t i = 0; i < N; ++i)
+    if (!close(a[i], b[i], tol)) return false;
+  return true;
+}
+
+template <class T, glm::qualifier Q>
+bool close(const glm::qua<T, Q>& a, const glm::qua<T, Q>& b, float tol) {
+  return close(a.w, b.w, tol) && close(a.x, b.x, tol) && close(a.y, b.y, tol) &&
+         close(a.z, b.z, tol);
+}
+
+template <glm::length_t C, glm::length_t R, class T, glm::qualifier Q>
+bool close(const glm::mat<C, R, T, Q>& a, const glm::mat<C, R, T, Q>& b, float tol) {
+  for (glm::length_t c = 0; c < C; ++c)
+    if (!close(a[c], b[c], tol)) return false;
+  return true;
+}
+
+}  // namespace detail
+
+// gtest predicate: EXPECT_PRED_FORMAT3(sv::test::near_glm, a, b, tol) or the macros below.
+template <class A>
+::testing::AssertionResult near_glm(const char* a_expr, const char* b_expr, const char* /*tol*/,
+                                    const A& a, const A& b, float tol) {
+  if (detail::close(a, b, tol)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << a_expr << " and " << b_expr << " differ by more than " << tol << ":\n  " << a_expr
+         << " = " << to_string(a) << "\n  " << b_expr << " = " << to_string(b);
+}
+
+// Row-major construction: mat4_rows(m00, m01, m02, m03,  m10, ...).
+inline glm::mat4 mat4_rows(float a00, float a01, float a02, float a03, float a10, float a11,
+                           float a12, float a13, float a20, float a21, float a22, float a23,
+                           float a30, float a31, float a32, float a33) {
+  return glm::transpose(
+      glm::mat4(a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33));
+}
+
+inline glm::mat3 mat3_rows(float a00, float a01, float a02, float a10, float a11, float a12,
+                           float a20, float a21, float a22) {
+  return glm::transpose(glm::mat3(a00, a01, a02, a10, a11, a12, a20, a21, a22));
+}
+
+}  // namespace sv::test
+
+#define EXPECT_NEAR_GLM(a, b, tol) EXPECT_PRED_FORMAT3(::sv::test::near_glm, a, b, tol)
+#define ASSERT_NEAR_GLM(a, b, tol) ASSERT_PRED_FORMAT3(::sv::test::near_glm, a, b, tol)
+#define EXPECT_MAT_NEAR(a, b, tol) EXPECT_NEAR_GLM(a, b, tol)
+#define EXPECT_VEC_NEAR(a, b, tol) EXPECT_NEAR_GLM(a, b, tol)
