@@ -22,18 +22,18 @@ struct ImportReport {
   uint64_t vertices_unweighted = 0;         // no weight at all: bound rigidly to the mesh's node
   uint64_t bones_without_node = 0;          // aiBone whose name matches no node: weights dropped
   uint64_t channels_without_node = 0;       // animation channel whose name matches no node: skipped
-  uint64_t non_finite_values = 0;           // NaN/Inf in keys, matrices or vertices: replaced/skipped
-  uint64_t keys_out_of_order = 0;           // keys with equal or decreasing time: dropped/sorted
-  uint64_t rotations_normalised = 0;        // rotation keys whose length was not 1
-  uint64_t meshes_skipped = 0;              // meshes with no triangles (points/lines only)
-  std::vector<std::string> notes;           // one line per repair kind, e.g. "12 vertices had ..."
-  std::string ticks_per_second_note;        // set when a clip gave no ticks per second
+  uint64_t non_finite_values = 0;     // NaN/Inf in keys, matrices or vertices: replaced/skipped
+  uint64_t keys_out_of_order = 0;     // keys with equal or decreasing time: dropped/sorted
+  uint64_t rotations_normalised = 0;  // rotation keys whose length was not 1
+  uint64_t meshes_skipped = 0;        // meshes with no triangles (points/lines only)
+  std::vector<std::string> notes;     // one line per repair kind, e.g. "12 vertices had ..."
+  std::string ticks_per_second_note;  // set when a clip gave no ticks per second
 };
 
 struct ImportResult {
   std::optional<Model> model;  // set on success
   ImportReport report;
-  std::string error;           // on failure: one line naming the file and the reason
+  std::string error;  // on failure: one line naming the file and the reason
 
   bool ok() const noexcept { return model.has_value(); }
 };

@@ -1,0 +1,45 @@
+// The core command-line options and their parser (see cli.h).
+#include "app/cli.h"
+
+#include <iostream>
+
+namespace sv {
+
+void add_core_options(CLI::App& app, Options& o) {
+  app.description(
+      "skinview: a viewer for skinned, animated 3D models (glTF, FBX, COLLADA, X, MD5, SMD, "
+      "BVH, ... anything assimp reads).");
+  app.add_option("model", o.model, "Model file to open");
+  auto* info = app.add_flag("--info", o.info,
+                            "Print the meshes, joint tree, clips and import report, then exit");
+  auto* dump = app.add_flag("--dump", o.dump, "Write a posed model as JSON (see -o), then exit");
+  info->excludes(dump);
+  auto* clip = app.add_option("--clip", o.clip, "Clip to pose, by name or index (default: 0)");
+  auto* time =
+      app.add_option("--time", o.time, "Time in seconds (default 0; clamped into [0, duration])");
+  auto* times = app.add_option("--times", o.times, "Several times, comma-separated: T1,T2,...");
+  time->excludes(times);
+  auto* bind = app.add_flag("--bind", o.bind, "Pose with the file's rest transforms, no clip");
+  bind->excludes(clip);
+  app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
+}
+
+int parse_command_line(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string what = e.what();
+    for (char& c : what)
+      if (c == '\n') c = ' ';
+    std::cerr << "skinview: " << what << " (see --help)\n";
+    return kExitBadInput;
+  }
+  return -1;
+}
+
+}  // namespace sv

@@ -1,0 +1,44 @@
+// skinview's command line: one options struct and one CLI11 parser that every mode shares.
+//
+// The core options (model file, --info, --dump and its pose options) are registered by
+// add_core_options(); the viewer adds its own options to the same CLI::App next to them, so
+// there is one parser, one --help and one place that turns bad syntax into exit status 2.
+//
+// Exit statuses: 0 success, 2 bad input (a one-line message on stderr naming the file and the
+// reason: missing file, unknown format, file assimp rejects, empty scene, unknown clip, negative
+// or NaN time, bad option syntax).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace sv {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 2;
+
+struct Options {
+  std::string model;         // the model file (positional)
+  bool info = false;         // --info: print what the file holds
+  bool dump = false;         // --dump: write a pose as JSON
+  std::string clip;          // --clip NAME|INDEX ("" = the first clip)
+  std::string time;          // --time T (seconds, as typed; checked by run_dump)
+  std::string times;         // --times T1,T2,... (as typed)
+  bool bind = false;         // --bind: the file's rest transforms, no clip
+  std::string output = "-";  // -o/--output: dump file, "-" = stdout
+};
+
+// Registers the core options on `app`, writing into `options`.
+void add_core_options(CLI::App& app, Options& options);
+
+// Parses argv with `app`. Returns -1 when the program should go on, otherwise the exit status
+// to return at once (0 after --help, 2 after a one-line syntax error on stderr).
+int parse_command_line(CLI::App& app, int argc, char** argv);
+
+// The headless commands. Each prints its own one-line error and returns the exit status.
+int run_info(const Options& options);
+int run_dump(const Options& options);
+
+}  // namespace sv

@@ -1,0 +1,170 @@
+// The headless commands: --info (what a file holds, and what the importer repaired) and --dump
+// (a pose as JSON, io/dump.h). Every failure is one line on stderr, "FILE: reason", exit 2.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli.h"
+#include "io/dump.h"
+#include "io/import.h"
+
+namespace sv {
+namespace {
+
+int fail(const std::string& line) {
+  std::cerr << line << '\n';
+  return kExitBadInput;
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", s);
+  return buf;
+}
+
+std::size_t key_count(const JointChannel& c) {
+  return c.translation.times.size() + c.rotation.times.size() + c.scale.times.size();
+}
+
+// Parses a time in seconds: a finite number >= 0, nothing else.
+bool parse_time(const std::string& text, float& out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v) || v < 0.0 || v > 3.0e38)
+    return false;
+  out = static_cast<float>(v);
+  return true;
+}
+
+// Clip by exact name first, then by index; -2 when neither matches.
+int find_clip(const Model& model, const std::string& which) {
+  for (std::size_t i = 0; i < model.clips.size(); ++i)
+    if (model.clips[i].name == which) return static_cast<int>(i);
+  char* end = nullptr;
+  errno = 0;
+  const long index = std::strtol(which.c_str(), &end, 10);
+  if (!which.empty() && errno == 0 && end == which.c_str() + which.size() && index >= 0 &&
+      index < static_cast<long>(model.clips.size()))
+    return static_cast<int>(index);
+  return -2;
+}
+
+}  // namespace
+
+int run_info(const Options& o) {
+  if (o.model.empty()) return fail("skinview: no model file given (see --help)");
+  ImportResult r = import_model(o.model);
+  if (!r.ok()) return fail(r.error);
+  const Model& m = *r.model;
+  std::ostringstream out;
+  out << o.model << "\n";
+
+  uint32_t max_influences = 0;
+  out << "Meshes: " << m.meshes.size() << "\n";
+  for (std::size_t i = 0; i < m.meshes.size(); ++i) {
+    const Mesh& mesh = m.meshes[i];
+    max_influences = std::max(max_influences, mesh.max_influences);
+    out << "  [" << i << "] '" << mesh.name << "': " << mesh.vertex_count() << " vertices, "
+        << mesh.triangle_count() << " triangles, ";
+    if (mesh.skinned)
+      out << "skinned, " << mesh.skin_joints.size() << " bones, up to " << mesh.max_influences
+          << " influences per vertex";
+    else
+      out << "rigid";
+    out << ", on node '" << m.skeleton.names[static_cast<std::size_t>(mesh.node)] << "'\n";
+  }
+
+  const Skeleton& sk = m.skeleton;
+  std::size_t bones = 0;
+  for (uint8_t b : sk.is_bone) bones += b;
+  out << "Joints: " << sk.size() << " (" << bones << " bones, " << sk.size() - bones
+      << " plain nodes)\n";
+  std::vector<int> depth(sk.size(), 0);
+  for (std::size_t j = 0; j < sk.size(); ++j) {
+    depth[j] = sk.parents[j] < 0 ? 0 : depth[static_cast<std::size_t>(sk.parents[j])] + 1;
+    out << "  " << std::string(2 * static_cast<std::size_t>(depth[j]), ' ') << sk.names[j]
+        << (sk.is_bone[j] ? "  [bone]" : "  [node]") << "\n";
+  }
+  out << "Max influences per vertex: " << max_influences
+      << (max_influences > 4 ? " (4 kept per vertex)" : "") << "\n";
+
+  out << "Clips: " << m.clips.size() << "\n";
+  for (std::size_t i = 0; i < m.clips.size(); ++i) {
+    const Clip& c = m.clips[i];
+    std::size_t keys = 0;
+    for (const JointChannel& ch : c.channels) keys += key_count(ch);
+    out << "  [" << i << "] '" << c.name << "': " << seconds(c.duration) << " s, "
+        << c.channels.size() << " channels, " << keys << " keys\n";
+  }
+
+  out << "Import report:";
+  if (r.report.notes.empty()) {
+    out << " nothing was repaired.\n";
+  } else {
+    out << "\n";
+    for (const std::string& note : r.report.notes) out << "  " << note << "\n";
+  }
+  std::cout << out.str();
+  std::cout.flush();
+  return kExitOk;
+}
+
+int run_dump(const Options& o) {
+  if (o.model.empty()) return fail("skinview: --dump needs a model file (see --help)");
+  DumpRequest request;
+  if (!o.times.empty()) {
+    std::string item;
+    std::istringstream list(o.times);
+    while (std::getline(list, item, ',')) {
+      float t = 0.0f;
+      if (!parse_time(item, t))
+        return fail(o.model + ": bad time '" + item + "' in --times (need seconds >= 0)");
+      request.times.push_back(t);
+    }
+    if (request.times.empty()) return fail(o.model + ": --times is empty");
+    request.frames = true;
+  } else if (!o.time.empty()) {
+    float t = 0.0f;
+    if (!parse_time(o.time, t))
+      return fail(o.model + ": bad time '" + o.time + "' (need seconds >= 0)");
+    request.times.push_back(t);
+  } else {
+    request.times.push_back(0.0f);
+  }
+
+  ImportResult r = import_model(o.model);
+  if (!r.ok()) return fail(r.error);
+  const Model& m = *r.model;
+  if (o.bind) {
+    request.clip = -1;
+  } else if (!o.clip.empty()) {
+    request.clip = find_clip(m, o.clip);
+    if (request.clip < 0)
+      return fail(o.model + ": no clip '" + o.clip + "' (the file has " +
+                  std::to_string(m.clips.size()) + " clips)");
+  } else {
+    request.clip = m.clips.empty() ? -1 : 0;
+  }
+
+  if (o.output == "-") {
+    std::string error = write_dump_json(m, request, std::cout);
+    std::cout.flush();
+    if (!error.empty()) return fail(o.model + ": " + error);
+    return kExitOk;
+  }
+  std::ofstream file(o.output, std::ios::binary | std::ios::trunc);
+  if (!file) return fail(o.output + ": cannot open for writing");
+  std::string error = write_dump_json(m, request, file);
+  file.close();
+  if (!error.empty()) return fail(o.model + ": " + error);
+  if (!file) return fail(o.output + ": write failed");
+  return kExitOk;
+}
+
+}  // namespace sv

@@ -1,0 +1,22 @@
+// skinview's entry point: parse the command line, run the chosen mode. With no mode flag the
+// model is described as with --info (the viewer window will take over this path).
+#include <exception>
+#include <iostream>
+
+#include "app/cli.h"
+
+int main(int argc, char** argv) {
+  try {
+    CLI::App app{"skinview"};
+    sv::Options options;
+    sv::add_core_options(app, options);
+    if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
+    if (options.dump) return sv::run_dump(options);
+    return sv::run_info(options);
+  } catch (const std::exception& e) {
+    std::cerr << "skinview: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "skinview: unexpected error\n";
+  }
+  return sv::kExitBadInput;
+}

@@ -1,0 +1,487 @@
+#include "app/viewer.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "gfx/gl.h"  // before GLFW
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <CLI/CLI.hpp>
+
+#include "app/cli.h"
+#include "app/viewer_scene.h"
+#include "gfx/capture.h"
+#include "gfx/renderer.h"
+#include "io/import.h"
+#include "ui/panels.h"
+
+namespace sv {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void glfw_error(int code, const char* what) {
+  std::fprintf(stderr, "skinview: GLFW error %d: %s\n", code, what);
+}
+
+// Creates a window with a core-profile context: 4.1 first, then 3.3.
+GLFWwindow* create_window(int width, int height, const char* title, bool visible) {
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#ifndef NDEBUG
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#else
+  const char* debug = std::getenv("SKINVIEW_GL_DEBUG");
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug != nullptr && *debug == '1');
+#endif
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  for (auto [major, minor] : {std::pair{4, 1}, std::pair{3, 3}}) {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+    if (GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr)) {
+      glfwMakeContextCurrent(w);
+      return w;
+    }
+  }
+  return nullptr;
+}
+
+bool parse_size(const std::string& s, int* w, int* h) {
+  int a = 0, b = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%d%c%d%c", &a, &x, &b, &extra) != 3 || (x != 'x' && x != 'X')) {
+    return false;
+  }
+  if (a < 1 || b < 1 || a > 16384 || b > 16384) return false;
+  *w = a;
+  *h = b;
+  return true;
+}
+
+bool parse_view(const std::string& s, ViewMode* v) {
+  if (s == "shaded")
+    *v = ViewMode::Shaded;
+  else if (s == "weights")
+    *v = ViewMode::Weights;
+  else if (s == "dominant")
+    *v = ViewMode::Dominant;
+  else if (s == "influences")
+    *v = ViewMode::Influences;
+  else
+    return false;
+  return true;
+}
+
+// Resolves --clip NAME|INDEX: -1 for "" when the model has no clip, -2 when not found.
+int32_t resolve_clip(const Model& model, const std::string& clip) {
+  if (clip.empty()) return model.clips.empty() ? -1 : 0;
+  for (std::size_t i = 0; i < model.clips.size(); ++i) {
+    if (model.clips[i].name == clip) return static_cast<int32_t>(i);
+  }
+  char* end = nullptr;
+  const long i = std::strtol(clip.c_str(), &end, 10);
+  if (end != clip.c_str() && *end == '\0' && i >= 0 &&
+      static_cast<std::size_t>(i) < model.clips.size()) {
+    return static_cast<int32_t>(i);
+  }
+  return -2;
+}
+
+void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
+  const Bounds world = world_bounds(scene);
+  camera.frame(world, aspect);
+  options.floor_y = world.valid() ? world.min.y : 0.0f;
+  options.z_up = scene.z_up;
+}
+
+void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
+  scene.animator.set_clip(scene.model, scene.player.clip);
+  const PoseMode mode = bind                    ? PoseMode::Bind
+                        : scene.player.clip < 0 ? PoseMode::Rest
+                                                : PoseMode::Clip;
+  scene.animator.evaluate(scene.model, mode, scene.player.time);
+  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The interactive viewer.
+
+struct Input {
+  double scroll = 0.0;
+  std::array<int, 16> keys{};  // presses since the last frame (no allocation per frame)
+  int key_count = 0;
+  std::string dropped;  // a file dropped onto the window
+};
+
+Input* input_of(GLFWwindow* w) { return static_cast<Input*>(glfwGetWindowUserPointer(w)); }
+
+class Viewer {
+ public:
+  int run(const Options& options, const ViewerOptions& viewer);
+
+ private:
+  void open(const std::string& path);
+  void handle_input(float dt);
+  void draw_ui();
+
+  GLFWwindow* window_ = nullptr;
+  Input input_;
+  gl::Renderer renderer_;
+  std::unique_ptr<Scene> scene_;
+  OrbitCamera camera_;
+  RenderOptions options_;
+  ui::PanelState panels_;
+  std::string load_error_;
+  std::array<float, 240> frame_times_{};
+  std::size_t frame_index_ = 0;
+  double last_x_ = 0.0, last_y_ = 0.0;
+  double upload_seconds_ = 0.0;
+};
+
+void Viewer::open(const std::string& path) {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  load_error_ = load_scene(path, &scene_);
+  if (!load_error_.empty()) {
+    std::fprintf(stderr, "skinview: %s\n", load_error_.c_str());
+    return;
+  }
+  renderer_.prepare(scene_->model);
+  options_.selected_joint = -1;
+  frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
+  std::snprintf(panels_.open_path, sizeof(panels_.open_path), "%s", path.c_str());
+  glfwSetWindowTitle(window_, ("skinview - " + path).c_str());
+}
+
+void Viewer::handle_input(float /*dt*/) {
+  const ImGuiIO& io = ImGui::GetIO();
+  double x = 0.0, y = 0.0;
+  glfwGetCursorPos(window_, &x, &y);
+  int wh = 1;
+  glfwGetWindowSize(window_, nullptr, &wh);
+  const float dx = static_cast<float>(x - last_x_), dy = static_cast<float>(y - last_y_);
+  last_x_ = x;
+  last_y_ = y;
+  if (!io.WantCaptureMouse) {
+    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
+      camera_.orbit(-dx * 0.008f, dy * 0.008f);
+    } else if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
+               glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
+      camera_.pan(dx / static_cast<float>(std::max(wh, 1)),
+                  dy / static_cast<float>(std::max(wh, 1)));
+    }
+    if (input_.scroll != 0.0) camera_.zoom(std::pow(0.88f, static_cast<float>(input_.scroll)));
+  }
+  input_.scroll = 0.0;
+  const int keys = input_.key_count;
+  input_.key_count = 0;
+  if (io.WantCaptureKeyboard || !scene_) return;
+  Player& p = scene_->player;
+  const float duration = scene_->duration();
+  for (int i = 0; i < keys; ++i) {
+    switch (input_.keys[static_cast<std::size_t>(i)]) {
+      case GLFW_KEY_SPACE:
+        p.playing = !p.playing;
+        break;
+      case GLFW_KEY_RIGHT:
+        p.playing = false;
+        p.time = ui::step_time(p.time, duration, 1, panels_.frames_per_second);
+        break;
+      case GLFW_KEY_LEFT:
+        p.playing = false;
+        p.time = ui::step_time(p.time, duration, -1, panels_.frames_per_second);
+        break;
+      case GLFW_KEY_F: {
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window_, &w, &h);
+        frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
+        break;
+      }
+      case GLFW_KEY_W:
+        options_.wireframe = !options_.wireframe;
+        break;
+      case GLFW_KEY_S:
+        options_.skeleton = !options_.skeleton;
+        break;
+      case GLFW_KEY_G:
+        options_.gpu_skinning = !options_.gpu_skinning;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+void Viewer::draw_ui() {
+  ui::ModelPanelInput in;
+  if (scene_) {
+    in.path = scene_->path;
+    in.model = &scene_->model;
+    in.report = scene_->report;
+  }
+  in.load_error = load_error_;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("skinview");
+  if (ui::model_panel(in, panels_)) open(panels_.open_path);
+  if (scene_) {
+    ui::clips_panel(scene_->model, scene_->player, panels_);
+    ui::SkinningPanelInput sk;
+    sk.times = &scene_->animator.times();
+    sk.upload_seconds = upload_seconds_;
+    sk.bones = scene_->gpu.bone_count();
+    for (const Mesh& m : scene_->model.meshes) sk.vertices += m.vertex_count();
+    const bool z_up = options_.z_up;
+    ui::skinning_panel(sk, options_);
+    if (z_up != options_.z_up) {
+      scene_->z_up = options_.z_up;
+      int w = 0, h = 0;
+      glfwGetFramebufferSize(window_, &w, &h);
+      frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
+    }
+    options_.selected_joint = ui::skeleton_panel(scene_->model.skeleton, scene_->animator.local(),
+                                                 scene_->animator.model_matrices(),
+                                                 scene_->influenced, options_.selected_joint);
+  }
+  ui::stats_panel(frame_times_, frame_index_);
+  ImGui::End();
+}
+
+int Viewer::run(const Options& options, const ViewerOptions& viewer) {
+  glfwSetErrorCallback(glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display?)\n");
+    return 1;
+  }
+  int width = 1280, height = 720;
+  parse_size(viewer.size, &width, &height);
+  window_ = create_window(width, height, "skinview", true);
+  if (window_ == nullptr) {
+    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwSwapInterval(1);
+  gl::install_debug_output();
+  glfwSetWindowUserPointer(window_, &input_);
+  // Installed before ImGui, which chains to them.
+  glfwSetScrollCallback(window_,
+                        [](GLFWwindow* w, double, double dy) { input_of(w)->scroll += dy; });
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+    Input* in = input_of(w);
+    if ((action == GLFW_PRESS || action == GLFW_REPEAT) && in->key_count < 16) {
+      in->keys[static_cast<std::size_t>(in->key_count++)] = key;
+    }
+  });
+  glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
+    if (count > 0) input_of(w)->dropped = paths[0];
+  });
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  float xs = 1.0f, ys = 1.0f;
+  glfwGetWindowContentScale(window_, &xs, &ys);
+  ImGui::GetStyle().ScaleAllSizes(xs);
+  ImGui::GetIO().FontGlobalScale = xs;
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  int status = 0;
+  {
+    std::string error;
+    std::vector<std::string> warnings;
+    if (!renderer_.init(&error, &warnings)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    }
+    for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+    options_.gpu_skinning = viewer.skinning != "cpu";
+    options_.skeleton = viewer.skeleton;
+    parse_view(viewer.view, &options_.view);
+    if (status == 0 && !options.model.empty()) open(options.model);
+
+    auto last = Clock::now();
+    while (status == 0 && !glfwWindowShouldClose(window_)) {
+      glfwPollEvents();
+      if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) {
+        glfwWaitEvents();
+        last = Clock::now();
+        continue;
+      }
+      const auto now = Clock::now();
+      const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.25f);
+      last = now;
+      frame_times_[frame_index_] = dt;
+      frame_index_ = (frame_index_ + 1) % frame_times_.size();
+      if (!input_.dropped.empty()) {
+        open(input_.dropped);
+        input_.dropped.clear();
+      }
+
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      handle_input(dt);
+
+      int w = 0, h = 0;
+      glfwGetFramebufferSize(window_, &w, &h);
+      if (scene_) {
+        scene_->player.advance(dt, scene_->duration());
+        evaluate(*scene_, options_, false);
+        const auto t0 = Clock::now();
+        renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
+        upload_seconds_ = std::chrono::duration<double>(Clock::now() - t0).count();
+      } else {
+        glViewport(0, 0, w, h);
+        glClearColor(options_.background.r, options_.background.g, options_.background.b, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      }
+      draw_ui();
+      ImGui::Render();
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      glfwSwapBuffers(window_);
+    }
+  }
+  // GL objects die while the context is current.
+  scene_.reset();
+  renderer_ = gl::Renderer();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+  return status;
+}
+
+}  // namespace
+
+void add_viewer_options(CLI::App& app, ViewerOptions& o) {
+  app.add_option("--screenshot", o.screenshot,
+                 "Render one frame (framed as on load) to a PNG, then exit");
+  app.add_option("--skinning", o.skinning, "Skinning path: gpu (default) or cpu")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--view", o.view, "shaded (default), weights, dominant or influences")
+      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences"}));
+  app.add_option("--bone", o.bone, "Joint whose weights the weights view shows");
+  app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
+  app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
+  app.add_option("--up", o.up, "Up axis of the file: auto (default), y or z")
+      ->check(CLI::IsMember({"auto", "y", "z"}));
+}
+
+int run_viewer(const Options& options, const ViewerOptions& viewer) {
+  Viewer v;
+  return v.run(options, viewer);
+}
+
+int run_screenshot(const Options& options, const ViewerOptions& viewer) {
+  auto bad = [](const std::string& msg) {
+    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+    return kExitBadInput;
+  };
+  int width = 0, height = 0;
+  if (!parse_size(viewer.size, &width, &height))
+    return bad("bad --size '" + viewer.size + "' (want WxH)");
+  RenderOptions ro;
+  if (!parse_view(viewer.view, &ro.view)) return bad("bad --view '" + viewer.view + "'");
+  if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
+    return bad("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
+  }
+  ro.gpu_skinning = viewer.skinning == "gpu";
+  ro.skeleton = viewer.skeleton;
+  float time = 0.0f;
+  if (!options.time.empty()) {
+    char* end = nullptr;
+    time = std::strtof(options.time.c_str(), &end);
+    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(time) || time < 0.0f) {
+      return bad("bad --time '" + options.time + "' (want seconds >= 0)");
+    }
+  }
+  if (options.model.empty()) return bad("--screenshot needs a model file");
+
+  // Import before making a window: bad input exits 2 even without a display.
+  ImportResult imported = import_model(options.model);
+  if (!imported.ok()) return bad(imported.error);
+
+  glfwSetErrorCallback(glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
+    return 1;
+  }
+  GLFWwindow* window = create_window(64, 64, "skinview", false);
+  if (window == nullptr) {
+    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return 1;
+  }
+  gl::install_debug_output();
+  int status = 0;
+  {
+    std::unique_ptr<Scene> scene;
+    gl::Renderer renderer;
+    gl::OffscreenTarget target;
+    std::string error;
+    std::vector<std::string> warnings;
+    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
+      status = bad(e);
+    } else if (!renderer.init(&error, &warnings)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    } else if (!target.create(width, height, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    }
+    if (status == 0) {
+      Scene& s = *scene;
+      const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
+      if (clip == -2) {
+        status = bad(options.model + ": no clip '" + options.clip + "'");
+      } else if (!viewer.bone.empty() && s.model.skeleton.find(viewer.bone) < 0) {
+        status = bad(options.model + ": no joint '" + viewer.bone + "'");
+      }
+      if (status == 0) {
+        ro.selected_joint = viewer.bone.empty() ? -1 : s.model.skeleton.find(viewer.bone);
+        s.player.clip = clip;
+        s.player.playing = false;
+        s.player.time = 0.0f;
+        if (clip >= 0) {
+          s.player.time = std::min(time, s.duration());
+          s.bounds = animated_bounds(s.model, clip, false);
+        } else {
+          s.bounds = animated_bounds(s.model, -1, false);
+        }
+        if (viewer.up != "auto")
+          s.z_up = viewer.up == "z";
+        else
+          s.z_up = looks_z_up(s.bounds);
+        for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+        renderer.prepare(s.model);
+        OrbitCamera camera;
+        frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+        evaluate(s, ro, false);
+        target.bind();
+        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+        std::vector<uint8_t> rgba;
+        target.read_rgba(&rgba);
+        gl::OffscreenTarget::unbind();
+        if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) status = bad(error);
+      }
+    }
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}
+
+}  // namespace sv

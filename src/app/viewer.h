@@ -1,0 +1,38 @@
+// The interactive viewer (a GLFW window with ImGui panels) and the headless screenshot mode.
+//
+// Both share the scene loading (viewer_scene.h), the framing on load and the renderer; the
+// screenshot renders one frame into an offscreen framebuffer of a hidden window's context, so
+// it needs a display (or Xvfb) but shows nothing.
+#pragma once
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace sv {
+
+struct Options;
+
+struct ViewerOptions {
+  std::string screenshot;         // --screenshot OUT.png
+  std::string skinning = "gpu";   // --skinning cpu|gpu
+  std::string view = "shaded";    // --view shaded|weights|dominant|influences
+  std::string bone;               // --bone NAME: the joint the weights view shows
+  std::string size = "1280x720";  // --size WxH
+  bool skeleton = false;          // --skeleton: draw the skeleton overlay
+  std::string up = "auto";        // --up auto|y|z
+};
+
+// Registers the viewer's options next to the core ones (see cli.h).
+void add_viewer_options(CLI::App& app, ViewerOptions& options);
+
+// Opens the window on options.model (or nothing); returns the exit status.
+int run_viewer(const Options& options, const ViewerOptions& viewer);
+
+// Renders one frame of options.model to viewer.screenshot; 0 on success, 2 on bad input
+// (with a one-line message on stderr), 1 when no GL context can be made.
+int run_screenshot(const Options& options, const ViewerOptions& viewer);
+
+}  // namespace sv

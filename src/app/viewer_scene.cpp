@@ -1,0 +1,79 @@
+#include "app/viewer_scene.h"
+
+#include <utility>
+
+#include "io/import.h"
+
+namespace sv {
+
+float Scene::duration() const noexcept {
+  if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0f;
+  return model.clips[static_cast<std::size_t>(player.clip)].duration;
+}
+
+std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
+                                  std::string* error) {
+  if (!result.ok()) {
+    *error = result.error.empty() ? "cannot open " + path : result.error;
+    return nullptr;
+  }
+  if (std::string why = result.model->validate(); !why.empty()) {
+    *error = path + ": " + why;
+    return nullptr;
+  }
+  auto scene = std::make_unique<Scene>();
+  scene->path = path;
+  scene->model = std::move(*result.model);
+  scene->report = std::move(result.report.notes);
+  if (!result.report.ticks_per_second_note.empty()) {
+    scene->report.push_back(result.report.ticks_per_second_note);
+  }
+  const Model& model = scene->model;
+  scene->animator = Animator(model);
+  scene->gpu = gl::GpuModel(model);
+  for (const std::string& w : scene->gpu.warnings()) scene->report.push_back(w);
+  scene->player.clip = model.clips.empty() ? -1 : 0;
+  scene->animator.set_clip(model, scene->player.clip);
+  scene->bounds = animated_bounds(model, scene->player.clip, false);
+  scene->z_up = looks_z_up(scene->bounds);
+  scene->influenced.assign(model.skeleton.size(), 0);
+  for (const Mesh& mesh : model.meshes) {
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+      for (int i = 0; i < 4; ++i) {
+        if (mesh.weights[v][i] <= 0.0f) continue;
+        const std::size_t bone = mesh.joints[v][i];
+        if (bone >= mesh.skin_joints.size()) continue;
+        const int32_t j = mesh.skin_joints[bone];
+        if (j >= 0 && static_cast<std::size_t>(j) < scene->influenced.size()) {
+          ++scene->influenced[static_cast<std::size_t>(j)];
+        }
+      }
+    }
+  }
+  return scene;
+}
+
+std::string adopt_scene(ImportResult&& result, const std::string& path,
+                        std::unique_ptr<Scene>* current) {
+  std::string error;
+  std::unique_ptr<Scene> scene = make_scene(std::move(result), path, &error);
+  if (scene) *current = std::move(scene);
+  return error;
+}
+
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current) {
+  return adopt_scene(import_model(path), path, current);
+}
+
+bool looks_z_up(const Bounds& b) noexcept {
+  if (!b.valid()) return false;
+  const glm::vec3 e = b.max - b.min;
+  // A standing character authored Z-up is tall in Z and short in Y.
+  return e.z > 1.5f * e.y && e.z > 1.2f * e.x;
+}
+
+Bounds world_bounds(const Scene& scene) noexcept {
+  return scene.bounds.transformed(up_axis_matrix(scene.z_up));
+}
+
+}  // namespace sv

@@ -1,0 +1,54 @@
+// Scene: one loaded model with everything the viewer keeps for it (GPU buffers, pose buffers,
+// player, bounds, per-joint influence counts), and the loading code the UI and the command line
+// share. A load that fails leaves the current scene untouched and returns the error, so the
+// viewer keeps showing the previous model and the UI shows why the new one did not open.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anim/model.h"
+#include "anim/player.h"
+#include "gfx/animator.h"
+#include "gfx/camera.h"
+#include "gfx/gpu_model.h"
+
+namespace sv {
+
+struct ImportResult;
+
+struct Scene {
+  std::string path;
+  Model model;
+  std::vector<std::string> report;  // import notes, then GPU upload warnings
+  Animator animator;
+  gl::GpuModel gpu;
+  Player player;
+  Bounds bounds;                     // model space, over the first clip's animated poses
+  std::vector<uint32_t> influenced;  // per joint: vertices it weighs on (weight > 0)
+  bool z_up = false;                 // shown upright by rotating -90 degrees about X
+  float duration() const noexcept;   // of the player's clip; 0 for the rest pose
+};
+
+// Builds a scene from an import result (uploads to the GPU: needs a current context). Returns
+// null with `error` set when the import failed or the model is inconsistent.
+std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
+                                  std::string* error);
+
+// Imports `path` and, on success, replaces *current; on failure *current is left as it was.
+// Returns the error ("" on success).
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current);
+
+// Like load_scene, from an import result already made (the tests feed failures through it).
+std::string adopt_scene(ImportResult&& result, const std::string& path,
+                        std::unique_ptr<Scene>* current);
+
+// Whether the model is likely authored Z-up: its bounds are much taller in Z than in Y.
+bool looks_z_up(const Bounds& model_bounds) noexcept;
+
+// The world-space bounds the camera frames: model bounds turned upright.
+Bounds world_bounds(const Scene& scene) noexcept;
+
+}  // namespace sv

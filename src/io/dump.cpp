@@ -1,0 +1,194 @@
+// The --dump writer: poses a model through the anim jobs and streams JSON by hand (numbers with
+// %.9g, so a float survives the round trip; nothing here allocates per number).
+#include "io/dump.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <glm/mat3x3.hpp>
+
+#include "anim/pose.h"
+#include "anim/sample.h"
+#include "anim/skinning.h"
+
+namespace sv {
+namespace {
+
+void write_number(std::ostream& out, double v) {
+  if (!std::isfinite(v)) v = 0.0;
+  if (v == 0.0) v = 0.0;  // no "-0"
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  out << buf;
+}
+
+// JSON string: escapes quotes, backslashes and control characters; bytes that are not valid
+// UTF-8 are written as the Latin-1 character of that byte so the output stays valid JSON.
+void write_string(std::ostream& out, const std::string& s) {
+  out << '"';
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  char buf[8];
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    if (c == '"' || c == '\\') {
+      out << '\\' << static_cast<char>(c);
+      ++i;
+    } else if (c < 0x20) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out << buf;
+      ++i;
+    } else if (c < 0x80) {
+      out << static_cast<char>(c);
+      ++i;
+    } else {
+      std::size_t len = (c & 0xE0) == 0xC0   ? 2
+                        : (c & 0xF0) == 0xE0 ? 3
+                        : (c & 0xF8) == 0xF0 ? 4
+                                             : 0;
+      bool valid = len > 0 && i + len <= n;
+      for (std::size_t k = 1; valid && k < len; ++k) valid = (p[i + k] & 0xC0) == 0x80;
+      if (valid) {
+        out.write(reinterpret_cast<const char*>(p + i), static_cast<std::streamsize>(len));
+        i += len;
+      } else {
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out << buf;
+        ++i;
+      }
+    }
+  }
+  out << '"';
+}
+
+void write_vec3s(std::ostream& out, const std::vector<glm::vec3>& v) {
+  out << '[';
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out << ',';
+    write_number(out, v[i].x);
+    out << ',';
+    write_number(out, v[i].y);
+    out << ',';
+    write_number(out, v[i].z);
+  }
+  out << ']';
+}
+
+void write_meshes(std::ostream& out, const Model& model, const PosedModel* pose, bool bind) {
+  out << '[';
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    if (m) out << ',';
+    out << "{\"name\":";
+    write_string(out, mesh.name);
+    out << ",\"vertexCount\":" << mesh.vertex_count();
+    if (pose) {
+      out << ",\"positions\":";
+      write_vec3s(out, pose->positions[m]);
+      out << ",\"normals\":";
+      write_vec3s(out, pose->normals[m]);
+    }
+    if (bind) {
+      out << ",\"bindPositions\":";
+      write_vec3s(out, mesh.positions);
+    }
+    out << '}';
+  }
+  out << ']';
+}
+
+void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) {
+  out << '[';
+  for (std::size_t j = 0; j < model.skeleton.size(); ++j) {
+    if (j) out << ',';
+    out << "{\"name\":";
+    write_string(out, model.skeleton.names[j]);
+    out << ",\"worldMatrix\":[";
+    const glm::mat4& m = pose.joint_model[j];
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        if (c || r) out << ',';
+        write_number(out, m[c][r]);
+      }
+    out << "]}";
+  }
+  out << ']';
+}
+
+}  // namespace
+
+std::string pose_model(const Model& model, int clip, float time, PosedModel& out) {
+  const Skeleton& sk = model.skeleton;
+  const std::size_t n = sk.size();
+  out.local.resize(n);
+  out.joint_model.resize(n);
+  if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
+  if (clip >= 0) {
+    const Clip& c = model.clips[static_cast<std::size_t>(clip)];
+    const float t = std::isfinite(time) ? std::clamp(time, 0.0f, c.duration) : 0.0f;
+    if (!sample_clip(c, sk, t, out.local)) return "sampling clip '" + c.name + "' failed";
+  } else if (!rest_pose(sk, out.local)) {
+    return "rest pose failed";
+  }
+  if (!local_to_model(sk.parents, out.local, out.joint_model)) return "local_to_model failed";
+
+  out.positions.resize(model.meshes.size());
+  out.normals.resize(model.meshes.size());
+  std::vector<glm::mat4> palette;
+  std::vector<glm::mat3> normal_palette;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    palette.resize(mesh.skin_joints.size());
+    normal_palette.resize(mesh.skin_joints.size());
+    if (!build_palette(out.joint_model, mesh.skin_joints, mesh.inverse_bind, palette))
+      return "build_palette failed for mesh '" + mesh.name + "'";
+    if (!build_normal_palette(palette, normal_palette))
+      return "build_normal_palette failed for mesh '" + mesh.name + "'";
+    out.positions[m].resize(mesh.vertex_count());
+    out.normals[m].resize(mesh.vertex_count());
+    SkinInput in;
+    in.positions = mesh.positions;
+    in.normals = mesh.normals;
+    in.joints = mesh.joints;
+    in.weights = mesh.weights;
+    in.max_joint = mesh.max_joint;
+    if (!skin_lbs(palette, normal_palette, in, out.positions[m], out.normals[m]))
+      return "skinning failed for mesh '" + mesh.name + "'";
+  }
+  return {};
+}
+
+std::string write_dump_json(const Model& model, const DumpRequest& request, std::ostream& out) {
+  if (request.times.empty()) return "no time to dump";
+  PosedModel pose;
+  if (!request.frames && request.times.size() == 1) {
+    if (std::string e = pose_model(model, request.clip, request.times[0], pose); !e.empty())
+      return e;
+    out << "{\"meshes\":";
+    write_meshes(out, model, &pose, true);
+    out << ",\"bones\":";
+    write_bones(out, model, pose);
+    out << "}\n";
+    return {};
+  }
+  out << "{\"meshes\":";
+  write_meshes(out, model, nullptr, true);
+  out << ",\"frames\":[";
+  for (std::size_t i = 0; i < request.times.size(); ++i) {
+    if (std::string e = pose_model(model, request.clip, request.times[i], pose); !e.empty())
+      return e;
+    if (i) out << ',';
+    out << "{\"time\":";
+    write_number(out, request.times[i]);
+    out << ",\"meshes\":";
+    write_meshes(out, model, &pose, true);
+    out << ",\"bones\":";
+    write_bones(out, model, pose);
+    out << '}';
+  }
+  out << "]}\n";
+  return out ? std::string{} : std::string("write failed");
+}
+
+}  // namespace sv

@@ -1,0 +1,53 @@
+// Posing a model at one time and writing it as JSON: the `skinview --dump` format that outside
+// tools compare against per vertex, so its shape and spaces are a contract:
+//
+//   {"meshes":[{"name":S, "vertexCount":N, "positions":[x,y,z,...], "normals":[...],
+//               "bindPositions":[...]}],
+//    "bones":[{"name":S, "worldMatrix":[16 numbers, column-major]}]}
+//
+// or, for several times, {"meshes":[{"name","vertexCount","bindPositions"}],
+// "frames":[{"time":T, "meshes":[{"name","vertexCount","positions","normals"}], "bones":[...]}]}.
+//
+// positions/normals: skinned (sum w_i * Global(bone_i) * Offset_i * p) in model space, i.e. the
+// scene root's parent space with the root node's own transform included. bindPositions: the
+// mesh's vertices as stored (assimp's mVertices). bones: every skeleton joint (node on the path
+// to a bone, mesh or animated node) with its model-space matrix. Numbers are written with 9
+// significant digits (round-trips a float); a non-finite number is written as 0 (never NaN).
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "anim/model.h"
+
+namespace sv {
+
+// The pose of a whole model at one time. Buffers are sized by pose_model() on first use and
+// reused afterwards.
+struct PosedModel {
+  std::vector<Transform> local;                   // per joint, parent space
+  std::vector<glm::mat4> joint_model;             // per joint, model space
+  std::vector<std::vector<glm::vec3>> positions;  // per mesh, per vertex, model space
+  std::vector<std::vector<glm::vec3>> normals;    // per mesh, per vertex, model space, unit
+};
+
+// Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
+// rest transforms of the file when clip < 0. Runs the anim jobs (sample_clip, local_to_model,
+// build_palette, build_normal_palette, skin_lbs). Returns "" or what went wrong.
+std::string pose_model(const Model& model, int clip, float time, PosedModel& out);
+
+struct DumpRequest {
+  int clip = -1;             // -1: rest pose
+  std::vector<float> times;  // seconds; at least one
+  bool frames = false;       // true: the "frames" form even for one time
+};
+
+// Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).
+std::string write_dump_json(const Model& model, const DumpRequest& request, std::ostream& out);
+
+}  // namespace sv

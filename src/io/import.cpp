@@ -1,0 +1,838 @@
+// The assimp importer: aiScene -> sv::Model. The only file in the tree that includes assimp.
+//
+// Post-processing is limited to steps that keep every mesh's vertex count and order
+// (triangulation, smooth normals where a mesh has none, validation), so that Mesh::positions are
+// assimp's mVertices one for one and dumps can be compared per vertex with other tools.
+//
+// Skeleton: every node on the path from the scene root to a bone node, a mesh node or an
+// animated node, parents first in depth-first order. Node names are resolved to the first node
+// of that name in depth-first order. "Model space" is the scene root's parent space: the root
+// node's own transformation is the root joint's rest transform.
+//
+// glTF: assimp 5.2 reads every glTF sampler as linear. For .gltf/.glb files the file's own
+// STEP and CUBICSPLINE samplers are re-read (gltf_interp.cpp) and replace those tracks.
+#include "io/import.h"
+
+#include <assimp/config.h>
+#include <assimp/material.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/Importer.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <glm/gtc/matrix_inverse.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+
+#include "io/import_detail.h"
+
+namespace sv {
+namespace {
+
+// assimp leaves mTicksPerSecond at 0 when a file does not say; 25 ticks/s is what assimp's own
+// viewer and most engines assume then.
+constexpr double kDefaultTicksPerSecond = 25.0;
+// A weight above this is treated as garbage rather than as an unnormalised weight.
+constexpr float kHugeWeight = 1.0e6f;
+// Skin indices are 16-bit (Mesh::joints).
+constexpr std::size_t kMaxSkinBones = 65535;
+
+bool finite_matrix(const aiMatrix4x4& m) {
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      if (!std::isfinite(m[r][c])) return false;
+  return true;
+}
+
+// assimp is row-major with translation in a4,b4,c4; glm is column-major: m[col][row].
+glm::dmat4 to_dmat4(const aiMatrix4x4& a) {
+  glm::dmat4 m(1.0);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m[c][r] = a[r][c];
+  return m;
+}
+
+bool finite(const glm::dmat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!std::isfinite(m[c][r])) return false;
+  return true;
+}
+
+bool finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+bool finite(const glm::quat& q) {
+  return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+}
+
+// Node matrix -> T * R * S (computed in double). Scale is the column lengths, negated as a whole
+// when the matrix mirrors; shear is lost (no node in the test models has any).
+Transform decompose(const glm::dmat4& m) {
+  Transform t;
+  t.translation = glm::vec3(m[3]);
+  glm::dvec3 cols[3] = {glm::dvec3(m[0]), glm::dvec3(m[1]), glm::dvec3(m[2])};
+  glm::dvec3 scale(glm::length(cols[0]), glm::length(cols[1]), glm::length(cols[2]));
+  const double det = glm::determinant(glm::dmat3(m));
+  if (det < 0.0) scale = -scale;
+  bool degenerate = false;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(scale[i]) > 1e-30)
+      cols[i] /= scale[i];
+    else
+      degenerate = true;
+  }
+  if (degenerate) {
+    // A zero scale axis: rebuild an orthonormal frame from what is left.
+    int good[3];
+    int n = 0;
+    for (int i = 0; i < 3; ++i)
+      if (std::abs(scale[i]) > 1e-30) good[n++] = i;
+    if (n < 2) {
+      cols[0] = {1, 0, 0};
+      cols[1] = {0, 1, 0};
+      cols[2] = {0, 0, 1};
+    } else {
+      const int bad = 3 - good[0] - good[1];
+      const glm::dvec3 c = glm::cross(cols[(bad + 1) % 3], cols[(bad + 2) % 3]);
+      cols[bad] = glm::length(c) > 1e-30 ? glm::normalize(c) : glm::dvec3(0.0);
+    }
+  }
+  glm::dmat3 r(cols[0], cols[1], cols[2]);
+  glm::dquat q = glm::quat_cast(r);
+  const double len = glm::length(q);
+  q = len > 0.0 ? q / len : glm::dquat(1, 0, 0, 0);
+  t.rotation = glm::quat(q);
+  t.scale = glm::vec3(scale);
+  return t;
+}
+
+struct Influence {
+  float weight;
+  uint16_t bone;
+};
+
+struct Importer {
+  const aiScene* scene = nullptr;
+  std::string path;
+  bool is_gltf = false;
+  ImportReport& report;
+  Model model;
+
+  // Every node, depth-first preorder.
+  std::vector<const aiNode*> nodes;
+  std::vector<int> node_parent;
+  std::unordered_map<std::string, int> node_by_name;  // first node of each name
+  std::vector<glm::dmat4> node_global;                // rest, model space
+  std::vector<int> node_joint;                        // node -> joint, or -1
+
+  std::vector<int> mesh_node;  // per aiMesh: first node holding it, or -1
+  std::vector<int> mesh_uses;  // per aiMesh: how many nodes hold it
+  std::vector<uint8_t> mesh_kept;
+
+  uint64_t weights_nonfinite = 0;
+  uint64_t meshes_unplaced = 0;
+  uint64_t normals_missing = 0;
+  uint64_t channels_duplicated = 0;
+  uint64_t nonfinite_before_clips = 0;
+  std::vector<std::string> instanced_meshes;
+
+  explicit Importer(ImportReport& r) : report(r) {}
+
+  std::string fail(const std::string& reason) const { return path + ": " + reason; }
+
+  int find_node(const aiString& name) const {
+    auto it = node_by_name.find(std::string(name.C_Str()));
+    return it == node_by_name.end() ? -1 : it->second;
+  }
+
+  void walk_nodes() {
+    std::vector<std::pair<const aiNode*, int>> stack{{scene->mRootNode, -1}};
+    while (!stack.empty()) {
+      auto [node, parent] = stack.back();
+      stack.pop_back();
+      const int index = static_cast<int>(nodes.size());
+      nodes.push_back(node);
+      node_parent.push_back(parent);
+      node_by_name.emplace(std::string(node->mName.C_Str()), index);
+      for (unsigned i = node->mNumChildren; i-- > 0;)
+        if (node->mChildren[i]) stack.push_back({node->mChildren[i], index});
+    }
+    node_global.resize(nodes.size());
+    uint64_t bad = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      glm::dmat4 local = to_dmat4(nodes[i]->mTransformation);
+      if (!finite(local)) {
+        local = glm::dmat4(1.0);
+        ++bad;
+      }
+      node_global[i] = node_parent[i] < 0 ? local : node_global[node_parent[i]] * local;
+    }
+    if (bad) {
+      report.non_finite_values += bad;
+      report.notes.push_back(std::to_string(bad) +
+                             " node transform(s) held NaN/Inf and were replaced by identity.");
+    }
+  }
+
+  void find_mesh_nodes() {
+    mesh_node.assign(scene->mNumMeshes, -1);
+    mesh_uses.assign(scene->mNumMeshes, 0);
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      for (unsigned i = 0; i < nodes[n]->mNumMeshes; ++i) {
+        const unsigned m = nodes[n]->mMeshes[i];
+        if (m >= scene->mNumMeshes) continue;
+        if (mesh_node[m] < 0) mesh_node[m] = static_cast<int>(n);
+        ++mesh_uses[m];
+      }
+    }
+    mesh_kept.assign(scene->mNumMeshes, 0);
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+      const aiMesh* mesh = scene->mMeshes[m];
+      bool has_triangle = false;
+      if (mesh && mesh->mVertices && mesh->mNumVertices > 0 && mesh->mFaces) {
+        for (unsigned f = 0; f < mesh->mNumFaces && !has_triangle; ++f)
+          has_triangle = mesh->mFaces[f].mNumIndices == 3;
+      }
+      if (!has_triangle) {
+        ++report.meshes_skipped;
+        continue;
+      }
+      mesh_kept[m] = 1;
+      if (mesh_node[m] < 0) {
+        mesh_node[m] = 0;  // no node places it: show it at the root
+        ++meshes_unplaced;
+      }
+      if (mesh_uses[m] > 1)
+        instanced_meshes.push_back(std::string(mesh->mName.C_Str()) + "' (" +
+                                   std::to_string(mesh_uses[m]) + " nodes");
+    }
+  }
+
+  void build_skeleton() {
+    std::vector<uint8_t> needed(nodes.size(), 0);
+    auto mark = [&](int n) {
+      while (n >= 0 && !needed[n]) {
+        needed[n] = 1;
+        n = node_parent[n];
+      }
+    };
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+      if (!mesh_kept[m]) continue;
+      mark(mesh_node[m]);
+      const aiMesh* mesh = scene->mMeshes[m];
+      for (unsigned b = 0; b < mesh->mNumBones; ++b)
+        if (mesh->mBones[b]) mark(find_node(mesh->mBones[b]->mName));
+    }
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+      const aiAnimation* anim = scene->mAnimations[a];
+      if (!anim) continue;
+      for (unsigned c = 0; c < anim->mNumChannels; ++c)
+        if (anim->mChannels[c]) mark(find_node(anim->mChannels[c]->mNodeName));
+    }
+    node_joint.assign(nodes.size(), -1);
+    Skeleton& sk = model.skeleton;
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+      if (!needed[n]) continue;
+      const int joint = static_cast<int>(sk.names.size());
+      node_joint[n] = joint;
+      sk.names.emplace_back(nodes[n]->mName.C_Str());
+      sk.parents.push_back(node_parent[n] < 0 ? kNoParent : node_joint[node_parent[n]]);
+      glm::dmat4 local = to_dmat4(nodes[n]->mTransformation);
+      sk.rest.push_back(finite(local) ? decompose(local) : Transform{});
+      sk.inverse_bind.push_back(glm::mat4(glm::inverse(node_global[n])));
+      sk.is_bone.push_back(0);
+    }
+  }
+
+  std::string build_mesh(unsigned index, bool& bone_bound_joint_set,
+                         std::vector<uint8_t>& inverse_bind_from_bone) {
+    (void)bone_bound_joint_set;
+    const aiMesh* src = scene->mMeshes[index];
+    Mesh mesh;
+    mesh.name = src->mName.C_Str();
+    mesh.node = node_joint[mesh_node[index]];
+    mesh.material =
+        src->mMaterialIndex < scene->mNumMaterials ? static_cast<int32_t>(src->mMaterialIndex) : -1;
+    const std::size_t nv = src->mNumVertices;
+
+    mesh.positions.resize(nv);
+    uint64_t bad_values = 0;
+    for (std::size_t v = 0; v < nv; ++v) {
+      glm::vec3 p(src->mVertices[v].x, src->mVertices[v].y, src->mVertices[v].z);
+      if (!finite(p)) {
+        p = glm::vec3(0.0f);
+        ++bad_values;
+      }
+      mesh.positions[v] = p;
+    }
+    mesh.normals.assign(nv, glm::vec3(0.0f, 0.0f, 1.0f));
+    if (src->mNormals) {
+      for (std::size_t v = 0; v < nv; ++v) {
+        glm::vec3 n(src->mNormals[v].x, src->mNormals[v].y, src->mNormals[v].z);
+        // assimp's normal generation writes NaN for vertices used only by points or lines.
+        if (finite(n) && glm::dot(n, n) > 0.0f) mesh.normals[v] = n;
+      }
+    } else {
+      ++normals_missing;
+    }
+    if (src->mTextureCoords[0]) {
+      mesh.uvs.resize(nv);
+      for (std::size_t v = 0; v < nv; ++v) {
+        glm::vec2 uv(src->mTextureCoords[0][v].x, src->mTextureCoords[0][v].y);
+        mesh.uvs[v] = std::isfinite(uv.x) && std::isfinite(uv.y) ? uv : glm::vec2(0.0f);
+      }
+    }
+    mesh.indices.reserve(static_cast<std::size_t>(src->mNumFaces) * 3);
+    for (unsigned f = 0; f < src->mNumFaces; ++f) {
+      const aiFace& face = src->mFaces[f];
+      if (face.mNumIndices != 3 || !face.mIndices) continue;  // points and lines are not drawn
+      if (face.mIndices[0] >= nv || face.mIndices[1] >= nv || face.mIndices[2] >= nv) continue;
+      mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
+    }
+    if (bad_values) {
+      report.non_finite_values += bad_values;
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bad_values) +
+                             " vertex position(s) held NaN/Inf and were set to 0.");
+    }
+
+    mesh.joints.assign(nv, glm::u16vec4(0));
+    mesh.weights.assign(nv, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+    mesh.vertex_flags.assign(nv, 0);
+
+    if (src->mNumBones == 0) {
+      // Rigid: one bone, the mesh's node, identity inverse bind -> the node's global transform.
+      mesh.skinned = false;
+      mesh.skin_joints = {mesh.node};
+      mesh.inverse_bind = {glm::mat4(1.0f)};
+      mesh.max_influences = 1;
+      mesh.max_joint = 0;
+      model.meshes.push_back(std::move(mesh));
+      return {};
+    }
+
+    mesh.skinned = true;
+    std::vector<std::vector<Influence>> influences(nv);
+    uint64_t bones_dropped = 0;
+    uint64_t weights_invalid = 0;
+    for (unsigned b = 0; b < src->mNumBones; ++b) {
+      const aiBone* bone = src->mBones[b];
+      if (!bone) continue;
+      const int node = find_node(bone->mName);
+      if (node < 0 || node_joint[node] < 0) {
+        ++bones_dropped;
+        continue;
+      }
+      const int joint = node_joint[node];
+      glm::mat4 offset;
+      if (finite_matrix(bone->mOffsetMatrix)) {
+        offset = glm::mat4(to_dmat4(bone->mOffsetMatrix));
+      } else {
+        ++report.non_finite_values;
+        report.notes.push_back("Bone '" + std::string(bone->mName.C_Str()) +
+                               "': offset matrix held NaN/Inf; its rest pose is used instead.");
+        offset = glm::mat4(glm::inverse(node_global[node]));
+      }
+      if (mesh.skin_joints.size() >= kMaxSkinBones)
+        return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+      const auto skin_index = static_cast<uint16_t>(mesh.skin_joints.size());
+      mesh.skin_joints.push_back(joint);
+      mesh.inverse_bind.push_back(offset);
+      model.skeleton.is_bone[joint] = 1;
+      if (!inverse_bind_from_bone[joint]) {
+        inverse_bind_from_bone[joint] = 1;
+        model.skeleton.inverse_bind[joint] = offset;
+      }
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        const aiVertexWeight& vw = bone->mWeights[w];
+        if (!std::isfinite(vw.mWeight)) {
+          ++weights_nonfinite;
+          continue;
+        }
+        if (vw.mVertexId >= nv || vw.mWeight < 0.0f || vw.mWeight > kHugeWeight) {
+          ++weights_invalid;
+          continue;
+        }
+        if (vw.mWeight == 0.0f) continue;
+        influences[vw.mVertexId].push_back({vw.mWeight, skin_index});
+      }
+    }
+    report.bones_without_node += bones_dropped;
+    if (bones_dropped)
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bones_dropped) +
+                             " bone(s) name no node; their weights were dropped.");
+    if (weights_invalid)
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(weights_invalid) +
+                             " weight(s) were negative, huge or named no vertex and were dropped.");
+
+    int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
+    uint64_t truncated = 0, renormalised = 0, unweighted = 0;
+    for (std::size_t v = 0; v < nv; ++v) {
+      auto& inf = influences[v];
+      mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));
+      if (inf.empty()) {
+        if (rigid_bone < 0) {
+          if (mesh.skin_joints.size() >= kMaxSkinBones)
+            return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+          rigid_bone = static_cast<int>(mesh.skin_joints.size());
+          mesh.skin_joints.push_back(mesh.node);
+          mesh.inverse_bind.push_back(glm::mat4(1.0f));
+        }
+        mesh.joints[v] = glm::u16vec4(static_cast<uint16_t>(rigid_bone), 0, 0, 0);
+        mesh.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+        mesh.vertex_flags[v] |= kVertexUnweighted;
+        ++unweighted;
+        continue;
+      }
+      std::stable_sort(inf.begin(), inf.end(),
+                       [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+      double total = 0.0;
+      for (const Influence& i : inf) total += i.weight;
+      if (std::abs(total - 1.0) > 1e-4) {
+        mesh.vertex_flags[v] |= kVertexRenormalised;
+        ++renormalised;
+      }
+      if (inf.size() > 4) {
+        mesh.vertex_flags[v] |= kVertexTruncated;
+        ++truncated;
+        report.largest_dropped_weight =
+            std::max(report.largest_dropped_weight, static_cast<double>(inf[4].weight));
+        inf.resize(4);
+      }
+      double kept = 0.0;
+      for (const Influence& i : inf) kept += i.weight;
+      glm::vec4 w(0.0f);
+      glm::u16vec4 j(0);
+      for (std::size_t k = 0; k < inf.size(); ++k) {
+        w[static_cast<int>(k)] = static_cast<float>(inf[k].weight / kept);
+        j[static_cast<int>(k)] = inf[k].bone;
+      }
+      mesh.weights[v] = w;
+      mesh.joints[v] = j;
+    }
+    int32_t max_joint = 0;
+    for (std::size_t v = 0; v < nv; ++v)
+      for (int k = 0; k < 4; ++k)
+        if (mesh.weights[v][k] > 0.0f) max_joint = std::max<int32_t>(max_joint, mesh.joints[v][k]);
+    mesh.max_joint = max_joint;
+
+    report.vertices_over_4_influences += truncated;
+    report.vertices_renormalised += renormalised;
+    report.vertices_unweighted += unweighted;
+    if (truncated)
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(truncated) +
+                             " vertices had more than 4 influences (up to " +
+                             std::to_string(mesh.max_influences) +
+                             "); the 4 largest were kept and renormalised.");
+    if (renormalised)
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(renormalised) +
+                             " vertices had weights not summing to 1; renormalised.");
+    if (unweighted)
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(unweighted) +
+                             " vertices had no weight; bound rigidly to the mesh's node.");
+    model.meshes.push_back(std::move(mesh));
+    return {};
+  }
+
+  std::string build_meshes() {
+    std::vector<uint8_t> inverse_bind_from_bone(model.skeleton.size(), 0);
+    bool unused = false;
+    for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+      if (!mesh_kept[m]) continue;
+      std::string error = build_mesh(m, unused, inverse_bind_from_bone);
+      if (!error.empty()) return error;
+    }
+    if (report.meshes_skipped)
+      report.notes.push_back(std::to_string(report.meshes_skipped) +
+                             " mesh(es) had no triangles (points or lines only) and were skipped.");
+    if (meshes_unplaced)
+      report.notes.push_back(std::to_string(meshes_unplaced) +
+                             " mesh(es) are placed by no node and are shown at the root.");
+    for (const std::string& name : instanced_meshes)
+      report.notes.push_back("Mesh '" + name +
+                             ") is instanced on several nodes; only its first node (depth-first) "
+                             "is shown.");
+    if (normals_missing)
+      report.notes.push_back(std::to_string(normals_missing) +
+                             " mesh(es) have no normals; +Z is used.");
+    if (weights_nonfinite) {
+      report.non_finite_values += weights_nonfinite;
+      report.notes.push_back(std::to_string(weights_nonfinite) +
+                             " bone weight(s) held NaN/Inf and were dropped.");
+    }
+    return {};
+  }
+
+  void build_clips() {
+    bool default_tps = false;
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+      const aiAnimation* anim = scene->mAnimations[a];
+      Clip clip;
+      clip.name = anim && anim->mName.length > 0 ? std::string(anim->mName.C_Str())
+                                                 : "clip " + std::to_string(a);
+      if (!anim) {
+        model.clips.push_back(std::move(clip));
+        continue;
+      }
+      double tps = anim->mTicksPerSecond;
+      if (!(std::isfinite(tps) && tps > 0.0)) {
+        tps = kDefaultTicksPerSecond;
+        default_tps = true;
+      }
+      std::vector<int> channel_of_joint(model.skeleton.size(), -1);
+      double last_key = 0.0;
+      for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+        const aiNodeAnim* ch = anim->mChannels[c];
+        if (!ch) continue;
+        const int node = find_node(ch->mNodeName);
+        if (node < 0 || node_joint[node] < 0) {
+          ++report.channels_without_node;
+          continue;
+        }
+        const int joint = node_joint[node];
+        if (channel_of_joint[joint] >= 0) {
+          ++channels_duplicated;
+          continue;
+        }
+        JointChannel jc;
+        jc.joint = joint;
+        {
+          KeyBuffer<glm::vec3> keys;
+          for (unsigned k = 0; k < ch->mNumPositionKeys && ch->mPositionKeys; ++k) {
+            const aiVectorKey& key = ch->mPositionKeys[k];
+            keys.times.push_back(key.mTime / tps);
+            keys.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
+          }
+          clean_track(std::move(keys), Interpolation::Linear, jc.translation, report);
+        }
+        {
+          KeyBuffer<glm::quat> keys;
+          for (unsigned k = 0; k < ch->mNumRotationKeys && ch->mRotationKeys; ++k) {
+            const aiQuatKey& key = ch->mRotationKeys[k];
+            keys.times.push_back(key.mTime / tps);
+            keys.values.emplace_back(key.mValue.w, key.mValue.x, key.mValue.y, key.mValue.z);
+          }
+          clean_track(std::move(keys), Interpolation::Linear, jc.rotation, report);
+        }
+        {
+          KeyBuffer<glm::vec3> keys;
+          for (unsigned k = 0; k < ch->mNumScalingKeys && ch->mScalingKeys; ++k) {
+            const aiVectorKey& key = ch->mScalingKeys[k];
+            keys.times.push_back(key.mTime / tps);
+            keys.values.emplace_back(key.mValue.x, key.mValue.y, key.mValue.z);
+          }
+          clean_track(std::move(keys), Interpolation::Linear, jc.scale, report);
+        }
+        if (jc.translation.empty() && jc.rotation.empty() && jc.scale.empty()) continue;
+        channel_of_joint[joint] = static_cast<int>(clip.channels.size());
+        clip.channels.push_back(std::move(jc));
+      }
+      for (const JointChannel& jc : clip.channels) last_key = std::max(last_key, last_time(jc));
+      double duration = anim->mDuration / tps;
+      if (!(std::isfinite(duration) && duration > 0.0)) duration = 0.0;
+      clip.duration = static_cast<float>(std::max(duration, last_key));
+      model.clips.push_back(std::move(clip));
+    }
+    if (default_tps) {
+      report.ticks_per_second_note =
+          "Some clip gave no ticks per second; 25 ticks per second were assumed.";
+      report.notes.push_back(report.ticks_per_second_note);
+    }
+    if (report.channels_without_node)
+      report.notes.push_back(std::to_string(report.channels_without_node) +
+                             " animation channel(s) name no node and were skipped.");
+    if (channels_duplicated)
+      report.notes.push_back(std::to_string(channels_duplicated) +
+                             " animation channel(s) animate a node already animated by the same "
+                             "clip and were skipped.");
+  }
+
+  void build_materials() {
+    for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
+      const aiMaterial* src = scene->mMaterials[i];
+      Material mat;
+      if (src) {
+        aiString name;
+        if (src->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) mat.name = name.C_Str();
+        aiColor4D color;
+        if (src->Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
+            src->Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {
+          glm::vec4 c(color.r, color.g, color.b, color.a);
+          if (std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b) && std::isfinite(c.a))
+            mat.base_color = c;
+        }
+        aiString tex;
+        if (src->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
+            src->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
+          const aiTexture* embedded = scene->GetEmbeddedTexture(tex.C_Str());
+          if (embedded) {
+            if (embedded->mHeight == 0 && embedded->pcData && embedded->mWidth > 0) {
+              const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
+              mat.texture_bytes.assign(bytes, bytes + embedded->mWidth);
+            }
+          } else if (tex.length > 0) {
+            std::error_code ec;
+            std::filesystem::path p = std::filesystem::path(path).parent_path() / tex.C_Str();
+            mat.texture_path = p.lexically_normal().string();
+          }
+        }
+      }
+      model.materials.push_back(std::move(mat));
+    }
+  }
+
+  static double last_time(const JointChannel& jc) {
+    double t = 0.0;
+    if (!jc.translation.empty()) t = std::max<double>(t, jc.translation.times.back());
+    if (!jc.rotation.empty()) t = std::max<double>(t, jc.rotation.times.back());
+    if (!jc.scale.empty()) t = std::max<double>(t, jc.scale.times.back());
+    return t;
+  }
+
+  // Joint of glTF node `name` (assimp names unnamed glTF nodes by their id), or -1.
+  int joint_named(const std::string& name) const {
+    auto it = node_by_name.find(name);
+    return it == node_by_name.end() ? -1 : node_joint[it->second];
+  }
+
+  void apply_gltf_samplers() {
+    std::vector<GltfTrackOverride> overrides;
+    std::string warning;
+    if (!read_gltf_step_and_cubic_tracks(path, overrides, warning)) {
+      if (!warning.empty()) report.notes.push_back(warning);
+      return;
+    }
+    uint64_t applied = 0, unmatched = 0;
+    for (GltfTrackOverride& o : overrides) {
+      if (o.animation >= model.clips.size()) {
+        ++unmatched;
+        continue;
+      }
+      int joint = joint_named(o.node_name);
+      if (joint < 0) joint = joint_named(o.node_id_brackets);
+      if (joint < 0) joint = joint_named(o.node_id_underscore);
+      if (joint < 0) {
+        ++unmatched;
+        continue;
+      }
+      Clip& clip = model.clips[o.animation];
+      JointChannel* channel = nullptr;
+      for (JointChannel& jc : clip.channels)
+        if (jc.joint == joint) channel = &jc;
+      if (!channel) {
+        clip.channels.push_back(JointChannel{});
+        channel = &clip.channels.back();
+        channel->joint = joint;
+      }
+      bool ok = false;
+      if (o.path == GltfTrackOverride::Path::Rotation) {
+        ok = clean_track(std::move(o.rotation), o.interpolation, channel->rotation, report);
+      } else if (o.path == GltfTrackOverride::Path::Translation) {
+        ok = clean_track(std::move(o.vector), o.interpolation, channel->translation, report);
+      } else {
+        ok = clean_track(std::move(o.vector), o.interpolation, channel->scale, report);
+      }
+      if (!ok) {
+        ++unmatched;
+        continue;
+      }
+      ++applied;
+      clip.duration = std::max<float>(clip.duration, static_cast<float>(last_time(*channel)));
+    }
+    if (applied)
+      report.notes.push_back(std::to_string(applied) +
+                             " glTF track(s) with STEP or CUBICSPLINE interpolation were read "
+                             "from the file itself (assimp reads every track as linear).");
+    if (unmatched)
+      report.notes.push_back(std::to_string(unmatched) +
+                             " glTF STEP/CUBICSPLINE track(s) could not be matched to a node and "
+                             "were left linear.");
+  }
+
+  void note_key_repairs() {
+    if (report.keys_out_of_order)
+      report.notes.push_back(std::to_string(report.keys_out_of_order) +
+                             " animation key(s) were out of order or repeated a time; sorted, "
+                             "repeats dropped.");
+    if (report.rotations_normalised)
+      report.notes.push_back(std::to_string(report.rotations_normalised) +
+                             " rotation key(s) were not unit quaternions; normalised.");
+    const uint64_t key_nonfinite = report.non_finite_values - nonfinite_before_clips;
+    if (key_nonfinite)
+      report.notes.push_back(std::to_string(key_nonfinite) +
+                             " animation key(s) held NaN/Inf (or a zero rotation) and were "
+                             "dropped.");
+  }
+
+  std::string run() {
+    walk_nodes();
+    find_mesh_nodes();
+    build_skeleton();
+    if (model.skeleton.size() == 0) return fail("nothing to show (no meshes and no animations)");
+    if (std::string e = build_meshes(); !e.empty()) return e;
+    nonfinite_before_clips = report.non_finite_values;
+    build_clips();
+    if (is_gltf) apply_gltf_samplers();
+    note_key_repairs();
+    build_materials();
+    if (model.meshes.empty() && model.clips.empty())
+      return fail("nothing to show (no meshes and no animations)");
+    if (std::string e = model.validate(); !e.empty()) return fail("invalid data: " + e);
+    return {};
+  }
+};
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+template <class V>
+bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
+                 ImportReport& report) {
+  constexpr bool is_rotation = std::is_same_v<V, glm::quat>;
+  const std::size_t stride = interpolation == Interpolation::CubicSpline ? 3 : 1;
+  if (keys.values.size() != keys.times.size() * stride) return false;
+  const std::size_t n = keys.times.size();
+
+  // Drop keys with a non-finite time or value (or a zero-length rotation).
+  std::vector<std::size_t> order;
+  order.reserve(n);
+  uint64_t dropped_bad = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    bool good = std::isfinite(keys.times[k]) && std::abs(keys.times[k]) < 1e30;
+    for (std::size_t s = 0; s < stride && good; ++s) good = finite(keys.values[k * stride + s]);
+    if constexpr (is_rotation) {
+      if (good) good = glm::length(keys.values[k * stride + (stride == 3 ? 1 : 0)]) > 1e-12f;
+    }
+    if (good)
+      order.push_back(k);
+    else
+      ++dropped_bad;
+  }
+  // Keys out of order are sorted; keys with a time already used are dropped (first one kept).
+  uint64_t out_of_order = 0;
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (static_cast<float>(keys.times[order[i]]) <= static_cast<float>(keys.times[order[i - 1]]))
+      ++out_of_order;
+  if (out_of_order)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return keys.times[a] < keys.times[b]; });
+  out = Track<V>{};
+  out.interpolation = interpolation;
+  uint64_t normalised = 0;
+  for (std::size_t k : order) {
+    const float t = static_cast<float>(keys.times[k]);
+    if (!out.times.empty() && t <= out.times.back()) continue;
+    out.times.push_back(t);
+    for (std::size_t s = 0; s < stride; ++s) {
+      V value = keys.values[k * stride + s];
+      if constexpr (is_rotation) {
+        const bool is_value = stride == 1 || s == 1;  // cubic tangents are not unit
+        if (is_value) {
+          const float len = glm::length(value);
+          if (std::abs(len - 1.0f) > 1e-5f) ++normalised;
+          value = value / len;
+        }
+      }
+      out.values.push_back(value);
+    }
+  }
+  report.non_finite_values += dropped_bad;
+  report.keys_out_of_order += out_of_order;
+  report.rotations_normalised += normalised;
+  return true;
+}
+
+template bool clean_track(KeyBuffer<glm::vec3>, Interpolation, Track<glm::vec3>&, ImportReport&);
+template bool clean_track(KeyBuffer<glm::quat>, Interpolation, Track<glm::quat>&, ImportReport&);
+
+ImportResult import_model(const std::string& path) {
+  ImportResult result;
+  try {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      result.error = path + ": no such file";
+      return result;
+    }
+    if (std::filesystem::is_directory(path, ec)) {
+      result.error = path + ": is a directory, not a model file";
+      return result;
+    }
+
+    Assimp::Importer importer;  // no DefaultLogger is created: assimp logs to its null logger
+    // BVH, MD5 anims etc. would otherwise get a generated "skeleton mesh": skinview draws
+    // skeletons itself, so the meshes are only the file's own.
+    importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+    const std::string ext = lower_extension(path);
+    if (!importer.IsExtensionSupported(ext.empty() ? std::string(".none") : ext)) {
+      // assimp still sniffs the content of files with unknown extensions; let it try.
+    }
+    // Only steps that keep vertex count and order: GenSmoothNormals acts on meshes without
+    // normals only; Triangulate only splits faces.
+    // Validation first (it rejects scenes that would crash later steps), except for scenes
+    // without meshes (BVH, animation-only files), which it refuses outright.
+    const aiScene* scene = importer.ReadFile(path, 0);
+    if (scene && scene->mNumMeshes > 0)
+      scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+    if (scene)
+      scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_GenSmoothNormals);
+    if (!scene) {
+      std::string why = one_line(importer.GetErrorString());
+      if (why.empty()) why = "assimp could not read the file";
+      result.error = path + ": " + why;
+      return result;
+    }
+    if (!scene->mRootNode) {
+      result.error = path + ": empty scene (no root node)";
+      return result;
+    }
+    if (scene->mNumMeshes == 0 && scene->mNumAnimations == 0) {
+      result.error = path + ": empty scene (no meshes and no animations)";
+      return result;
+    }
+    Importer imp(result.report);
+    imp.scene = scene;
+    imp.path = path;
+    imp.is_gltf = ext == ".gltf" || ext == ".glb";
+    std::string error = imp.run();
+    if (!error.empty()) {
+      result.error = one_line(error);
+      result.report = ImportReport{};
+      return result;
+    }
+    result.model = std::move(imp.model);
+  } catch (const std::exception& e) {
+    result.model.reset();
+    result.error = path + ": " + one_line(e.what());
+  } catch (...) {
+    result.model.reset();
+    result.error = path + ": unknown error while importing";
+  }
+  return result;
+}
+
+}  // namespace sv
