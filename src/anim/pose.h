@@ -2,8 +2,9 @@
 //
 //   model[i]   = model[parent[i]] * to_matrix(local[i])      (model[root] = to_matrix(local[root]))
 //   palette[b] = model[skin_joints[b]] * inverse_bind[b]      (K = B * M^-1, one per skin bone)
-//   normal[b]  = upper 3x3 of palette[b] when it is a rotation times a uniform scale,
-//                otherwise its inverse transpose (correct normals under non-uniform scale)
+//   normal[b]  = the inverse transpose of palette[b]'s upper 3x3 (correct normals under
+//                non-uniform scale); when that 3x3 is a rotation times a uniform scale s it is
+//                computed without an inverse, as the 3x3 divided by s^2
 //
 // "Model space" is the space of the skeleton's root joints' parent: for imported files the
 // scene root's parent, so the root node's own transform is included. One forward loop suffices

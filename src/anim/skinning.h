@@ -29,9 +29,12 @@ struct SkinInput {
   int32_t max_joint = -1;
 };
 
-// Returns false, writing nothing, when the streams disagree in length, the outputs do not fit,
-// the normal palette differs in size from the palette, or a joint index is out of range of the
-// palette (checked up front from max_joint or a scan, so the loop itself never reads past the palette).
+// Returns false, writing nothing, when the streams disagree in length, the outputs do not fit
+// (out_positions, and out_normals when normals are given, must have the vertex count), normals
+// are given and the normal palette differs in size from the palette, or a joint index is out
+// of range of the palette (checked up front from max_joint or a scan, so the loop itself never
+// reads past the palette). max_joint must cover all 4 slots, zero-weight ones included: they
+// are read too.
 bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
               const SkinInput& in, std::span<glm::vec3> out_positions,
               std::span<glm::vec3> out_normals) noexcept;
