@@ -12,9 +12,9 @@
 #include "gfx/gl.h"  // before GLFW
 
 #include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>  // third_party adds .../stb/backends, not imgui/backends
+#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
-#include <imgui_impl_opengl3.h>
 #include <CLI/CLI.hpp>
 
 #include "app/cli.h"

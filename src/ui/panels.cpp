@@ -1,0 +1,237 @@
+#include "ui/panels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/matrix_decompose.hpp>
+
+#include "anim/model.h"
+
+namespace sv::ui {
+namespace {
+
+void transform_rows(const char* label, const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
+  const glm::vec3 e = glm::degrees(glm::eulerAngles(r));
+  ImGui::TextUnformatted(label);
+  ImGui::Text("  T % .4f % .4f % .4f", t.x, t.y, t.z);
+  ImGui::Text("  R (w % .4f, x % .4f, y % .4f, z % .4f)", r.w, r.x, r.y, r.z);
+  ImGui::Text("    Euler XYZ deg % .1f % .1f % .1f", e.x, e.y, e.z);
+  ImGui::Text("  S % .4f % .4f % .4f", s.x, s.y, s.z);
+}
+
+// Draws joint j and its subtree. Joints are parents-first, so children follow their parent;
+// `first_child`/`next_sibling` are not stored, so children are found by scanning forward (the
+// panel is only drawn for open nodes, and skeletons have hundreds of joints, not millions).
+void joint_node(const Skeleton& sk, int32_t j, int32_t* selected) {
+  const auto n = static_cast<int32_t>(sk.size());
+  bool leaf = true;
+  for (int32_t c = j + 1; c < n; ++c) {
+    if (sk.parents[static_cast<std::size_t>(c)] == j) {
+      leaf = false;
+      break;
+    }
+  }
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth;
+  if (leaf) flags |= ImGuiTreeNodeFlags_Leaf | ImGuiTreeNodeFlags_NoTreePushOnOpen;
+  if (j == *selected) flags |= ImGuiTreeNodeFlags_Selected;
+  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(j) + 1), flags,
+                                      "%s", sk.names[static_cast<std::size_t>(j)].c_str());
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) *selected = j;
+  if (open && !leaf) {
+    for (int32_t c = j + 1; c < n; ++c) {
+      if (sk.parents[static_cast<std::size_t>(c)] == j) joint_node(sk, c, selected);
+    }
+    ImGui::TreePop();
+  }
+}
+
+}  // namespace
+
+bool model_panel(const ModelPanelInput& in, PanelState& state) {
+  if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return false;
+  bool open = ImGui::InputText("##path", state.open_path, sizeof(state.open_path),
+                               ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  open |= ImGui::Button("Open");
+  if (!in.load_error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
+    ImGui::TextWrapped("%.*s", static_cast<int>(in.load_error.size()), in.load_error.data());
+    ImGui::PopStyleColor();
+  }
+  if (in.model == nullptr) {
+    ImGui::TextUnformatted("No model loaded: type a path or drop a file on the window.");
+    return open;
+  }
+  const Model& m = *in.model;
+  std::size_t vertices = 0, triangles = 0;
+  for (const Mesh& mesh : m.meshes) {
+    vertices += mesh.vertex_count();
+    triangles += mesh.triangle_count();
+  }
+  ImGui::TextWrapped("%.*s", static_cast<int>(in.path.size()), in.path.data());
+  ImGui::Text("%zu meshes, %zu vertices, %zu triangles", m.meshes.size(), vertices, triangles);
+  ImGui::Text("%zu joints, %zu clips, %zu materials", m.skeleton.size(), m.clips.size(),
+              m.materials.size());
+  if (ImGui::TreeNode("Import report", "Import report (%zu)", in.report.size())) {
+    if (in.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
+    for (const std::string& line : in.report) ImGui::BulletText("%s", line.c_str());
+    ImGui::TreePop();
+  }
+  return open;
+}
+
+float step_time(float time, float duration, int frames, int frames_per_second) noexcept {
+  if (duration <= 0.0f || frames_per_second <= 0) return 0.0f;
+  const float dt = 1.0f / static_cast<float>(frames_per_second);
+  const float frame = std::round(time / dt) + static_cast<float>(frames);
+  return std::clamp(frame * dt, 0.0f, duration);
+}
+
+bool clips_panel(const Model& model, Player& player, const PanelState& state) {
+  if (!ImGui::CollapsingHeader("Clips", ImGuiTreeNodeFlags_DefaultOpen)) return false;
+  bool changed = false;
+  const char* current =
+      player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
+          ? model.clips[static_cast<std::size_t>(player.clip)].name.c_str()
+          : "(rest pose)";
+  if (ImGui::BeginCombo("Clip", current)) {
+    if (ImGui::Selectable("(rest pose)", player.clip < 0)) {
+      player.clip = -1;
+      player.time = 0.0f;
+      changed = true;
+    }
+    for (std::size_t i = 0; i < model.clips.size(); ++i) {
+      ImGui::PushID(static_cast<int>(i));
+      char label[320];
+      std::snprintf(label, sizeof(label), "%zu: %s (%.2f s)", i,
+                    model.clips[i].name.empty() ? "(unnamed)" : model.clips[i].name.c_str(),
+                    model.clips[i].duration);
+      if (ImGui::Selectable(label, player.clip == static_cast<int32_t>(i))) {
+        player.clip = static_cast<int32_t>(i);
+        player.time = 0.0f;
+        changed = true;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  const float duration =
+      player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
+          ? model.clips[static_cast<std::size_t>(player.clip)].duration
+          : 0.0f;
+  if (ImGui::Button(player.playing ? "Pause" : "Play")) {
+    player.playing = !player.playing;
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Stop")) {
+    player.playing = false;
+    player.time = 0.0f;
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) {
+    player.playing = false;
+    player.time = step_time(player.time, duration, -1, state.frames_per_second);
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
+    player.playing = false;
+    player.time = step_time(player.time, duration, 1, state.frames_per_second);
+    changed = true;
+  }
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Loop", &player.loop);
+  changed |= ImGui::SliderFloat("Speed", &player.speed, -2.0f, 2.0f, "%.2f");
+  if (ImGui::SliderFloat("Time", &player.time, 0.0f, std::max(duration, 1e-6f), "%.3f s")) {
+    player.time = std::clamp(player.time, 0.0f, duration);
+    changed = true;
+  }
+  const float fps = static_cast<float>(state.frames_per_second);
+  ImGui::Text("frame %d / %d at %d fps", static_cast<int>(std::round(player.time * fps)),
+              static_cast<int>(std::round(duration * fps)), state.frames_per_second);
+  ImGui::TextDisabled("Space play/pause, Left/Right one frame");
+  return changed;
+}
+
+int32_t skeleton_panel(const Skeleton& skeleton, std::span<const Transform> local,
+                       std::span<const glm::mat4> model, std::span<const uint32_t> influenced,
+                       int32_t selected) {
+  if (!ImGui::CollapsingHeader("Skeleton")) return selected;
+  const auto n = static_cast<int32_t>(skeleton.size());
+  if (ImGui::BeginChild("joints", ImVec2(0, 220), true)) {
+    for (int32_t j = 0; j < n; ++j) {
+      if (skeleton.parents[static_cast<std::size_t>(j)] < 0) joint_node(skeleton, j, &selected);
+    }
+  }
+  ImGui::EndChild();
+  if (selected >= 0 && selected < n) {
+    const auto j = static_cast<std::size_t>(selected);
+    ImGui::Text("%s (joint %d)%s", skeleton.names[j].c_str(), selected,
+                skeleton.is_bone[j] != 0 ? ", bone" : "");
+    if (j < influenced.size()) ImGui::Text("influences %u vertices", influenced[j]);
+    if (j < local.size()) {
+      transform_rows("Local", local[j].translation, local[j].rotation, local[j].scale);
+    }
+    if (j < model.size()) {
+      glm::vec3 s, t, skew;
+      glm::quat r;
+      glm::vec4 persp;
+      glm::decompose(model[j], s, r, t, skew, persp);
+      transform_rows("Model", t, r, s);
+    }
+    if (ImGui::SmallButton("Clear selection")) selected = -1;
+  }
+  return selected;
+}
+
+bool skinning_panel(const SkinningPanelInput& in, RenderOptions& o) {
+  if (!ImGui::CollapsingHeader("Skinning and view", ImGuiTreeNodeFlags_DefaultOpen)) return false;
+  bool changed = false;
+  int path = o.gpu_skinning ? 1 : 0;
+  changed |= ImGui::RadioButton("CPU skinning", &path, 0);
+  ImGui::SameLine();
+  changed |= ImGui::RadioButton("GPU skinning", &path, 1);
+  o.gpu_skinning = path == 1;
+  int view = static_cast<int>(o.view);
+  changed |= ImGui::Combo("View", &view,
+                          "Shaded\0Weights (selected joint)\0Dominant joint\0"
+                          "Influences\0");
+  o.view = static_cast<ViewMode>(view);
+  changed |= ImGui::Checkbox("Skeleton", &o.skeleton);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Wireframe", &o.wireframe);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Grid", &o.grid);
+  changed |= ImGui::Checkbox("Axes", &o.axes);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("Z-up file", &o.z_up);
+  changed |= ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_NoInputs);
+  if (in.times != nullptr) {
+    const StageTimes& t = *in.times;
+    ImGui::Text("%zu bones, %zu vertices", in.bones, in.vertices);
+    ImGui::Text("sample   %7.3f ms", t.sample * 1e3);
+    ImGui::Text("to model %7.3f ms", t.to_model * 1e3);
+    ImGui::Text("palette  %7.3f ms", t.palette * 1e3);
+    if (!o.gpu_skinning) ImGui::Text("CPU skin %7.3f ms", t.cpu_skin * 1e3);
+    ImGui::Text("upload+draw (CPU side) %7.3f ms", in.upload_seconds * 1e3);
+  }
+  return changed;
+}
+
+void stats_panel(std::span<const float> frame_times, std::size_t newest) {
+  if (!ImGui::CollapsingHeader("Stats")) return;
+  float sum = 0.0f;
+  for (float t : frame_times) sum += t;
+  const float mean = frame_times.empty() ? 0.0f : sum / static_cast<float>(frame_times.size());
+  ImGui::Text("%.1f FPS (%.2f ms)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
+  ImGui::PlotLines("##frames", frame_times.data(), static_cast<int>(frame_times.size()),
+                   static_cast<int>(newest), "frame time", 0.0f, 0.05f, ImVec2(0, 60));
+}
+
+}  // namespace sv::ui
