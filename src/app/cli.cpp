@@ -22,6 +22,9 @@ void add_core_options(CLI::App& app, Options& o) {
   auto* bind = app.add_flag("--bind", o.bind, "Pose with the file's rest transforms, no clip");
   bind->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
+  app.add_option("--time-limit", o.time_limit,
+                 "Seconds --info/--dump may take before giving up with exit status 2 (0: none)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {

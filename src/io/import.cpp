@@ -17,14 +17,22 @@
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
+#include <assimp/Logger.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -118,6 +126,35 @@ Transform decompose(const glm::dmat4& m) {
   t.rotation = glm::quat(q);
   t.scale = glm::vec3(scale);
   return t;
+}
+
+// assimp's global logger: keeps the error-level messages of the import running on this thread
+// (they explain rejected files, and flag files assimp only half understood); drops the rest.
+thread_local std::vector<std::string>* t_assimp_errors = nullptr;
+
+class ErrorCollector final : public Assimp::Logger {
+ public:
+  ErrorCollector() : Logger(Logger::NORMAL) {}
+  bool attachStream(Assimp::LogStream* stream, unsigned int) override {
+    delete stream;  // the logger owns attached streams; this one has no use for them
+    return false;
+  }
+  bool detachStream(Assimp::LogStream*, unsigned int) override { return false; }
+
+ protected:
+  void OnDebug(const char*) override {}
+  void OnVerboseDebug(const char*) override {}
+  void OnInfo(const char*) override {}
+  void OnWarn(const char*) override {}
+  void OnError(const char* message) override {
+    if (t_assimp_errors && message && t_assimp_errors->size() < 64)
+      t_assimp_errors->emplace_back(message);
+  }
+};
+
+void install_logger() {
+  static std::once_flag once;
+  std::call_once(once, [] { Assimp::DefaultLogger::set(new ErrorCollector()); });
 }
 
 struct Influence {
@@ -695,6 +732,88 @@ struct Importer {
   }
 };
 
+// Some parsers inside assimp (OpenDDL for OpenGEX, ...) print to stdout/stderr directly. The
+// command line promises one line of error output, and --dump may write JSON to stdout, so both
+// file descriptors point at /dev/null while assimp runs. Process-wide: imports are not meant to
+// run while another thread prints.
+class SilenceStdio {
+ public:
+  SilenceStdio() {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd < 0) return;
+    saved_out_ = ::dup(1);
+    saved_err_ = ::dup(2);
+    if (saved_out_ >= 0) ::dup2(null_fd, 1);
+    if (saved_err_ >= 0) ::dup2(null_fd, 2);
+    ::close(null_fd);
+  }
+  ~SilenceStdio() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    if (saved_out_ >= 0) {
+      ::dup2(saved_out_, 1);
+      ::close(saved_out_);
+    }
+    if (saved_err_ >= 0) {
+      ::dup2(saved_err_, 2);
+      ::close(saved_err_);
+    }
+  }
+  SilenceStdio(const SilenceStdio&) = delete;
+  SilenceStdio& operator=(const SilenceStdio&) = delete;
+
+ private:
+  int saved_out_ = -1;
+  int saved_err_ = -1;
+};
+
+// OFF headers declare their vertex and face counts up front; assimp 5.2 trusts them and spends
+// minutes (or all memory) on a header that claims billions (invalid/OutOfMemory.off). Each
+// vertex or face needs at least two bytes of text, so a claim beyond the file size is refused.
+std::string check_off_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) return {};
+  std::string word;
+  double counts[2] = {0, 0};
+  int found = 0;
+  // Skip the magic ("OFF", "COFF", "NOFF", "STOFF", ...) and comments; read two numbers.
+  while (found < 2 && in >> word) {
+    if (word[0] == '#') {
+      std::string rest;
+      std::getline(in, rest);
+      continue;
+    }
+    char* end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    if (end == word.c_str()) {
+      if (found > 0) break;
+      continue;
+    }
+    counts[found++] = v;
+  }
+  if (found < 2) return {};
+  const double budget = static_cast<double>(size) / 2.0;
+  if (counts[0] > budget || counts[1] > budget || counts[0] < 0 || counts[1] < 0)
+    return "OFF header declares " + std::to_string(static_cast<long long>(counts[0])) +
+           " vertices and " + std::to_string(static_cast<long long>(counts[1])) +
+           " faces, more than the file's " + std::to_string(size) + " bytes can hold";
+  return {};
+}
+
+// assimp error messages that mean it threw away malformed geometry (faces with no indices) and
+// carried on: skinview refuses such files instead of showing part of them.
+bool is_malformed_geometry(const std::string& message) {
+  return message.find("empty face") != std::string::npos ||
+         message.find("Faces with zero indices") != std::string::npos;
+}
+
 std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -783,7 +902,13 @@ ImportResult import_model(const std::string& path) {
       return result;
     }
 
-    Assimp::Importer importer;  // no DefaultLogger is created: assimp logs to its null logger
+    install_logger();
+    std::vector<std::string> assimp_errors;
+    t_assimp_errors = &assimp_errors;
+    struct Detach {
+      ~Detach() { t_assimp_errors = nullptr; }
+    } detach;
+    Assimp::Importer importer;
     // BVH, MD5 anims etc. would otherwise get a generated "skeleton mesh": skinview draws
     // skeletons itself, so the meshes are only the file's own.
     importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
@@ -793,13 +918,29 @@ ImportResult import_model(const std::string& path) {
     }
     // Only steps that keep vertex count and order: GenSmoothNormals acts on meshes without
     // normals only; Triangulate only splits faces.
+    if (ext == ".off") {
+      if (std::string e = check_off_header(path); !e.empty()) {
+        result.error = path + ": " + e;
+        return result;
+      }
+    }
     // Validation first (it rejects scenes that would crash later steps), except for scenes
     // without meshes (BVH, animation-only files), which it refuses outright.
-    const aiScene* scene = importer.ReadFile(path, 0);
-    if (scene && scene->mNumMeshes > 0)
-      scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
-    if (scene)
-      scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_GenSmoothNormals);
+    const aiScene* scene = nullptr;
+    {
+      SilenceStdio quiet;
+      scene = importer.ReadFile(path, 0);
+      if (scene && scene->mNumMeshes > 0)
+        scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+      if (scene)
+        scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_GenSmoothNormals);
+    }
+    for (const std::string& e : assimp_errors) {
+      if (scene && is_malformed_geometry(e)) {
+        result.error = path + ": malformed geometry (" + one_line(e) + ")";
+        return result;
+      }
+    }
     if (!scene) {
       std::string why = one_line(importer.GetErrorString());
       if (why.empty()) why = "assimp could not read the file";
@@ -824,6 +965,8 @@ ImportResult import_model(const std::string& path) {
       result.report = ImportReport{};
       return result;
     }
+    for (const std::string& e : assimp_errors)
+      result.report.notes.push_back("assimp: " + one_line(e));
     result.model = std::move(imp.model);
   } catch (const std::exception& e) {
     result.model.reset();
