@@ -1,0 +1,44 @@
+// A hidden GLFW window with a 3.3+ core context for GL tests. Tests call SV_REQUIRE_GL() first:
+// without a display (no Xvfb) or without a usable context they are skipped, not failed.
+#pragma once
+
+#include "gfx/gl.h"
+
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+namespace sv::test {
+
+class GlContext {
+ public:
+  GlContext() {
+    if (glfwInit() != GLFW_TRUE) return;
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    for (auto [major, minor] : {std::pair{4, 1}, std::pair{3, 3}}) {
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+      glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+      window_ = glfwCreateWindow(64, 64, "skinview test", nullptr, nullptr);
+      if (window_ != nullptr) break;
+    }
+    if (window_ != nullptr) glfwMakeContextCurrent(window_);
+  }
+  ~GlContext() {
+    if (window_ != nullptr) glfwDestroyWindow(window_);
+    glfwTerminate();
+  }
+  GlContext(const GlContext&) = delete;
+  GlContext& operator=(const GlContext&) = delete;
+  bool ok() const noexcept { return window_ != nullptr; }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+};
+
+}  // namespace sv::test
+
+// Declares `gl_context` in the test body and skips the test when no context can be made.
+#define SV_REQUIRE_GL()             \
+  ::sv::test::GlContext gl_context; \
+  if (!gl_context.ok()) GTEST_SKIP() << "no display or GL 3.3 core context"

@@ -1,0 +1,59 @@
+// Shader loading: the embedded copies match shaders/, a broken shader reports its GLSL log, and
+// missing run-time files fall back to the embedded copy with a warning.
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gfx/shader.h"
+#include "gl_context.h"
+
+namespace sv {
+namespace {
+
+TEST(Shaders, EmbeddedCopiesMatchTheFiles) {
+  for (const char* name :
+       {"common.vert", "skin.vert", "mesh.vert", "mesh.frag", "line.vert", "line.frag"}) {
+    const auto embedded = gl::embedded_shader(name);
+    ASSERT_TRUE(embedded.has_value()) << name;
+    const auto disk = gl::read_shader_file(name);
+    ASSERT_TRUE(disk.has_value()) << name;
+    EXPECT_EQ(*disk, std::string(*embedded)) << name;
+  }
+  EXPECT_FALSE(gl::embedded_shader("no_such.vert").has_value());
+}
+
+TEST(Shaders, CompileErrorCarriesTheGlslLog) {
+  SV_REQUIRE_GL();
+  gl::ProgramDesc desc;
+  const gl::ProgramResult r =
+      gl::build_program_from_sources({"void main() { gl_Position = undefined_thing; }"},
+                                     {"out vec4 c; void main() { c = vec4(1); }"}, desc);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("vertex shader"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("undefined_thing"), std::string::npos) << r.error;
+}
+
+TEST(Shaders, MissingFilesFallBackToTheEmbeddedCopy) {
+  SV_REQUIRE_GL();
+  ::setenv("SKINVIEW_SHADER_DIR", "/nonexistent/skinview-shaders", 1);
+  const gl::ProgramResult r =
+      gl::build_program({{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {}});
+  ::unsetenv("SKINVIEW_SHADER_DIR");
+  EXPECT_TRUE(r.ok()) << r.error;
+  EXPECT_NE(r.warning.find("embedded"), std::string::npos) << r.warning;
+}
+
+TEST(Shaders, InjectedDefinesReachGlsl) {
+  SV_REQUIRE_GL();
+  gl::ProgramDesc desc;
+  desc.defines = {"SV_TEST_VALUE 3"};
+  const gl::ProgramResult r =
+      gl::build_program_from_sources({"#if SV_TEST_VALUE != 3\n#error define missing\n#endif\nvoid "
+                                      "main() { gl_Position = vec4(0); }"},
+                                     {"out vec4 c; void main() { c = vec4(1); }"}, desc);
+  EXPECT_TRUE(r.ok()) << r.error;
+}
+
+}  // namespace
+}  // namespace sv
