@@ -4,15 +4,20 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/viewer.h"
 
 int main(int argc, char** argv) {
   try {
     CLI::App app{"skinview"};
     sv::Options options;
     sv::add_core_options(app, options);
+    sv::ViewerOptions viewer;
+    sv::add_viewer_options(app, viewer);
     if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
     if (options.dump) return sv::run_dump(options);
-    return sv::run_info(options);
+    if (options.info) return sv::run_info(options);
+    if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);
+    return sv::run_viewer(options, viewer);
   } catch (const std::exception& e) {
     std::cerr << "skinview: " << e.what() << '\n';
   } catch (...) {

@@ -309,7 +309,25 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
     options_.gpu_skinning = viewer.skinning != "cpu";
     options_.skeleton = viewer.skeleton;
     parse_view(viewer.view, &options_.view);
-    if (status == 0 && !options.model.empty()) open(options.model);
+    std::string model = options.model;
+#ifdef SKINVIEW_DEFAULT_MODEL
+    // With no argument, the project's default character (when assets/ has it).
+    if (std::FILE* f = model.empty() ? std::fopen(SKINVIEW_DEFAULT_MODEL, "rb") : nullptr) {
+      std::fclose(f);
+      model = SKINVIEW_DEFAULT_MODEL;
+    }
+#endif
+    if (status == 0 && !model.empty()) open(model);
+    if (scene_) {
+      const int32_t clip = options.bind ? -1 : resolve_clip(scene_->model, options.clip);
+      if (clip != -2) scene_->player.clip = clip;
+      if (viewer.up != "auto") {
+        scene_->z_up = viewer.up == "z";
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window_, &w, &h);
+        frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
+      }
+    }
 
     auto last = Clock::now();
     while (status == 0 && !glfwWindowShouldClose(window_)) {

@@ -1,0 +1,143 @@
+// `skinview --screenshot`: the CPU and GPU paths render the same frame, the pose changes the
+// picture, the weights view spans the heat map, and bad input exits 2. Runs the real
+// executable (SKINVIEW_EXE), so it also checks the command-line wiring.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include "gl_context.h"
+
+namespace {
+
+const std::string kModels = SKINVIEW_TEST_MODELS;
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+std::string out_path(const std::string& name) {
+  return ::testing::TempDir() + "skinview_" + name + ".png";
+}
+
+int run(const std::string& args) {
+  const std::string cmd = std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null";
+  const int raw = std::system(cmd.c_str());
+  return raw == -1 ? -1 : WEXITSTATUS(raw);
+}
+
+Image shoot(const std::string& model, const std::string& name, const std::string& extra) {
+  const std::string out = out_path(name);
+  std::remove(out.c_str());
+  const int status =
+      run("'" + kModels + "/" + model + "' --screenshot '" + out + "' --size 320x240 " + extra);
+  EXPECT_EQ(status, 0) << model << " " << extra;
+  Image img;
+  int n = 0;
+  unsigned char* p = stbi_load(out.c_str(), &img.width, &img.height, &n, 4);
+  if (p == nullptr) {
+    ADD_FAILURE() << "no PNG written for " << model << " " << extra;
+    return img;
+  }
+  img.rgba.assign(p, p + static_cast<std::size_t>(img.width) * img.height * 4);
+  stbi_image_free(p);
+  return img;
+}
+
+// Fraction of pixels where some channel differs by more than `tolerance`.
+double differing(const Image& a, const Image& b, int tolerance = 2) {
+  if (a.rgba.size() != b.rgba.size() || a.rgba.empty()) return 1.0;
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); i += 4) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      if (std::abs(int(a.rgba[i + c]) - int(b.rgba[i + c])) > tolerance) {
+        ++count;
+        break;
+      }
+    }
+  }
+  return static_cast<double>(count) / static_cast<double>(a.rgba.size() / 4);
+}
+
+bool have_models() {
+  std::FILE* f = std::fopen((kModels + "/X/BCN_Epileptic.X").c_str(), "rb");
+  if (f != nullptr) std::fclose(f);
+  return f != nullptr;
+}
+
+#define SV_REQUIRE_SCREENSHOTS() \
+  SV_REQUIRE_GL();               \
+  if (!have_models()) GTEST_SKIP() << "assimp-testmodels not installed"
+
+class CpuGpu : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CpuGpu, SameFrameAlmostSamePixels) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = GetParam();
+  std::string name = model;
+  for (char& c : name)
+    if (c == '/' || c == '.') c = '_';
+  const Image cpu = shoot(model, name + "_cpu", "--time 0.4 --skinning cpu");
+  const Image gpu = shoot(model, name + "_gpu", "--time 0.4 --skinning gpu");
+  EXPECT_LE(differing(cpu, gpu), 0.001);
+}
+
+INSTANTIATE_TEST_SUITE_P(AssimpTestModels, CpuGpu,
+                         ::testing::Values("X/BCN_Epileptic.X", "X/Testwuson.X", "FBX/huesitos.fbx",
+                                           "glTF2/simple_skin/simple_skin.gltf"));
+
+TEST(Screenshot, RestPoseAndMidClipDiffer) {
+  SV_REQUIRE_SCREENSHOTS();
+  const Image rest = shoot("X/BCN_Epileptic.X", "rest", "--bind");
+  const Image mid = shoot("X/BCN_Epileptic.X", "mid", "--time 1.0");
+  EXPECT_GT(differing(rest, mid), 0.01);
+}
+
+TEST(Screenshot, ModelFillsThePicture) {
+  SV_REQUIRE_SCREENSHOTS();
+  const Image img = shoot("X/BCN_Epileptic.X", "fill", "--time 0.5");
+  ASSERT_FALSE(img.rgba.empty());
+  // Background is the clear colour of the corner pixel; count pixels far from it.
+  std::size_t model = 0;
+  for (std::size_t i = 0; i < img.rgba.size(); i += 4) {
+    const int d = std::abs(int(img.rgba[i]) - int(img.rgba[0])) +
+                  std::abs(int(img.rgba[i + 1]) - int(img.rgba[1])) +
+                  std::abs(int(img.rgba[i + 2]) - int(img.rgba[2]));
+    if (d > 90) ++model;
+  }
+  const double fraction = static_cast<double>(model) / (img.rgba.size() / 4);
+  EXPECT_GT(fraction, 0.03);  // visible: not a dot, not off screen
+  EXPECT_LT(fraction, 0.8);   // framed: not a close-up filling everything
+}
+
+TEST(Screenshot, WeightsViewShowsBothEndsOfTheHeatMap) {
+  SV_REQUIRE_SCREENSHOTS();
+  const Image img =
+      shoot("X/BCN_Epileptic.X", "weights", "--view weights --bone B_UpperArm_Left --time 0.5");
+  std::size_t red = 0, blue = 0;
+  for (std::size_t i = 0; i < img.rgba.size(); i += 4) {
+    const int r = img.rgba[i], g = img.rgba[i + 1], b = img.rgba[i + 2];
+    if (r > 180 && g < 110 && b < 110) ++red;
+    if (b > 180 && r < 110 && g < 110) ++blue;
+  }
+  EXPECT_GT(red, 20u);
+  EXPECT_GT(blue, 500u);
+}
+
+TEST(Screenshot, BadInputExitsTwo) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string out = out_path("bad");
+  const std::string model = "'" + kModels + "/X/BCN_Epileptic.X'";
+  EXPECT_EQ(run("/nonexistent/model.glb --screenshot " + out), 2);
+  EXPECT_EQ(run(model + " --screenshot " + out + " --size 12"), 2);
+  EXPECT_EQ(run(model + " --screenshot " + out + " --clip no_such_clip"), 2);
+  EXPECT_EQ(run(model + " --screenshot " + out + " --time -1"), 2);
+  EXPECT_EQ(run(model + " --screenshot " + out + " --skinning tpu"), 2);
+  EXPECT_EQ(run(model + " --screenshot " + out + " --view weights --bone no_such_bone"), 2);
+}
+
+}  // namespace
