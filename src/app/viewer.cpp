@@ -394,7 +394,7 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--bone", o.bone, "Joint whose weights the weights view shows");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
-  app.add_option("--up", o.up, "Up axis of the file: auto (default), y or z")
+  app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
 }
 
@@ -479,10 +479,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
         } else {
           s.bounds = animated_bounds(s.model, -1, false);
         }
-        if (viewer.up != "auto")
-          s.z_up = viewer.up == "z";
-        else
-          s.z_up = looks_z_up(s.bounds);
+        if (viewer.up != "auto") s.z_up = viewer.up == "z";
         for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
         renderer.prepare(s.model);
         OrbitCamera camera;

@@ -22,7 +22,7 @@ struct ViewerOptions {
   std::string bone;               // --bone NAME: the joint the weights view shows
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay
-  std::string up = "auto";        // --up auto|y|z
+  std::string up = "auto";        // --up auto|y|z: the file's up axis
 };
 
 // Registers the viewer's options next to the core ones (see cli.h).

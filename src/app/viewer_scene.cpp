@@ -1,5 +1,6 @@
 #include "app/viewer_scene.h"
 
+#include <cctype>
 #include <utility>
 
 #include "io/import.h"
@@ -35,7 +36,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->player.clip = model.clips.empty() ? -1 : 0;
   scene->animator.set_clip(model, scene->player.clip);
   scene->bounds = animated_bounds(model, scene->player.clip, false);
-  scene->z_up = looks_z_up(scene->bounds);
+  scene->z_up = format_is_z_up(path);
   scene->influenced.assign(model.skeleton.size(), 0);
   for (const Mesh& mesh : model.meshes) {
     for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
@@ -65,11 +66,12 @@ std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current)
   return adopt_scene(import_model(path), path, current);
 }
 
-bool looks_z_up(const Bounds& b) noexcept {
-  if (!b.valid()) return false;
-  const glm::vec3 e = b.max - b.min;
-  // A standing character authored Z-up is tall in Z and short in Y.
-  return e.z > 1.5f * e.y && e.z > 1.2f * e.x;
+bool format_is_z_up(const std::string& path) noexcept {
+  const std::size_t dot = path.find_last_of('.');
+  if (dot == std::string::npos) return false;
+  std::string ext = path.substr(dot + 1);
+  for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return ext == "smd" || ext == "md5mesh" || ext == "md5anim";
 }
 
 Bounds world_bounds(const Scene& scene) noexcept {

@@ -45,8 +45,9 @@ std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current)
 std::string adopt_scene(ImportResult&& result, const std::string& path,
                         std::unique_ptr<Scene>* current);
 
-// Whether the model is likely authored Z-up: its bounds are much taller in Z than in Y.
-bool looks_z_up(const Bounds& model_bounds) noexcept;
+// The up axis a file's format conventionally uses when assimp leaves it as authored: Z for
+// Valve SMD and id MD5 files, Y otherwise (glTF, FBX, COLLADA, X, BVH as assimp returns them).
+bool format_is_z_up(const std::string& path) noexcept;
 
 // The world-space bounds the camera frames: model bounds turned upright.
 Bounds world_bounds(const Scene& scene) noexcept;
