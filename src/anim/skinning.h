@@ -19,6 +19,8 @@
 
 namespace sv {
 
+class WorkerPool;
+
 struct SkinInput {
   std::span<const glm::vec3> positions;
   std::span<const glm::vec3> normals;  // may be empty: then no normals are written
@@ -38,5 +40,19 @@ struct SkinInput {
 bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
               const SkinInput& in, std::span<glm::vec3> out_positions,
               std::span<glm::vec3> out_normals) noexcept;
+
+// The same contract as skin_lbs, split over `pool`'s threads (each writes its own vertex range;
+// the caller's thread takes part too). Results are identical to skin_lbs's.
+bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
+                       std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                       std::span<glm::vec3> out_positions,
+                       std::span<glm::vec3> out_normals) noexcept;
+
+// The plain scalar loop, one vertex at a time in glm: the yardstick that the fast paths are
+// tested and benchmarked against. Same contract as skin_lbs.
+bool skin_lbs_reference(std::span<const glm::mat4> palette,
+                        std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                        std::span<glm::vec3> out_positions,
+                        std::span<glm::vec3> out_normals) noexcept;
 
 }  // namespace sv

@@ -1,0 +1,143 @@
+// skinview_bench: the per-frame CPU costs of the animation pipeline (see BENCHMARKS.md).
+//
+//   skin_cpu/<vertices>/<threads>   skin_lbs (1 thread) or skin_lbs_parallel on a WorkerPool,
+//                                   positions + normals, 4 influences over 60 joints
+//   skin_cpu_plain/<vertices>       skin_lbs_reference, the plain scalar loop
+//   pose/<joints>                   sample (with a cursor) + local->model + palette, playback
+//                                   advancing 1/60 s per iteration and wrapping
+//   sample_seek/<joints>            sample_clip at random times (the cursor has to search)
+//
+// Items are vertices (skinning) or poses; all data is synthetic and seeded (synthetic.h).
+// The 2-thread skin_cpu runs time the calling thread, which spins while the worker finishes
+// its half, so its CPU time is the wall time of the job (compare the Time and CPU columns).
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "anim/pose.h"
+#include "anim/sample.h"
+#include "anim/skinning.h"
+#include "anim/worker_pool.h"
+#include "synthetic.h"
+
+namespace sv::bench {
+namespace {
+
+constexpr int kSkinJoints = 60;
+
+const SkinData& skin_data(std::size_t vertices) {
+  static std::map<std::size_t, std::unique_ptr<SkinData>> cache;
+  auto& d = cache[vertices];
+  if (!d) d = std::make_unique<SkinData>(make_skin(vertices, kSkinJoints, 1234u));
+  return *d;
+}
+
+WorkerPool& pool(unsigned threads) {
+  static std::map<unsigned, std::unique_ptr<WorkerPool>> pools;
+  auto& p = pools[threads];
+  if (!p) p = std::make_unique<WorkerPool>(threads);
+  return *p;
+}
+
+void skin_cpu(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const unsigned threads = static_cast<unsigned>(state.range(1));
+  const SkinData& d = skin_data(n);
+  const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
+  std::vector<glm::vec3> out_p(n), out_n(n);
+  WorkerPool& workers = pool(threads);
+  for (auto _ : state) {
+    const bool ok = threads == 1
+                        ? skin_lbs(d.palette, d.normal_palette, in, out_p, out_n)
+                        : skin_lbs_parallel(workers, d.palette, d.normal_palette, in, out_p, out_n);
+    if (!ok) state.SkipWithError("skin_lbs refused the input");
+    benchmark::DoNotOptimize(out_p.data());
+    benchmark::DoNotOptimize(out_n.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
+}
+BENCHMARK(skin_cpu)
+    ->ArgNames({"", ""})
+    ->Args({100000, 1})
+    ->Args({100000, 2})
+    ->Args({1000000, 1})
+    ->Args({1000000, 2})
+    ->Unit(benchmark::kMicrosecond);
+
+void skin_cpu_plain(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const SkinData& d = skin_data(n);
+  const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
+  std::vector<glm::vec3> out_p(n), out_n(n);
+  for (auto _ : state) {
+    if (!skin_lbs_reference(d.palette, d.normal_palette, in, out_p, out_n))
+      state.SkipWithError("skin_lbs_reference refused the input");
+    benchmark::DoNotOptimize(out_p.data());
+    benchmark::DoNotOptimize(out_n.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
+}
+BENCHMARK(skin_cpu_plain)->Arg(1000000)->Unit(benchmark::kMicrosecond);
+
+struct PoseData {
+  Skeleton skeleton;
+  Clip clip;
+  std::vector<int32_t> skin_joints;
+  std::vector<Transform> local;
+  std::vector<glm::mat4> model;
+  std::vector<glm::mat4> palette;
+  SamplingCursor cursor;
+
+  explicit PoseData(int joints)
+      : skeleton(make_skeleton(joints, 42u)), clip(make_clip(skeleton, 4.0f, 30.0f, 43u)) {
+    const std::size_t n = skeleton.size();
+    for (std::size_t i = 0; i < n; ++i) skin_joints.push_back(static_cast<int32_t>(i));
+    local.resize(n);
+    model.resize(n);
+    palette.resize(n);
+    cursor.reset(clip);
+  }
+};
+
+void pose(benchmark::State& state) {
+  PoseData p(static_cast<int>(state.range(0)));
+  float t = 0.0f;
+  for (auto _ : state) {
+    t = wrap_time(t + 1.0f / 60.0f, p.clip.duration, true);
+    bool ok = sample_clip(p.clip, p.skeleton, t, p.local, &p.cursor);
+    ok = ok && local_to_model(p.skeleton.parents, p.local, p.model);
+    ok = ok && build_palette(p.model, p.skin_joints, p.skeleton.inverse_bind, p.palette);
+    if (!ok) state.SkipWithError("pose stage refused the input");
+    benchmark::DoNotOptimize(p.palette.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(pose)->Arg(60)->Arg(400);
+
+void sample_seek(benchmark::State& state) {
+  PoseData p(static_cast<int>(state.range(0)));
+  std::mt19937 rng(7u);
+  std::uniform_real_distribution<float> u(0.0f, p.clip.duration);
+  std::vector<float> times(1024);
+  for (float& t : times) t = u(rng);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    if (!sample_clip(p.clip, p.skeleton, times[i++ & 1023u], p.local, &p.cursor))
+      state.SkipWithError("sample_clip refused the input");
+    benchmark::DoNotOptimize(p.local.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(sample_seek)->Arg(60);
+
+}  // namespace
+}  // namespace sv::bench
+
+BENCHMARK_MAIN();

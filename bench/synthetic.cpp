@@ -1,0 +1,106 @@
+#include "synthetic.h"
+
+#include <algorithm>
+#include <random>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/pose.h"
+#include "anim/sample.h"
+
+namespace sv::bench {
+
+namespace {
+
+glm::quat random_rotation(std::mt19937& rng, float max_angle) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  glm::vec3 axis(u(rng), u(rng), u(rng) + 2.0f);  // never zero
+  return glm::angleAxis(max_angle * u(rng), glm::normalize(axis));
+}
+
+}  // namespace
+
+Skeleton make_skeleton(int joints, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Skeleton s;
+  for (int i = 0; i < joints; ++i) {
+    s.names.push_back("joint" + std::to_string(i));
+    s.parents.push_back(i == 0 ? kNoParent
+                               : std::max(0, i - 1 - static_cast<int>(rng() % 4u)));
+    Transform t;
+    t.translation = glm::vec3(0.2f * u(rng), 0.5f + 0.2f * u(rng), 0.2f * u(rng));
+    t.rotation = random_rotation(rng, 0.5f);
+    t.scale = glm::vec3(1.0f + 0.05f * u(rng));
+    s.rest.push_back(t);
+    s.is_bone.push_back(1);
+  }
+  std::vector<glm::mat4> model(s.size());
+  local_to_model(s.parents, s.rest, model);
+  for (const glm::mat4& m : model) s.inverse_bind.push_back(glm::inverse(m));
+  return s;
+}
+
+Clip make_clip(const Skeleton& skeleton, float duration, float fps, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const int keys = static_cast<int>(duration * fps) + 1;
+  Clip clip;
+  clip.name = "synthetic";
+  clip.duration = duration;
+  for (std::size_t j = 0; j < skeleton.size(); ++j) {
+    JointChannel ch;
+    ch.joint = static_cast<int32_t>(j);
+    const Transform& rest = skeleton.rest[j];
+    for (int k = 0; k < keys; ++k) {
+      const float t = static_cast<float>(k) / fps;
+      ch.translation.times.push_back(t);
+      ch.rotation.times.push_back(t);
+      ch.scale.times.push_back(t);
+      ch.translation.values.push_back(rest.translation + 0.05f * glm::vec3(u(rng), u(rng), u(rng)));
+      ch.rotation.values.push_back(glm::normalize(rest.rotation * random_rotation(rng, 0.3f)));
+      ch.scale.values.push_back(rest.scale * (1.0f + 0.02f * u(rng)));
+    }
+    clip.channels.push_back(std::move(ch));
+  }
+  return clip;
+}
+
+SkinData make_skin(std::size_t vertices, int bones, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::uniform_real_distribution<float> u01(0.05f, 1.0f);
+  SkinData d;
+  d.positions.resize(vertices);
+  d.normals.resize(vertices);
+  d.joints.resize(vertices);
+  d.weights.resize(vertices);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    d.positions[v] = glm::vec3(u(rng), 2.0f * u(rng), u(rng));
+    d.normals[v] = glm::normalize(glm::vec3(u(rng), u(rng), u(rng) + 1.5f));
+    // 4 distinct joints near each other (a vertex is bound to neighbouring bones).
+    const int base = static_cast<int>(rng() % static_cast<uint32_t>(bones));
+    glm::u16vec4 j;
+    for (int i = 0; i < 4; ++i) j[i] = static_cast<uint16_t>((base + 3 * i) % bones);
+    glm::vec4 w(u01(rng), u01(rng), u01(rng), u01(rng));
+    std::sort(&w[0], &w[0] + 4, [](float a, float b) { return a > b; });
+    d.joints[v] = j;
+    d.weights[v] = w / (w.x + w.y + w.z + w.w);
+  }
+  d.max_joint = bones - 1;
+  const Skeleton s = make_skeleton(bones, seed + 1);
+  const Clip clip = make_clip(s, 2.0f, 30.0f, seed + 2);
+  std::vector<Transform> local(s.size());
+  std::vector<glm::mat4> model(s.size());
+  std::vector<int32_t> skin(s.size());
+  for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
+  sample_clip(clip, s, 0.77f, local);
+  local_to_model(s.parents, local, model);
+  d.palette.resize(s.size());
+  d.normal_palette.resize(s.size());
+  build_palette(model, skin, s.inverse_bind, d.palette);
+  build_normal_palette(d.palette, d.normal_palette);
+  return d;
+}
+
+}  // namespace sv::bench

@@ -1,0 +1,40 @@
+// Synthetic benchmark data built in code from fixed seeds: a skeleton, a clip keying every
+// joint's translation, rotation and scale at 30 fps, and a skinned vertex cloud whose vertices
+// have 4 influences (sorted, summing to 1) spread over the skeleton's joints.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/gtc/type_precision.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "anim/clip.h"
+#include "anim/skeleton.h"
+
+namespace sv::bench {
+
+// `joints` joints, each parented to one of the few joints before it (a bushy tree like a
+// character's); inverse binds are the inverses of the rest pose's model transforms.
+Skeleton make_skeleton(int joints, uint32_t seed);
+
+// Every joint keyed on T, R and S at `fps` over `duration` seconds, linear interpolation.
+Clip make_clip(const Skeleton& skeleton, float duration, float fps, uint32_t seed);
+
+struct SkinData {
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;
+  std::vector<glm::u16vec4> joints;
+  std::vector<glm::vec4> weights;
+  std::vector<glm::mat4> palette;
+  std::vector<glm::mat3> normal_palette;
+  int32_t max_joint = 0;
+};
+
+// `vertices` vertices bound to a palette of `bones` entries taken from a posed skeleton.
+SkinData make_skin(std::size_t vertices, int bones, uint32_t seed);
+
+}  // namespace sv::bench

@@ -1,0 +1,77 @@
+#include "anim/worker_pool.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace sv {
+
+namespace {
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+// About 10-40 us of polling before a thread goes to sleep: a frame's next job usually comes
+// sooner than a futex wake-up would, and a sleeping pool costs nothing.
+constexpr int kSpins = 1 << 14;
+
+}  // namespace
+
+WorkerPool::WorkerPool(unsigned threads) {
+  const unsigned extra = threads > 1 ? threads - 1 : 0;
+  threads_.reserve(extra);
+  for (unsigned i = 0; i < extra; ++i) threads_.emplace_back([this, i] { worker(i + 1); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_.store(true, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  for (std::thread& t : threads_) t.join();
+}
+
+void WorkerPool::run(Task task, void* context) noexcept {
+  const unsigned parts = size();
+  if (parts == 1) {
+    task(context, 0, 1);
+    return;
+  }
+  task_ = task;
+  context_ = context;
+  pending_.store(parts - 1, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);  // publishes task_, context_, pending_
+  generation_.notify_all();
+  task(context, 0, parts);
+  // Spinning keeps the caller on its core (and its CPU time equal to the wall time) while the
+  // other parts finish, which is usually a few microseconds.
+  for (int i = 0; i < kSpins; ++i) {
+    if (pending_.load(std::memory_order_acquire) == 0) return;
+    cpu_relax();
+  }
+  for (uint32_t left; (left = pending_.load(std::memory_order_acquire)) != 0;)
+    pending_.wait(left, std::memory_order_acquire);
+}
+
+void WorkerPool::worker(unsigned part) noexcept {
+  uint32_t seen = 0;
+  for (;;) {
+    uint32_t gen = generation_.load(std::memory_order_acquire);
+    for (int i = 0; i < kSpins && gen == seen; ++i) {
+      cpu_relax();
+      gen = generation_.load(std::memory_order_acquire);
+    }
+    while (gen == seen) {
+      generation_.wait(seen, std::memory_order_acquire);
+      gen = generation_.load(std::memory_order_acquire);
+    }
+    seen = gen;
+    if (stop_.load(std::memory_order_relaxed)) return;
+    task_(context_, part, size());
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+  }
+}
+
+}  // namespace sv

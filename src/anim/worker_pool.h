@@ -1,0 +1,44 @@
+// WorkerPool: a fixed set of threads, started once, that split one job into equal parts.
+//
+// Per-frame work (skinning a big mesh) is split over the cores without creating a thread per
+// frame: the threads are started by the constructor and sleep between jobs. run() hands every
+// participant the same function with its part number; the calling thread does part 0 itself,
+// then waits (spinning briefly, then sleeping) until the other parts are done. run() neither
+// allocates nor throws, and is meant for one caller at a time (it is not reentrant).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace sv {
+
+class WorkerPool {
+ public:
+  // `threads` participants in all, the caller of run() included; 0 or 1 starts no thread.
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Number of parts a job is split into (the caller plus the started threads).
+  unsigned size() const noexcept { return static_cast<unsigned>(threads_.size()) + 1; }
+
+  using Task = void (*)(void* context, unsigned part, unsigned parts);
+  // Calls task(context, part, size()) once for every part in [0, size()), part 0 on the calling
+  // thread, and returns when all parts have returned. `task` must not throw.
+  void run(Task task, void* context) noexcept;
+
+ private:
+  void worker(unsigned part) noexcept;
+
+  std::vector<std::thread> threads_;
+  Task task_ = nullptr;
+  void* context_ = nullptr;
+  std::atomic<uint32_t> generation_{0};  // bumped once per job (and to stop)
+  std::atomic<uint32_t> pending_{0};     // parts still running, the caller's excluded
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace sv
