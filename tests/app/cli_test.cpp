@@ -1,0 +1,157 @@
+// The command line as a user (or a script) sees it: --info, --dump's JSON shape, --bind, and one
+// line on stderr with exit status 2 for every kind of bad input.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run_process.h"
+
+namespace sv::test {
+namespace {
+
+const std::string kExe = SKINVIEW_EXE;
+std::string model(const std::string& rel) { return std::string(SKINVIEW_TEST_MODELS) + "/" + rel; }
+
+std::string temp_file(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("skinview_cli_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+nlohmann::json dump(const std::vector<std::string>& extra, const std::string& file) {
+  const std::string out = temp_file("dump.json");
+  std::vector<std::string> args{kExe, "--dump", file, "-o", out};
+  args.insert(args.end(), extra.begin(), extra.end());
+  ProcessResult r = run_process(args);
+  EXPECT_TRUE(r.exited()) << "timed out or crashed";
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(out);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  std::filesystem::remove(out);
+  return j;
+}
+
+// Expects exit status 2 with exactly one line on stderr that mentions `must_mention`.
+void expect_bad_input(const std::vector<std::string>& args, const std::string& must_mention) {
+  ProcessResult r = run_process(args);
+  ASSERT_TRUE(r.exited()) << "timed out or crashed (signal " << r.signal << ")";
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
+}
+
+TEST(Cli, InfoDescribesTheModel) {
+  for (const auto& args : {std::vector<std::string>{kExe, "--info", model("X/Testwuson.X")},
+                           std::vector<std::string>{kExe, model("X/Testwuson.X"), "--info"}}) {
+    ProcessResult r = run_process(args);
+    ASSERT_TRUE(r.exited());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
+    EXPECT_NE(r.out.find("'Wuson': 11196 vertices, 3732 triangles, skinned"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Joints: 40"), std::string::npos);
+    EXPECT_NE(r.out.find("'Wuson_Bind': 0 s"), std::string::npos);
+    EXPECT_NE(r.out.find("[bone]"), std::string::npos);
+  }
+  ProcessResult r = run_process({kExe, "--info", model("FBX/animation_with_skeleton.fbx")});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("2883 vertices had more than 4 influences"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Max influences per vertex: 6"), std::string::npos) << r.out;
+  r = run_process({kExe, "--info", model("X/anim_test.x")});
+  EXPECT_NE(r.out.find("2 bone(s) name no node"), std::string::npos) << r.out;
+}
+
+TEST(Cli, DumpWritesTheContractShape) {
+  nlohmann::json j = dump({"--time", "0.5"}, model("X/Testwuson.X"));
+  ASSERT_TRUE(j.is_object());
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  const auto& mesh = j["meshes"][0];
+  EXPECT_EQ(mesh["name"], "Wuson");
+  EXPECT_EQ(mesh["vertexCount"], 11196);
+  EXPECT_EQ(mesh["positions"].size(), 3u * 11196);
+  EXPECT_EQ(mesh["normals"].size(), 3u * 11196);
+  EXPECT_EQ(mesh["bindPositions"].size(), 3u * 11196);
+  ASSERT_EQ(j["bones"].size(), 40u);
+  EXPECT_EQ(j["bones"][0]["worldMatrix"].size(), 16u);
+  EXPECT_FALSE(j.contains("frames"));
+
+  nlohmann::json f = dump({"--clip", "Wuson_Walk", "--times", "0,1.5,99"}, model("X/Testwuson.X"));
+  ASSERT_EQ(f["frames"].size(), 3u);
+  EXPECT_EQ(f["frames"][1]["time"], 1.5);
+  EXPECT_EQ(f["frames"][2]["meshes"][0]["positions"].size(), 3u * 11196);
+  EXPECT_EQ(f["frames"][2]["bones"].size(), 40u);
+
+  // --clip by index equals --clip by name; a time past the end is clamped to the duration.
+  nlohmann::json by_index = dump({"--clip", "1", "--time", "1000"}, model("X/Testwuson.X"));
+  EXPECT_EQ(by_index["meshes"][0]["positions"], f["frames"][2]["meshes"][0]["positions"]);
+}
+
+TEST(Cli, BindReproducesStoredVertices) {
+  for (const char* file : {"X/BCN_Epileptic.X", "X/Testwuson.X"}) {
+    nlohmann::json j = dump({"--bind"}, model(file));
+    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30}, worst = 0;
+    for (const auto& mesh : j["meshes"]) {
+      const auto& p = mesh["positions"];
+      const auto& b = mesh["bindPositions"];
+      ASSERT_EQ(p.size(), b.size());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        const double bv = b[i].get<double>();
+        lo[i % 3] = std::min(lo[i % 3], bv);
+        hi[i % 3] = std::max(hi[i % 3], bv);
+        worst = std::max(worst, std::abs(p[i].get<double>() - bv));
+      }
+    }
+    const double diag =
+        std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                  (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    EXPECT_LT(worst, 1e-5 * diag) << file;
+  }
+}
+
+TEST(Cli, SkeletonOnlyModelDumpsBones) {
+  nlohmann::json j = dump({"--time", "1"}, model("BVH/01_01.bvh"));
+  EXPECT_EQ(j["meshes"].size(), 0u);
+  EXPECT_EQ(j["bones"].size(), 31u);
+}
+
+TEST(Cli, BadInputIsOneLineAndStatus2) {
+  const std::string wuson = model("X/Testwuson.X");
+  expect_bad_input({kExe, "--info", "/no/such/model.fbx"}, "/no/such/model.fbx");
+  expect_bad_input({kExe, "--dump", "/no/such/model.fbx", "-o", temp_file("x.json")},
+                   "/no/such/model.fbx");
+  const std::string junk = temp_file("junk.xyz");
+  std::ofstream(junk) << "this is not a model\n";
+  expect_bad_input({kExe, "--info", junk}, junk);
+  std::filesystem::remove(junk);
+  const std::string empty_gltf = temp_file("empty.gltf");
+  std::ofstream(empty_gltf) << R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[]}],"scene":0})";
+  expect_bad_input({kExe, "--info", empty_gltf}, empty_gltf);
+  std::filesystem::remove(empty_gltf);
+  expect_bad_input({kExe, "--dump", wuson, "--clip", "Nope", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--dump", wuson, "--clip", "7", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--dump", wuson, "--time", "-1", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--dump", wuson, "--time", "nan", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--dump", wuson, "--times", "0,x", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--info", wuson, "--no-such-option"}, "no-such-option");
+  expect_bad_input({kExe, "--info", wuson, "--time", "1", "--times", "1,2"}, "skinview");
+  std::filesystem::remove(temp_file("x.json"));
+}
+
+TEST(Cli, EveryInvalidFileExits2WithOneLine) {
+  std::size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(model("invalid"))) {
+    if (!entry.is_regular_file()) continue;
+    ++n;
+    SCOPED_TRACE(entry.path().string());
+    expect_bad_input({kExe, "--info", entry.path().string()}, entry.path().string());
+  }
+  EXPECT_GE(n, 15u);
+}
+
+}  // namespace
+}  // namespace sv::test
