@@ -113,6 +113,55 @@ void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
   if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model);
 }
 
+// What the panels keep between frames, and what they asked for this frame.
+struct UiFrame {
+  ui::PanelState panels;
+  std::string load_error;
+  std::array<float, 240> frame_times{};
+  std::size_t frame_index = 0;
+  double upload_seconds = 0.0;
+};
+struct PanelEdits {
+  bool open = false;     // open ui.panels.open_path
+  bool reframe = false;  // the up axis changed
+};
+
+// All panels in one window; shared by the viewer and `--screenshot --ui`.
+PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
+  PanelEdits edits;
+  ui::ModelPanelInput in;
+  if (scene != nullptr) {
+    in.path = scene->path;
+    in.model = &scene->model;
+    in.report = scene->report;
+  }
+  in.load_error = ui.load_error;
+  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("skinview");
+  edits.open = ui::model_panel(in, ui.panels);
+  if (scene != nullptr) {
+    ui::clips_panel(scene->model, scene->player, ui.panels);
+    ui::SkinningPanelInput sk;
+    sk.times = &scene->animator.times();
+    sk.upload_seconds = ui.upload_seconds;
+    sk.bones = scene->gpu.bone_count();
+    for (const Mesh& m : scene->model.meshes) sk.vertices += m.vertex_count();
+    const bool z_up = options.z_up;
+    ui::skinning_panel(sk, options);
+    if (z_up != options.z_up) {
+      scene->z_up = options.z_up;
+      edits.reframe = true;
+    }
+    options.selected_joint = ui::skeleton_panel(scene->model.skeleton, scene->animator.local(),
+                                                scene->animator.model_matrices(), scene->influenced,
+                                                options.selected_joint);
+  }
+  ui::stats_panel(ui.frame_times, ui.frame_index);
+  ImGui::End();
+  return edits;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The interactive viewer.
 
@@ -140,26 +189,22 @@ class Viewer {
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   RenderOptions options_;
-  ui::PanelState panels_;
-  std::string load_error_;
-  std::array<float, 240> frame_times_{};
-  std::size_t frame_index_ = 0;
+  UiFrame ui_;
   double last_x_ = 0.0, last_y_ = 0.0;
-  double upload_seconds_ = 0.0;
 };
 
 void Viewer::open(const std::string& path) {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
-  load_error_ = load_scene(path, &scene_);
-  if (!load_error_.empty()) {
-    std::fprintf(stderr, "skinview: %s\n", load_error_.c_str());
+  ui_.load_error = load_scene(path, &scene_);
+  if (!ui_.load_error.empty()) {
+    std::fprintf(stderr, "skinview: %s\n", ui_.load_error.c_str());
     return;
   }
   renderer_.prepare(scene_->model);
   options_.selected_joint = -1;
   frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
-  std::snprintf(panels_.open_path, sizeof(panels_.open_path), "%s", path.c_str());
+  std::snprintf(ui_.panels.open_path, sizeof(ui_.panels.open_path), "%s", path.c_str());
   glfwSetWindowTitle(window_, ("skinview - " + path).c_str());
 }
 
@@ -195,11 +240,11 @@ void Viewer::handle_input(float /*dt*/) {
         break;
       case GLFW_KEY_RIGHT:
         p.playing = false;
-        p.time = ui::step_time(p.time, duration, 1, panels_.frames_per_second);
+        p.time = ui::step_time(p.time, duration, 1, ui_.panels.frames_per_second);
         break;
       case GLFW_KEY_LEFT:
         p.playing = false;
-        p.time = ui::step_time(p.time, duration, -1, panels_.frames_per_second);
+        p.time = ui::step_time(p.time, duration, -1, ui_.panels.frames_per_second);
         break;
       case GLFW_KEY_F: {
         int w = 0, h = 0;
@@ -223,38 +268,13 @@ void Viewer::handle_input(float /*dt*/) {
 }
 
 void Viewer::draw_ui() {
-  ui::ModelPanelInput in;
-  if (scene_) {
-    in.path = scene_->path;
-    in.model = &scene_->model;
-    in.report = scene_->report;
+  const PanelEdits edits = draw_panels(scene_.get(), options_, ui_);
+  if (edits.open) open(ui_.panels.open_path);
+  if (edits.reframe && scene_) {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
   }
-  in.load_error = load_error_;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("skinview");
-  if (ui::model_panel(in, panels_)) open(panels_.open_path);
-  if (scene_) {
-    ui::clips_panel(scene_->model, scene_->player, panels_);
-    ui::SkinningPanelInput sk;
-    sk.times = &scene_->animator.times();
-    sk.upload_seconds = upload_seconds_;
-    sk.bones = scene_->gpu.bone_count();
-    for (const Mesh& m : scene_->model.meshes) sk.vertices += m.vertex_count();
-    const bool z_up = options_.z_up;
-    ui::skinning_panel(sk, options_);
-    if (z_up != options_.z_up) {
-      scene_->z_up = options_.z_up;
-      int w = 0, h = 0;
-      glfwGetFramebufferSize(window_, &w, &h);
-      frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
-    }
-    options_.selected_joint = ui::skeleton_panel(scene_->model.skeleton, scene_->animator.local(),
-                                                 scene_->animator.model_matrices(),
-                                                 scene_->influenced, options_.selected_joint);
-  }
-  ui::stats_panel(frame_times_, frame_index_);
-  ImGui::End();
 }
 
 int Viewer::run(const Options& options, const ViewerOptions& viewer) {
@@ -340,8 +360,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       const auto now = Clock::now();
       const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.25f);
       last = now;
-      frame_times_[frame_index_] = dt;
-      frame_index_ = (frame_index_ + 1) % frame_times_.size();
+      ui_.frame_times[ui_.frame_index] = dt;
+      ui_.frame_index = (ui_.frame_index + 1) % ui_.frame_times.size();
       if (!input_.dropped.empty()) {
         open(input_.dropped);
         input_.dropped.clear();
@@ -359,7 +379,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
         evaluate(*scene_, options_, false);
         const auto t0 = Clock::now();
         renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
-        upload_seconds_ = std::chrono::duration<double>(Clock::now() - t0).count();
+        ui_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
       } else {
         glViewport(0, 0, w, h);
         glClearColor(options_.background.r, options_.background.g, options_.background.b, 1.0f);
@@ -382,6 +402,33 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
   return status;
 }
 
+// Draws the panels over the bound framebuffer (for `--screenshot --ui`). A few frames run so
+// auto-sized windows settle; only the last is rendered.
+void draw_ui_offscreen(GLFWwindow* window, Scene* scene, RenderOptions& options, int width,
+                       int height) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui_ImplGlfw_InitForOpenGL(window, false);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  UiFrame ui;
+  std::snprintf(ui.panels.open_path, sizeof(ui.panels.open_path), "%s", scene->path.c_str());
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    ImGui::NewFrame();
+    draw_panels(scene, options, ui);
+    ImGui::Render();
+  }
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
 }  // namespace
 
 void add_viewer_options(CLI::App& app, ViewerOptions& o) {
@@ -394,6 +441,7 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--bone", o.bone, "Joint whose weights the weights view shows");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
+  app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
   app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
 }
@@ -487,6 +535,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
         evaluate(s, ro, false);
         target.bind();
         renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+        if (viewer.ui) draw_ui_offscreen(window, &s, ro, width, height);
         std::vector<uint8_t> rgba;
         target.read_rgba(&rgba);
         gl::OffscreenTarget::unbind();

@@ -22,6 +22,7 @@ struct ViewerOptions {
   std::string bone;               // --bone NAME: the joint the weights view shows
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay
+  bool ui = false;                // --ui: draw the panels into the screenshot too
   std::string up = "auto";        // --up auto|y|z: the file's up axis
 };
 
