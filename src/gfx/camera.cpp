@@ -40,10 +40,26 @@ void OrbitCamera::frame(const Bounds& world, float aspect) noexcept {
   if (!world.valid()) return;
   target = world.center();
   radius = std::max(0.5f * world.diagonal(), 1e-4f);
-  const float half = 0.5f * fov_y;
-  const float half_x = std::atan(std::tan(half) * std::max(aspect, 0.1f));
-  const float fit = radius / std::sin(std::min(half, half_x));
-  distance = fit * 1.05f;
+  // The nearest distance from which all 8 corners of the box are inside the frustum, seen from
+  // the current direction: a corner at view-space (x, y, z) relative to the target needs
+  // d >= z + |x| / tan(half_x) and d >= z + |y| / tan(half_y).
+  const float tan_y = std::tan(0.5f * fov_y);
+  const float tan_x = tan_y * std::max(aspect, 0.1f);
+  distance = 1.0f;
+  const glm::mat4 v = view();
+  const glm::vec3 right(v[0][0], v[1][0], v[2][0]);
+  const glm::vec3 up(v[0][1], v[1][1], v[2][1]);
+  const glm::vec3 back(v[0][2], v[1][2], v[2][2]);
+  float need = 1e-4f;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 c((i & 1) ? world.max.x : world.min.x, (i & 2) ? world.max.y : world.min.y,
+                      (i & 4) ? world.max.z : world.min.z);
+    const glm::vec3 r = c - target;
+    const float z = glm::dot(r, back);
+    need = std::max(need, z + std::abs(glm::dot(r, right)) / tan_x);
+    need = std::max(need, z + std::abs(glm::dot(r, up)) / tan_y);
+  }
+  distance = need * 1.08f;
 }
 
 void OrbitCamera::orbit(float dx, float dy) noexcept {
