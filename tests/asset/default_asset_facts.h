@@ -1,0 +1,46 @@
+// What tools/make_default_asset puts into assets/default.glb, written down once for the asset
+// tests (the tinygltf structure test and the importer test). Change these together with the
+// generator; the regeneration test fails until assets/default.glb is rebuilt as well.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace sv::test::default_asset {
+
+inline constexpr std::string_view kPath = SKINVIEW_SOURCE_DIR "/assets/default.glb";
+inline constexpr std::size_t kMaxBytes = 1u << 20;
+
+// The skin's joints, in node order (parents first); every rest rotation is the identity.
+inline constexpr std::array<std::string_view, 23> kJoints = {
+    "root",       "hips",       "spine_01",   "spine_02",  "spine_03", "neck",
+    "head",       "clavicle_l", "upperarm_l", "forearm_l", "hand_l",   "clavicle_r",
+    "upperarm_r", "forearm_r",  "hand_r",     "thigh_l",   "shin_l",   "foot_l",
+    "toe_l",      "thigh_r",    "shin_r",     "foot_r",    "toe_r"};
+// kParents[i] indexes kJoints; -1 for the root.
+inline constexpr std::array<int, 23> kParents = {-1, 0,  1,  2, 3,  4,  5,  4, 7,  8,  9, 4,
+                                                 11, 12, 13, 1, 15, 16, 17, 1, 19, 20, 21};
+
+struct ClipFact {
+  std::string_view name;
+  float duration;  // seconds
+};
+inline constexpr std::array<ClipFact, 4> kClips = {
+    {{"idle", 4.0f}, {"walk", 1.2f}, {"wave", 2.0f}, {"twist", 2.0f}}};
+
+inline constexpr std::size_t kVertices = 10698;
+inline constexpr std::size_t kTriangles = 19440;
+
+// idle: the head's rotation is a STEP track with keys every second: yaw 0, 20, 0, -20, 0
+// degrees (about +Y), each after a 4-degree nod (about +X).
+inline constexpr float kHeadStepYaw[5] = {0.0f, 20.0f, 0.0f, -20.0f, 0.0f};
+inline constexpr float kHeadStepPitch = 4.0f;
+
+// walk: the hips' translation is a CUBICSPLINE track, 9 keys every T/8 (T = 1.2 s), with
+//   value(t)   = rest + (sway sin(w t), bob cos(2 w t) - drop, 0),   w = 2 pi / T
+//   tangent(t) = d value / dt  (in units per second, glTF layout in-tangent, value, out-tangent)
+inline constexpr float kHipsRestY = 0.95f;
+inline constexpr double kWalkSway = 0.02, kWalkBob = 0.017, kWalkDrop = 0.019;
+
+}  // namespace sv::test::default_asset

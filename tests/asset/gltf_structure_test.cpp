@@ -1,0 +1,436 @@
+// assets/default.glb read with tinygltf, not with skinview's importer: the file's structure
+// (skin, weights, material, clips, interpolations) checked against what the generator promises,
+// and the walk and twist clips posed through the anim layer (sample -> local_to_model ->
+// palette -> skin_lbs) to show that limbs stay attached and the twist collapses the elbow.
+// Runs whether or not the importer builds.
+#define TINYGLTF_IMPLEMENTATION
+#define TINYGLTF_NO_STB_IMAGE
+#define TINYGLTF_NO_STB_IMAGE_WRITE
+#define TINYGLTF_NO_EXTERNAL_IMAGE
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <numbers>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_precision.hpp>
+
+#include "anim/clip.h"
+#include "anim/pose.h"
+#include "anim/sample.h"
+#include "anim/skeleton.h"
+#include "anim/skinning.h"
+#include "default_asset_facts.h"
+#include "test_util.h"
+
+namespace sv {
+namespace {
+
+namespace facts = test::default_asset;
+
+// Images stay undecoded: only their presence and format are checked.
+bool keep_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
+                const unsigned char*, int, void*) {
+  return true;
+}
+
+// Typed view of a whole accessor (tightly packed, as the generator writes them).
+template <class T>
+std::vector<T> read(const tinygltf::Model& m, int accessor) {
+  const tinygltf::Accessor& a = m.accessors.at(static_cast<std::size_t>(accessor));
+  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<std::size_t>(a.bufferView));
+  const std::size_t bytes = a.count * sizeof(T);
+  EXPECT_LE(a.byteOffset + bytes, v.byteLength) << "accessor " << accessor;
+  std::vector<T> out(a.count);
+  std::memcpy(out.data(), m.buffers.at(0).data.data() + v.byteOffset + a.byteOffset, bytes);
+  return out;
+}
+
+class DefaultAssetGltf : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    model_ = new tinygltf::Model;
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(&keep_image, nullptr);
+    std::string err, warn;
+    loaded_ = loader.LoadBinaryFromFile(model_, &err, &warn, std::string(facts::kPath));
+    load_error_ = err + warn;
+  }
+  static void TearDownTestSuite() {
+    delete model_;
+    model_ = nullptr;
+  }
+  void SetUp() override { ASSERT_TRUE(loaded_) << facts::kPath << ": " << load_error_; }
+
+  const tinygltf::Model& m() const { return *model_; }
+  const tinygltf::Primitive& primitive() const { return m().meshes.at(0).primitives.at(0); }
+  int attribute(const char* name) const { return primitive().attributes.at(name); }
+  const tinygltf::Animation& clip(std::string_view name) const {
+    for (const auto& a : m().animations)
+      if (a.name == name) return a;
+    ADD_FAILURE() << "no clip " << name;
+    return m().animations.at(0);
+  }
+
+  // The skin as an sv::Skeleton (joint i = node i: the generator stores joints first).
+  Skeleton skeleton() const {
+    Skeleton s;
+    const tinygltf::Skin& skin = m().skins.at(0);
+    const auto ibm = read<glm::mat4>(m(), skin.inverseBindMatrices);
+    for (std::size_t i = 0; i < skin.joints.size(); ++i) {
+      const tinygltf::Node& n = m().nodes.at(static_cast<std::size_t>(skin.joints[i]));
+      s.names.push_back(n.name);
+      s.parents.push_back(kNoParent);
+      Transform t;
+      if (n.translation.size() == 3)
+        t.translation = glm::vec3(glm::dvec3(n.translation[0], n.translation[1], n.translation[2]));
+      s.rest.push_back(t);
+      s.inverse_bind.push_back(ibm[i]);
+      s.is_bone.push_back(1);
+    }
+    for (std::size_t i = 0; i < skin.joints.size(); ++i)
+      for (int c : m().nodes.at(static_cast<std::size_t>(skin.joints[i])).children)
+        s.parents.at(static_cast<std::size_t>(c)) = static_cast<int32_t>(i);
+    return s;
+  }
+
+  Clip to_clip(const tinygltf::Animation& a) const {
+    Clip c;
+    c.name = a.name;
+    std::map<int, JointChannel> by_joint;
+    for (const auto& ch : a.channels) {
+      const auto& s = a.samplers.at(static_cast<std::size_t>(ch.sampler));
+      JointChannel& jc = by_joint[ch.target_node];
+      jc.joint = ch.target_node;
+      const Interpolation interp = s.interpolation == "STEP"          ? Interpolation::Step
+                                   : s.interpolation == "CUBICSPLINE" ? Interpolation::CubicSpline
+                                                                      : Interpolation::Linear;
+      const auto times = read<float>(m(), s.input);
+      c.duration = std::max(c.duration, times.back());
+      if (ch.target_path == "rotation") {
+        jc.rotation.interpolation = interp;
+        jc.rotation.times = times;
+        for (const glm::vec4& q : read<glm::vec4>(m(), s.output))
+          jc.rotation.values.emplace_back(q.w, q.x, q.y, q.z);
+      } else {
+        Track<glm::vec3>& t = ch.target_path == "translation" ? jc.translation : jc.scale;
+        t.interpolation = interp;
+        t.times = times;
+        t.values = read<glm::vec3>(m(), s.output);
+      }
+    }
+    for (auto& [joint, channel] : by_joint) c.channels.push_back(std::move(channel));
+    return c;
+  }
+
+  static tinygltf::Model* model_;
+  static bool loaded_;
+  static std::string load_error_;
+};
+
+tinygltf::Model* DefaultAssetGltf::model_ = nullptr;
+bool DefaultAssetGltf::loaded_ = false;
+std::string DefaultAssetGltf::load_error_;
+
+TEST_F(DefaultAssetGltf, IsASmallGlb) {
+  EXPECT_LE(std::filesystem::file_size(std::string(facts::kPath)), facts::kMaxBytes);
+  EXPECT_EQ(m().asset.version, "2.0");
+  EXPECT_EQ(m().meshes.size(), 1u);
+  EXPECT_EQ(m().skins.size(), 1u);
+}
+
+TEST_F(DefaultAssetGltf, SkeletonHasNamedJointsParentsFirst) {
+  const Skeleton s = skeleton();
+  ASSERT_EQ(s.size(), facts::kJoints.size());
+  EXPECT_EQ(s.validate(), "");
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    EXPECT_EQ(s.names[i], facts::kJoints[i]);
+    EXPECT_EQ(s.parents[i], facts::kParents[i]) << s.names[i];
+  }
+  EXPECT_EQ(m().skins[0].skeleton, 0);
+  // The mesh node is a scene root of its own (glTF: a skinned mesh's node transform is ignored).
+  const auto& roots = m().scenes.at(0).nodes;
+  ASSERT_EQ(roots.size(), 2u);
+  EXPECT_EQ(m().nodes.at(static_cast<std::size_t>(roots[1])).skin, 0);
+}
+
+TEST_F(DefaultAssetGltf, InverseBindMatricesInvertTheRestPose) {
+  const Skeleton s = skeleton();
+  std::vector<Transform> local(s.size());
+  std::vector<glm::mat4> model(s.size());
+  ASSERT_TRUE(rest_pose(s, local));
+  ASSERT_TRUE(local_to_model(s.parents, local, model));
+  for (std::size_t i = 0; i < s.size(); ++i)
+    EXPECT_NEAR_GLM(model[i] * s.inverse_bind[i], glm::mat4(1.0f), 1e-6f) << s.names[i];
+}
+
+TEST_F(DefaultAssetGltf, MeshIsAHumanoidStandingOnTheFloor) {
+  const auto& pos_acc = m().accessors.at(static_cast<std::size_t>(attribute("POSITION")));
+  EXPECT_EQ(pos_acc.count, facts::kVertices);
+  ASSERT_EQ(pos_acc.minValues.size(), 3u);
+  EXPECT_NEAR(pos_acc.minValues[1], 0.0, 1e-4);            // feet on y = 0
+  EXPECT_NEAR(pos_acc.maxValues[1], 1.8, 1e-3);            // 1.8 units tall
+  EXPECT_GT(pos_acc.maxValues[2], -pos_acc.minValues[2]);  // toes and nose point to +Z
+  for (const char* name : {"NORMAL", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"})
+    EXPECT_EQ(m().accessors.at(static_cast<std::size_t>(attribute(name))).count, facts::kVertices)
+        << name;
+  EXPECT_EQ(m().accessors.at(static_cast<std::size_t>(attribute("JOINTS_0"))).componentType,
+            TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+  EXPECT_EQ(m().accessors.at(static_cast<std::size_t>(attribute("WEIGHTS_0"))).componentType,
+            TINYGLTF_COMPONENT_TYPE_FLOAT);
+
+  for (const glm::vec3& n : read<glm::vec3>(m(), attribute("NORMAL")))
+    ASSERT_NEAR(glm::length(n), 1.0f, 1e-5f);
+  const auto indices = read<uint16_t>(m(), primitive().indices);
+  EXPECT_EQ(indices.size(), 3 * facts::kTriangles);
+  for (uint16_t i : indices) ASSERT_LT(i, facts::kVertices);
+}
+
+TEST_F(DefaultAssetGltf, WeightsSumToExactlyOneLargestFirst) {
+  const auto joints = read<glm::u8vec4>(m(), attribute("JOINTS_0"));
+  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+  ASSERT_EQ(joints.size(), weights.size());
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    const glm::vec4 w = weights[v];
+    ASSERT_EQ(w.x + w.y + w.z + w.w, 1.0f) << "vertex " << v;  // exact, in float
+    ASSERT_EQ(w.w + w.z + w.y + w.x, 1.0f) << "vertex " << v;  // in any order
+    std::set<int> used;
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_GE(w[i], 0.0f);
+      if (i > 0) {
+        ASSERT_LE(w[i], w[i - 1]) << "vertex " << v << ": not largest first";
+      }
+      if (w[i] > 0.0f) {
+        ASSERT_LT(joints[v][i], facts::kJoints.size());
+        ASSERT_TRUE(used.insert(joints[v][i]).second) << "vertex " << v << ": joint twice";
+      } else {
+        ASSERT_EQ(joints[v][i], 0) << "vertex " << v << ": unused slots name joint 0";
+      }
+    }
+  }
+}
+
+TEST_F(DefaultAssetGltf, WeightsFallOffSmoothlyAcrossEveryLimbJoint) {
+  const auto joints = read<glm::u8vec4>(m(), attribute("JOINTS_0"));
+  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+  const auto weight_of = [&](std::size_t v, int joint) {
+    for (int i = 0; i < 4; ++i)
+      if (joints[v][i] == joint && weights[v][i] > 0.0f) return weights[v][i];
+    return 0.0f;
+  };
+  const auto index = [](std::string_view name) {
+    return static_cast<int>(std::find(facts::kJoints.begin(), facts::kJoints.end(), name) -
+                            facts::kJoints.begin());
+  };
+  for (const auto& [a, b] : {std::pair{"upperarm_l", "forearm_l"},
+                             {"forearm_r", "hand_r"},
+                             {"thigh_l", "shin_l"},
+                             {"shin_r", "foot_r"},
+                             {"spine_01", "spine_02"},
+                             {"neck", "head"}}) {
+    // Distinct blend values across the joint: many rings, not a hard switch.
+    std::set<float> levels;
+    bool two_thirds = false;
+    for (std::size_t v = 0; v < weights.size(); ++v) {
+      const float wa = weight_of(v, index(a)), wb = weight_of(v, index(b));
+      if (wa > 0.02f && wb > 0.02f && wa + wb > 0.999f) {
+        levels.insert(wa);
+        two_thirds = two_thirds || (std::abs(wa - 2.0f / 3.0f) < 0.08f);
+      }
+    }
+    EXPECT_GE(levels.size(), 5u) << a << " -> " << b;
+    levels.insert(0.0f);
+    levels.insert(1.0f);
+    float gap = 0.0f;
+    for (auto it = std::next(levels.begin()); it != levels.end(); ++it)
+      gap = std::max(gap, *it - *std::prev(it));
+    EXPECT_LT(gap, 0.25f) << a << " -> " << b << ": the weight jumps across the joint";
+    EXPECT_TRUE(two_thirds) << a << " -> " << b << ": no vertex near 2/3 : 1/3";
+  }
+}
+
+TEST_F(DefaultAssetGltf, MaterialHasABaseColourAndAnEmbeddedPng) {
+  ASSERT_EQ(m().materials.size(), 1u);
+  const auto& pbr = m().materials[0].pbrMetallicRoughness;
+  ASSERT_EQ(pbr.baseColorFactor.size(), 4u);
+  EXPECT_EQ(pbr.baseColorFactor[3], 1.0);
+  ASSERT_EQ(pbr.baseColorTexture.index, 0);
+  ASSERT_EQ(m().images.size(), 1u);
+  EXPECT_EQ(m().images[0].mimeType, "image/png");
+  EXPECT_GE(m().images[0].bufferView, 0);
+  EXPECT_EQ(primitive().material, 0);
+}
+
+TEST_F(DefaultAssetGltf, ClipsLoopWithCleanKeys) {
+  ASSERT_EQ(m().animations.size(), facts::kClips.size());
+  std::set<std::string> interpolations;
+  for (std::size_t c = 0; c < facts::kClips.size(); ++c) {
+    const tinygltf::Animation& a = m().animations[c];
+    EXPECT_EQ(a.name, facts::kClips[c].name);
+    for (const auto& ch : a.channels) {
+      const auto& s = a.samplers.at(static_cast<std::size_t>(ch.sampler));
+      interpolations.insert(s.interpolation);
+      const auto times = read<float>(m(), s.input);
+      const std::string where = a.name + " node " + std::to_string(ch.target_node) + " " +
+                                ch.target_path + " (" + s.interpolation + ")";
+      ASSERT_GE(times.size(), 2u) << where;
+      EXPECT_EQ(times.front(), 0.0f) << where;
+      EXPECT_EQ(times.back(), facts::kClips[c].duration) << where;
+      const bool cubic = s.interpolation == "CUBICSPLINE";
+      const std::size_t stride = cubic ? 3 : 1;  // (in-tangent, value, out-tangent) per key
+      if (ch.target_path == "rotation") {
+        const auto q = read<glm::vec4>(m(), s.output);
+        ASSERT_EQ(q.size(), stride * times.size()) << where;
+        EXPECT_EQ(q.front(), q.back()) << where << ": first key differs from last";
+        for (std::size_t k = 0; k < q.size(); ++k) {
+          EXPECT_NEAR(glm::length(q[k]), 1.0f, 1e-6f) << where << " key " << k;
+          if (k > 0) {
+            EXPECT_GE(glm::dot(q[k], q[k - 1]), 0.0f) << where << " key " << k;
+          }
+        }
+      } else {
+        const auto v = read<glm::vec3>(m(), s.output);
+        ASSERT_EQ(v.size(), stride * times.size()) << where;
+        for (std::size_t i = 0; i < stride; ++i)
+          EXPECT_EQ(v[i], v[v.size() - stride + i]) << where << ": first key differs from last";
+      }
+    }
+    const Clip clip = to_clip(a);
+    EXPECT_EQ(clip.duration, facts::kClips[c].duration);
+    EXPECT_EQ(clip.validate(skeleton()), "") << a.name;
+  }
+  EXPECT_EQ(interpolations, (std::set<std::string>{"CUBICSPLINE", "LINEAR", "STEP"}));
+}
+
+TEST_F(DefaultAssetGltf, StepTrackHoldsAndCubicTrackFollowsItsTangents) {
+  const Clip idle = to_clip(clip("idle"));
+  const Clip walk = to_clip(clip("walk"));
+  const auto channel = [](const Clip& c, int joint) -> const JointChannel& {
+    for (const auto& ch : c.channels)
+      if (ch.joint == joint) return ch;
+    throw std::runtime_error("no channel");
+  };
+  constexpr double kDeg = std::numbers::pi / 180.0;
+
+  // STEP: at 1.5 s the head still holds the key of 1.0 s (20 degrees yaw).
+  const Track<glm::quat>& head = channel(idle, 6).rotation;
+  ASSERT_EQ(head.interpolation, Interpolation::Step);
+  const glm::quat expected =
+      glm::quat(glm::angleAxis(facts::kHeadStepYaw[1] * kDeg, glm::dvec3(0, 1, 0)) *
+                glm::angleAxis(facts::kHeadStepPitch * kDeg, glm::dvec3(1, 0, 0)));
+  EXPECT_NEAR_GLM(sample_track(head, 1.5f, nullptr), expected, 1e-6f);
+  EXPECT_NEAR_GLM(sample_track(head, 1.999f, nullptr), expected, 1e-6f);
+
+  // CUBICSPLINE: between keys the hips follow the bob curve the tangents describe, which a
+  // straight line between the keys would miss.
+  const Track<glm::vec3>& hips = channel(walk, 1).translation;
+  ASSERT_EQ(hips.interpolation, Interpolation::CubicSpline);
+  ASSERT_EQ(hips.values.size(), 3 * hips.times.size());
+  const double T = facts::kClips[1].duration, w = 2.0 * std::numbers::pi / T;
+  const auto curve = [&](double t) {
+    return glm::vec3(facts::kWalkSway * std::sin(w * t),
+                     facts::kHipsRestY + facts::kWalkBob * std::cos(2 * w * t) - facts::kWalkDrop,
+                     0.0);
+  };
+  const float t = 0.5f * (hips.times[1] + hips.times[2]);
+  const glm::vec3 cubic = sample_track(hips, t, nullptr);
+  const glm::vec3 linear = 0.5f * (hips.values[3 * 1 + 1] + hips.values[3 * 2 + 1]);
+  EXPECT_NEAR_GLM(cubic, curve(t), 2e-4f);
+  EXPECT_GT(glm::length(cubic - linear), 2e-3f);
+}
+
+// Skins every vertex at `t` of `clip` through the anim layer.
+std::vector<glm::vec3> pose(const Skeleton& s, const Clip& clip, float t,
+                            const std::vector<glm::vec3>& positions,
+                            const std::vector<glm::u16vec4>& joints,
+                            const std::vector<glm::vec4>& weights) {
+  std::vector<Transform> local(s.size());
+  std::vector<glm::mat4> model(s.size()), palette(s.size());
+  std::vector<glm::mat3> normal(s.size());
+  std::vector<int32_t> skin_joints(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) skin_joints[i] = static_cast<int32_t>(i);
+  std::vector<glm::vec3> out(positions.size());
+  EXPECT_TRUE(sample_clip(clip, s, t, local));
+  EXPECT_TRUE(local_to_model(s.parents, local, model));
+  EXPECT_TRUE(build_palette(model, skin_joints, s.inverse_bind, palette));
+  EXPECT_TRUE(build_normal_palette(palette, normal));
+  SkinInput in{positions, {}, joints, weights, -1};
+  EXPECT_TRUE(skin_lbs(palette, normal, in, out, {}));
+  return out;
+}
+
+TEST_F(DefaultAssetGltf, WalkKeepsLimbsAttachedAndFeetOnTheFloor) {
+  const Skeleton s = skeleton();
+  const Clip walk = to_clip(clip("walk"));
+  const auto positions = read<glm::vec3>(m(), attribute("POSITION"));
+  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+  std::vector<glm::u16vec4> joints;
+  for (const auto& j : read<glm::u8vec4>(m(), attribute("JOINTS_0"))) joints.emplace_back(j);
+  const auto indices = read<uint16_t>(m(), primitive().indices);
+
+  for (int frame = 0; frame < 24; ++frame) {
+    const float t = walk.duration * static_cast<float>(frame) / 24.0f;
+    const auto p = pose(s, walk, t, positions, joints, weights);
+    float lowest = 1e9f, highest = -1e9f, stretch = 0.0f;
+    for (const glm::vec3& v : p) {
+      ASSERT_TRUE(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z));
+      lowest = std::min(lowest, v.y);
+      highest = std::max(highest, v.y);
+    }
+    for (std::size_t i = 0; i < indices.size(); i += 3) {
+      for (int e = 0; e < 3; ++e) {
+        const uint16_t a = indices[i + static_cast<std::size_t>(e)];
+        const uint16_t b = indices[i + static_cast<std::size_t>((e + 1) % 3)];
+        const float rest = glm::distance(positions[a], positions[b]);
+        if (rest > 1e-4f) stretch = std::max(stretch, glm::distance(p[a], p[b]) / rest);
+      }
+    }
+    EXPECT_NEAR(lowest, 0.0f, 0.02f) << "t = " << t << ": feet leave the floor";
+    EXPECT_GT(highest, 1.7f) << "t = " << t;
+    EXPECT_LT(highest, 1.85f) << "t = " << t;
+    EXPECT_LT(stretch, 2.5f) << "t = " << t << ": an edge stretched (a limb came apart)";
+  }
+}
+
+TEST_F(DefaultAssetGltf, TwistCollapsesTheElbowUnderLinearBlendSkinning) {
+  const Skeleton s = skeleton();
+  const Clip twist = to_clip(clip("twist"));
+  const auto positions = read<glm::vec3>(m(), attribute("POSITION"));
+  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+  std::vector<glm::u16vec4> joints;
+  for (const auto& j : read<glm::u8vec4>(m(), attribute("JOINTS_0"))) joints.emplace_back(j);
+
+  // Vertices split half and half between the left upper arm (8) and forearm (9).
+  std::vector<std::size_t> elbow;
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    if (weights[v].y > 0.4f && std::set<int>{joints[v].x, joints[v].y} == std::set<int>{8, 9})
+      elbow.push_back(v);
+  }
+  ASSERT_GE(elbow.size(), 20u);
+  const glm::vec3 joint = glm::vec3(glm::inverse(s.inverse_bind[9])[3]);
+  const glm::vec3 axis = glm::normalize(glm::vec3(glm::inverse(s.inverse_bind[10])[3]) - joint);
+  const auto mean_radius = [&](const std::vector<glm::vec3>& p) {
+    double sum = 0.0;
+    for (std::size_t v : elbow) {
+      const glm::vec3 d = p[v] - joint;
+      sum += glm::length(d - glm::dot(d, axis) * axis);
+    }
+    return sum / static_cast<double>(elbow.size());
+  };
+  const double rest = mean_radius(pose(s, twist, 0.0f, positions, joints, weights));
+  const double half = mean_radius(pose(s, twist, twist.duration / 2, positions, joints, weights));
+  EXPECT_GT(rest, 0.025);
+  EXPECT_LT(half, 0.25 * rest) << "the 180-degree roll should pinch the elbow to its axis";
+}
+
+}  // namespace
+}  // namespace sv
