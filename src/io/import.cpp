@@ -40,6 +40,7 @@
 #include <vector>
 
 #include <glm/gtc/matrix_inverse.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
@@ -282,6 +283,7 @@ struct Importer {
     }
     node_joint.assign(nodes.size(), -1);
     Skeleton& sk = model.skeleton;
+    uint64_t sheared = 0;
     for (std::size_t n = 0; n < nodes.size(); ++n) {
       if (!needed[n]) continue;
       const int joint = static_cast<int>(sk.names.size());
@@ -289,10 +291,30 @@ struct Importer {
       sk.names.emplace_back(nodes[n]->mName.C_Str());
       sk.parents.push_back(node_parent[n] < 0 ? kNoParent : node_joint[node_parent[n]]);
       glm::dmat4 local = to_dmat4(nodes[n]->mTransformation);
-      sk.rest.push_back(finite(local) ? decompose(local) : Transform{});
+      const Transform rest = finite(local) ? decompose(local) : Transform{};
+      if (finite(local) && !matches(rest, local)) ++sheared;
+      sk.rest.push_back(rest);
       sk.inverse_bind.push_back(glm::mat4(glm::inverse(node_global[n])));
       sk.is_bone.push_back(0);
     }
+    if (sheared)
+      report.notes.push_back(std::to_string(sheared) +
+                             " node transform(s) hold shear or projection, which translation, "
+                             "rotation and scale cannot express; their closest TRS is used.");
+  }
+
+  // Whether T * R * S rebuilds the node matrix (to 1e-5 of its largest entry).
+  static bool matches(const Transform& t, const glm::dmat4& m) {
+    const glm::dmat4 r = glm::translate(glm::dmat4(1.0), glm::dvec3(t.translation)) *
+                         glm::mat4_cast(glm::dquat(t.rotation)) *
+                         glm::scale(glm::dmat4(1.0), glm::dvec3(t.scale));
+    double largest = 1e-30, diff = 0.0;
+    for (int c = 0; c < 4; ++c)
+      for (int k = 0; k < 4; ++k) {
+        largest = std::max(largest, std::abs(m[c][k]));
+        diff = std::max(diff, std::abs(m[c][k] - r[c][k]));
+      }
+    return diff <= 1e-5 * largest;
   }
 
   std::string build_mesh(unsigned index, bool& bone_bound_joint_set,
