@@ -1,0 +1,72 @@
+// The loading code the viewer's Model panel uses: a failed load keeps the previous model, and
+// the error reaches the caller; a good load replaces it and sizes everything for the new model.
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "app/viewer_scene.h"
+#include "gl_context.h"
+#include "io/import.h"
+#include "synthetic_models.h"
+
+namespace sv {
+namespace {
+
+ImportResult synthetic(int joints) {
+  ImportResult r;
+  r.model = test::make_chain_model(joints);
+  return r;
+}
+
+TEST(SceneLoading, FailedImportKeepsThePreviousModel) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene;
+  ASSERT_EQ(adopt_scene(synthetic(3), "chain3", &scene), "");
+  ASSERT_TRUE(scene);
+  const Scene* before = scene.get();
+
+  ImportResult failed;
+  failed.error = "broken.glb: not a glTF file";
+  EXPECT_EQ(adopt_scene(std::move(failed), "broken.glb", &scene), "broken.glb: not a glTF file");
+  EXPECT_EQ(scene.get(), before);
+  EXPECT_EQ(scene->path, "chain3");
+  EXPECT_EQ(scene->model.skeleton.size(), 3u);
+}
+
+TEST(SceneLoading, MissingFileKeepsThePreviousModel) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene;
+  ASSERT_EQ(adopt_scene(synthetic(3), "chain3", &scene), "");
+  const std::string error = load_scene("/nonexistent/skinview/model.glb", &scene);
+  EXPECT_FALSE(error.empty());
+  ASSERT_TRUE(scene);
+  EXPECT_EQ(scene->path, "chain3");
+}
+
+TEST(SceneLoading, InconsistentModelIsRefused) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene;
+  ImportResult bad = synthetic(3);
+  bad.model->skeleton.parents[1] = 2;  // a parent after its child
+  EXPECT_FALSE(adopt_scene(std::move(bad), "bad", &scene).empty());
+  EXPECT_FALSE(scene);
+}
+
+TEST(SceneLoading, GoodLoadReplacesAndSizesEverything) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene;
+  ASSERT_EQ(adopt_scene(synthetic(3), "chain3", &scene), "");
+  ASSERT_EQ(adopt_scene(synthetic(50), "chain50", &scene), "");
+  EXPECT_EQ(scene->path, "chain50");
+  EXPECT_EQ(scene->gpu.bone_count(), 50u);
+  EXPECT_EQ(scene->animator.palette().size(), 50u);
+  EXPECT_EQ(scene->influenced.size(), 50u);
+  EXPECT_EQ(scene->player.clip, 0);
+  EXPECT_TRUE(scene->bounds.valid());
+  // Every joint of the chain carries weight.
+  for (uint32_t n : scene->influenced) EXPECT_GT(n, 0u);
+}
+
+}  // namespace
+}  // namespace sv
