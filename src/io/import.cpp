@@ -485,7 +485,7 @@ struct Importer {
     int32_t max_joint = 0;
     for (std::size_t v = 0; v < nv; ++v)
       for (int k = 0; k < 4; ++k)
-        if (mesh.weights[v][k] > 0.0f) max_joint = std::max<int32_t>(max_joint, mesh.joints[v][k]);
+        max_joint = std::max<int32_t>(max_joint, mesh.joints[v][k]);  // skin_lbs reads all 4 slots
     mesh.max_joint = max_joint;
 
     report.vertices_over_4_influences += truncated;
