@@ -2,9 +2,10 @@
 // this file, then the stage's own file). Computes the colour of the debug views per vertex.
 //
 // View modes (u_view_mode): 0 shaded (material colour), 1 weight of the selected bone as a heat
-// map (0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint), 3 influences per
-// vertex (1 grey, 2 green, 3 yellow, 4 orange; vertices that lost weight to the 4-limit magenta,
-// renormalised ones outlined by a red tint).
+// map (0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not interpolated:
+// see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange; vertices
+// that lost weight to the 4-limit magenta), 4 weight-sum error (vertices whose stored weights
+// did not sum to 1 red, unweighted ones yellow, the rest grey).
 
 layout(location = 0) in vec3 a_position;  // bind space (as stored in the file)
 layout(location = 1) in vec3 a_normal;
@@ -22,6 +23,7 @@ uniform int u_selected_bone;  // skin bone of this mesh for the heat map; -1 whe
 out vec3 v_world_normal;
 out vec2 v_uv;
 out vec4 v_color;
+flat out vec4 v_flat_color;  // the provoking vertex's colour: hard edges between joints
 
 vec3 heat(float w) {
   w = clamp(w, 0.0, 1.0);
@@ -55,8 +57,12 @@ vec4 view_color() {
     for (int i = 0; i < 4; ++i) n += a_weights[i] > 0.0 ? 1 : 0;
     vec3 c = n <= 1 ? vec3(0.6) : n == 2 ? vec3(0.2, 0.8, 0.2) : n == 3 ? vec3(0.95, 0.9, 0.2)
                                                                         : vec3(1.0, 0.5, 0.1);
-    if ((a_info.y & 2u) != 0u) c = mix(c, vec3(1.0, 0.0, 0.0), 0.5);
     return vec4(c, 1.0);
+  }
+  if (u_view_mode == 4) {
+    if ((a_info.y & 2u) != 0u) return vec4(1.0, 0.1, 0.1, 1.0);
+    if ((a_info.y & 4u) != 0u) return vec4(1.0, 0.9, 0.1, 1.0);
+    return vec4(0.55, 0.55, 0.55, 1.0);
   }
   return u_base_color;
 }

@@ -34,5 +34,6 @@ void main() {
   v_world_normal = mat3(u_world) * normal;
   v_uv = a_uv;
   v_color = view_color();
+  v_flat_color = v_color;
   gl_Position = u_view_proj * world;
 }

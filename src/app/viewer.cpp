@@ -77,6 +77,8 @@ bool parse_view(const std::string& s, ViewMode* v) {
     *v = ViewMode::Dominant;
   else if (s == "influences")
     *v = ViewMode::Influences;
+  else if (s == "weight-sum")
+    *v = ViewMode::WeightSum;
   else
     return false;
   return true;
@@ -205,6 +207,7 @@ void Viewer::open(const std::string& path) {
   options_.selected_joint = -1;
   frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
   std::snprintf(ui_.panels.open_path, sizeof(ui_.panels.open_path), "%s", path.c_str());
+  ui::remember_recent(ui_.panels, path);
   glfwSetWindowTitle(window_, ("skinview - " + path).c_str());
 }
 
@@ -436,8 +439,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
                  "Render one frame (framed as on load) to a PNG, then exit");
   app.add_option("--skinning", o.skinning, "Skinning path: gpu (default) or cpu")
       ->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--view", o.view, "shaded (default), weights, dominant or influences")
-      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences"}));
+  app.add_option("--view", o.view, "shaded (default), weights, dominant, influences or weight-sum")
+      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences", "weight-sum"}));
   app.add_option("--bone", o.bone, "Joint whose weights the weights view shows");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");

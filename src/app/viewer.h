@@ -18,7 +18,7 @@ struct Options;
 struct ViewerOptions {
   std::string screenshot;         // --screenshot OUT.png
   std::string skinning = "gpu";   // --skinning cpu|gpu
-  std::string view = "shaded";    // --view shaded|weights|dominant|influences
+  std::string view = "shaded";    // --view shaded|weights|dominant|influences|weight-sum
   std::string bone;               // --bone NAME: the joint the weights view shows
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay

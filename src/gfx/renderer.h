@@ -22,7 +22,13 @@ struct Model;
 class Animator;
 struct OrbitCamera;
 
-enum class ViewMode : int32_t { Shaded = 0, Weights = 1, Dominant = 2, Influences = 3 };
+enum class ViewMode : int32_t {
+  Shaded = 0,
+  Weights = 1,
+  Dominant = 2,
+  Influences = 3,
+  WeightSum = 4,
+};
 
 struct RenderOptions {
   bool gpu_skinning = true;

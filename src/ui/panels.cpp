@@ -1,8 +1,11 @@
 #include "ui/panels.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include <imgui.h>
 
@@ -49,7 +52,84 @@ void joint_node(const Skeleton& sk, int32_t j, int32_t* selected) {
   }
 }
 
+void refresh_listing(PanelState& s) {
+  namespace fs = std::filesystem;
+  if (s.browse_dir.empty()) {
+    std::error_code ec;
+    s.browse_dir = fs::current_path(ec).string();
+  }
+  if (s.browse_listed == s.browse_dir) return;
+  s.browse_listed = s.browse_dir;
+  s.browse_dirs.clear();
+  s.browse_files.clear();
+  std::error_code ec;
+  for (fs::directory_iterator it(s.browse_dir, fs::directory_options::skip_permission_denied, ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code e2;
+    if (it->is_directory(e2)) {
+      s.browse_dirs.push_back(name);
+    } else if (is_model_file(name)) {
+      s.browse_files.push_back(name);
+    }
+  }
+  std::sort(s.browse_dirs.begin(), s.browse_dirs.end());
+  std::sort(s.browse_files.begin(), s.browse_files.end());
+}
+
+// A folder-and-file list; returns true when a file was chosen (its path in open_path).
+bool file_browser(PanelState& s) {
+  namespace fs = std::filesystem;
+  refresh_listing(s);
+  bool chosen = false;
+  ImGui::TextWrapped("%s", s.browse_dir.c_str());
+  if (ImGui::BeginChild("browser", ImVec2(0, 160), true)) {
+    std::string next;
+    if (ImGui::Selectable("..")) next = fs::path(s.browse_dir).parent_path().string();
+    for (const std::string& d : s.browse_dirs) {
+      if (ImGui::Selectable((d + "/").c_str())) next = (fs::path(s.browse_dir) / d).string();
+    }
+    for (const std::string& f : s.browse_files) {
+      if (ImGui::Selectable(f.c_str())) {
+        std::snprintf(s.open_path, sizeof(s.open_path), "%s",
+                      (fs::path(s.browse_dir) / f).string().c_str());
+        chosen = true;
+      }
+    }
+    if (!next.empty()) s.browse_dir = next;
+  }
+  ImGui::EndChild();
+  return chosen;
+}
+
 }  // namespace
+
+void remember_recent(PanelState& state, const std::string& path) {
+  auto it = std::find(state.recent.begin(), state.recent.end(), path);
+  if (it == state.recent.end()) it = state.recent.end() - 1;
+  std::rotate(state.recent.begin(), it, it + 1);
+  state.recent[0] = path;
+}
+
+bool is_model_file(std::string_view name) noexcept {
+  static constexpr std::string_view kExtensions[] = {
+      "glb",   "gltf", "fbx", "dae", "x",    "md5mesh", "smd", "bvh", "obj", "3ds",
+      "blend", "ms3d", "b3d", "ply", "ogex", "irrmesh", "lwo", "lws", "md2", "md3",
+      "mdl",   "ase",  "xml", "ac",  "cob",  "3mf",     "amf", "q3o", "q3s", "dxf",
+      "nff",   "off",  "raw", "stl", "ter",  "hmp",     "m3d"};
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || name.size() - dot - 1 > 8) return false;
+  char ext[9] = {};
+  for (std::size_t i = dot + 1, k = 0; i < name.size(); ++i, ++k) {
+    ext[k] = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+  }
+  for (std::string_view e : kExtensions) {
+    if (e == ext) return true;
+  }
+  return false;
+}
 
 bool model_panel(const ModelPanelInput& in, PanelState& state) {
   if (!ImGui::CollapsingHeader("Model", ImGuiTreeNodeFlags_DefaultOpen)) return false;
@@ -57,6 +137,20 @@ bool model_panel(const ModelPanelInput& in, PanelState& state) {
                                ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   open |= ImGui::Button("Open");
+  if (ImGui::TreeNode("Browse")) {
+    open |= file_browser(state);
+    ImGui::TreePop();
+  }
+  if (!state.recent[0].empty() && ImGui::TreeNode("Recent")) {
+    for (const std::string& r : state.recent) {
+      if (r.empty()) break;
+      if (ImGui::Selectable(r.c_str())) {
+        std::snprintf(state.open_path, sizeof(state.open_path), "%s", r.c_str());
+        open = true;
+      }
+    }
+    ImGui::TreePop();
+  }
   if (!in.load_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
     ImGui::TextWrapped("%.*s", static_cast<int>(in.load_error.size()), in.load_error.data());
@@ -82,6 +176,26 @@ bool model_panel(const ModelPanelInput& in, PanelState& state) {
     ImGui::TreePop();
   }
   return open;
+}
+
+float adjacent_key_time(const Clip& clip, float time, int direction) noexcept {
+  float best = time;
+  bool found = false;
+  auto consider = [&](const std::vector<float>& times) {
+    for (float k : times) {
+      const bool ok = direction > 0 ? k > time + 1e-6f : k < time - 1e-6f;
+      if (ok && (!found || (direction > 0 ? k < best : k > best))) {
+        best = k;
+        found = true;
+      }
+    }
+  };
+  for (const JointChannel& ch : clip.channels) {
+    consider(ch.translation.times);
+    consider(ch.rotation.times);
+    consider(ch.scale.times);
+  }
+  return best;
 }
 
 float step_time(float time, float duration, int frames, int frames_per_second) noexcept {
@@ -145,7 +259,21 @@ bool clips_panel(const Model& model, Player& player, const PanelState& state) {
     player.time = step_time(player.time, duration, 1, state.frames_per_second);
     changed = true;
   }
+  const Clip* clip = player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
+                         ? &model.clips[static_cast<std::size_t>(player.clip)]
+                         : nullptr;
   ImGui::SameLine();
+  if (ImGui::Button("|<key") && clip != nullptr) {
+    player.playing = false;
+    player.time = std::clamp(adjacent_key_time(*clip, player.time, -1), 0.0f, duration);
+    changed = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("key>|") && clip != nullptr) {
+    player.playing = false;
+    player.time = std::clamp(adjacent_key_time(*clip, player.time, 1), 0.0f, duration);
+    changed = true;
+  }
   changed |= ImGui::Checkbox("Loop", &player.loop);
   changed |= ImGui::SliderFloat("Speed", &player.speed, -2.0f, 2.0f, "%.2f");
   if (ImGui::SliderFloat("Time", &player.time, 0.0f, std::max(duration, 1e-6f), "%.3f s")) {
@@ -201,7 +329,7 @@ bool skinning_panel(const SkinningPanelInput& in, RenderOptions& o) {
   int view = static_cast<int>(o.view);
   changed |= ImGui::Combo("View", &view,
                           "Shaded\0Weights (selected joint)\0Dominant joint\0"
-                          "Influences\0");
+                          "Influences\0Weight-sum error\0");
   o.view = static_cast<ViewMode>(view);
   changed |= ImGui::Checkbox("Skeleton", &o.skeleton);
   ImGui::SameLine();

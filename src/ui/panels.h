@@ -3,10 +3,12 @@
 // ImGui::NewFrame() and ImGui::Render().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <glm/mat4x4.hpp>
 
@@ -17,6 +19,7 @@
 
 namespace sv {
 
+struct Clip;
 struct Model;
 struct Skeleton;
 
@@ -25,8 +28,21 @@ namespace ui {
 // State that belongs to the panels themselves (text fields, toggles), kept by the app.
 struct PanelState {
   char open_path[1024] = {};
-  int frames_per_second = 30;  // the step of the one-frame buttons and arrow keys
+  int frames_per_second = 30;         // the step of the one-frame buttons and arrow keys
+  std::array<std::string, 8> recent;  // most recent first; "" = unused
+
+  // File browser: the folder shown and its listing, re-read only when the folder changes.
+  std::string browse_dir;
+  std::vector<std::string> browse_dirs;   // sub-folder names
+  std::vector<std::string> browse_files;  // model files (by extension), names only
+  std::string browse_listed;              // the folder the listing belongs to
 };
+
+// Puts `path` first in state.recent (after a successful open).
+void remember_recent(PanelState& state, const std::string& path);
+
+// Whether a file name has an extension of a format assimp reads (lower- or upper-case).
+bool is_model_file(std::string_view name) noexcept;
 
 struct ModelPanelInput {
   std::string_view path;
@@ -40,6 +56,11 @@ bool model_panel(const ModelPanelInput& in, PanelState& state);
 
 // Clip list, transport, speed, loop, scrubbing. Returns true when `player` was edited.
 bool clips_panel(const Model& model, Player& player, const PanelState& state);
+
+// The time of the nearest key of any track of `clip` strictly after (direction > 0) or before
+// (direction < 0) `time`; `time` itself when there is none. Scans every key: for button
+// presses, not per frame.
+float adjacent_key_time(const Clip& clip, float time, int direction) noexcept;
 
 // One-frame step of the clip for the arrow keys and the step buttons, within [0, duration].
 float step_time(float time, float duration, int frames, int frames_per_second) noexcept;
