@@ -124,9 +124,11 @@ MeshData build_mesh(const std::vector<JointDef>& j) {
                {0.38f, 0.165f, 0.110f},
                {0.54f, 0.150f, 0.085f}};
     t.joints = {kHips, kSpine1, kSpine2, kSpine3, kNeck};
-    t.boundaries = {{float(j[kSpine1].pos.y - y0), 0.05f},
-                    {float(j[kSpine2].pos.y - y0), 0.05f},
-                    {float(j[kSpine3].pos.y - y0), 0.06f},
+    // The spine zones are wide and overlap, as a soft spine skin does: vertices between
+    // them have three influences.
+    t.boundaries = {{float(j[kSpine1].pos.y - y0), 0.08f},
+                    {float(j[kSpine2].pos.y - y0), 0.10f},
+                    {float(j[kSpine3].pos.y - y0), 0.09f},
                     {float(j[kNeck].pos.y - y0), 0.04f}};
     t.texel_scale = 1.0f / 0.8f;
     append_tube(t, mesh);

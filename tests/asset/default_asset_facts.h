@@ -29,8 +29,8 @@ struct ClipFact {
 inline constexpr std::array<ClipFact, 4> kClips = {
     {{"idle", 4.0f}, {"walk", 1.2f}, {"wave", 2.0f}, {"twist", 2.0f}}};
 
-inline constexpr std::size_t kVertices = 10698;
-inline constexpr std::size_t kTriangles = 19440;
+inline constexpr std::size_t kVertices = 10611;
+inline constexpr std::size_t kTriangles = 19272;
 
 // idle: the head's rotation is a STEP track with keys every second: yaw 0, 20, 0, -20, 0
 // degrees (about +Y), each after a 4-degree nod (about +X).

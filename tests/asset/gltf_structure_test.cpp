@@ -235,7 +235,6 @@ TEST_F(DefaultAssetGltf, WeightsFallOffSmoothlyAcrossEveryLimbJoint) {
                              {"forearm_r", "hand_r"},
                              {"thigh_l", "shin_l"},
                              {"shin_r", "foot_r"},
-                             {"spine_01", "spine_02"},
                              {"neck", "head"}}) {
     // Distinct blend values across the joint: many rings, not a hard switch.
     std::set<float> levels;
@@ -256,6 +255,22 @@ TEST_F(DefaultAssetGltf, WeightsFallOffSmoothlyAcrossEveryLimbJoint) {
     EXPECT_LT(gap, 0.25f) << a << " -> " << b << ": the weight jumps across the joint";
     EXPECT_TRUE(two_thirds) << a << " -> " << b << ": no vertex near 2/3 : 1/3";
   }
+}
+
+TEST_F(DefaultAssetGltf, SpineZonesOverlapIntoThreeInfluences) {
+  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+  const auto joints = read<glm::u8vec4>(m(), attribute("JOINTS_0"));
+  std::size_t three = 0;
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    if (weights[v].z > 0.0f) {
+      ++three;
+      for (int i = 0; i < 3; ++i) {  // hips .. neck
+        EXPECT_GE(joints[v][i], 1) << "vertex " << v;
+        EXPECT_LE(joints[v][i], 5) << "vertex " << v;
+      }
+    }
+  }
+  EXPECT_GT(three, 100u);
 }
 
 TEST_F(DefaultAssetGltf, MaterialHasABaseColourAndAnEmbeddedPng) {
