@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <string>
 
-#include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/Importer.hpp>
 
 #include "io/import.h"
 

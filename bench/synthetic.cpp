@@ -26,8 +26,7 @@ Skeleton make_skeleton(int joints, uint32_t seed) {
   Skeleton s;
   for (int i = 0; i < joints; ++i) {
     s.names.push_back("joint" + std::to_string(i));
-    s.parents.push_back(i == 0 ? kNoParent
-                               : std::max(0, i - 1 - static_cast<int>(rng() % 4u)));
+    s.parents.push_back(i == 0 ? kNoParent : std::max(0, i - 1 - static_cast<int>(rng() % 4u)));
     Transform t;
     t.translation = glm::vec3(0.2f * u(rng), 0.5f + 0.2f * u(rng), 0.2f * u(rng));
     t.rotation = random_rotation(rng, 0.5f);

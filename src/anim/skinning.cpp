@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/skinning_kernels.h"
 #include "anim/worker_pool.h"
 
 namespace sv {
+
+using detail::PackedBone;
+using detail::SkinJob;
 
 namespace {
 
@@ -29,14 +33,98 @@ bool fits(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_
   return static_cast<std::size_t>(max_joint) < palette.size();
 }
 
-// Everything a kernel needs for vertices [begin, end), already checked.
-struct SkinJob {
-  const glm::mat4* palette;
-  const glm::mat3* normal_palette;
-  const SkinInput* in;
-  glm::vec3* out_positions;
-  glm::vec3* out_normals;  // null: positions only
+SkinJob make_job(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
+                 const SkinInput& in, std::span<glm::vec3> out_positions,
+                 std::span<glm::vec3> out_normals) noexcept {
+  const bool with_normals = !in.normals.empty();
+  return {palette.data(), with_normals ? normal_palette.data() : nullptr, &in, out_positions.data(),
+          with_normals ? out_normals.data() : nullptr};
+}
+
+bool cpu_has(SkinIsa isa) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  switch (isa) {
+    case SkinIsa::Avx2Fma: {
+      static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+      return avx2;
+    }
+    case SkinIsa::Sse2:
+      return true;  // x86-64 baseline (and every x86 this builds for in practice)
+    default:
+      return isa == SkinIsa::Scalar;
+  }
+#else
+  return isa == SkinIsa::Scalar;
+#endif
+}
+
+// The instruction set to use: the one asked for or the best the CPU has below it.
+SkinIsa resolve(SkinIsa isa, std::size_t bones) noexcept {
+  if (bones > kSkinMaxSimdBones) return SkinIsa::Scalar;
+  if (isa == SkinIsa::Auto) isa = SkinIsa::Avx2Fma;
+  if (isa == SkinIsa::Avx2Fma && !cpu_has(SkinIsa::Avx2Fma)) isa = SkinIsa::Sse2;
+  if (isa == SkinIsa::Sse2 && !cpu_has(SkinIsa::Sse2)) isa = SkinIsa::Scalar;
+  return isa;
+}
+
+// A checked job, the palette repacked for the SIMD kernels when one is used.
+struct Prepared {
+  SkinJob job;
+  SkinIsa isa;
+  const PackedBone* packed;
 };
+
+void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
+  switch (p.isa) {
+#if defined(__x86_64__) || defined(__i386__)
+    case SkinIsa::Avx2Fma:
+      detail::skin_range_avx2(p.job, p.packed, begin, end);
+      return;
+    case SkinIsa::Sse2:
+      detail::skin_range_sse2(p.job, p.packed, begin, end);
+      return;
+#endif
+    default:
+      detail::skin_range_scalar(p.job, begin, end);
+      return;
+  }
+}
+
+struct ParallelJob {
+  const Prepared* prepared;
+  std::size_t count;
+};
+
+// Parts get equal ranges rounded to 64 vertices, so no two threads share a cache line of
+// output (except where the mesh is too small to split).
+void run_part(void* context, unsigned part, unsigned parts) noexcept {
+  const ParallelJob& p = *static_cast<const ParallelJob*>(context);
+  const std::size_t chunk = ((p.count + parts - 1) / parts + 63) & ~std::size_t{63};
+  const std::size_t begin = std::min(p.count, chunk * part);
+  const std::size_t end = std::min(p.count, begin + chunk);
+  if (begin < end) run_range(*p.prepared, begin, end);
+}
+
+// Checks, picks the kernel and repacks the palette into `packed` (kSkinMaxSimdBones entries,
+// on the caller's stack) when a SIMD kernel is picked. False when the input does not fit.
+bool prepare(SkinIsa isa, std::span<const glm::mat4> palette,
+             std::span<const glm::mat3> normal_palette, const SkinInput& in,
+             std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals,
+             PackedBone* packed, Prepared& out) noexcept {
+  if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
+  out.job = make_job(palette, normal_palette, in, out_positions, out_normals);
+  out.isa = resolve(isa, palette.size());
+  out.packed = nullptr;
+  if (out.isa != SkinIsa::Scalar && !in.positions.empty()) {
+    detail::pack_palette(out.job.palette, out.job.normal_palette, palette.size(), packed);
+    out.packed = packed;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace detail {
 
 // The reference loop: blend the 4 palette matrices, transform once.
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept {
@@ -63,42 +151,62 @@ void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) n
   }
 }
 
-SkinJob make_job(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
-                 const SkinInput& in, std::span<glm::vec3> out_positions,
-                 std::span<glm::vec3> out_normals) noexcept {
-  return {palette.data(), normal_palette.data(), &in, out_positions.data(),
-          in.normals.empty() ? nullptr : out_normals.data()};
+void pack_palette(const glm::mat4* palette, const glm::mat3* normal_palette, std::size_t count,
+                  PackedBone* packed) noexcept {
+  for (std::size_t b = 0; b < count; ++b) {
+    float* f = packed[b].f;
+    for (int c = 0; c < 4; ++c) {
+      const glm::vec4& k = palette[b][c];
+      f[8 * c + 0] = k.x;
+      f[8 * c + 1] = k.y;
+      f[8 * c + 2] = k.z;
+      f[8 * c + 3] = 0.0f;
+      const glm::vec3 n =
+          normal_palette != nullptr && c < 3 ? normal_palette[b][c] : glm::vec3(0.0f);
+      f[8 * c + 4] = n.x;
+      f[8 * c + 5] = n.y;
+      f[8 * c + 6] = n.z;
+      f[8 * c + 7] = 0.0f;
+    }
+  }
 }
 
-using RangeKernel = void (*)(const SkinJob&, std::size_t, std::size_t) noexcept;
+}  // namespace detail
 
-RangeKernel best_kernel() noexcept { return &skin_range_scalar; }
+SkinIsa skin_best_isa() noexcept { return resolve(SkinIsa::Auto, 0); }
 
-struct ParallelJob {
-  SkinJob job;
-  RangeKernel kernel;
-  std::size_t count;
-};
-
-// Parts get equal ranges rounded to 64 vertices, so no two threads share a cache line of
-// output (except where the mesh is too small to split).
-void run_part(void* context, unsigned part, unsigned parts) noexcept {
-  const ParallelJob& p = *static_cast<const ParallelJob*>(context);
-  const std::size_t chunk = ((p.count + parts - 1) / parts + 63) & ~std::size_t{63};
-  const std::size_t begin = std::min(p.count, chunk * part);
-  const std::size_t end = std::min(p.count, begin + chunk);
-  if (begin < end) p.kernel(p.job, begin, end);
+const char* skin_isa_name(SkinIsa isa) noexcept {
+  switch (isa) {
+    case SkinIsa::Auto:
+      return "auto";
+    case SkinIsa::Scalar:
+      return "scalar";
+    case SkinIsa::Sse2:
+      return "sse2";
+    case SkinIsa::Avx2Fma:
+      return "avx2+fma";
+  }
+  return "?";
 }
-
-}  // namespace
 
 bool skin_lbs_reference(std::span<const glm::mat4> palette,
                         std::span<const glm::mat3> normal_palette, const SkinInput& in,
                         std::span<glm::vec3> out_positions,
                         std::span<glm::vec3> out_normals) noexcept {
   if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
-  skin_range_scalar(make_job(palette, normal_palette, in, out_positions, out_normals), 0,
-                    in.positions.size());
+  detail::skin_range_scalar(make_job(palette, normal_palette, in, out_positions, out_normals), 0,
+                            in.positions.size());
+  return true;
+}
+
+bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,
+                  std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                  std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
+  PackedBone packed[kSkinMaxSimdBones];
+  Prepared p;
+  if (!prepare(isa, palette, normal_palette, in, out_positions, out_normals, packed, p))
+    return false;
+  run_range(p, 0, in.positions.size());
   return true;
 }
 
@@ -107,20 +215,19 @@ bool skin_lbs_reference(std::span<const glm::mat4> palette,
 bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
               const SkinInput& in, std::span<glm::vec3> out_positions,
               std::span<glm::vec3> out_normals) noexcept {
-  if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
-  best_kernel()(make_job(palette, normal_palette, in, out_positions, out_normals), 0,
-                in.positions.size());
-  return true;
+  return skin_lbs_isa(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals);
 }
 
 bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
                        std::span<const glm::mat3> normal_palette, const SkinInput& in,
                        std::span<glm::vec3> out_positions,
                        std::span<glm::vec3> out_normals) noexcept {
-  if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
-  ParallelJob p{make_job(palette, normal_palette, in, out_positions, out_normals), best_kernel(),
-                in.positions.size()};
-  pool.run(&run_part, &p);
+  PackedBone packed[kSkinMaxSimdBones];
+  Prepared p;
+  if (!prepare(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals, packed, p))
+    return false;
+  ParallelJob job{&p, in.positions.size()};
+  pool.run(&run_part, &job);
   return true;
 }
 

@@ -8,14 +8,15 @@
 // matrix. Output is in model space. The caller owns every buffer; nothing allocates.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
+#include <glm/gtc/type_precision.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
-#include <glm/gtc/type_precision.hpp>
 
 namespace sv {
 
@@ -47,6 +48,22 @@ bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
                        std::span<const glm::mat3> normal_palette, const SkinInput& in,
                        std::span<glm::vec3> out_positions,
                        std::span<glm::vec3> out_normals) noexcept;
+
+// Instruction sets skin_lbs can use. Auto is the best the CPU has (chosen once, at run time:
+// the binary runs on any x86-64); palettes of more than kSkinMaxSimdBones entries always take
+// the scalar loop (the SIMD paths repack the palette on the stack).
+enum class SkinIsa : uint8_t { Auto, Scalar, Sse2, Avx2Fma };
+inline constexpr std::size_t kSkinMaxSimdBones = 256;
+
+// What Auto resolves to on this CPU.
+SkinIsa skin_best_isa() noexcept;
+const char* skin_isa_name(SkinIsa isa) noexcept;
+
+// skin_lbs on a given instruction set, for tests and benchmarks. One the CPU (or the build's
+// architecture) lacks falls back to the best one available below it.
+bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,
+                  std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                  std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept;
 
 // The plain scalar loop, one vertex at a time in glm: the yardstick that the fast paths are
 // tested and benchmarked against. Same contract as skin_lbs.

@@ -1,0 +1,46 @@
+// Internal to anim/: the skinning kernels behind skin_lbs, each skinning vertices [begin, end)
+// of an input that skin_lbs has already checked (sizes, joint range), so kernels test nothing.
+//
+// The SIMD kernels read a repacked palette, one 128-byte PackedBone per entry: the columns of
+// K (3x4 affine part) and N (normal matrix) side by side, so one 8-wide multiply-add blends a
+// K column and the matching N column for both outputs at once:
+//   [K0 | N0]  [K1 | N1]  [K2 | N2]  [K3 | 0]      (each column x, y, z, 0)
+// p' = K0 x + K1 y + K2 z + K3 and n' = N0 nx + N1 ny + N2 nz then come out of three more
+// multiply-adds against broadcasts of (p | n).
+#pragma once
+
+#include <cstddef>
+
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+
+#include "anim/skinning.h"
+
+namespace sv::detail {
+
+struct SkinJob {
+  const glm::mat4* palette;
+  const glm::mat3* normal_palette;  // null: positions only
+  const SkinInput* in;
+  glm::vec3* out_positions;
+  glm::vec3* out_normals;  // null: positions only
+};
+
+struct alignas(32) PackedBone {
+  float f[32];
+};
+
+// Fills packed[0, count) from palette (and normal_palette, or zeros when it is null).
+void pack_palette(const glm::mat4* palette, const glm::mat3* normal_palette, std::size_t count,
+                  PackedBone* packed) noexcept;
+
+void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
+#if defined(__x86_64__) || defined(__i386__)
+void skin_range_sse2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                     std::size_t end) noexcept;
+void skin_range_avx2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                     std::size_t end) noexcept;
+#endif
+
+}  // namespace sv::detail
