@@ -122,6 +122,7 @@ struct UiFrame {
   std::array<float, 240> frame_times{};
   std::size_t frame_index = 0;
   double upload_seconds = 0.0;
+  double gpu_seconds = -1.0;
 };
 struct PanelEdits {
   bool open = false;     // open ui.panels.open_path
@@ -147,6 +148,7 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
     ui::SkinningPanelInput sk;
     sk.times = &scene->animator.times();
     sk.upload_seconds = ui.upload_seconds;
+    sk.gpu_seconds = ui.gpu_seconds;
     sk.bones = scene->gpu.bone_count();
     for (const Mesh& m : scene->model.meshes) sk.vertices += m.vertex_count();
     const bool z_up = options.z_up;
@@ -383,6 +385,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
         const auto t0 = Clock::now();
         renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
         ui_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        ui_.gpu_seconds = renderer_.gpu_seconds();
       } else {
         glViewport(0, 0, w, h);
         glClearColor(options_.background.r, options_.background.g, options_.background.b, 1.0f);

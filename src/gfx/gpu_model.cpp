@@ -124,9 +124,16 @@ GpuModel::GpuModel(const Model& model) {
     glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(StaticVertex)), verts.data(),
                  GL_STATIC_DRAW);
+    // The streamed buffer starts as the bind pose, so a mesh without normals still has sane
+    // ones on the CPU path (skin_lbs writes no normals for it).
+    std::vector<glm::vec3> bind(2 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      bind[i] = verts[i].position;
+      bind[n + i] = verts[i].normal;
+    }
     dst.stream_vertices = Buffer::create();
     glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(2 * n * sizeof(glm::vec3)), nullptr,
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(2 * n * sizeof(glm::vec3)), bind.data(),
                  GL_STREAM_DRAW);
     dst.indices = Buffer::create();
 
@@ -153,6 +160,13 @@ GpuModel::GpuModel(const Model& model) {
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
   bone_count_ = static_cast<std::size_t>(base);
+  GLint max_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+  if (3 * bone_count_ > static_cast<std::size_t>(max_texels)) {
+    warnings_.push_back("the palette needs " + std::to_string(3 * bone_count_) +
+                        " texels, more than this driver's texture buffer limit of " +
+                        std::to_string(max_texels) + ": use CPU skinning");
+  }
   staging_.resize(3 * bone_count_);
   palette_texture_ = make_buffer_texture(palette_buffer_, 3 * bone_count_);
   normal_texture_ = make_buffer_texture(normal_buffer_, 3 * bone_count_);

@@ -73,6 +73,7 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
                         reinterpret_cast<const void*>(offsetof(LineVertex, color)));
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+  for (Query& q : timers_) q = Query::create();
   prepare(Model{});
   SV_GL_CHECK("Renderer::init");
   return true;
@@ -177,7 +178,26 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   const glm::vec3 back(view[0][2], view[1][2], view[2][2]);
   const glm::vec3 light_dir = glm::normalize(0.4f * right + 0.7f * up + 0.6f * back);
 
+  // Read whichever earlier timer has finished; start the next one around the mesh draws.
+  for (int i = 0; i < kTimers; ++i) {
+    if (!timer_pending_[i]) continue;
+    GLint ready = 0;
+    glGetQueryObjectiv(timers_[i].id(), GL_QUERY_RESULT_AVAILABLE, &ready);
+    if (ready == 0) continue;
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(timers_[i].id(), GL_QUERY_RESULT, &ns);
+    gpu_seconds_ = static_cast<double>(ns) * 1e-9;
+    timer_pending_[i] = false;
+  }
+  const int timer = timer_next_;
+  const bool timing = !timer_pending_[timer];
+  if (timing) glBeginQuery(GL_TIME_ELAPSED, timers_[timer].id());
   draw_meshes(model, gpu, animator, options, view_proj, light_dir);
+  if (timing) {
+    glEndQuery(GL_TIME_ELAPSED);
+    timer_pending_[timer] = true;
+    timer_next_ = (timer_next_ + 1) % kTimers;
+  }
 
   // Overlay lines: grid and axes (depth-tested), skeleton (on top).
   std::size_t n = 0;

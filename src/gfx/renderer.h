@@ -65,6 +65,9 @@ class Renderer {
 
   // The grid spacing the last draw used, for the UI.
   float grid_spacing() const noexcept { return grid_spacing_; }
+  // GPU time of the mesh draws (skinning included) from a timer query a few frames old;
+  // negative until one is available.
+  double gpu_seconds() const noexcept { return gpu_seconds_; }
 
  private:
   struct LineVertex {
@@ -97,6 +100,12 @@ class Renderer {
   std::vector<LineVertex> lines_;                    // staging, sized by prepare()
   std::vector<std::vector<int32_t>> joint_to_bone_;  // per mesh: skeleton joint -> skin bone
   float grid_spacing_ = 1.0f;
+  // GL_TIME_ELAPSED queries in a ring, read when their result is ready, so nothing stalls.
+  static constexpr int kTimers = 4;
+  Query timers_[kTimers];
+  bool timer_pending_[kTimers] = {};
+  int timer_next_ = 0;
+  double gpu_seconds_ = -1.0;
 };
 
 }  // namespace gl

@@ -348,6 +348,7 @@ bool skinning_panel(const SkinningPanelInput& in, RenderOptions& o) {
     ImGui::Text("palette  %7.3f ms", t.palette * 1e3);
     if (!o.gpu_skinning) ImGui::Text("CPU skin %7.3f ms", t.cpu_skin * 1e3);
     ImGui::Text("upload+draw (CPU side) %7.3f ms", in.upload_seconds * 1e3);
+    if (in.gpu_seconds >= 0.0) ImGui::Text("GPU (mesh draws) %7.3f ms", in.gpu_seconds * 1e3);
   }
   return changed;
 }

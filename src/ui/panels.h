@@ -74,6 +74,7 @@ int32_t skeleton_panel(const Skeleton& skeleton, std::span<const Transform> loca
 struct SkinningPanelInput {
   const StageTimes* times = nullptr;
   double upload_seconds = 0.0;
+  double gpu_seconds = -1.0;  // GPU time of the mesh draws; negative when not measured
   std::size_t bones = 0;
   std::size_t vertices = 0;
 };

@@ -1,8 +1,13 @@
 // A hidden GLFW window with a 3.3+ core context for GL tests. Tests call SV_REQUIRE_GL() first:
 // without a display (no Xvfb) or without a usable context they are skipped, not failed.
+// One context serves the whole test program (made on first use, destroyed at exit): opening
+// and closing an X connection per test made Xvfb refuse some connections under load.
 #pragma once
 
 #include "gfx/gl.h"
+
+#include <cstdio>
+#include <utility>
 
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
@@ -12,6 +17,9 @@ namespace sv::test {
 class GlContext {
  public:
   GlContext() {
+    glfwSetErrorCallback([](int code, const char* what) {
+      std::fprintf(stderr, "GLFW error %d: %s\n", code, what);
+    });
     if (glfwInit() != GLFW_TRUE) return;
     glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -36,9 +44,14 @@ class GlContext {
   GLFWwindow* window_ = nullptr;
 };
 
+// The test program's one context; ok() is false when none could be made.
+inline const GlContext& shared_gl_context() {
+  static GlContext context;
+  return context;
+}
+
 }  // namespace sv::test
 
-// Declares `gl_context` in the test body and skips the test when no context can be made.
-#define SV_REQUIRE_GL()             \
-  ::sv::test::GlContext gl_context; \
-  if (!gl_context.ok()) GTEST_SKIP() << "no display or GL 3.3 core context"
+// Skips the test when no context can be made; otherwise the shared context is current.
+#define SV_REQUIRE_GL() \
+  if (!::sv::test::shared_gl_context().ok()) GTEST_SKIP() << "no display or GL 3.3 core context"
