@@ -355,7 +355,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
     }
 
     auto last = Clock::now();
-    while (status == 0 && !glfwWindowShouldClose(window_)) {
+    for (int frame = 1; status == 0 && !glfwWindowShouldClose(window_); ++frame) {
+      if (viewer.frames > 0 && frame > viewer.frames) break;
       glfwPollEvents();
       if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) {
         glfwWaitEvents();
@@ -448,6 +449,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
+  app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
 }

@@ -23,6 +23,7 @@ struct ViewerOptions {
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay
   bool ui = false;                // --ui: draw the panels into the screenshot too
+  int frames = 0;                 // --frames N: close the window after N frames (smoke tests)
   std::string up = "auto";        // --up auto|y|z: the file's up axis
 };
 

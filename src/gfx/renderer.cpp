@@ -81,8 +81,9 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
 
 void Renderer::prepare(const Model& model) {
   const std::size_t joints = model.skeleton.size();
-  // Grid, axes, then per joint: a bone line (2), a point (1); then the selection's axes (6).
-  line_capacity_ = kGridVertices + kAxisVertices + 3 * joints + 6;
+  // Grid, axes, corner gizmo, then per joint: a bone line (2) and a point (1); then the
+  // selection's axes (6).
+  line_capacity_ = kGridVertices + 2 * kAxisVertices + 3 * joints + 6;
   lines_.assign(line_capacity_, LineVertex{});
   glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(line_capacity_ * sizeof(LineVertex)),
@@ -227,6 +228,15 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   put(origin, {0.3f, 0.4f, 1, 1});
   put(origin + glm::vec3(0, 0, axis), {0.3f, 0.4f, 1, 1});
 
+  const std::size_t gizmo_first = n;
+  for (int a = 0; a < 3; ++a) {
+    glm::vec4 col(0.25f, 0.25f, 0.25f, 1.0f);
+    col[a] = 1.0f;
+    glm::vec3 tip(0.0f);
+    tip[a] = 1.0f;
+    put(glm::vec3(0.0f), col);
+    put(tip, col);
+  }
   const std::size_t bones_first = n;
   const glm::mat4 world = up_axis_matrix(options.z_up);
   const auto matrices = animator.model_matrices();
@@ -275,6 +285,18 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   draw_lines(GL_LINES, bones_first, points_first - bones_first, 1.0f);
   draw_lines(GL_POINTS, points_first, sel_first - points_first, 5.0f);
   draw_lines(GL_LINES, sel_first, n - sel_first, 1.0f);
+  if (options.axes) {
+    // The world axes as the camera sees them, in the lower-left corner.
+    const int size = std::clamp(std::min(width, height) / 8, 48, 128);
+    glViewport(8, 8, size, size);
+    const glm::mat4 rotation = glm::mat4(glm::mat3(view));
+    const glm::mat4 gizmo = glm::mat4(glm::vec4(0.8f, 0, 0, 0), glm::vec4(0, 0.8f, 0, 0),
+                                      glm::vec4(0, 0, -0.1f, 0), glm::vec4(0, 0, 0, 1)) *
+                            rotation;
+    glUniformMatrix4fv(line_view_proj_, 1, GL_FALSE, glm::value_ptr(gizmo));
+    draw_lines(GL_LINES, gizmo_first, kAxisVertices, 1.0f);
+    glViewport(0, 0, width, height);
+  }
   glDisable(GL_PROGRAM_POINT_SIZE);
   glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);

@@ -140,4 +140,13 @@ TEST(Screenshot, BadInputExitsTwo) {
   EXPECT_EQ(run(model + " --screenshot " + out + " --view weights --bone no_such_bone"), 2);
 }
 
+TEST(Window, RunsFramesOnBothPathsAndCloses) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = "'" + kModels + "/X/Testwuson.X'";
+  EXPECT_EQ(run(model + " --frames 20 --skeleton"), 0);
+  EXPECT_EQ(run(model + " --frames 20 --skinning cpu --view dominant"), 0);
+  // A file that fails to load leaves an empty window that still runs.
+  EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 0);
+}
+
 }  // namespace
