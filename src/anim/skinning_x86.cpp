@@ -22,14 +22,14 @@ namespace {
 
 // Loads 3 floats without reading past them (lane 3 is 0): for the last vertex of a range.
 inline __m128 load3(const float* p) noexcept {
-  const __m128 xy = _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(p)));
+  const __m128 xy = _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i_u*>(p)));
   return _mm_movelh_ps(xy, _mm_load_ss(p + 2));
 }
 
 // Stores lanes 0-2 without writing past them: the last vertex of a range may border a range
 // that another thread is writing.
 inline void store3(float* p, __m128 v) noexcept {
-  _mm_store_sd(reinterpret_cast<double*>(p), _mm_castps_pd(v));
+  _mm_storel_epi64(reinterpret_cast<__m128i_u*>(p), _mm_castps_si128(v));
   _mm_store_ss(p + 2, _mm_movehl_ps(v, v));
 }
 
