@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gfx/gl.h"  // before GLFW
 
@@ -123,6 +124,7 @@ struct UiFrame {
   std::size_t frame_index = 0;
   double upload_seconds = 0.0;
   double gpu_seconds = -1.0;
+  std::vector<std::string> shader_warnings;  // from Renderer::init
 };
 struct PanelEdits {
   bool open = false;     // open ui.panels.open_path
@@ -139,6 +141,7 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
     in.report = scene->report;
   }
   in.load_error = ui.load_error;
+  in.shader_warnings = ui.shader_warnings;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("skinview");
@@ -331,6 +334,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       status = 1;
     }
     for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+    ui_.shader_warnings = warnings;
     options_.gpu_skinning = viewer.skinning != "cpu";
     options_.skeleton = viewer.skeleton;
     parse_view(viewer.view, &options_.view);
@@ -412,13 +416,14 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
 // Draws the panels over the bound framebuffer (for `--screenshot --ui`). A few frames run so
 // auto-sized windows settle; only the last is rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, RenderOptions& options, int width,
-                       int height) {
+                       int height, const std::vector<std::string>& shader_warnings) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(window, false);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   UiFrame ui;
+  ui.shader_warnings = shader_warnings;
   std::snprintf(ui.panels.open_path, sizeof(ui.panels.open_path), "%s", scene->path.c_str());
   for (int frame = 0; frame < 3; ++frame) {
     ImGui_ImplOpenGL3_NewFrame();
@@ -544,7 +549,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
         evaluate(s, ro, false);
         target.bind();
         renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
-        if (viewer.ui) draw_ui_offscreen(window, &s, ro, width, height);
+        if (viewer.ui) draw_ui_offscreen(window, &s, ro, width, height, warnings);
         std::vector<uint8_t> rgba;
         target.read_rgba(&rgba);
         gl::OffscreenTarget::unbind();

@@ -19,7 +19,6 @@ namespace {
 std::string header(const ProgramDesc& desc) {
   std::string h = "#version 330 core\n";
   for (const std::string& d : desc.defines) h += "#define " + d + "\n";
-  h += "#line 1\n";
   return h;
 }
 
@@ -41,11 +40,23 @@ std::string program_log(GLuint program) {
   return log;
 }
 
+// Each part starts with `#line 1 N` (N = 1, 2, ...), so a GLSL log line "N:L(C)" names the
+// part and its own line; `names` (the file names, when known) are appended as a legend.
 Shader compile(GLenum type, const std::string& head, const std::vector<std::string>& parts,
-               std::string* error) {
+               const std::vector<std::string>& names, std::string* error) {
+  std::vector<std::string> markers;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string m = "\n#line 1 ";  // built in steps: GCC 12 warns (-Wrestrict) on a + chain
+    m += std::to_string(i + 1);
+    m += '\n';
+    markers.push_back(std::move(m));
+  }
   std::vector<const GLchar*> texts;
   texts.push_back(head.c_str());
-  for (const std::string& p : parts) texts.push_back(p.c_str());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    texts.push_back(markers[i].c_str());
+    texts.push_back(parts[i].c_str());
+  }
   Shader shader(glCreateShader(type));
   glShaderSource(shader.id(), static_cast<GLsizei>(texts.size()), texts.data(), nullptr);
   glCompileShader(shader.id());
@@ -54,6 +65,16 @@ Shader compile(GLenum type, const std::string& head, const std::vector<std::stri
   if (ok != GL_TRUE) {
     *error = (type == GL_VERTEX_SHADER ? "vertex shader: " : "fragment shader: ") +
              shader_log(shader.id());
+    if (names.size() == parts.size() && !names.empty()) {
+      *error += " [sources:";
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        *error += ' ';
+        *error += std::to_string(i + 1);
+        *error += ' ';
+        *error += names[i];
+      }
+      *error += "]";
+    }
     return {};
   }
   return shader;
@@ -94,9 +115,9 @@ ProgramResult build_program_from_sources(const std::vector<std::string>& vertex,
                                          const ProgramDesc& desc) {
   ProgramResult r;
   const std::string head = header(desc);
-  Shader vs = compile(GL_VERTEX_SHADER, head, vertex, &r.error);
+  Shader vs = compile(GL_VERTEX_SHADER, head, vertex, desc.vertex, &r.error);
   if (!vs) return r;
-  Shader fs = compile(GL_FRAGMENT_SHADER, head, fragment, &r.error);
+  Shader fs = compile(GL_FRAGMENT_SHADER, head, fragment, desc.fragment, &r.error);
   if (!fs) return r;
   Program program = Program::create();
   glAttachShader(program.id(), vs.id());

@@ -151,6 +151,11 @@ bool model_panel(const ModelPanelInput& in, PanelState& state) {
     }
     ImGui::TreePop();
   }
+  if (!in.shader_warnings.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.3f, 1.0f));
+    for (const std::string& w : in.shader_warnings) ImGui::TextWrapped("%s", w.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!in.load_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
     ImGui::TextWrapped("%.*s", static_cast<int>(in.load_error.size()), in.load_error.data());

@@ -49,6 +49,8 @@ struct ModelPanelInput {
   const Model* model = nullptr;  // may be null: nothing loaded
   std::span<const std::string> report;
   std::string_view load_error;  // the last failed load, shown in red
+  std::span<const std::string>
+      shader_warnings;  // GLSL logs of shaders replaced by the embedded copy
 };
 
 // Returns true when the user asked to open state.open_path.
