@@ -36,7 +36,7 @@ enum VertexFlag : uint8_t {
 struct Material {
   std::string name;
   glm::vec4 base_color{1.0f};
-  std::string texture_path;            // base-colour texture file, resolved against the model's folder
+  std::string texture_path;  // base-colour texture file, resolved against the model's folder
   std::vector<uint8_t> texture_bytes;  // an embedded (compressed) base-colour image, if any
 };
 
@@ -47,20 +47,20 @@ struct Mesh {
   Mesh(const Mesh&) = delete;
   Mesh& operator=(const Mesh&) = delete;
 
-  std::string name;           // the file's mesh name
-  int32_t node = -1;          // skeleton joint of the node that holds the mesh
-  bool skinned = false;       // false: rigid on `node`
-  int32_t material = -1;      // index into Model::materials, or -1
+  std::string name;             // the file's mesh name
+  int32_t node = -1;            // skeleton joint of the node that holds the mesh
+  bool skinned = false;         // false: rigid on `node`
+  int32_t material = -1;        // index into Model::materials, or -1
   uint32_t max_influences = 0;  // most influences any vertex had in the file (before the 4-limit)
 
-  std::vector<glm::vec3> positions;    // bind space, as stored
-  std::vector<glm::vec3> normals;      // same count as positions
-  std::vector<glm::vec2> uvs;          // empty, or same count as positions
-  std::vector<glm::u16vec4> joints;    // indices into skin_joints
-  std::vector<glm::vec4> weights;      // sum 1, largest first, unused slots 0
-  std::vector<uint8_t> vertex_flags;   // VertexFlag bits, same count as positions
-  std::vector<uint32_t> indices;       // triangles
-  int32_t max_joint = 0;               // largest value in `joints`
+  std::vector<glm::vec3> positions;   // bind space, as stored
+  std::vector<glm::vec3> normals;     // same count as positions
+  std::vector<glm::vec2> uvs;         // empty, or same count as positions
+  std::vector<glm::u16vec4> joints;   // indices into skin_joints
+  std::vector<glm::vec4> weights;     // sum 1, largest first, unused slots 0
+  std::vector<uint8_t> vertex_flags;  // VertexFlag bits, same count as positions
+  std::vector<uint32_t> indices;      // triangles
+  int32_t max_joint = 0;              // largest value in `joints`
 
   std::vector<int32_t> skin_joints;     // skin bone -> skeleton joint
   std::vector<glm::mat4> inverse_bind;  // per skin bone: model space -> bone space at bind time

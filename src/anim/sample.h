@@ -48,7 +48,7 @@ bool rest_pose(const Skeleton& skeleton, std::span<Transform> out) noexcept;
 // out_local, one Transform per skeleton joint. `cursor` may be null; if given it must have been
 // reset() for this clip. Returns false, writing nothing, when out_local.size() differs from the
 // joint count or the cursor does not fit the clip.
-bool sample_clip(const Clip& clip, const Skeleton& skeleton, float t, std::span<Transform> out_local,
-                 SamplingCursor* cursor = nullptr) noexcept;
+bool sample_clip(const Clip& clip, const Skeleton& skeleton, float t,
+                 std::span<Transform> out_local, SamplingCursor* cursor = nullptr) noexcept;
 
 }  // namespace sv

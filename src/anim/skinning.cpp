@@ -155,14 +155,14 @@ void pack_palette(const glm::mat4* palette, const glm::mat3* normal_palette, std
                   PackedBone* packed) noexcept {
   for (std::size_t b = 0; b < count; ++b) {
     float* f = packed[b].f;
-    for (int c = 0; c < 4; ++c) {
+    const glm::vec4& k3 = palette[b][3];
+    for (int c = 0; c < 3; ++c) {
       const glm::vec4& k = palette[b][c];
       f[8 * c + 0] = k.x;
       f[8 * c + 1] = k.y;
       f[8 * c + 2] = k.z;
-      f[8 * c + 3] = 0.0f;
-      const glm::vec3 n =
-          normal_palette != nullptr && c < 3 ? normal_palette[b][c] : glm::vec3(0.0f);
+      f[8 * c + 3] = k3[c];
+      const glm::vec3 n = normal_palette != nullptr ? normal_palette[b][c] : glm::vec3(0.0f);
       f[8 * c + 4] = n.x;
       f[8 * c + 5] = n.y;
       f[8 * c + 6] = n.z;

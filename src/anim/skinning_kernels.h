@@ -1,12 +1,14 @@
 // Internal to anim/: the skinning kernels behind skin_lbs, each skinning vertices [begin, end)
 // of an input that skin_lbs has already checked (sizes, joint range), so kernels test nothing.
 //
-// The SIMD kernels read a repacked palette, one 128-byte PackedBone per entry: the columns of
+// The SIMD kernels read a repacked palette, one 96-byte PackedBone per entry: the columns of
 // K (3x4 affine part) and N (normal matrix) side by side, so one 8-wide multiply-add blends a
-// K column and the matching N column for both outputs at once:
-//   [K0 | N0]  [K1 | N1]  [K2 | N2]  [K3 | 0]      (each column x, y, z, 0)
-// p' = K0 x + K1 y + K2 z + K3 and n' = N0 nx + N1 ny + N2 nz then come out of three more
-// multiply-adds against broadcasts of (p | n).
+// K column and the matching N column for both outputs at once, and K's translation column K3
+// rides in the otherwise unused 4th lanes of the K halves:
+//   [K0 K3.x | N0 0]  [K1 K3.y | N1 0]  [K2 K3.z | N2 0]
+// Blending a vertex's 4 bones is then 12 multiply-adds; p' = K0 x + K1 y + K2 z + K3 and
+// n' = N0 nx + N1 ny + N2 nz come out of three more against broadcasts of (p | n), plus K3
+// gathered from the 4th lanes by two shuffles.
 #pragma once
 
 #include <cstddef>
@@ -28,7 +30,7 @@ struct SkinJob {
 };
 
 struct alignas(32) PackedBone {
-  float f[32];
+  float f[24];
 };
 
 // Fills packed[0, count) from palette (and normal_palette, or zeros when it is null).

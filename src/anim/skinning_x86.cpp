@@ -75,6 +75,11 @@ inline void normalise_exact(float* out, __m128 r) noexcept {
 // it nor its square leaves the normal float range; NaN, zero and extreme lengths go the exact way.
 inline bool fast_length(float len2) noexcept { return len2 >= 0x1p-100f && len2 <= 0x1p100f; }
 
+// (k0[3], k1[3], k2[3], k2[3]): the blended translation from the K columns' 4th lanes.
+inline __m128 translation(__m128 k0, __m128 k1, __m128 k2) noexcept {
+  return _mm_shuffle_ps(_mm_unpackhi_ps(k0, k1), k2, _MM_SHUFFLE(3, 3, 3, 2));
+}
+
 // ---- SSE2 -------------------------------------------------------------------------------
 
 // r's lane 3 is 0. Sum of squares in every lane.
@@ -90,17 +95,18 @@ inline void skin_vertex_sse2(const SkinJob& job, const PackedBone* packed, std::
   std::size_t j[4];
   joint_indices(in.joints[v], j);
   const float* w = &in.weights[v].x;
-  __m128 acc[7];  // K0 N0 K1 N1 K2 N2 K3
-  for (int c = 0; c < 7; ++c) acc[c] = _mm_setzero_ps();
+  __m128 acc[6];  // K0 N0 K1 N1 K2 N2 (K3 in the K columns' lane 3)
+  for (int c = 0; c < 6; ++c) acc[c] = _mm_setzero_ps();
   for (int i = 0; i < 4; ++i) {
     const __m128 wi = _mm_set1_ps(w[i]);
     const float* b = packed[j[i]].f;
-    for (int c = 0; c < 7; c += kNormals ? 1 : 2)
+    for (int c = 0; c < 6; c += kNormals ? 1 : 2)
       acc[c] = _mm_add_ps(acc[c], _mm_mul_ps(wi, _mm_load_ps(b + 4 * c)));
   }
   const float* pp = &in.positions[v].x;
   const __m128 p = kLast ? load3(pp) : _mm_loadu_ps(pp);
-  __m128 rp = _mm_add_ps(_mm_mul_ps(acc[0], _mm_shuffle_ps(p, p, 0x00)), acc[6]);
+  __m128 rp = _mm_add_ps(_mm_mul_ps(acc[0], _mm_shuffle_ps(p, p, 0x00)),
+                         translation(acc[0], acc[2], acc[4]));
   rp = _mm_add_ps(rp, _mm_mul_ps(acc[2], _mm_shuffle_ps(p, p, 0x55)));
   rp = _mm_add_ps(rp, _mm_mul_ps(acc[4], _mm_shuffle_ps(p, p, 0xAA)));
   float* op = &job.out_positions[v].x;
@@ -153,8 +159,8 @@ SV_AVX2 inline __attribute__((always_inline)) __m256 pair_avx2(const float* a,
   return va;
 }
 
-// The 4 blended columns [K0|N0] [K1|N1] [K2|N2] [K3|0], one 8-wide multiply-add per bone and
-// column.
+// The 3 blended columns [K0 K3.x|N0] [K1 K3.y|N1] [K2 K3.z|N2], one 8-wide multiply-add per
+// bone and column.
 SV_AVX2 inline __attribute__((always_inline)) void blend_avx2(const Streams& s,
                                                               const PackedBone* packed,
                                                               std::size_t v, __m256 y[4]) noexcept {
@@ -169,7 +175,7 @@ SV_AVX2 inline __attribute__((always_inline)) void blend_avx2(const Streams& s,
   const __m256 w1 = _mm256_broadcast_ss(w + 1);
   const __m256 w2 = _mm256_broadcast_ss(w + 2);
   const __m256 w3 = _mm256_broadcast_ss(w + 3);
-  for (int c = 0; c < 4; ++c) {
+  for (int c = 0; c < 3; ++c) {
     __m256 a = _mm256_mul_ps(w0, _mm256_load_ps(b0 + 8 * c));
     a = _mm256_fmadd_ps(w1, _mm256_load_ps(b1 + 8 * c), a);
     a = _mm256_fmadd_ps(w2, _mm256_load_ps(b2 + 8 * c), a);
@@ -177,18 +183,22 @@ SV_AVX2 inline __attribute__((always_inline)) void blend_avx2(const Streams& s,
   }
 }
 
-// Blends the vertex's 4 bones and transforms: (p' | n') with n' not yet normalised (lanes 3
-// and 7 are 0). Reads exactly the vertex's own input floats.
+// Blends the vertex's 4 bones and transforms: (p' | n') with n' not yet normalised (lane 7 is
+// 0; lane 3 is junk, never stored past the range). Reads exactly the vertex's own input floats.
 template <bool kNormals>
 SV_AVX2 inline __attribute__((always_inline)) __m256 transform_avx2(const Streams& s,
                                                                     const PackedBone* packed,
                                                                     std::size_t v) noexcept {
-  __m256 y[4];
+  __m256 y[3];
   blend_avx2(s, packed, v, y);
   // (x | nx), (y | ny), (z | nz) from broadcast loads and a blend: no shuffle-port work.
   const float* pp = s.positions + 3 * v;
   const float* np = kNormals ? s.normals + 3 * v : pp;
-  const __m256 r0 = _mm256_fmadd_ps(y[2], pair_avx2<kNormals>(pp + 2, np + 2), y[3]);
+  // K3 (lanes 0-2 of the low half); the high half stays 0 so n' is untouched.
+  const __m256 k3 = _mm256_castps128_ps256(translation(
+      _mm256_castps256_ps128(y[0]), _mm256_castps256_ps128(y[1]), _mm256_castps256_ps128(y[2])));
+  const __m256 r0 = _mm256_fmadd_ps(y[2], pair_avx2<kNormals>(pp + 2, np + 2),
+                                    _mm256_blend_ps(k3, _mm256_setzero_ps(), 0xF0));
   const __m256 r1 = _mm256_fmadd_ps(y[1], pair_avx2<kNormals>(pp + 1, np + 1),
                                     _mm256_mul_ps(y[0], pair_avx2<kNormals>(pp, np)));
   return _mm256_add_ps(r0, r1);
