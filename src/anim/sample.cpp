@@ -8,6 +8,10 @@
 
 #include "anim/skeleton.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace sv {
 
 namespace {
@@ -124,7 +128,31 @@ inline glm::quat slerp_impl(const glm::quat& a, const glm::quat& b, float alpha)
   static constexpr float kV[8] = {1.0f / 3,  2.0f / 5,  3.0f / 7,  4.0f / 9,
                                   5.0f / 11, 6.0f / 13, 7.0f / 15, kMu * 8 / 17};
   // c(x) = 1 + b1 (1 + b2 (1 + ... (1 + b8))) with b_i = (u_i w^2 - v_i)(x - 1), regrouped
-  // (Estrin) so the two weights' chains are 6 operations deep instead of 16.
+  // (Estrin) so each chain is 6 operations deep instead of 16; the two weights w = alpha and
+  // w = 1 - alpha are computed side by side (the lanes of an SSE register where there is one).
+#if defined(__SSE2__)
+  const __m128 w = _mm_setr_ps(alpha, 1.0f - alpha, 0.0f, 0.0f);
+  const __m128 w2 = _mm_mul_ps(w, w);
+  const __m128 xm1 = _mm_set1_ps(d - 1.0f);
+  const __m128 one = _mm_set1_ps(1.0f);
+  __m128 bi[8];
+  for (int i = 0; i < 8; ++i)
+    bi[i] = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(_mm_set1_ps(kU[i]), w2), _mm_set1_ps(kV[i])), xm1);
+  const __m128 p12 = _mm_mul_ps(bi[0], bi[1]);
+  const __m128 p34 = _mm_mul_ps(bi[2], bi[3]);
+  const __m128 p56 = _mm_mul_ps(bi[4], bi[5]);
+  const __m128 p78 = _mm_mul_ps(bi[6], bi[7]);
+  const __m128 first = _mm_add_ps(_mm_add_ps(one, bi[0]), _mm_mul_ps(p12, _mm_add_ps(one, bi[2])));
+  const __m128 second =
+      _mm_add_ps(_mm_add_ps(one, bi[4]), _mm_mul_ps(p56, _mm_add_ps(_mm_add_ps(one, bi[6]), p78)));
+  const __m128 c = _mm_mul_ps(w, _mm_add_ps(first, _mm_mul_ps(_mm_mul_ps(p12, p34), second)));
+  // glm stores a quaternion as x, y, z, w: 16 contiguous bytes.
+  const __m128 r = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(&a.x), _mm_shuffle_ps(c, c, 0x55)),
+                              _mm_mul_ps(_mm_loadu_ps(&b2.x), _mm_shuffle_ps(c, c, 0x00)));
+  glm::quat out;
+  _mm_storeu_ps(&out.x, r);
+  return out;
+#else
   const float xm1 = d - 1.0f;
   const auto weight = [xm1](float w) noexcept {
     const float w2 = w * w;
@@ -138,11 +166,8 @@ inline glm::quat slerp_impl(const glm::quat& a, const glm::quat& b, float alpha)
     const float second = (1.0f + b[4]) + p56 * ((1.0f + b[6]) + p78);
     return w * (first + (p12 * p34) * second);
   };
-  const float t = alpha;
-  const float s = 1.0f - alpha;
-  const float ct = weight(t);
-  const float cs = weight(s);
-  return a * cs + b2 * ct;
+  return a * weight(1.0f - alpha) + b2 * weight(alpha);
+#endif
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Internal to anim/: the skinning kernels behind skin_lbs, each skinning vertices [begin, end)
 // of an input that skin_lbs has already checked (sizes, joint range), so kernels test nothing.
 //
-// The SIMD kernels read a repacked palette, one 96-byte PackedBone per entry: the columns of
+// The SIMD kernels read a repacked palette, one PackedBone per entry (24 floats padded to 128
+// bytes, so indexing is a shift): the columns of
 // K (3x4 affine part) and N (normal matrix) side by side, so one 8-wide multiply-add blends a
 // K column and the matching N column for both outputs at once, and K's translation column K3
 // rides in the otherwise unused 4th lanes of the K halves:
@@ -30,7 +31,7 @@ struct SkinJob {
 };
 
 struct alignas(32) PackedBone {
-  float f[24];
+  float f[32];  // 24 used; 128 bytes make the index scaling a single shift
 };
 
 // Fills packed[0, count) from palette (and normal_palette, or zeros when it is null).

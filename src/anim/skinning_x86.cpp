@@ -241,6 +241,7 @@ SV_AVX2 inline __attribute__((always_inline)) void skin_four_avx2(const Streams&
                                                                   const PackedBone* packed,
                                                                   std::size_t v) noexcept {
   __m128 n[4];
+#pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     const __m256 r = transform_avx2<true>(s, packed, v + i);
     _mm_storeu_ps(s.out_positions + 3 * (v + i), _mm256_castps256_ps128(r));
