@@ -37,6 +37,32 @@ inline void mul(const glm::mat4& a, const glm::mat4& b, glm::mat4& out) noexcept
 #endif
 }
 
+// parent * to_matrix(t) without building the TRS matrix in memory. The TRS matrix's first
+// three columns end in 0, so glm's fourth term there (parent[3] * 0) adds only a zero: the
+// result equals glm's product of the two matrices.
+inline void mul_trs(const glm::mat4& parent, const Transform& t, glm::mat4& out) noexcept {
+#if defined(__SSE2__)
+  const glm::mat3 r = glm::mat3_cast(t.rotation);
+  const glm::vec3 c[3] = {r[0] * t.scale.x, r[1] * t.scale.y, r[2] * t.scale.z};
+  const float* pa = &parent[0][0];
+  const __m128 a0 = _mm_loadu_ps(pa);
+  const __m128 a1 = _mm_loadu_ps(pa + 4);
+  const __m128 a2 = _mm_loadu_ps(pa + 8);
+  const __m128 a3 = _mm_loadu_ps(pa + 12);
+  float* po = &out[0][0];  // may not alias parent: a joint is never its own parent
+  for (int k = 0; k < 3; ++k) {
+    __m128 x = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(c[k].x)), _mm_mul_ps(a1, _mm_set1_ps(c[k].y)));
+    _mm_storeu_ps(po + 4 * k, _mm_add_ps(x, _mm_mul_ps(a2, _mm_set1_ps(c[k].z))));
+  }
+  __m128 x = _mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(t.translation.x)),
+                        _mm_mul_ps(a1, _mm_set1_ps(t.translation.y)));
+  x = _mm_add_ps(x, _mm_mul_ps(a2, _mm_set1_ps(t.translation.z)));
+  _mm_storeu_ps(po + 12, _mm_add_ps(x, a3));  // a3 * 1
+#else
+  out = parent * to_matrix(t);
+#endif
+}
+
 }  // namespace
 
 bool local_to_model(std::span<const int32_t> parents, std::span<const Transform> local,
@@ -50,11 +76,10 @@ bool local_to_model(std::span<const int32_t> parents, std::span<const Transform>
   }
   for (std::size_t i = 0; i < n; ++i) {
     const int32_t p = parents[i];
-    const glm::mat4 m = to_matrix(local[i]);
     if (p == kNoParent)
-      model[i] = m;
+      model[i] = to_matrix(local[i]);
     else
-      mul(model[static_cast<std::size_t>(p)], m, model[i]);
+      mul_trs(model[static_cast<std::size_t>(p)], local[i], model[i]);
   }
   return true;
 }

@@ -3,8 +3,8 @@
 // Per-frame work (skinning a big mesh) is split over the cores without creating a thread per
 // frame: the threads are started by the constructor and sleep between jobs. run() hands every
 // participant the same function with its part number; the calling thread does part 0 itself,
-// then waits (spinning briefly, then sleeping) until the other parts are done. run() neither
-// allocates nor throws, and is meant for one caller at a time (it is not reentrant).
+// then spins until the other parts are done (workers sleep between jobs, the caller never does).
+// run() neither allocates nor throws, and is meant for one caller at a time (it is not reentrant).
 #pragma once
 
 #include <atomic>
