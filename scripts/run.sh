@@ -8,9 +8,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 sv_install_packages "${SKINVIEW_BUILD_PACKAGES[@]}"
 sv_build "$SKINVIEW_ROOT/build" Release
 
-model="$SKINVIEW_ROOT/assets/default.glb"
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
-  model="$1"
-  shift
+  exec "$SKINVIEW_ROOT/build/skinview" "$@"
 fi
-exec "$SKINVIEW_ROOT/build/skinview" "$model" "$@"
+# No model named: the built-in character, walking.
+exec "$SKINVIEW_ROOT/build/skinview" "$SKINVIEW_ROOT/assets/default.glb" --clip walk "$@"

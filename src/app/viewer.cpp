@@ -13,8 +13,8 @@
 #include "gfx/gl.h"  // before GLFW
 
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>  // third_party adds .../stb/backends, not imgui/backends
-#include <backends/imgui_impl_opengl3.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <CLI/CLI.hpp>
 
