@@ -29,7 +29,7 @@ struct KeyPos {
 // Requires times.size() >= 2 and times.front() < t < times.back(); returns i with
 // times[i] <= t < times[i+1]. The cursor is tried first, then the next two segments, and only
 // then a binary search.
-uint32_t find_segment(const std::vector<float>& times, float t, uint32_t* cursor) noexcept {
+inline uint32_t find_segment(const std::vector<float>& times, float t, uint32_t* cursor) noexcept {
   const uint32_t last = static_cast<uint32_t>(times.size()) - 2;  // last segment index
   if (cursor != nullptr) {
     const uint32_t i = *cursor;
@@ -45,7 +45,9 @@ uint32_t find_segment(const std::vector<float>& times, float t, uint32_t* cursor
   return i;
 }
 
-KeyPos locate(const std::vector<float>& times, float t, uint32_t* cursor) noexcept {
+// Inlined into the per-channel loop: this and the interpolation are the whole per-track cost.
+[[gnu::always_inline]] inline KeyPos locate(const std::vector<float>& times, float t,
+                                            uint32_t* cursor) noexcept {
   const uint32_t n = static_cast<uint32_t>(times.size());
   // `!(t > first)` also catches NaN.
   if (n == 1 || !(t > times.front())) {
@@ -176,7 +178,10 @@ glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha) no
   return slerp_impl(a, b, alpha);
 }
 
-glm::vec3 sample_track(const Track<glm::vec3>& track, float t, uint32_t* cursor) noexcept {
+namespace {
+
+[[gnu::always_inline]] inline glm::vec3 sample_vec3(const Track<glm::vec3>& track, float t,
+                                                    uint32_t* cursor) noexcept {
   const KeyPos p = locate(track.times, t, cursor);
   if (!p.inside) return key_value(track, p.key);
   switch (track.interpolation) {
@@ -193,7 +198,8 @@ glm::vec3 sample_track(const Track<glm::vec3>& track, float t, uint32_t* cursor)
   return key_value(track, p.key);
 }
 
-glm::quat sample_track(const Track<glm::quat>& track, float t, uint32_t* cursor) noexcept {
+[[gnu::always_inline]] inline glm::quat sample_quat(const Track<glm::quat>& track, float t,
+                                                    uint32_t* cursor) noexcept {
   const KeyPos p = locate(track.times, t, cursor);
   if (!p.inside) return key_value(track, p.key);
   switch (track.interpolation) {
@@ -205,6 +211,16 @@ glm::quat sample_track(const Track<glm::quat>& track, float t, uint32_t* cursor)
       return glm::normalize(hermite(track.values, p.key, p.alpha, p.td));
   }
   return key_value(track, p.key);
+}
+
+}  // namespace
+
+glm::vec3 sample_track(const Track<glm::vec3>& track, float t, uint32_t* cursor) noexcept {
+  return sample_vec3(track, t, cursor);
+}
+
+glm::quat sample_track(const Track<glm::quat>& track, float t, uint32_t* cursor) noexcept {
+  return sample_quat(track, t, cursor);
 }
 
 bool rest_pose(const Skeleton& skeleton, std::span<Transform> out) noexcept {
@@ -235,10 +251,10 @@ bool sample_clip(const Clip& clip, const Skeleton& skeleton, float t,
     Transform& out = out_local[static_cast<std::size_t>(ch.joint)];
     uint32_t* k = keys != nullptr ? keys + 3 * c : nullptr;
     if (!ch.translation.empty())
-      out.translation = sample_track(ch.translation, t, k != nullptr ? k + 0 : nullptr);
+      out.translation = sample_vec3(ch.translation, t, k != nullptr ? k + 0 : nullptr);
     if (!ch.rotation.empty())
-      out.rotation = sample_track(ch.rotation, t, k != nullptr ? k + 1 : nullptr);
-    if (!ch.scale.empty()) out.scale = sample_track(ch.scale, t, k != nullptr ? k + 2 : nullptr);
+      out.rotation = sample_quat(ch.rotation, t, k != nullptr ? k + 1 : nullptr);
+    if (!ch.scale.empty()) out.scale = sample_vec3(ch.scale, t, k != nullptr ? k + 2 : nullptr);
   }
   return true;
 }
