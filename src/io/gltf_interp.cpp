@@ -10,8 +10,11 @@
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string_view>
 
 #include "io/import_detail.h"
 
@@ -38,13 +41,20 @@ bool read_floats(const tinygltf::Model& m, int index, int components, std::vecto
   if (comp_size <= 0) return false;
   const std::size_t elem_size = static_cast<std::size_t>(comp_size) * components;
   const std::size_t stride = view.byteStride ? view.byteStride : elem_size;
-  const std::size_t base = view.byteOffset + acc.byteOffset;
   if (acc.count == 0) {
     out.clear();
     return true;
   }
-  const std::size_t last = base + stride * (acc.count - 1) + elem_size;
-  if (last > data.size() || last > view.byteOffset + view.byteLength) return false;
+  // Offsets, stride and count come from the file: check each step so none of them can wrap
+  // around (a wrapped `last` would pass the bounds test and the resize would ask for exabytes).
+  const std::size_t limit =
+      std::min(data.size(), view.byteOffset > data.size()
+                                ? std::size_t{0}
+                                : view.byteOffset + std::min(view.byteLength, data.size()));
+  if (view.byteOffset > limit || acc.byteOffset > limit - view.byteOffset) return false;
+  const std::size_t base = view.byteOffset + acc.byteOffset;
+  if (elem_size > limit - base) return false;
+  if (acc.count - 1 > (limit - base - elem_size) / stride) return false;
   out.resize(acc.count * components);
   for (std::size_t e = 0; e < acc.count; ++e) {
     const unsigned char* p = data.data() + base + stride * e;
@@ -88,32 +98,8 @@ bool read_floats(const tinygltf::Model& m, int index, int components, std::vecto
   return true;
 }
 
-}  // namespace
-
-bool read_gltf_step_and_cubic_tracks(const std::string& path, std::vector<GltfTrackOverride>& out,
-                                     std::string& warning) {
-  out.clear();
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&skip_image, nullptr);
-  tinygltf::Model model;
-  std::string err, warn;
-  const std::string ext = std::filesystem::path(path).extension().string();
-  const bool binary = ext == ".glb" || ext == ".GLB";
-  bool ok = false;
-  try {
-    ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path)
-                : loader.LoadASCIIFromFile(&model, &err, &warn, path);
-  } catch (...) {
-    ok = false;
-  }
-  if (!ok) {
-    // Only interpolation depends on this; assimp already read the file, so keep its keys.
-    std::string first = err.substr(0, err.find('\n'));
-    warning = "glTF samplers could not be re-read (" + (first.empty() ? "parse error" : first) +
-              "); every track is treated as linear.";
-    return false;
-  }
-
+// Every STEP/CUBICSPLINE channel of a parsed model.
+void collect_overrides(const tinygltf::Model& model, std::vector<GltfTrackOverride>& out) {
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     const tinygltf::Animation& anim = model.animations[a];
     for (const tinygltf::AnimationChannel& ch : anim.channels) {
@@ -162,7 +148,237 @@ bool read_gltf_step_and_cubic_tracks(const std::string& path, std::vector<GltfTr
       out.push_back(std::move(o));
     }
   }
-  return true;
+}
+
+// tinygltf file access for files held in memory: nothing outside the buffer is opened.
+bool no_file_exists(const std::string&, void*) { return false; }
+std::string no_expand(const std::string& path, void*) { return path; }
+bool no_read(std::vector<unsigned char>*, std::string* err, const std::string& path, void*) {
+  if (err) *err += "external file '" + path + "' is not read for a file held in memory\n";
+  return false;
+}
+bool no_write(std::string*, const std::string&, const std::vector<unsigned char>&, void*) {
+  return false;
+}
+
+// Whether [offset, offset + length) lies inside [0, size), without wrapping.
+bool fits(std::size_t offset, std::size_t length, std::size_t size) {
+  return offset <= size && length <= size - offset;
+}
+
+bool index_ok(int index, std::size_t count, bool optional) {
+  if (index < 0) return optional && index == -1;
+  return static_cast<std::size_t>(index) < count;
+}
+
+// Bytes an accessor-like block of `count` elements reads from a view with `stride`.
+bool block_fits(std::size_t offset, std::size_t count, std::size_t elem_size, std::size_t stride,
+                std::size_t view_length) {
+  if (count == 0) return offset <= view_length;
+  if (!fits(offset, elem_size, view_length)) return false;
+  return count - 1 <= (view_length - offset - elem_size) / stride;
+}
+
+// What assimp 5.2.5's glTF reader trusts without checking: every index into another array,
+// every accessor and buffer view inside its buffer, and a node graph that is a forest (it
+// recurses into children, so a cycle never ends). Returns the first problem, or "".
+std::string check_model(const tinygltf::Model& m) {
+  for (std::size_t i = 0; i < m.bufferViews.size(); ++i) {
+    const tinygltf::BufferView& v = m.bufferViews[i];
+    if (!index_ok(v.buffer, m.buffers.size(), false))
+      return "bufferView " + std::to_string(i) + " names no buffer";
+    if (!fits(v.byteOffset, v.byteLength, m.buffers[v.buffer].data.size()))
+      return "bufferView " + std::to_string(i) + " reaches past the end of its buffer";
+  }
+  auto view_fits = [&](int view, std::size_t offset, std::size_t count, std::size_t elem_size,
+                       bool strided) {
+    if (!index_ok(view, m.bufferViews.size(), false)) return false;
+    const tinygltf::BufferView& v = m.bufferViews[view];
+    const std::size_t stride = strided && v.byteStride ? v.byteStride : elem_size;
+    return stride > 0 && block_fits(offset, count, elem_size, stride, v.byteLength);
+  };
+  for (std::size_t i = 0; i < m.accessors.size(); ++i) {
+    const tinygltf::Accessor& a = m.accessors[i];
+    const std::string name = "accessor " + std::to_string(i);
+    const int comp = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(a.componentType));
+    const int n = tinygltf::GetNumComponentsInType(static_cast<uint32_t>(a.type));
+    if (comp <= 0 || n <= 0) return name + " has an unknown type";
+    const std::size_t elem = static_cast<std::size_t>(comp) * static_cast<std::size_t>(n);
+    if (a.bufferView != -1 && !view_fits(a.bufferView, a.byteOffset, a.count, elem, true))
+      return name + " reaches past the end of its buffer view";
+    if (a.sparse.isSparse) {
+      const auto count = static_cast<std::size_t>(std::max(a.sparse.count, 0));
+      if (a.sparse.count < 0 || count > a.count) return name + " has a bad sparse count";
+      const int index_size =
+          tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(a.sparse.indices.componentType));
+      if (index_size <= 0 ||
+          !view_fits(a.sparse.indices.bufferView,
+                     static_cast<std::size_t>(std::max(a.sparse.indices.byteOffset, 0)), count,
+                     static_cast<std::size_t>(index_size), false) ||
+          a.sparse.indices.byteOffset < 0)
+        return name + "'s sparse indices reach past their buffer view";
+      if (a.sparse.values.byteOffset < 0 ||
+          !view_fits(a.sparse.values.bufferView,
+                     static_cast<std::size_t>(a.sparse.values.byteOffset), count, elem, false))
+        return name + "'s sparse values reach past their buffer view";
+    }
+  }
+  const std::size_t n_acc = m.accessors.size(), n_nodes = m.nodes.size();
+  for (std::size_t i = 0; i < m.meshes.size(); ++i)
+    for (const tinygltf::Primitive& p : m.meshes[i].primitives) {
+      bool ok = index_ok(p.indices, n_acc, true) && index_ok(p.material, m.materials.size(), true);
+      for (const auto& [attr, acc] : p.attributes) ok = ok && index_ok(acc, n_acc, false);
+      for (const auto& target : p.targets)
+        for (const auto& [attr, acc] : target) ok = ok && index_ok(acc, n_acc, false);
+      if (!ok) return "mesh " + std::to_string(i) + " names a missing accessor or material";
+    }
+  for (std::size_t i = 0; i < m.skins.size(); ++i) {
+    const tinygltf::Skin& s = m.skins[i];
+    bool ok = index_ok(s.inverseBindMatrices, n_acc, true) && index_ok(s.skeleton, n_nodes, true);
+    for (int j : s.joints) ok = ok && index_ok(j, n_nodes, false);
+    if (!ok) return "skin " + std::to_string(i) + " names a missing accessor or node";
+  }
+  for (std::size_t i = 0; i < m.animations.size(); ++i) {
+    const tinygltf::Animation& a = m.animations[i];
+    bool ok = true;
+    for (const tinygltf::AnimationSampler& s : a.samplers)
+      ok = ok && index_ok(s.input, n_acc, false) && index_ok(s.output, n_acc, false);
+    for (const tinygltf::AnimationChannel& c : a.channels)
+      ok = ok && index_ok(c.sampler, a.samplers.size(), false) &&
+           index_ok(c.target_node, n_nodes, true);
+    if (!ok) return "animation " + std::to_string(i) + " names a missing sampler, accessor or node";
+  }
+  for (std::size_t i = 0; i < m.textures.size(); ++i)
+    if (!index_ok(m.textures[i].source, m.images.size(), true))
+      return "texture " + std::to_string(i) + " names a missing image";
+  for (std::size_t i = 0; i < m.images.size(); ++i)
+    if (!index_ok(m.images[i].bufferView, m.bufferViews.size(), true))
+      return "image " + std::to_string(i) + " names a missing buffer view";
+  // Nodes: indices in range, each node the child of at most one parent, no cycles.
+  std::vector<int> parent(n_nodes, -1);
+  for (std::size_t i = 0; i < n_nodes; ++i) {
+    const tinygltf::Node& node = m.nodes[i];
+    if (!index_ok(node.mesh, m.meshes.size(), true) || !index_ok(node.skin, m.skins.size(), true) ||
+        !index_ok(node.camera, m.cameras.size(), true))
+      return "node " + std::to_string(i) + " names a missing mesh, skin or camera";
+    for (int c : node.children) {
+      if (!index_ok(c, n_nodes, false))
+        return "node " + std::to_string(i) + " names a missing child";
+      if (parent[c] != -1 || static_cast<std::size_t>(c) == i)
+        return "node " + std::to_string(c) + " has two parents or is its own child";
+      parent[c] = static_cast<int>(i);
+    }
+  }
+  std::vector<uint8_t> state(n_nodes, 0);  // 0 unseen, 1 on the current path, 2 done
+  std::vector<int> path;
+  for (std::size_t i = 0; i < n_nodes; ++i) {
+    path.clear();
+    int p = static_cast<int>(i);
+    for (; p != -1 && state[p] == 0; p = parent[p]) {
+      state[p] = 1;
+      path.push_back(p);
+    }
+    if (p != -1 && state[p] == 1)
+      return "node hierarchy has a cycle through node " + std::to_string(p);
+    for (int q : path) state[q] = 2;
+  }
+  for (std::size_t i = 0; i < m.scenes.size(); ++i)
+    for (int n : m.scenes[i].nodes)
+      if (!index_ok(n, n_nodes, false))
+        return "scene " + std::to_string(i) + " names a missing node";
+  if (!index_ok(m.defaultScene, m.scenes.size(), true)) return "the default scene is missing";
+  return {};
+}
+
+// glTF 1.0 (which tinygltf does not read, and assimp does): a binary header of version 1, or
+// an "asset" whose "version" starts with 1.
+bool is_version_1(std::string_view text, bool binary) {
+  if (binary)
+    return text.size() >= 8 && text.compare(0, 4, "glTF") == 0 && text[4] == 1 && text[5] == 0 &&
+           text[6] == 0 && text[7] == 0;
+  const std::size_t at = text.find("\"version\"");
+  if (at == std::string_view::npos) return false;
+  std::size_t i = at + 9;
+  while (i < text.size() && (text[i] == ' ' || text[i] == ':' || text[i] == '"' ||
+                             text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    ++i;
+  return i < text.size() && text[i] == '1';
+}
+
+void parse_failed(const std::string& err, GltfSidecar& out) {
+  // Only interpolation depends on this; assimp reads the file itself, so keep its keys.
+  std::string first = err.substr(0, err.find('\n'));
+  out.parse_error = first.empty() ? "parse error" : first;
+  out.warning = "glTF samplers could not be re-read (" + (first.empty() ? "parse error" : first) +
+                "); every track is treated as linear.";
+}
+
+void finish(const tinygltf::Model& model, GltfSidecar& out) {
+  out.parsed = true;
+  out.problem = check_model(model);
+  if (out.problem.empty()) collect_overrides(model, out.overrides);
+}
+
+}  // namespace
+
+GltfSidecar read_gltf_sidecar(const std::string& path) {
+  GltfSidecar out;
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(&skip_image, nullptr);
+  tinygltf::Model model;
+  std::string err, warn;
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool ok = false;
+  try {
+    ok = ext == ".glb" ? loader.LoadBinaryFromFile(&model, &err, &warn, path)
+                       : loader.LoadASCIIFromFile(&model, &err, &warn, path);
+  } catch (...) {
+    ok = false;
+  }
+  if (ok) {
+    finish(model, out);
+  } else {
+    parse_failed(err, out);
+    std::ifstream in(path, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+    out.version1 = is_version_1(head, ext == ".glb");
+  }
+  return out;
+}
+
+GltfSidecar read_gltf_sidecar(std::span<const uint8_t> bytes, bool binary) {
+  GltfSidecar out;
+  if (bytes.empty() || bytes.size() > 0xffffffffu) {
+    parse_failed("size", out);
+    return out;
+  }
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(&skip_image, nullptr);
+  loader.SetFsCallbacks(
+      tinygltf::FsCallbacks{&no_file_exists, &no_expand, &no_read, &no_write, nullptr});
+  tinygltf::Model model;
+  std::string err, warn;
+  const auto length = static_cast<unsigned int>(bytes.size());
+  bool ok = false;
+  try {
+    ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), length, "")
+                : loader.LoadASCIIFromString(
+                      &model, &err, &warn, reinterpret_cast<const char*>(bytes.data()), length, "");
+  } catch (...) {
+    ok = false;
+  }
+  if (ok) {
+    finish(model, out);
+  } else {
+    parse_failed(err, out);
+    out.version1 = is_version_1(std::string_view(reinterpret_cast<const char*>(bytes.data()),
+                                                 std::min<std::size_t>(bytes.size(), 64 * 1024)),
+                                binary);
+  }
+  return out;
 }
 
 }  // namespace sv

@@ -18,6 +18,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/DefaultLogger.hpp>
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/Logger.hpp>
 
@@ -34,8 +36,13 @@
 #include <limits>
 #include <mutex>
 #include <numeric>
+#include <optional>
+#include <span>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -165,8 +172,11 @@ struct Influence {
 
 struct Importer {
   const aiScene* scene = nullptr;
-  std::string path;
-  bool is_gltf = false;
+  std::string name;      // the file's path, or the label of a file held in memory
+  std::string base_dir;  // folder that texture paths are relative to; empty: not resolved
+  // glTF only: the file as tinygltf read it (its STEP/CUBICSPLINE samplers replace assimp's
+  // linear keys).
+  GltfSidecar* gltf = nullptr;
   ImportReport& report;
   Model model;
 
@@ -190,24 +200,43 @@ struct Importer {
 
   explicit Importer(ImportReport& r) : report(r) {}
 
-  std::string fail(const std::string& reason) const { return path + ": " + reason; }
+  std::string fail(const std::string& reason) const { return name + ": " + reason; }
 
   int find_node(const aiString& name) const {
     auto it = node_by_name.find(std::string(name.C_Str()));
     return it == node_by_name.end() ? -1 : it->second;
   }
 
-  void walk_nodes() {
-    std::vector<std::pair<const aiNode*, int>> stack{{scene->mRootNode, -1}};
+  // assimp's node tree comes from the file: a child pointer may lead back to an ancestor (a
+  // cycle, which would never end) or to a node that another parent already holds. Each node is
+  // visited once; meeting one again, going deeper than kMaxNodeDepth or past kMaxNodes nodes
+  // refuses the file.
+  std::string walk_nodes() {
+    struct Item {
+      const aiNode* node;
+      int parent;
+      std::size_t depth;
+    };
+    std::vector<Item> stack{{scene->mRootNode, -1, 0}};
+    std::unordered_set<const aiNode*> seen;
     while (!stack.empty()) {
-      auto [node, parent] = stack.back();
+      const Item item = stack.back();
       stack.pop_back();
+      const aiNode* node = item.node;
+      if (!seen.insert(node).second)
+        return fail("node hierarchy is not a tree: node '" + std::string(node->mName.C_Str()) +
+                    "' is reached twice (a cycle, or a child of two parents)");
+      if (item.depth >= kMaxNodeDepth)
+        return fail("node hierarchy is deeper than " + std::to_string(kMaxNodeDepth) + " levels");
+      if (nodes.size() >= kMaxNodes)
+        return fail("more than " + std::to_string(kMaxNodes) + " nodes");
       const int index = static_cast<int>(nodes.size());
       nodes.push_back(node);
-      node_parent.push_back(parent);
+      node_parent.push_back(item.parent);
       node_by_name.emplace(std::string(node->mName.C_Str()), index);
+      if (node->mNumChildren > 0 && !node->mChildren) continue;
       for (unsigned i = node->mNumChildren; i-- > 0;)
-        if (node->mChildren[i]) stack.push_back({node->mChildren[i], index});
+        if (node->mChildren[i]) stack.push_back({node->mChildren[i], index, item.depth + 1});
     }
     node_global.resize(nodes.size());
     uint64_t bad = 0;
@@ -224,13 +253,18 @@ struct Importer {
       report.notes.push_back(std::to_string(bad) +
                              " node transform(s) held NaN/Inf and were replaced by identity.");
     }
+    return {};
   }
 
-  void find_mesh_nodes() {
+  std::string find_mesh_nodes() {
+    if (scene->mNumMeshes > kMaxMeshes)
+      return fail(std::to_string(scene->mNumMeshes) + " meshes, more than the limit of " +
+                  std::to_string(kMaxMeshes));
+    if (scene->mNumMeshes > 0 && !scene->mMeshes) return fail("mesh list is missing");
     mesh_node.assign(scene->mNumMeshes, -1);
     mesh_uses.assign(scene->mNumMeshes, 0);
     for (std::size_t n = 0; n < nodes.size(); ++n) {
-      for (unsigned i = 0; i < nodes[n]->mNumMeshes; ++i) {
+      for (unsigned i = 0; i < nodes[n]->mNumMeshes && nodes[n]->mMeshes; ++i) {
         const unsigned m = nodes[n]->mMeshes[i];
         if (m >= scene->mNumMeshes) continue;
         if (mesh_node[m] < 0) mesh_node[m] = static_cast<int>(n);
@@ -238,6 +272,7 @@ struct Importer {
       }
     }
     mesh_kept.assign(scene->mNumMeshes, 0);
+    std::size_t total_vertices = 0;
     for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
       const aiMesh* mesh = scene->mMeshes[m];
       bool has_triangle = false;
@@ -249,6 +284,23 @@ struct Importer {
         ++report.meshes_skipped;
         continue;
       }
+      const std::string mesh_name = "mesh '" + std::string(mesh->mName.C_Str()) + "': ";
+      if (mesh->mNumVertices > kMaxVerticesPerMesh)
+        return fail(mesh_name + std::to_string(mesh->mNumVertices) +
+                    " vertices, more than the limit of " + std::to_string(kMaxVerticesPerMesh));
+      total_vertices += mesh->mNumVertices;
+      if (total_vertices > kMaxVerticesTotal)
+        return fail("more than " + std::to_string(kMaxVerticesTotal) +
+                    " vertices in all meshes together");
+      if (mesh->mNumBones > 0 && !mesh->mBones) return fail(mesh_name + "bone list is missing");
+      std::size_t weights = 0;
+      for (unsigned b = 0; b < mesh->mNumBones; ++b)
+        if (mesh->mBones[b]) weights += mesh->mBones[b]->mNumWeights;
+      const std::size_t max_weights = kMaxWeightsPerVertex * mesh->mNumVertices + 65536;
+      if (weights > max_weights)
+        return fail(mesh_name + std::to_string(weights) + " bone weights for " +
+                    std::to_string(mesh->mNumVertices) + " vertices, more than the limit of " +
+                    std::to_string(max_weights));
       mesh_kept[m] = 1;
       if (mesh_node[m] < 0) {
         mesh_node[m] = 0;  // no node places it: show it at the root
@@ -258,9 +310,10 @@ struct Importer {
         instanced_meshes.push_back(std::string(mesh->mName.C_Str()) + "' (" +
                                    std::to_string(mesh_uses[m]) + " nodes");
     }
+    return {};
   }
 
-  void build_skeleton() {
+  std::string build_skeleton() {
     std::vector<uint8_t> needed(nodes.size(), 0);
     auto mark = [&](int n) {
       while (n >= 0 && !needed[n]) {
@@ -277,10 +330,14 @@ struct Importer {
     }
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
       const aiAnimation* anim = scene->mAnimations[a];
-      if (!anim) continue;
+      if (!anim || !anim->mChannels) continue;
       for (unsigned c = 0; c < anim->mNumChannels; ++c)
         if (anim->mChannels[c]) mark(find_node(anim->mChannels[c]->mNodeName));
     }
+    const auto joints = static_cast<std::size_t>(std::count(needed.begin(), needed.end(), 1));
+    if (joints > kMaxJoints)
+      return fail(std::to_string(joints) + " joints, more than the limit of " +
+                  std::to_string(kMaxJoints));
     node_joint.assign(nodes.size(), -1);
     Skeleton& sk = model.skeleton;
     uint64_t sheared = 0;
@@ -301,6 +358,7 @@ struct Importer {
       report.notes.push_back(std::to_string(sheared) +
                              " node transform(s) hold shear or projection, which translation, "
                              "rotation and scale cannot express; their closest TRS is used.");
+    return {};
   }
 
   // Whether T * R * S rebuilds the node matrix (to 1e-5 of its largest entry).
@@ -356,11 +414,20 @@ struct Importer {
       }
     }
     mesh.indices.reserve(static_cast<std::size_t>(src->mNumFaces) * 3);
+    uint64_t faces_dropped = 0;
     for (unsigned f = 0; f < src->mNumFaces; ++f) {
       const aiFace& face = src->mFaces[f];
       if (face.mNumIndices != 3 || !face.mIndices) continue;  // points and lines are not drawn
-      if (face.mIndices[0] >= nv || face.mIndices[1] >= nv || face.mIndices[2] >= nv) continue;
+      if (face.mIndices[0] >= nv || face.mIndices[1] >= nv || face.mIndices[2] >= nv) {
+        ++faces_dropped;
+        continue;
+      }
       mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
+    }
+    if (faces_dropped) {
+      report.faces_dropped += faces_dropped;
+      report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(faces_dropped) +
+                             " triangle(s) named a vertex past the mesh's end and were dropped.");
     }
     if (bad_values) {
       report.non_finite_values += bad_values;
@@ -535,8 +602,34 @@ struct Importer {
     return {};
   }
 
-  void build_clips() {
+  std::string build_clips() {
+    if (scene->mNumAnimations > kMaxClips)
+      return fail(std::to_string(scene->mNumAnimations) + " clips, more than the limit of " +
+                  std::to_string(kMaxClips));
+    if (scene->mNumAnimations > 0 && !scene->mAnimations) return fail("clip list is missing");
+    // Key counts first, over every clip, before any key is read.
+    std::size_t total_keys = 0;
+    for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+      const aiAnimation* anim = scene->mAnimations[a];
+      if (!anim || !anim->mChannels) continue;
+      for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+        const aiNodeAnim* ch = anim->mChannels[c];
+        if (!ch) continue;
+        for (unsigned count : {ch->mNumPositionKeys, ch->mNumRotationKeys, ch->mNumScalingKeys}) {
+          if (count > kMaxKeysPerTrack)
+            return fail("clip '" + std::string(anim->mName.C_Str()) + "': a track of " +
+                        std::to_string(count) + " keys, more than the limit of " +
+                        std::to_string(kMaxKeysPerTrack));
+          total_keys += count;
+        }
+      }
+    }
+    if (total_keys > kMaxKeysTotal)
+      return fail(std::to_string(total_keys) +
+                  " keys in all clips together, more than the limit of " +
+                  std::to_string(kMaxKeysTotal));
     bool default_tps = false;
+    std::vector<std::string> refused;
     for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
       const aiAnimation* anim = scene->mAnimations[a];
       Clip clip;
@@ -546,6 +639,11 @@ struct Importer {
         model.clips.push_back(std::move(clip));
         continue;
       }
+      if (anim->mDuration < 0.0) {  // zero is a single pose; negative has no meaning
+        ++report.clips_refused;
+        refused.push_back("'" + clip.name + "' (" + std::to_string(anim->mDuration) + " ticks)");
+        continue;
+      }
       double tps = anim->mTicksPerSecond;
       if (!(std::isfinite(tps) && tps > 0.0)) {
         tps = kDefaultTicksPerSecond;
@@ -553,7 +651,7 @@ struct Importer {
       }
       std::vector<int> channel_of_joint(model.skeleton.size(), -1);
       double last_key = 0.0;
-      for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+      for (unsigned c = 0; c < anim->mNumChannels && anim->mChannels; ++c) {
         const aiNodeAnim* ch = anim->mChannels[c];
         if (!ch) continue;
         const int node = find_node(ch->mNodeName);
@@ -605,6 +703,14 @@ struct Importer {
       clip.duration = static_cast<float>(std::max(duration, last_key));
       model.clips.push_back(std::move(clip));
     }
+    if (!refused.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < refused.size() && i < 8; ++i)
+        list += (i ? ", " : "") + refused[i];
+      if (refused.size() > 8) list += ", ...";
+      report.notes.push_back(std::to_string(refused.size()) +
+                             " clip(s) of negative duration were dropped: " + list + ".");
+    }
     if (default_tps) {
       report.ticks_per_second_note =
           "Some clip gave no ticks per second; 25 ticks per second were assumed.";
@@ -617,11 +723,12 @@ struct Importer {
       report.notes.push_back(std::to_string(channels_duplicated) +
                              " animation channel(s) animate a node already animated by the same "
                              "clip and were skipped.");
+    return {};
   }
 
   void build_materials() {
     for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
-      const aiMaterial* src = scene->mMaterials[i];
+      const aiMaterial* src = scene->mMaterials ? scene->mMaterials[i] : nullptr;
       Material mat;
       if (src) {
         aiString name;
@@ -642,9 +749,8 @@ struct Importer {
               const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
               mat.texture_bytes.assign(bytes, bytes + embedded->mWidth);
             }
-          } else if (tex.length > 0) {
-            std::error_code ec;
-            std::filesystem::path p = std::filesystem::path(path).parent_path() / tex.C_Str();
+          } else if (tex.length > 0 && !base_dir.empty()) {
+            std::filesystem::path p = std::filesystem::path(base_dir) / tex.C_Str();
             mat.texture_path = p.lexically_normal().string();
           }
         }
@@ -668,15 +774,18 @@ struct Importer {
   }
 
   void apply_gltf_samplers() {
-    std::vector<GltfTrackOverride> overrides;
-    std::string warning;
-    if (!read_gltf_step_and_cubic_tracks(path, overrides, warning)) {
-      if (!warning.empty()) report.notes.push_back(warning);
+    if (!gltf->parsed) {
+      if (!gltf->warning.empty()) report.notes.push_back(gltf->warning);
       return;
     }
+    std::vector<GltfTrackOverride>& overrides = gltf->overrides;
     uint64_t applied = 0, unmatched = 0;
     for (GltfTrackOverride& o : overrides) {
       if (o.animation >= model.clips.size()) {
+        ++unmatched;
+        continue;
+      }
+      if (o.vector.times.size() > kMaxKeysPerTrack || o.rotation.times.size() > kMaxKeysPerTrack) {
         ++unmatched;
         continue;
       }
@@ -737,14 +846,15 @@ struct Importer {
   }
 
   std::string run() {
-    walk_nodes();
-    find_mesh_nodes();
-    build_skeleton();
+    if (!scene->mRootNode) return fail("empty scene (no root node)");
+    if (std::string e = walk_nodes(); !e.empty()) return e;
+    if (std::string e = find_mesh_nodes(); !e.empty()) return e;
+    if (std::string e = build_skeleton(); !e.empty()) return e;
     if (model.skeleton.size() == 0) return fail("nothing to show (no meshes and no animations)");
     if (std::string e = build_meshes(); !e.empty()) return e;
     nonfinite_before_clips = report.non_finite_values;
-    build_clips();
-    if (is_gltf) apply_gltf_samplers();
+    if (std::string e = build_clips(); !e.empty()) return e;
+    if (gltf) apply_gltf_samplers();
     note_key_repairs();
     build_materials();
     if (model.meshes.empty() && model.clips.empty())
@@ -761,6 +871,10 @@ struct Importer {
 class SilenceStdio {
  public:
   SilenceStdio() {
+#ifdef SKINVIEW_KEEP_STDIO
+    // Fuzz builds: sanitizer and libFuzzer reports of a crash inside assimp must reach stderr.
+    return;
+#endif
     std::cout.flush();
     std::cerr.flush();
     std::fflush(stdout);
@@ -796,12 +910,9 @@ class SilenceStdio {
 // OFF headers declare their vertex and face counts up front; assimp 5.2 trusts them and spends
 // minutes (or all memory) on a header that claims billions (invalid/OutOfMemory.off). Each
 // vertex or face needs at least two bytes of text, so a claim beyond the file size is refused.
-std::string check_off_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) return {};
+// `head` is the start of the file (the header is in the first few hundred bytes).
+std::string check_off_header(std::string_view head, uint64_t size) {
+  std::istringstream in{std::string(head)};
   std::string word;
   double counts[2] = {0, 0};
   int found = 0;
@@ -822,7 +933,7 @@ std::string check_off_header(const std::string& path) {
   }
   if (found < 2) return {};
   const double budget = static_cast<double>(size) / 2.0;
-  if (counts[0] > budget || counts[1] > budget || counts[0] < 0 || counts[1] < 0)
+  if (!(counts[0] <= budget && counts[1] <= budget && counts[0] >= 0 && counts[1] >= 0))
     return "OFF header declares " + std::to_string(static_cast<long long>(counts[0])) +
            " vertices and " + std::to_string(static_cast<long long>(counts[1])) +
            " faces, more than the file's " + std::to_string(size) + " bytes can hold";
@@ -911,17 +1022,111 @@ bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
 template bool clean_track(KeyBuffer<glm::vec3>, Interpolation, Track<glm::vec3>&, ImportReport&);
 template bool clean_track(KeyBuffer<glm::quat>, Interpolation, Track<glm::quat>&, ImportReport&);
 
-ImportResult import_model(const std::string& path) {
+namespace {
+
+// A no-op filesystem for files held in memory: assimp's memory reader falls back to the
+// importer's IOSystem for every other file a format references, and this one opens none.
+class NoFilesIOSystem final : public Assimp::IOSystem {
+ public:
+  bool Exists(const char*) const override { return false; }
+  char getOsSeparator() const override { return '/'; }
+  Assimp::IOStream* Open(const char*, const char*) override { return nullptr; }
+  void Close(Assimp::IOStream* stream) override { delete stream; }
+};
+
+// Where the bytes of a model come from: a file (`bytes` empty) or a buffer in memory.
+struct Source {
+  std::string name;                // the path, or the caller's label: prefixes every error
+  std::string ext;                 // lower case with the dot (".gltf"); from the hint in memory
+  std::span<const uint8_t> bytes;  // the whole file, when it is held in memory
+  uint64_t size = 0;               // the file's size in bytes
+  bool in_memory() const { return !bytes.empty(); }
+};
+
+constexpr std::size_t kHeadBytes = 4096;
+
+// Up to `n` bytes of the file from `offset` (fewer at its end).
+std::string read_at(const Source& src, uint64_t offset, std::size_t n) {
+  if (offset >= src.size) return {};
+  n = static_cast<std::size_t>(std::min<uint64_t>(n, src.size - offset));
+  if (src.in_memory())
+    return std::string(reinterpret_cast<const char*>(src.bytes.data() + offset), n);
+  std::ifstream in(src.name, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string out(n, '\0');
+  in.read(out.data(), static_cast<std::streamsize>(n));
+  out.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return out;
+}
+
+uint32_t le32(const std::string& s, std::size_t at) {
+  uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(s[at + i]);
+  return v;
+}
+
+// Binary glTF: assimp 5.2.5 allocates the chunk lengths that the header claims before it reads
+// them (a flipped byte asks for gigabytes). A header or chunk that claims more bytes than the
+// file has is refused here. assimp recognises the format by its magic whatever the extension.
+std::string check_glb_header(const Source& src) {
+  const std::string header = read_at(src, 0, 20);
+  if (header.size() < 4 || header.compare(0, 4, "glTF") != 0) return {};
+  if (header.size() < 20) return "binary glTF header is truncated";
+  const uint64_t length = le32(header, 8);
+  if (length > src.size)
+    return "binary glTF header claims " + std::to_string(length) + " bytes, the file has " +
+           std::to_string(src.size);
+  uint64_t offset = 12;
+  for (int chunk = 0; chunk < 2 && offset + 8 <= length; ++chunk) {
+    const std::string head = read_at(src, offset, 8);
+    if (head.size() < 8) return "binary glTF chunk header is truncated";
+    const uint64_t chunk_length = le32(head, 0);
+    if (chunk_length > length - offset - 8)
+      return "binary glTF chunk " + std::to_string(chunk) + " claims " +
+             std::to_string(chunk_length) + " bytes, past the end of the file";
+    offset += 8 + ((chunk_length + 3) & ~uint64_t{3});
+  }
+  return {};
+}
+
+// Checks made before assimp sees the bytes, against its known failures on hostile headers.
+std::string check_headers(const Source& src) {
+  if (src.ext == ".off")
+    if (std::string e = check_off_header(read_at(src, 0, kHeadBytes), src.size); !e.empty())
+      return e;
+  return check_glb_header(src);
+}
+
+// Reads, checks and converts one model: the one code path behind import_model and
+// import_model_from_memory.
+ImportResult import_source(const Source& src) {
   ImportResult result;
   try {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
-      result.error = path + ": no such file";
+    if (src.size > kMaxFileBytes) {
+      result.error = src.name + ": " + std::to_string(src.size) +
+                     " bytes, more than the limit of " + std::to_string(kMaxFileBytes);
       return result;
     }
-    if (std::filesystem::is_directory(path, ec)) {
-      result.error = path + ": is a directory, not a model file";
+    if (std::string e = check_headers(src); !e.empty()) {
+      result.error = src.name + ": " + e;
       return result;
+    }
+
+    // glTF: read by tinygltf first; what assimp would read out of bounds is refused here.
+    std::optional<GltfSidecar> gltf;
+    if (src.ext == ".gltf" || src.ext == ".glb") {
+      gltf = src.in_memory() ? read_gltf_sidecar(src.bytes, src.ext == ".glb")
+                             : read_gltf_sidecar(src.name);
+      if (!gltf->problem.empty()) {
+        result.error = src.name + ": glTF data out of range (" + gltf->problem + ")";
+        return result;
+      }
+      // A glTF 2 file that tinygltf cannot read is malformed; assimp 5.2.5 would read it
+      // without the range checks above (out-of-bounds reads). glTF 1.0 is left to assimp.
+      if (!gltf->parsed && !gltf->version1) {
+        result.error = src.name + ": not a valid glTF 2 file (" + one_line(gltf->parse_error) + ")";
+        return result;
+      }
     }
 
     install_logger();
@@ -934,24 +1139,20 @@ ImportResult import_model(const std::string& path) {
     // BVH, MD5 anims etc. would otherwise get a generated "skeleton mesh": skinview draws
     // skeletons itself, so the meshes are only the file's own.
     importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-    const std::string ext = lower_extension(path);
-    if (!importer.IsExtensionSupported(ext.empty() ? std::string(".none") : ext)) {
-      // assimp still sniffs the content of files with unknown extensions; let it try.
-    }
-    // Only steps that keep vertex count and order: GenSmoothNormals acts on meshes without
-    // normals only; Triangulate only splits faces.
-    if (ext == ".off") {
-      if (std::string e = check_off_header(path); !e.empty()) {
-        result.error = path + ": " + e;
-        return result;
-      }
-    }
     // Validation first (it rejects scenes that would crash later steps), except for scenes
-    // without meshes (BVH, animation-only files), which it refuses outright.
+    // without meshes (BVH, animation-only files), which it refuses outright. Then only steps
+    // that keep vertex count and order: GenSmoothNormals acts on meshes without normals only;
+    // Triangulate only splits faces.
     const aiScene* scene = nullptr;
     {
       SilenceStdio quiet;
-      scene = importer.ReadFile(path, 0);
+      if (src.in_memory()) {
+        importer.SetIOHandler(new NoFilesIOSystem());
+        const std::string hint = src.ext.empty() ? std::string() : src.ext.substr(1);
+        scene = importer.ReadFileFromMemory(src.bytes.data(), src.bytes.size(), 0, hint.c_str());
+      } else {
+        scene = importer.ReadFile(src.name, 0);
+      }
       if (scene && scene->mNumMeshes > 0)
         scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
       if (scene)
@@ -959,28 +1160,28 @@ ImportResult import_model(const std::string& path) {
     }
     for (const std::string& e : assimp_errors) {
       if (scene && is_malformed_geometry(e)) {
-        result.error = path + ": malformed geometry (" + one_line(e) + ")";
+        result.error = src.name + ": malformed geometry (" + one_line(e) + ")";
         return result;
       }
     }
     if (!scene) {
       std::string why = one_line(importer.GetErrorString());
       if (why.empty()) why = "assimp could not read the file";
-      result.error = path + ": " + why;
-      return result;
-    }
-    if (!scene->mRootNode) {
-      result.error = path + ": empty scene (no root node)";
+      result.error = src.name + ": " + why;
       return result;
     }
     if (scene->mNumMeshes == 0 && scene->mNumAnimations == 0) {
-      result.error = path + ": empty scene (no meshes and no animations)";
+      result.error = src.name + ": empty scene (no meshes and no animations)";
       return result;
     }
     Importer imp(result.report);
     imp.scene = scene;
-    imp.path = path;
-    imp.is_gltf = ext == ".gltf" || ext == ".glb";
+    imp.name = src.name;
+    if (gltf) imp.gltf = &*gltf;
+    if (!src.in_memory()) {
+      imp.base_dir = std::filesystem::path(src.name).parent_path().string();
+      if (imp.base_dir.empty()) imp.base_dir = ".";
+    }
     std::string error = imp.run();
     if (!error.empty()) {
       result.error = one_line(error);
@@ -992,12 +1193,72 @@ ImportResult import_model(const std::string& path) {
     result.model = std::move(imp.model);
   } catch (const std::exception& e) {
     result.model.reset();
-    result.error = path + ": " + one_line(e.what());
+    result.report = ImportReport{};
+    result.error = src.name + ": " + one_line(e.what());
   } catch (...) {
     result.model.reset();
-    result.error = path + ": unknown error while importing";
+    result.report = ImportReport{};
+    result.error = src.name + ": unknown error while importing";
   }
   return result;
+}
+
+}  // namespace
+
+ImportResult convert_scene(const aiScene& scene, const std::string& name) {
+  ImportResult result;
+  try {
+    Importer imp(result.report);
+    imp.scene = &scene;
+    imp.name = name;
+    if (std::string error = imp.run(); !error.empty()) {
+      result.error = one_line(error);
+      result.report = ImportReport{};
+      return result;
+    }
+    result.model = std::move(imp.model);
+  } catch (const std::exception& e) {
+    result.model.reset();
+    result.report = ImportReport{};
+    result.error = name + ": " + one_line(e.what());
+  }
+  return result;
+}
+
+ImportResult import_model(const std::string& path) {
+  ImportResult result;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    result.error = path + ": no such file";
+    return result;
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    result.error = path + ": is a directory, not a model file";
+    return result;
+  }
+  Source src;
+  src.name = path;
+  src.ext = lower_extension(path);
+  src.size = std::filesystem::file_size(path, ec);
+  if (ec) src.size = 0;  // not a regular file (a FIFO, ...): assimp decides
+  return import_source(src);
+}
+
+ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std::string& hint,
+                                      const std::string& name) {
+  ImportResult result;
+  if (bytes.empty()) {
+    result.error = name + ": empty file";
+    return result;
+  }
+  Source src;
+  src.name = name;
+  src.ext = "." + hint;
+  for (char& c : src.ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (src.ext == ".") src.ext.clear();
+  src.bytes = bytes;
+  src.size = bytes.size();
+  return import_source(src);
 }
 
 }  // namespace sv

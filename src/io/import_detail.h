@@ -3,13 +3,22 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "anim/clip.h"
 #include "io/import.h"
 
+struct aiScene;  // assimp's; only import.cpp and the io tests see its definition
+
 namespace sv {
+
+// The conversion behind import_model and import_model_from_memory, on a scene already read
+// (and post-processed) by assimp: every limit and repair of import.h applies. `name` prefixes
+// errors. Tests build aiScenes in code and feed them here. Never throws.
+ImportResult convert_scene(const aiScene& scene, const std::string& name);
 
 // Raw keys as read from a file, before cleaning: times in seconds (double, as read), values
 // one per key, or three per key (in-tangent, value, out-tangent) for cubic splines.
@@ -39,9 +48,21 @@ struct GltfTrackOverride {
   KeyBuffer<glm::quat> rotation;
 };
 
-// Reads every STEP/CUBICSPLINE channel of a .gltf/.glb file. Returns false when the file cannot
-// be parsed (`warning` then says why); true with an empty list when there is nothing to fix.
-bool read_gltf_step_and_cubic_tracks(const std::string& path, std::vector<GltfTrackOverride>& out,
-                                     std::string& warning);
+// A .gltf/.glb file as tinygltf reads it, before assimp does: what assimp 5.2.5 would read
+// out of bounds (refused up front), and the STEP/CUBICSPLINE channels that assimp turns linear.
+struct GltfSidecar {
+  bool parsed = false;      // false: tinygltf could not read the file (`warning` says why)
+  std::string problem;      // parsed, but an index, accessor or view is out of range, or the node
+                            // graph has a cycle: the file is refused before assimp reads it
+  std::string warning;      // a note for the report when !parsed
+  std::string parse_error;  // !parsed: tinygltf's first error line
+  bool version1 = false;    // !parsed, and the file is glTF 1.0 (tinygltf reads only 2.0)
+  std::vector<GltfTrackOverride> overrides;  // every STEP/CUBICSPLINE channel (when no problem)
+};
+
+// Reads a glTF file from disk (binary when the extension is .glb), external buffers included.
+GltfSidecar read_gltf_sidecar(const std::string& path);
+// The same for a file held in memory; opens no other file (external buffers fail the parse).
+GltfSidecar read_gltf_sidecar(std::span<const uint8_t> bytes, bool binary);
 
 }  // namespace sv
