@@ -6,6 +6,12 @@
 // palette and 4 weights summing to 1 (the importer guarantees both; unused slots have weight 0).
 // Blending the matrices first and transforming once costs less than transforming by each
 // matrix. Output is in model space. The caller owns every buffer; nothing allocates.
+//
+// skin_lbs runs a SIMD kernel chosen once at run time (AVX2+FMA where the CPU has it, SSE2 on
+// any other x86-64, the scalar loop elsewhere); skin_lbs_parallel splits the same work over a
+// WorkerPool. Both agree with skin_lbs_reference, the plain scalar loop, to within 1e-6 of
+// each vertex's magnitude (tests/anim/skinning_simd_test.cpp); they differ from it only by
+// rounding (fused multiply-adds, and a Newton-refined reciprocal square root for normals).
 #pragma once
 
 #include <cstddef>
