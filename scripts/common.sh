@@ -9,6 +9,7 @@ SKINVIEW_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SKINVIEW_BUILD_PACKAGES=(
   g++ make cmake pkg-config
   libglfw3-dev libepoxy-dev libglm-dev libassimp-dev libimgui-dev libstb-dev
+  zlib1g-dev  # assimp's CMake target links /usr/lib/.../libz.so, which libassimp-dev does not pull in
   libcli11-dev nlohmann-json3-dev libtinygltf-dev
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri
