@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string_view>
 
 #include "io/import_detail.h"
@@ -187,15 +188,18 @@ std::string check_model(const tinygltf::Model& m) {
     const tinygltf::BufferView& v = m.bufferViews[i];
     if (!index_ok(v.buffer, m.buffers.size(), false))
       return "bufferView " + std::to_string(i) + " names no buffer";
-    if (!fits(v.byteOffset, v.byteLength, m.buffers[v.buffer].data.size()))
-      return "bufferView " + std::to_string(i) + " reaches past the end of its buffer";
+    if (v.byteOffset > m.buffers[v.buffer].data.size())
+      return "bufferView " + std::to_string(i) + " starts past the end of its buffer";
   }
   auto view_fits = [&](int view, std::size_t offset, std::size_t count, std::size_t elem_size,
                        bool strided) {
     if (!index_ok(view, m.bufferViews.size(), false)) return false;
+    // A view may claim more than its buffer holds (assimp reads only what accessors use).
     const tinygltf::BufferView& v = m.bufferViews[view];
+    const std::size_t length =
+        std::min(v.byteLength, m.buffers[v.buffer].data.size() - v.byteOffset);
     const std::size_t stride = strided && v.byteStride ? v.byteStride : elem_size;
-    return stride > 0 && block_fits(offset, count, elem_size, stride, v.byteLength);
+    return stride > 0 && block_fits(offset, count, elem_size, stride, length);
   };
   for (std::size_t i = 0; i < m.accessors.size(); ++i) {
     const tinygltf::Accessor& a = m.accessors[i];
@@ -232,6 +236,34 @@ std::string check_model(const tinygltf::Model& m) {
         for (const auto& [attr, acc] : target) ok = ok && index_ok(acc, n_acc, false);
       if (!ok) return "mesh " + std::to_string(i) + " names a missing accessor or material";
     }
+  // Index values of LINE_LOOP primitives: assimp 5.2.5 drops a face with an index past the
+  // vertices (other modes lose that face, IndexOutOfRange.gltf), but its LINE_LOOP path then
+  // reads the dropped first face through a null pointer.
+  for (std::size_t i = 0; i < m.meshes.size(); ++i)
+    for (const tinygltf::Primitive& p : m.meshes[i].primitives) {
+      const auto pos = p.attributes.find("POSITION");
+      if (p.indices < 0 || p.mode != TINYGLTF_MODE_LINE_LOOP) continue;
+      const tinygltf::Accessor& ia = m.accessors[static_cast<std::size_t>(p.indices)];
+      if (ia.bufferView < 0 || ia.sparse.isSparse) continue;
+      const int size = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(ia.componentType));
+      if (ia.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
+          ia.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+          ia.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+        return "mesh " + std::to_string(i) + " has indices that are not unsigned integers";
+      const std::size_t vertices =
+          pos == p.attributes.end() ? 0 : m.accessors[static_cast<std::size_t>(pos->second)].count;
+      const tinygltf::BufferView& v = m.bufferViews[static_cast<std::size_t>(ia.bufferView)];
+      const std::size_t stride = v.byteStride ? v.byteStride : static_cast<std::size_t>(size);
+      const unsigned char* base =
+          m.buffers[static_cast<std::size_t>(v.buffer)].data.data() + v.byteOffset + ia.byteOffset;
+      for (std::size_t k = 0; k < ia.count; ++k) {
+        uint32_t index = 0;
+        std::memcpy(&index, base + k * stride, static_cast<std::size_t>(size));  // little-endian
+        if (index >= vertices)
+          return "mesh " + std::to_string(i) + " has index " + std::to_string(index) +
+                 " past its " + std::to_string(vertices) + " vertices";
+      }
+    }
   for (std::size_t i = 0; i < m.skins.size(); ++i) {
     const tinygltf::Skin& s = m.skins[i];
     bool ok = index_ok(s.inverseBindMatrices, n_acc, true) && index_ok(s.skeleton, n_nodes, true);
@@ -251,9 +283,14 @@ std::string check_model(const tinygltf::Model& m) {
   for (std::size_t i = 0; i < m.textures.size(); ++i)
     if (!index_ok(m.textures[i].source, m.images.size(), true))
       return "texture " + std::to_string(i) + " names a missing image";
-  for (std::size_t i = 0; i < m.images.size(); ++i)
-    if (!index_ok(m.images[i].bufferView, m.bufferViews.size(), true))
+  for (std::size_t i = 0; i < m.images.size(); ++i) {
+    const int view = m.images[i].bufferView;
+    if (!index_ok(view, m.bufferViews.size(), true))
       return "image " + std::to_string(i) + " names a missing buffer view";
+    if (view >= 0 && !fits(m.bufferViews[view].byteOffset, m.bufferViews[view].byteLength,
+                           m.buffers[m.bufferViews[view].buffer].data.size()))
+      return "image " + std::to_string(i) + "'s buffer view reaches past its buffer";
+  }
   // Nodes: indices in range, each node the child of at most one parent, no cycles.
   std::vector<int> parent(n_nodes, -1);
   for (std::size_t i = 0; i < n_nodes; ++i) {
@@ -313,43 +350,47 @@ void parse_failed(const std::string& err, GltfSidecar& out) {
                 "); every track is treated as linear.";
 }
 
-void finish(const tinygltf::Model& model, GltfSidecar& out) {
+// tinygltf skips a mesh primitive or an animation channel it cannot parse and carries on;
+// assimp reads them anyway (a primitive with indices and no attributes crashes its LINE_LOOP
+// path). The raw JSON is counted again: anything tinygltf skipped is malformed.
+std::string check_skipped(std::string_view text, bool binary, const tinygltf::Model& m) {
+  if (binary) {
+    if (text.size() < 20) return {};
+    uint32_t length = 0;
+    std::memcpy(&length, text.data() + 12, 4);
+    text = text.substr(20, std::min<std::size_t>(length, text.size() - 20));
+  }
+  const nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return "its JSON cannot be parsed";
+  auto count = [](const nlohmann::json& o, const char* key) -> std::size_t {
+    const auto it = o.find(key);
+    return it != o.end() && it->is_array() ? it->size() : 0;
+  };
+  if (const auto meshes = doc.find("meshes"); meshes != doc.end() && meshes->is_array()) {
+    for (std::size_t i = 0; i < meshes->size() && i < m.meshes.size(); ++i)
+      if ((*meshes)[i].is_object() &&
+          count((*meshes)[i], "primitives") != m.meshes[i].primitives.size())
+        return "mesh " + std::to_string(i) + " has a malformed primitive";
+  }
+  if (const auto anims = doc.find("animations"); anims != doc.end() && anims->is_array()) {
+    for (std::size_t i = 0; i < anims->size() && i < m.animations.size(); ++i)
+      if ((*anims)[i].is_object() &&
+          (count((*anims)[i], "channels") != m.animations[i].channels.size() ||
+           count((*anims)[i], "samplers") != m.animations[i].samplers.size()))
+        return "animation " + std::to_string(i) + " has a malformed channel or sampler";
+  }
+  return {};
+}
+
+void finish(const tinygltf::Model& model, std::string_view text, bool binary, GltfSidecar& out) {
   out.parsed = true;
   out.problem = check_model(model);
+  if (out.problem.empty()) out.problem = check_skipped(text, binary, model);
   if (out.problem.empty()) collect_overrides(model, out.overrides);
 }
 
-}  // namespace
-
-GltfSidecar read_gltf_sidecar(const std::string& path) {
-  GltfSidecar out;
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&skip_image, nullptr);
-  tinygltf::Model model;
-  std::string err, warn;
-  std::string ext = std::filesystem::path(path).extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  bool ok = false;
-  try {
-    ok = ext == ".glb" ? loader.LoadBinaryFromFile(&model, &err, &warn, path)
-                       : loader.LoadASCIIFromFile(&model, &err, &warn, path);
-  } catch (...) {
-    ok = false;
-  }
-  if (ok) {
-    finish(model, out);
-  } else {
-    parse_failed(err, out);
-    std::ifstream in(path, std::ios::binary);
-    std::string head(64 * 1024, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-    out.version1 = is_version_1(head, ext == ".glb");
-  }
-  return out;
-}
-
-GltfSidecar read_gltf_sidecar(std::span<const uint8_t> bytes, bool binary) {
+// Parses `bytes`; external files are read relative to `base_dir` when it is given, else none.
+GltfSidecar read_impl(std::span<const uint8_t> bytes, bool binary, const std::string* base_dir) {
   GltfSidecar out;
   if (bytes.empty() || bytes.size() > 0xffffffffu) {
     parse_failed("size", out);
@@ -357,28 +398,45 @@ GltfSidecar read_gltf_sidecar(std::span<const uint8_t> bytes, bool binary) {
   }
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(&skip_image, nullptr);
-  loader.SetFsCallbacks(
-      tinygltf::FsCallbacks{&no_file_exists, &no_expand, &no_read, &no_write, nullptr});
+  if (!base_dir)
+    loader.SetFsCallbacks(
+        tinygltf::FsCallbacks{&no_file_exists, &no_expand, &no_read, &no_write, nullptr});
+  const std::string dir = base_dir ? *base_dir : std::string();
   tinygltf::Model model;
   std::string err, warn;
   const auto length = static_cast<unsigned int>(bytes.size());
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   bool ok = false;
   try {
-    ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), length, "")
-                : loader.LoadASCIIFromString(
-                      &model, &err, &warn, reinterpret_cast<const char*>(bytes.data()), length, "");
+    ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), length, dir)
+                : loader.LoadASCIIFromString(&model, &err, &warn, text.data(), length, dir);
+    if (ok) finish(model, text, binary, out);
   } catch (...) {
     ok = false;
   }
-  if (ok) {
-    finish(model, out);
-  } else {
+  if (!ok) {
     parse_failed(err, out);
-    out.version1 = is_version_1(std::string_view(reinterpret_cast<const char*>(bytes.data()),
-                                                 std::min<std::size_t>(bytes.size(), 64 * 1024)),
-                                binary);
+    out.version1 = is_version_1(text.substr(0, 64 * 1024), binary);
+    out.draco = text.find("KHR_draco_mesh_compression") != std::string_view::npos;
   }
   return out;
+}
+
+}  // namespace
+
+GltfSidecar read_gltf_sidecar(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                   std::istreambuf_iterator<char>()};
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  return read_impl(bytes, ext == ".glb", &dir);
+}
+
+GltfSidecar read_gltf_sidecar(std::span<const uint8_t> bytes, bool binary) {
+  return read_impl(bytes, binary, nullptr);
 }
 
 }  // namespace sv

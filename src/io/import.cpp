@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -940,6 +941,77 @@ std::string check_off_header(std::string_view head, uint64_t size) {
   return {};
 }
 
+// assimp's readers can hand back a scene in which one object is reachable twice: the FBX reader
+// lists a bone twice in aiMesh::mBones when a skin link is broken; a corrupt node graph puts a
+// node under two parents or under itself. assimp's own destructors then free it twice, and its
+// validation recurses forever on a cycle. Every repeated pointer that a destructor would free
+// is cleared here (a node pointer reached twice is cut from its second parent), before
+// validation or any destructor runs. Returns how many were cleared.
+uint64_t unshare(aiScene& scene) {
+  std::unordered_set<const void*> seen;
+  uint64_t cleared = 0;
+  // Clears `p` when it was seen before; true if it stays.
+  auto keep = [&](auto*& p) {
+    if (!p) return false;
+    if (seen.insert(p).second) return true;
+    p = nullptr;
+    ++cleared;
+    return false;
+  };
+  // Pointer lists are compacted (assimp's validation does not expect null entries).
+  auto list = [&](auto**& items, unsigned& count) {
+    if (!items) count = 0;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < count; ++i)
+      if (!items[i] || keep(items[i])) items[kept++] = items[i];
+    count = kept;
+  };
+  if (scene.mRootNode) {
+    std::vector<aiNode*> stack{scene.mRootNode};
+    seen.insert(scene.mRootNode);
+    while (!stack.empty()) {
+      aiNode* node = stack.back();
+      stack.pop_back();
+      list(node->mChildren, node->mNumChildren);
+      for (unsigned i = 0; i < node->mNumChildren; ++i)
+        if (node->mChildren[i]) stack.push_back(node->mChildren[i]);
+    }
+  }
+  list(scene.mMeshes, scene.mNumMeshes);
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) {
+    aiMesh* mesh = scene.mMeshes[m];
+    if (!mesh) continue;
+    keep(mesh->mVertices);
+    keep(mesh->mNormals);
+    keep(mesh->mTangents);
+    keep(mesh->mBitangents);
+    for (auto*& uv : mesh->mTextureCoords) keep(uv);
+    for (auto*& c : mesh->mColors) keep(c);
+    keep(mesh->mFaces);
+    list(mesh->mBones, mesh->mNumBones);
+    for (unsigned b = 0; b < mesh->mNumBones; ++b)
+      if (aiBone* bone = mesh->mBones[b]; bone && !keep(bone->mWeights)) bone->mNumWeights = 0;
+  }
+  list(scene.mMaterials, scene.mNumMaterials);
+  list(scene.mAnimations, scene.mNumAnimations);
+  for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+    aiAnimation* anim = scene.mAnimations[a];
+    if (!anim) continue;
+    list(anim->mChannels, anim->mNumChannels);
+    for (unsigned c = 0; c < anim->mNumChannels; ++c) {
+      aiNodeAnim* ch = anim->mChannels[c];
+      if (!ch) continue;
+      if (!keep(ch->mPositionKeys)) ch->mNumPositionKeys = 0;
+      if (!keep(ch->mRotationKeys)) ch->mNumRotationKeys = 0;
+      if (!keep(ch->mScalingKeys)) ch->mNumScalingKeys = 0;
+    }
+  }
+  list(scene.mTextures, scene.mNumTextures);
+  list(scene.mLights, scene.mNumLights);
+  list(scene.mCameras, scene.mNumCameras);
+  return cleared;
+}
+
 // assimp error messages that mean it threw away malformed geometry (faces with no indices) and
 // carried on: skinview refuses such files instead of showing part of them.
 bool is_malformed_geometry(const std::string& message) {
@@ -1072,6 +1144,7 @@ std::string check_glb_header(const Source& src) {
   const std::string header = read_at(src, 0, 20);
   if (header.size() < 4 || header.compare(0, 4, "glTF") != 0) return {};
   if (header.size() < 20) return "binary glTF header is truncated";
+  if (le32(header, 4) != 2) return {};  // glTF 1.0 binary has another layout
   const uint64_t length = le32(header, 8);
   if (length > src.size)
     return "binary glTF header claims " + std::to_string(length) + " bytes, the file has " +
@@ -1089,12 +1162,133 @@ std::string check_glb_header(const Source& src) {
   return {};
 }
 
+// Random access to the bytes of a Source: the buffer, or one open stream on the file.
+class ByteReader {
+ public:
+  explicit ByteReader(const Source& src) : src_(src) {
+    if (!src.in_memory()) file_.open(src.name, std::ios::binary);
+  }
+  // Reads exactly n bytes at `offset`; false past the end or on a read error.
+  bool read(uint64_t offset, void* out, std::size_t n) {
+    if (offset > src_.size || n > src_.size - offset) return false;
+    if (src_.in_memory()) {
+      std::memcpy(out, src_.bytes.data() + offset, n);
+      return true;
+    }
+    file_.seekg(static_cast<std::streamoff>(offset));
+    file_.read(static_cast<char*>(out), static_cast<std::streamsize>(n));
+    return static_cast<std::size_t>(file_.gcount()) == n;
+  }
+  template <class T>
+  bool read_le(uint64_t offset, T& out) {  // little-endian (every supported host is)
+    return read(offset, &out, sizeof out);
+  }
+
+ private:
+  const Source& src_;
+  std::ifstream file_;
+};
+
+// Binary FBX: every array property declares its element count, and assimp 5.2.5 allocates
+// count * element size before it inflates or copies the data (a flipped byte asks for
+// gigabytes). Each array must fit the bytes it has: stored plainly, exactly; deflated, at most
+// deflate's 1032:1 ratio. Walks the record tree without reading the data; a structure it cannot
+// follow is left to assimp, which rejects it.
+std::string check_fbx_arrays(const Source& src) {
+  static constexpr char kMagic[] = "Kaydara FBX Binary  ";
+  ByteReader in(src);
+  char magic[sizeof kMagic - 1];
+  if (!in.read(0, magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof magic) != 0) return {};
+  uint32_t version = 0;
+  if (!in.read_le(23, version)) return "binary FBX header is truncated";
+  const bool wide = version >= 7500;  // 64-bit record offsets
+  const uint64_t header = wide ? 25 : 13;
+  struct Range {
+    uint64_t begin, end;
+  };
+  std::vector<Range> stack{{27, src.size}};
+  uint64_t arrays = 0;
+  while (!stack.empty()) {
+    const Range r = stack.back();
+    stack.pop_back();
+    for (uint64_t pos = r.begin; pos + header <= r.end;) {
+      uint64_t end = 0, props = 0, props_len = 0;
+      uint8_t name_len = 0;
+      if (wide) {
+        if (!in.read_le(pos, end) || !in.read_le(pos + 8, props) ||
+            !in.read_le(pos + 16, props_len))
+          return {};
+      } else {
+        uint32_t e = 0, n = 0, l = 0;
+        if (!in.read_le(pos, e) || !in.read_le(pos + 4, n) || !in.read_le(pos + 8, l)) return {};
+        end = e, props = n, props_len = l;
+      }
+      if (end == 0) break;  // the null record closing this list
+      if (end <= pos || end > r.end || !in.read_le(pos + header - 1, name_len)) return {};
+      uint64_t p = pos + header + name_len;
+      const uint64_t props_end = p + props_len;
+      if (props_end > end) return {};
+      for (uint64_t k = 0; k < props && p < props_end; ++k) {
+        char type = 0;
+        if (!in.read_le(p, type)) return {};
+        ++p;
+        uint32_t len = 0;
+        switch (type) {
+          case 'C':
+            p += 1;
+            break;
+          case 'Y':
+            p += 2;
+            break;
+          case 'I':
+          case 'F':
+            p += 4;
+            break;
+          case 'D':
+          case 'L':
+            p += 8;
+            break;
+          case 'S':
+          case 'R':
+            if (!in.read_le(p, len)) return {};
+            p += 4 + uint64_t{len};
+            break;
+          case 'b':
+          case 'i':
+          case 'f':
+          case 'd':
+          case 'l': {
+            uint32_t count = 0, encoding = 0;
+            if (!in.read_le(p, count) || !in.read_le(p + 4, encoding) || !in.read_le(p + 8, len))
+              return {};
+            const uint64_t elem = type == 'b' ? 1 : (type == 'i' || type == 'f') ? 4 : 8;
+            const uint64_t bytes = elem * count;
+            if ((encoding == 0 && bytes > len) ||
+                (encoding == 1 && bytes > 1032 * uint64_t{len} + 1024))
+              return "binary FBX array " + std::to_string(arrays) + " declares " +
+                     std::to_string(count) + " elements in " + std::to_string(len) + " bytes";
+            ++arrays;
+            p += 12 + uint64_t{len};
+            break;
+          }
+          default:
+            return {};
+        }
+      }
+      if (props_end < end) stack.push_back({props_end, end});
+      pos = end;
+    }
+  }
+  return {};
+}
+
 // Checks made before assimp sees the bytes, against its known failures on hostile headers.
 std::string check_headers(const Source& src) {
   if (src.ext == ".off")
     if (std::string e = check_off_header(read_at(src, 0, kHeadBytes), src.size); !e.empty())
       return e;
-  return check_glb_header(src);
+  if (std::string e = check_glb_header(src); !e.empty()) return e;
+  return check_fbx_arrays(src);
 }
 
 // Reads, checks and converts one model: the one code path behind import_model and
@@ -1122,8 +1316,9 @@ ImportResult import_source(const Source& src) {
         return result;
       }
       // A glTF 2 file that tinygltf cannot read is malformed; assimp 5.2.5 would read it
-      // without the range checks above (out-of-bounds reads). glTF 1.0 is left to assimp.
-      if (!gltf->parsed && !gltf->version1) {
+      // without the range checks above (out-of-bounds reads). glTF 1.0 and Draco-compressed
+      // files, which tinygltf does not read, are left to assimp.
+      if (!gltf->parsed && !gltf->version1 && !gltf->draco) {
         result.error = src.name + ": not a valid glTF 2 file (" + one_line(gltf->parse_error) + ")";
         return result;
       }
@@ -1144,6 +1339,7 @@ ImportResult import_source(const Source& src) {
     // that keep vertex count and order: GenSmoothNormals acts on meshes without normals only;
     // Triangulate only splits faces.
     const aiScene* scene = nullptr;
+    uint64_t shared = 0;
     {
       SilenceStdio quiet;
       if (src.in_memory()) {
@@ -1153,6 +1349,7 @@ ImportResult import_source(const Source& src) {
       } else {
         scene = importer.ReadFile(src.name, 0);
       }
+      if (scene) shared = unshare(const_cast<aiScene&>(*scene));
       if (scene && scene->mNumMeshes > 0)
         scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
       if (scene)
@@ -1190,6 +1387,11 @@ ImportResult import_source(const Source& src) {
     }
     for (const std::string& e : assimp_errors)
       result.report.notes.push_back("assimp: " + one_line(e));
+    if (shared)
+      result.report.notes.push_back(
+          "assimp's reader gave " + std::to_string(shared) +
+          " object(s) twice (a bone listed twice, a node under two parents, ...); the repeats "
+          "were removed.");
     result.model = std::move(imp.model);
   } catch (const std::exception& e) {
     result.model.reset();

@@ -56,7 +56,10 @@ struct GltfSidecar {
                             // graph has a cycle: the file is refused before assimp reads it
   std::string warning;      // a note for the report when !parsed
   std::string parse_error;  // !parsed: tinygltf's first error line
-  bool version1 = false;    // !parsed, and the file is glTF 1.0 (tinygltf reads only 2.0)
+  bool version1 = false;
+  bool draco = false;  // !parsed, and the file names KHR_draco_mesh_compression (which tinygltf
+                       // rejects and assimp reads)    // !parsed, and the file is glTF 1.0
+                       // (tinygltf reads only 2.0)
   std::vector<GltfTrackOverride> overrides;  // every STEP/CUBICSPLINE channel (when no problem)
 };
 

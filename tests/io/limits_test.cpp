@@ -394,5 +394,34 @@ TEST(FromMemory, GltfAccessorPastItsBufferIsRefused) {
   EXPECT_TRUE(refused_with(b, "not a valid glTF 2 file"));
 }
 
+// A binary FBX whose one array declares 2^28 doubles in 10 deflated bytes: assimp 5.2.5 would
+// allocate 2 GiB before inflating; it is refused before assimp reads it.
+TEST(FromMemory, FbxArrayLargerThanItsBytesIsRefused) {
+  std::vector<uint8_t> fbx;
+  const char magic[] = "Kaydara FBX Binary  ";
+  fbx.insert(fbx.end(), magic, magic + 20);
+  fbx.insert(fbx.end(), {0x00, 0x1a, 0x00});
+  auto u32 = [&](uint32_t v) {
+    for (int i = 0; i < 4; ++i) fbx.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  };
+  u32(7400);
+  const std::string name = "Vertices";
+  const uint32_t props_len = 1 + 12 + 10;
+  const auto end = static_cast<uint32_t>(fbx.size() + 13 + name.size() + props_len);
+  u32(end);
+  u32(1);
+  u32(props_len);
+  fbx.push_back(static_cast<uint8_t>(name.size()));
+  fbx.insert(fbx.end(), name.begin(), name.end());
+  fbx.push_back('d');
+  u32(1u << 28);  // elements
+  u32(1);         // deflate
+  u32(10);        // bytes
+  fbx.insert(fbx.end(), 10, 0);
+  fbx.insert(fbx.end(), 13, 0);  // the null record
+  ImportResult r = import_model_from_memory(fbx, "fbx", "test");
+  EXPECT_TRUE(refused_with(r, "binary FBX array 0 declares 268435456 elements in 10 bytes"));
+}
+
 }  // namespace
 }  // namespace sv

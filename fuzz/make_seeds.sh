@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# fuzz/make_seeds.sh OUT_DIR: writes one seed corpus per format family under OUT_DIR
+# (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package. Each seed is one hint
+# byte (the index into sv::fuzz::kHints, fuzz/fuzz_input.h) followed by the file. Large files are
+# cut down (BVH to 10 frames, SMD to 200 triangles) so the fuzzer runs fast on them.
+set -euo pipefail
+out="${1:?usage: make_seeds.sh OUT_DIR}"
+models="${SKINVIEW_TEST_MODELS:-/usr/share/assimp/models}"
+
+# seed FAMILY HINT_INDEX FILE [NAME]: copies FILE (or stdin when FILE is -) behind the hint byte.
+seed() {
+  local family="$1" hint="$2" file="$3" name="${4:-$(basename "$3")}"
+  mkdir -p "$out/$family"
+  { printf "\\x$(printf %02x "$hint")"; cat "$file"; } >"$out/$family/$name"
+}
+
+seed gltf 0 "$models/glTF2/simple_skin/simple_skin.gltf"
+for f in BoxTextured BoxWithInfinites BoxBadNormals; do
+  seed gltf 1 "$models/glTF2/$f-glTF-Binary/$f.glb"
+done
+
+for f in huesitos box phong_cube animation_with_skeleton; do seed fbx 2 "$models/FBX/$f.fbx"; done
+
+for f in test_cube_text test_cube_binary test_cube_compressed test kwxport_test_cubewithvcolors; do
+  seed x 3 "$models/X/$f.x"
+done
+
+for f in box_nested_animation library_animation_clips cube_tristrips cube_emptyTags regr01 \
+  cameras; do
+  seed dae 4 "$models/Collada/$f.dae"
+done
+
+# BVH: the hierarchy and the first 10 frames.
+for f in 01_01 01_03; do
+  awk '/^Frames:/ {print "Frames: 10"; next} {print} /^Frame Time:/ {n=0; on=1; next} on && ++n >= 10 {exit}' \
+    "$models/BVH/$f.bvh" >"$out/$f.bvh.tmp"
+  seed bvh 5 "$out/$f.bvh.tmp" "$f.bvh"
+  rm "$out/$f.bvh.tmp"
+done
+
+# SMD: nodes and skeleton as they are, the first 200 triangles.
+awk '/^triangles/ {tri=1; print; next} tri && ++n > 800 {print "end"; exit} {print}' \
+  "$models/SMD/WusonSMD.smd" >"$out/wuson.smd.tmp"
+seed smd_md5 6 "$out/wuson.smd.tmp" WusonSMD.smd
+rm "$out/wuson.smd.tmp"
+seed smd_md5 6 "$models/SMD/triangle.smd"
+seed smd_md5 7 "$models/MD5/SimpleCube.md5mesh"
+
+du -sh "$out"/*
