@@ -3,8 +3,11 @@
 //   skin_cpu/<vertices>/<threads>   skin_lbs (1 thread) or skin_lbs_parallel on a WorkerPool,
 //                                   positions + normals, 4 influences over 60 joints
 //   skin_cpu_plain/<vertices>       skin_lbs_reference, the plain scalar loop
-//   pose/<joints>                   sample (with a cursor) + local->model + palette, playback
-//                                   advancing 1/60 s per iteration and wrapping
+//   pose/<joints>                   sample + local->model + palette on the runtime clip layout
+//                                   (evaluate_pose), playback advancing 1/60 s per iteration
+//                                   and wrapping
+//   pose_clip/<joints>              the same through sample_clip (with a cursor),
+//                                   local_to_model and build_palette: the editable-clip path
 //   sample_seek/<joints>            sample_clip at random times (the cursor has to search)
 //
 // Items are vertices (skinning) or poses; all data is synthetic and seeded (synthetic.h).
@@ -20,6 +23,7 @@
 #include <random>
 #include <vector>
 
+#include "anim/clip_runtime.h"
 #include "anim/pose.h"
 #include "anim/sample.h"
 #include "anim/skinning.h"
@@ -102,6 +106,8 @@ struct PoseData {
   std::vector<glm::mat4> model;
   std::vector<glm::mat4> palette;
   SamplingCursor cursor;
+  ClipRuntime runtime;
+  RuntimeCursor runtime_cursor;
 
   explicit PoseData(int joints)
       : skeleton(make_skeleton(joints, 42u)), clip(make_clip(skeleton, 4.0f, 30.0f, 43u)) {
@@ -111,10 +117,28 @@ struct PoseData {
     model.resize(n);
     palette.resize(n);
     cursor.reset(clip);
+    runtime.build(clip, skeleton);  // at load, outside the frame
+    runtime_cursor.reset(runtime);
   }
 };
 
 void pose(benchmark::State& state) {
+  PoseData p(static_cast<int>(state.range(0)));
+  if (p.runtime.empty()) state.SkipWithError("ClipRuntime::build refused the clip");
+  float t = 0.0f;
+  for (auto _ : state) {
+    t = wrap_time(t + 1.0f / 60.0f, p.clip.duration, true);
+    if (!evaluate_pose(p.runtime, t, p.runtime_cursor, p.skin_joints, p.skeleton.inverse_bind,
+                       p.model, p.palette))
+      state.SkipWithError("evaluate_pose refused the input");
+    benchmark::DoNotOptimize(p.palette.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(pose)->Arg(60)->Arg(400);
+
+void pose_clip(benchmark::State& state) {
   PoseData p(static_cast<int>(state.range(0)));
   float t = 0.0f;
   for (auto _ : state) {
@@ -128,7 +152,7 @@ void pose(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(pose)->Arg(60)->Arg(400);
+BENCHMARK(pose_clip)->Arg(60)->Arg(400);
 
 void sample_seek(benchmark::State& state) {
   PoseData p(static_cast<int>(state.range(0)));

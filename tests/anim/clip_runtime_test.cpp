@@ -1,0 +1,286 @@
+// ClipRuntime against sample_clip on random clips that mix step, linear and cubic tracks, shared
+// and separate key times, empty and one-key tracks, joints without channels, keys starting after
+// 0 and rotations far apart: forward playback with loop wraps, random seeks, times on the keys
+// and outside them. evaluate_pose against local_to_model + build_palette. Refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/clip_runtime.h"
+#include "anim/pose.h"
+#include "anim/sample.h"
+#include "anim/skeleton.h"
+
+namespace sv {
+namespace {
+
+Skeleton random_skeleton(int joints, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Skeleton s;
+  for (int i = 0; i < joints; ++i) {
+    s.names.push_back("j" + std::to_string(i));
+    s.parents.push_back(i == 0 ? kNoParent
+                               : static_cast<int32_t>(rng() % static_cast<uint32_t>(i)));
+    Transform t;
+    t.translation = glm::vec3(u(rng), u(rng), u(rng));
+    t.rotation = glm::normalize(glm::quat(u(rng) + 2.0f, u(rng), u(rng), u(rng)));
+    t.scale = glm::vec3(1.0f + 0.2f * u(rng), 1.0f + 0.2f * u(rng), 1.0f + 0.2f * u(rng));
+    s.rest.push_back(t);
+    s.is_bone.push_back(1);
+  }
+  std::vector<glm::mat4> model(s.size());
+  local_to_model(s.parents, s.rest, model);
+  for (const glm::mat4& m : model) s.inverse_bind.push_back(glm::inverse(m));
+  return s;
+}
+
+// Key times: the shared 30 fps grid, or an irregular one of its own starting after 0.
+std::vector<float> key_times(std::mt19937& rng, float duration, bool shared) {
+  std::vector<float> times;
+  if (shared) {
+    for (int k = 0; k <= static_cast<int>(duration * 30.0f); ++k)
+      times.push_back(static_cast<float>(k) / 30.0f);
+    return times;
+  }
+  std::uniform_real_distribution<float> step(0.01f, 0.3f);
+  const int keys = 1 + static_cast<int>(rng() % 12u);
+  float t = 0.5f * step(rng);
+  for (int k = 0; k < keys && t < duration; ++k, t += step(rng)) times.push_back(t);
+  return times;
+}
+
+Interpolation random_interpolation(std::mt19937& rng) {
+  const uint32_t r = rng() % 6u;
+  return r == 0 ? Interpolation::Step : r == 1 ? Interpolation::CubicSpline : Interpolation::Linear;
+}
+
+template <class T, class Make>
+void fill(Track<T>& track, std::mt19937& rng, float duration, Make make) {
+  const uint32_t kind = rng() % 10u;
+  if (kind == 0) return;  // empty: rest value
+  track.interpolation = random_interpolation(rng);
+  track.times = key_times(rng, duration, kind < 7);
+  if (kind == 9) track.times.resize(1);  // one key
+  const std::size_t values =
+      track.times.size() * (track.interpolation == Interpolation::CubicSpline ? 3 : 1);
+  for (std::size_t v = 0; v < values; ++v) track.values.push_back(make());
+}
+
+Clip random_clip(const Skeleton& s, std::mt19937& rng, float duration) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  Clip clip;
+  clip.name = "random";
+  clip.duration = duration;
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    if (rng() % 8u == 0) continue;  // joint without a channel
+    JointChannel ch;
+    ch.joint = static_cast<int32_t>(j);
+    fill(ch.translation, rng, duration, [&] { return glm::vec3(u(rng), u(rng), u(rng)); });
+    // Mostly close keys (Eberly's range), some far apart and some nearly equal, some with
+    // opposite signs (the shorter arc).
+    glm::quat prev = s.rest[j].rotation;
+    fill(ch.rotation, rng, duration, [&] {
+      const uint32_t r = rng() % 10u;
+      glm::quat q = r == 0 ? glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)))
+                    : r == 1
+                        ? glm::normalize(prev + 0.001f * glm::quat(u(rng), u(rng), u(rng), u(rng)))
+                        : glm::normalize(prev + 0.3f * glm::quat(u(rng), u(rng), u(rng), u(rng)));
+      if (r == 2) q = -q;
+      prev = q;
+      return q;
+    });
+    fill(ch.scale, rng, duration, [&] {
+      return glm::vec3(1.0f + 0.3f * u(rng), 1.0f + 0.3f * u(rng), 1.0f + 0.3f * u(rng));
+    });
+    clip.channels.push_back(std::move(ch));
+  }
+  std::shuffle(clip.channels.begin(), clip.channels.end(), rng);  // any channel order
+  return clip;
+}
+
+void expect_transforms_near(const std::vector<Transform>& got, const std::vector<Transform>& want,
+                            float t, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t j = 0; j < want.size(); ++j) {
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_NEAR(got[j].translation[c], want[j].translation[c], 1e-6f)
+          << what << " t=" << t << " joint " << j << " translation " << c;
+      ASSERT_NEAR(got[j].scale[c], want[j].scale[c], 1e-6f)
+          << what << " t=" << t << " joint " << j << " scale " << c;
+    }
+    for (int c = 0; c < 4; ++c)
+      ASSERT_NEAR(got[j].rotation[c], want[j].rotation[c], 1e-6f)
+          << what << " t=" << t << " joint " << j << " rotation " << c;
+  }
+}
+
+// Relative to the matrix's magnitude (products of a chain of joints round in either order).
+void expect_matrices_near(const std::vector<glm::mat4>& got, const std::vector<glm::mat4>& want,
+                          float t, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    float scale = 1.0f;
+    for (int c = 0; c < 4; ++c) scale = std::max(scale, glm::length(want[i][c]));
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r)
+        ASSERT_NEAR(got[i][c][r], want[i][c][r], 2e-6f * scale)
+            << what << " t=" << t << " matrix " << i << " [" << c << "][" << r << "]";
+  }
+}
+
+struct Fixture {
+  Skeleton skeleton;
+  Clip clip;
+  ClipRuntime runtime;
+  RuntimeCursor cursor;
+  SamplingCursor reference_cursor;
+  std::vector<Transform> got, want;
+
+  Fixture(int joints, uint32_t seed) {
+    std::mt19937 rng(seed);
+    skeleton = random_skeleton(joints, rng);
+    clip = random_clip(skeleton, rng, 2.0f);
+    const std::string error = runtime.build(clip, skeleton);
+    EXPECT_TRUE(error.empty()) << error;
+    cursor.reset(runtime);
+    reference_cursor.reset(clip);
+    got.resize(skeleton.size());
+    want.resize(skeleton.size());
+  }
+
+  void check(float t, const char* what) {
+    ASSERT_TRUE(sample_clip(clip, skeleton, t, want, &reference_cursor));
+    ASSERT_TRUE(sample_runtime(runtime, t, cursor, got));
+    expect_transforms_near(got, want, t, what);
+  }
+};
+
+TEST(ClipRuntime, MatchesSampleClipDuringPlaybackWithLoops) {
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    Fixture f(1 + static_cast<int>(seed * 7 % 70), seed);
+    float t = 0.0f;
+    for (int frame = 0; frame < 400; ++frame) {  // 3 loops of a 2 s clip at 60 fps
+      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+      f.check(t, "playback");
+    }
+    for (int frame = 0; frame < 100; ++frame) {  // backwards
+      t = wrap_time(t - 1.0f / 45.0f, f.clip.duration, true);
+      f.check(t, "reverse");
+    }
+  }
+}
+
+TEST(ClipRuntime, MatchesSampleClipOnSeeksKeysAndOutside) {
+  for (uint32_t seed = 100; seed < 110; ++seed) {
+    Fixture f(61, seed);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-0.5f, 2.5f);
+    for (int i = 0; i < 300; ++i) f.check(u(rng), "seek");
+    for (int k = 0; k <= 60; ++k) f.check(static_cast<float>(k) / 30.0f, "on a key");
+    for (const float t : {-1.0f, 0.0f, 2.0f, 5.0f, std::nanf("")}) f.check(t, "outside");
+    // Every irregular key time of the clip too.
+    for (const JointChannel& ch : f.clip.channels)
+      for (const float t : ch.rotation.times) f.check(t, "rotation key");
+  }
+}
+
+TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
+  for (uint32_t seed = 200; seed < 210; ++seed) {
+    Fixture f(1 + static_cast<int>(seed % 64), seed);
+    const std::size_t n = f.skeleton.size();
+    std::vector<int32_t> skin;
+    std::vector<glm::mat4> inverse_bind;
+    std::mt19937 rng(seed);
+    for (std::size_t b = 0; b < n; b += 1 + rng() % 2u) {  // a skin on some joints, any order
+      skin.push_back(static_cast<int32_t>(rng() % n));
+      inverse_bind.push_back(f.skeleton.inverse_bind[static_cast<std::size_t>(skin.back())]);
+    }
+    std::vector<glm::mat4> model(n), want_model(n), palette(skin.size()), want_palette(skin.size());
+    float t = 0.0f;
+    for (int frame = 0; frame < 150; ++frame) {
+      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+      ASSERT_TRUE(sample_clip(f.clip, f.skeleton, t, f.want, &f.reference_cursor));
+      ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
+      ASSERT_TRUE(build_palette(want_model, skin, inverse_bind, want_palette));
+      ASSERT_TRUE(evaluate_pose(f.runtime, t, f.cursor, skin, inverse_bind, model, palette));
+      expect_matrices_near(model, want_model, t, "model");
+      expect_matrices_near(palette, want_palette, t, "palette");
+    }
+  }
+}
+
+TEST(ClipRuntime, EmptyClipIsTheRestPose) {
+  std::mt19937 rng(5u);
+  const Skeleton s = random_skeleton(9, rng);
+  Clip clip;
+  clip.duration = 1.0f;
+  ClipRuntime rt;
+  ASSERT_EQ(rt.build(clip, s), "");
+  EXPECT_EQ(rt.timelines(), 1u);
+  RuntimeCursor cursor;
+  cursor.reset(rt);
+  std::vector<Transform> got(s.size());
+  ASSERT_TRUE(sample_runtime(rt, 0.5f, cursor, got));
+  expect_transforms_near(got, s.rest, 0.5f, "rest");
+}
+
+TEST(ClipRuntime, SharedKeyTimesShareOneTimeline) {
+  std::mt19937 rng(6u);
+  const Skeleton s = random_skeleton(10, rng);
+  Clip clip;
+  clip.duration = 1.0f;
+  for (int j = 0; j < 10; ++j) {
+    JointChannel ch;
+    ch.joint = j;
+    ch.rotation.times = {0.0f, 0.5f, 1.0f};
+    ch.rotation.values.assign(3, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+    ch.translation.times = {0.0f, 0.5f, 1.0f};
+    ch.translation.values.assign(3, glm::vec3(1.0f));
+    clip.channels.push_back(std::move(ch));
+  }
+  ClipRuntime rt;
+  ASSERT_EQ(rt.build(clip, s), "");
+  EXPECT_EQ(rt.timelines(), 2u);  // the constant one and the shared one
+}
+
+TEST(ClipRuntime, RefusesInvalidClipsAndWrongSizes) {
+  std::mt19937 rng(8u);
+  const Skeleton s = random_skeleton(5, rng);
+  Clip bad;
+  bad.duration = 1.0f;
+  JointChannel ch;
+  ch.joint = 7;  // out of range
+  bad.channels.push_back(std::move(ch));
+  ClipRuntime rt;
+  EXPECT_NE(rt.build(bad, s), "");
+  EXPECT_TRUE(rt.empty());
+
+  Clip clip = random_clip(s, rng, 1.0f);
+  ASSERT_EQ(rt.build(clip, s), "");
+  RuntimeCursor cursor;  // not reset
+  std::vector<Transform> local(s.size());
+  EXPECT_FALSE(sample_runtime(rt, 0.1f, cursor, local));
+  cursor.reset(rt);
+  std::vector<Transform> short_local(s.size() - 1);
+  EXPECT_FALSE(sample_runtime(rt, 0.1f, cursor, short_local));
+  std::vector<glm::mat4> model(s.size()), palette(1);
+  const std::vector<int32_t> skin_bad{5};
+  const std::vector<glm::mat4> ib(1, glm::mat4(1.0f));
+  const glm::mat4 sentinel(7.0f);
+  palette[0] = sentinel;
+  EXPECT_FALSE(evaluate_pose(rt, 0.1f, cursor, skin_bad, ib, model, palette));
+  EXPECT_EQ(palette[0], sentinel);
+  const std::vector<int32_t> skin{4};
+  EXPECT_FALSE(
+      evaluate_pose(rt, 0.1f, cursor, skin, ib, std::span<glm::mat4>(model).first(4), palette));
+  EXPECT_TRUE(evaluate_pose(rt, 0.1f, cursor, skin, ib, model, palette));
+  EXPECT_TRUE(evaluate_pose(rt, 0.1f, cursor, {}, {}, model, {}));  // model matrices alone
+}
+
+}  // namespace
+}  // namespace sv
