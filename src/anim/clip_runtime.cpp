@@ -281,37 +281,6 @@ inline glm::quat to_quat(const float* xyzw) noexcept {
 
 inline __m128 load(const glm::vec4& v) noexcept { return _mm_loadu_ps(&v.x); }
 
-// Translation or scale of one joint.
-inline __m128 vec_lane(const RuntimeView& v, const Segment* segs,
-                       const ClipRuntime::Track& tr) noexcept {
-  const Segment& s = segs[tr.timeline];
-  if (s.inside != 0 && tr.interpolation == Interpolation::Linear) {
-    const glm::vec4* val = v.values + tr.base;
-    const __m128 a = load(val[s.key * tr.stride]);
-    const __m128 b = load(val[(s.key + 1) * tr.stride]);
-    return _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), _mm_set1_ps(s.alpha)));
-  }
-  return load(value_at(v, segs, tr, false));
-}
-
-// Translations or scales of joints 4g..4g+3 (component k) into out[4].
-inline void vec_group(const RuntimeView& v, const Segment* segs, std::size_t g, std::size_t k,
-                      __m128 out[4]) noexcept {
-  const ClipRuntime::Track* tr = v.tracks + 3 * (4 * g) + k;
-  const Segment& s = segs[tr[0].timeline];
-  if (v.uniform[3 * g + k] != 0 && s.inside != 0 && tr[0].interpolation == Interpolation::Linear) {
-    const glm::vec4* a = v.values + tr[0].base + s.key * tr[0].stride;
-    const glm::vec4* b = a + tr[0].stride;
-    const __m128 alpha = _mm_set1_ps(s.alpha);
-    for (int l = 0; l < 4; ++l) {
-      const __m128 al = load(a[l]);
-      out[l] = _mm_add_ps(al, _mm_mul_ps(_mm_sub_ps(load(b[l]), al), alpha));
-    }
-    return;
-  }
-  for (int l = 0; l < 4; ++l) out[l] = vec_lane(v, segs, tr[3 * l]);
-}
-
 // Eberly's coefficients, as slerp_impl in sample.cpp.
 constexpr float kMu = 1.85298109240830f;
 constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
@@ -319,222 +288,29 @@ constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f
 constexpr float kV[8] = {1.0f / 3,  2.0f / 5,  3.0f / 7,  4.0f / 9,
                          5.0f / 11, 6.0f / 13, 7.0f / 15, kMu * 8 / 17};
 
-// Slerp weight for interpolation parameter w at xm1 = cos(theta) - 1, 4 lanes.
-inline __m128 eberly(__m128 w, __m128 xm1) noexcept {
-  const __m128 one = _mm_set1_ps(1.0f);
-  const __m128 w2 = _mm_mul_ps(w, w);
-  __m128 bi[8];
-  for (int i = 0; i < 8; ++i)
-    bi[i] = _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(_mm_set1_ps(kU[i]), w2), _mm_set1_ps(kV[i])), xm1);
-  const __m128 p12 = _mm_mul_ps(bi[0], bi[1]);
-  const __m128 p34 = _mm_mul_ps(bi[2], bi[3]);
-  const __m128 p56 = _mm_mul_ps(bi[4], bi[5]);
-  const __m128 p78 = _mm_mul_ps(bi[6], bi[7]);
-  const __m128 first = _mm_add_ps(_mm_add_ps(one, bi[0]), _mm_mul_ps(p12, _mm_add_ps(one, bi[2])));
-  const __m128 second =
-      _mm_add_ps(_mm_add_ps(one, bi[4]), _mm_mul_ps(p56, _mm_add_ps(_mm_add_ps(one, bi[6]), p78)));
-  return _mm_mul_ps(w, _mm_add_ps(first, _mm_mul_ps(_mm_mul_ps(p12, p34), second)));
-}
-
-// Shortest-arc slerp of 4 quaternion pairs in lanes (a[0..3] = x, y, z, w of the 4 lanes),
-// as slerp_shortest: nlerp where the keys are nearly equal, Eberly's weights otherwise. Lanes
-// whose keys are more than ~91 degrees apart are flagged in *far (bit per lane) for the exact
-// scalar route.
-inline void slerp4(const __m128 a[4], __m128 b[4], __m128 alpha, __m128 out[4], int* far) noexcept {
-  __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[3], b[3]), _mm_mul_ps(a[0], b[0])),
-                        _mm_add_ps(_mm_mul_ps(a[1], b[1]), _mm_mul_ps(a[2], b[2])));
-  const __m128 flip = _mm_and_ps(_mm_cmplt_ps(d, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
-  d = _mm_xor_ps(d, flip);
-  for (int c = 0; c < 4; ++c) b[c] = _mm_xor_ps(b[c], flip);
-  *far = _mm_movemask_ps(_mm_cmplt_ps(d, _mm_set1_ps(0.7f)));
-  const __m128 one_minus = _mm_sub_ps(_mm_set1_ps(1.0f), alpha);
-  // nlerp: glm::normalize(a * (1 - alpha) + b * alpha).
-  __m128 nl[4];
-  for (int c = 0; c < 4; ++c)
-    nl[c] = _mm_add_ps(_mm_mul_ps(a[c], one_minus), _mm_mul_ps(b[c], alpha));
-  const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nl[3], nl[3]), _mm_mul_ps(nl[0], nl[0])),
-                                 _mm_add_ps(_mm_mul_ps(nl[1], nl[1]), _mm_mul_ps(nl[2], nl[2])));
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
-  const __m128 near = _mm_cmpgt_ps(d, _mm_set1_ps(0.9995f));
-  const __m128 xm1 = _mm_sub_ps(d, _mm_set1_ps(1.0f));
-  const __m128 ca = eberly(one_minus, xm1);
-  const __m128 cb = eberly(alpha, xm1);
-  for (int c = 0; c < 4; ++c) {
-    const __m128 e = _mm_add_ps(_mm_mul_ps(a[c], ca), _mm_mul_ps(b[c], cb));
-    const __m128 n = _mm_mul_ps(nl[c], inv);
-    out[c] = _mm_or_ps(_mm_and_ps(near, n), _mm_andnot_ps(near, e));
-  }
-}
-
-// The rotations of joints 4g..4g+3 as lanes: q[0..3] = x, y, z, w.
-inline void rotation_group(const RuntimeView& v, const Segment* segs, std::size_t g,
-                           __m128 q[4]) noexcept {
-  const ClipRuntime::Track* tr = v.tracks + 3 * (4 * g) + kR;
-  __m128 a[4], b[4], alpha;
-  int slerp_lanes = 0;
-  alignas(16) float fixed[4][4];  // lanes that need no slerp: their final value
-  const Segment& s0 = segs[tr[0].timeline];
-  if (v.uniform[3 * g + kR] != 0 && s0.inside != 0 &&
-      tr[0].interpolation == Interpolation::Linear) {
-    const glm::vec4* pa = v.values + tr[0].base + s0.key * tr[0].stride;
-    const glm::vec4* pb = pa + tr[0].stride;
-    for (int l = 0; l < 4; ++l) {
-      a[l] = load(pa[l]);
-      b[l] = load(pb[l]);
-    }
-    alpha = _mm_set1_ps(s0.alpha);
-    slerp_lanes = 0xF;
-  } else {
-    alignas(16) float al[4];
-    for (int l = 0; l < 4; ++l) {
-      const ClipRuntime::Track& t = tr[3 * l];
-      const Segment& s = segs[t.timeline];
-      if (s.inside != 0 && t.interpolation == Interpolation::Linear) {
-        const glm::vec4* val = v.values + t.base;
-        a[l] = load(val[s.key * t.stride]);
-        b[l] = load(val[(s.key + 1) * t.stride]);
-        al[l] = s.alpha;
-        slerp_lanes |= 1 << l;
-      } else {
-        a[l] = b[l] = load(value_at(v, segs, t, true));
-        al[l] = 0.0f;
-      }
-      _mm_store_ps(fixed[l], a[l]);
-    }
-    alpha = _mm_load_ps(al);
-  }
-  if (slerp_lanes == 0) {
-    for (int c = 0; c < 4; ++c) q[c] = a[c];
-    _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
-    return;
-  }
-  alignas(16) float lane_a[4][4], lane_b[4][4], lane_alpha[4];
-  for (int l = 0; l < 4; ++l) {
-    _mm_store_ps(lane_a[l], a[l]);
-    _mm_store_ps(lane_b[l], b[l]);
-  }
-  _mm_store_ps(lane_alpha, alpha);
-  _MM_TRANSPOSE4_PS(a[0], a[1], a[2], a[3]);
-  _MM_TRANSPOSE4_PS(b[0], b[1], b[2], b[3]);
-  int far = 0;
-  slerp4(a, b, alpha, q, &far);
-  const int exact = far & slerp_lanes;
-  if (slerp_lanes == 0xF && exact == 0) return;
-  // Rare lanes: the exact acos/sin route, and lanes that were not slerped at all.
-  alignas(16) float out[4][4];
-  for (int c = 0; c < 4; ++c) _mm_store_ps(out[c], q[c]);
-  for (int l = 0; l < 4; ++l) {
-    float r[4];
-    if ((slerp_lanes >> l & 1) == 0) {
-      std::copy(fixed[l], fixed[l] + 4, r);
-    } else if ((exact >> l & 1) != 0) {
-      const glm::quat s = slerp_shortest(to_quat(lane_a[l]), to_quat(lane_b[l]), lane_alpha[l]);
-      r[0] = s.x, r[1] = s.y, r[2] = s.z, r[3] = s.w;
-    } else {
-      continue;
-    }
-    for (int c = 0; c < 4; ++c) out[c][l] = r[c];
-  }
-  for (int c = 0; c < 4; ++c) q[c] = _mm_load_ps(out[c]);
-}
-
-// Phase 1 of evaluate_pose: every joint's translation (scratch[j]) and rotation-scale 3x3
-// (per 4 joints, 9 lane vectors after the 8 * groups T and S entries), glm's mat3_cast formula
-// with each column scaled, in lanes.
-inline void local_matrices(const RuntimeView& v, const Segment* segs, glm::vec4* scratch) noexcept {
-  float* rs = &scratch[8 * v.groups].x;
-  for (std::size_t g = 0; g < v.groups; ++g) {
-    __m128 tr[4], sc[4], q[4];
-    vec_group(v, segs, g, kT, tr);
-    for (int l = 0; l < 4; ++l) _mm_storeu_ps(&scratch[4 * g + l].x, tr[l]);
-    vec_group(v, segs, g, kS, sc);
-    _MM_TRANSPOSE4_PS(sc[0], sc[1], sc[2], sc[3]);
-    rotation_group(v, segs, g, q);
-    const __m128 one = _mm_set1_ps(1.0f);
-    const __m128 two = _mm_set1_ps(2.0f);
-    const __m128 qxx = _mm_mul_ps(q[0], q[0]);
-    const __m128 qyy = _mm_mul_ps(q[1], q[1]);
-    const __m128 qzz = _mm_mul_ps(q[2], q[2]);
-    const __m128 qxz = _mm_mul_ps(q[0], q[2]);
-    const __m128 qxy = _mm_mul_ps(q[0], q[1]);
-    const __m128 qyz = _mm_mul_ps(q[1], q[2]);
-    const __m128 qwx = _mm_mul_ps(q[3], q[0]);
-    const __m128 qwy = _mm_mul_ps(q[3], q[1]);
-    const __m128 qwz = _mm_mul_ps(q[3], q[2]);
-    float* m = rs + 36 * g;
-    const auto put = [m](int c, int r, __m128 x, __m128 s) noexcept {
-      _mm_storeu_ps(m + 4 * (3 * c + r), _mm_mul_ps(x, s));
-    };
-    put(0, 0, _mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(qyy, qzz))), sc[0]);
-    put(0, 1, _mm_mul_ps(two, _mm_add_ps(qxy, qwz)), sc[0]);
-    put(0, 2, _mm_mul_ps(two, _mm_sub_ps(qxz, qwy)), sc[0]);
-    put(1, 0, _mm_mul_ps(two, _mm_sub_ps(qxy, qwz)), sc[1]);
-    put(1, 1, _mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(qxx, qzz))), sc[1]);
-    put(1, 2, _mm_mul_ps(two, _mm_add_ps(qyz, qwx)), sc[1]);
-    put(2, 0, _mm_mul_ps(two, _mm_add_ps(qxz, qwy)), sc[2]);
-    put(2, 1, _mm_mul_ps(two, _mm_sub_ps(qyz, qwx)), sc[2]);
-    put(2, 2, _mm_sub_ps(one, _mm_mul_ps(two, _mm_add_ps(qxx, qyy))), sc[2]);
-  }
-}
-
-// Phases 2 and 3: model[j] = model[parent] * local[j] and palette[b] = model[skin[b]] *
-// inverse_bind[b]. Written twice, SSE2 and AVX2+FMA (broadcast loads instead of shuffles, fused
-// multiply-adds); the local matrix is affine, so its columns' 4th terms are skipped.
-#define SV_PRODUCTS(NAME, ATTR, BCAST, MADD)                                                      \
-  ATTR void NAME(const RuntimeView& v, const glm::vec4* scratch, glm::mat4* model,                \
-                 std::span<const int32_t> skin, const glm::mat4* inverse_bind,                    \
-                 glm::mat4* palette) noexcept {                                                   \
-    const float* rs = &scratch[8 * v.groups].x;                                                   \
-    for (std::size_t j = 0; j < v.joints; ++j) {                                                  \
-      const float* l = rs + 36 * (j / 4) + (j % 4); /* (c, r) at l[12 c + 4 r] */                 \
-      const float* t = &scratch[j].x;                                                             \
-      float* out = &model[j][0][0];                                                               \
-      const int32_t p = v.parents[j];                                                             \
-      if (p == kNoParent) {                                                                       \
-        for (int c = 0; c < 3; ++c)                                                               \
-          _mm_storeu_ps(out + 4 * c, _mm_setr_ps(l[12 * c], l[12 * c + 4], l[12 * c + 8], 0.0f)); \
-        _mm_storeu_ps(out + 12, _mm_setr_ps(t[0], t[1], t[2], 1.0f));                             \
-        continue;                                                                                 \
-      }                                                                                           \
-      const float* pm = &model[p][0][0];                                                          \
-      const __m128 p0 = _mm_loadu_ps(pm), p1 = _mm_loadu_ps(pm + 4);                              \
-      const __m128 p2 = _mm_loadu_ps(pm + 8), p3 = _mm_loadu_ps(pm + 12);                         \
-      for (int c = 0; c < 3; ++c) {                                                               \
-        const __m128 x = MADD(p1, BCAST(l + 12 * c + 4), _mm_mul_ps(p0, BCAST(l + 12 * c)));      \
-        _mm_storeu_ps(out + 4 * c, MADD(p2, BCAST(l + 12 * c + 8), x));                           \
-      }                                                                                           \
-      const __m128 x = MADD(p1, BCAST(t + 1), _mm_mul_ps(p0, BCAST(t)));                          \
-      _mm_storeu_ps(out + 12, _mm_add_ps(MADD(p2, BCAST(t + 2), x), p3));                         \
-    }                                                                                             \
-    for (std::size_t b = 0; b < skin.size(); ++b) {                                               \
-      const float* m = &model[skin[b]][0][0];                                                     \
-      const float* ib = &inverse_bind[b][0][0];                                                   \
-      float* out = &palette[b][0][0];                                                             \
-      const __m128 m0 = _mm_loadu_ps(m), m1 = _mm_loadu_ps(m + 4);                                \
-      const __m128 m2 = _mm_loadu_ps(m + 8), m3 = _mm_loadu_ps(m + 12);                           \
-      for (int c = 0; c < 4; ++c) {                                                               \
-        const float* k = ib + 4 * c;                                                              \
-        const __m128 x = MADD(m1, BCAST(k + 1), _mm_mul_ps(m0, BCAST(k)));                        \
-        _mm_storeu_ps(out + 4 * c, MADD(m3, BCAST(k + 3), MADD(m2, BCAST(k + 2), x)));            \
-      }                                                                                           \
-    }                                                                                             \
-  }
-
-inline __m128 bcast_sse2(const float* p) noexcept { return _mm_set1_ps(*p); }
-inline __m128 madd_sse2(__m128 a, __m128 b, __m128 c) noexcept {
-  return _mm_add_ps(_mm_mul_ps(a, b), c);
-}
-SV_PRODUCTS(products_sse2, , bcast_sse2, madd_sse2)
+namespace sse2 {
+#define SV_RT_AVX2 0
+#include "anim/clip_runtime_kernels.inc"
+#undef SV_RT_AVX2
+}  // namespace sse2
 
 #if defined(SV_RUNTIME_X86)
-#define SV_AVX2 __attribute__((target("avx2,fma")))
-SV_AVX2 inline __m128 bcast_avx2(const float* p) noexcept { return _mm_broadcast_ss(p); }
-SV_AVX2 inline __m128 madd_avx2(__m128 a, __m128 b, __m128 c) noexcept {
-  return _mm_fmadd_ps(a, b, c);
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+namespace avx2 {
+#define SV_RT_AVX2 1
+#include "anim/clip_runtime_kernels.inc"
+#undef SV_RT_AVX2
+}  // namespace avx2
+#pragma GCC pop_options
+
+bool has_avx2_fma() noexcept {
+  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return yes;
 }
-SV_PRODUCTS(products_avx2, SV_AVX2, bcast_avx2, madd_avx2)
+#else
+bool has_avx2_fma() noexcept { return false; }
 #endif
-#undef SV_PRODUCTS
 
 #endif  // __SSE2__
 
@@ -547,28 +323,17 @@ bool sample_runtime(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
   const RuntimeView v = RuntimeAccess::view(clip);
   locate_all(v, t, cursor);
   const Segment* segs = cursor.segments.data();
-  for (std::size_t g = 0; g < v.groups; ++g) {
 #if defined(__SSE2__)
-    __m128 tr[4], sc[4], q[4];
-    vec_group(v, segs, g, kT, tr);
-    vec_group(v, segs, g, kS, sc);
-    rotation_group(v, segs, g, q);
-    _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
-    for (std::size_t l = 0; l < 4 && 4 * g + l < v.joints; ++l) {
-      alignas(16) float ft[4], fs[4], fq[4];
-      _mm_store_ps(ft, tr[l]);
-      _mm_store_ps(fs, sc[l]);
-      _mm_store_ps(fq, q[l]);
-      Transform& out = out_local[4 * g + l];
-      out.translation = glm::vec3(ft[0], ft[1], ft[2]);
-      out.rotation = to_quat(fq);
-      out.scale = glm::vec3(fs[0], fs[1], fs[2]);
-    }
-#else
-    for (std::size_t l = 0; l < 4 && 4 * g + l < v.joints; ++l)
-      out_local[4 * g + l] = joint_scalar(v, segs, 4 * g + l);
-#endif
+#if defined(SV_RUNTIME_X86)
+  if (has_avx2_fma()) {
+    avx2::sample_groups(v, segs, out_local);
+    return true;
   }
+#endif
+  sse2::sample_groups(v, segs, out_local);
+#else
+  for (std::size_t j = 0; j < v.joints; ++j) out_local[j] = joint_scalar(v, segs, j);
+#endif
   return true;
 }
 
@@ -584,17 +349,17 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
   const RuntimeView v = RuntimeAccess::view(clip);
   locate_all(v, t, cursor);
 #if defined(__SSE2__)
-  local_matrices(v, cursor.segments.data(), cursor.scratch.data());
 #if defined(SV_RUNTIME_X86)
-  static const bool fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (fma) {
-    products_avx2(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
-                  palette.data());
+  if (has_avx2_fma()) {
+    avx2::local_matrices(v, cursor.segments.data(), cursor.scratch.data());
+    avx2::products(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
+                   palette.data());
     return true;
   }
 #endif
-  products_sse2(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
-                palette.data());
+  sse2::local_matrices(v, cursor.segments.data(), cursor.scratch.data());
+  sse2::products(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
+                 palette.data());
   return true;
 #else
   // No SSE: sample, then glm products (slow but the same results).
