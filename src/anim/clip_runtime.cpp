@@ -304,12 +304,14 @@ namespace avx2 {
 }  // namespace avx2
 #pragma GCC pop_options
 
+[[maybe_unused]] bool g_force_sse2 = false;
+
 bool has_avx2_fma() noexcept {
   static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes;
+  return yes && !g_force_sse2;
 }
 #else
-bool has_avx2_fma() noexcept { return false; }
+[[maybe_unused]] bool g_force_sse2 = false;
 #endif
 
 #endif  // __SSE2__
@@ -373,5 +375,13 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
   return true;
 #endif
 }
+
+namespace detail {
+bool clip_runtime_force_sse2(bool force) noexcept {
+  const bool previous = g_force_sse2;
+  g_force_sse2 = force;
+  return previous;
+}
+}  // namespace detail
 
 }  // namespace sv

@@ -115,4 +115,10 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept;
 
+namespace detail {
+// Tests only: true makes sample_runtime and evaluate_pose take the SSE2 kernels even where the
+// CPU has AVX2+FMA (not thread-safe; set it before sampling). Returns the previous setting.
+bool clip_runtime_force_sse2(bool force) noexcept;
+}  // namespace detail
+
 }  // namespace sv

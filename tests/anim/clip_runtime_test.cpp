@@ -214,6 +214,86 @@ TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
   }
 }
 
+// Every joint keyed on the same grid with linear tracks: the 4-joint fast path, with keys far
+// apart (the exact route per lane), nearly equal (nlerp) and of opposite signs in its lanes.
+TEST(ClipRuntime, SharedLinearTracksWithFarAndNearKeys) {
+  std::mt19937 rng(11u);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const Skeleton s = random_skeleton(13, rng);
+  Clip clip;
+  clip.duration = 1.0f;
+  for (int j = 0; j < 13; ++j) {
+    JointChannel ch;
+    ch.joint = j;
+    glm::quat prev(1.0f, 0.0f, 0.0f, 0.0f);
+    for (int k = 0; k <= 30; ++k) {
+      const float t = static_cast<float>(k) / 30.0f;
+      ch.translation.times.push_back(t);
+      ch.rotation.times.push_back(t);
+      ch.scale.times.push_back(t);
+      ch.translation.values.push_back(glm::vec3(u(rng), u(rng), u(rng)));
+      ch.scale.values.push_back(glm::vec3(1.0f + 0.1f * u(rng)));
+      const uint32_t r = rng() % 8u;
+      glm::quat q = r == 0 ? glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)))
+                    : r == 1
+                        ? glm::normalize(prev + 1e-4f * glm::quat(u(rng), u(rng), u(rng), u(rng)))
+                        : glm::normalize(prev + 0.2f * glm::quat(u(rng), u(rng), u(rng), u(rng)));
+      if (r == 2) q = -q;
+      ch.rotation.values.push_back(q);
+      prev = q;
+    }
+    clip.channels.push_back(std::move(ch));
+  }
+  ClipRuntime rt;
+  ASSERT_EQ(rt.build(clip, s), "");
+  EXPECT_EQ(rt.timelines(), 2u);
+  RuntimeCursor cursor;
+  cursor.reset(rt);
+  SamplingCursor ref_cursor;
+  ref_cursor.reset(clip);
+  std::vector<Transform> got(s.size()), want(s.size());
+  std::vector<int32_t> skin(s.size());
+  for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
+  std::vector<glm::mat4> model(s.size()), want_model(s.size()), palette(s.size()),
+      want_palette(s.size());
+  float t = 0.0f;
+  for (int frame = 0; frame < 200; ++frame) {
+    t = wrap_time(t + 1.0f / 97.0f, clip.duration, true);
+    ASSERT_TRUE(sample_clip(clip, s, t, want, &ref_cursor));
+    ASSERT_TRUE(sample_runtime(rt, t, cursor, got));
+    expect_transforms_near(got, want, t, "shared linear");
+    ASSERT_TRUE(local_to_model(s.parents, want, want_model));
+    ASSERT_TRUE(build_palette(want_model, skin, s.inverse_bind, want_palette));
+    ASSERT_TRUE(evaluate_pose(rt, t, cursor, skin, s.inverse_bind, model, palette));
+    expect_matrices_near(model, want_model, t, "shared linear model");
+    expect_matrices_near(palette, want_palette, t, "shared linear palette");
+  }
+}
+
+// The SSE2 kernels (the x86-64 baseline) where the CPU would pick AVX2+FMA.
+TEST(ClipRuntime, Sse2KernelsMatchToo) {
+  const bool previous = detail::clip_runtime_force_sse2(true);
+  for (uint32_t seed = 300; seed < 306; ++seed) {
+    Fixture f(1 + static_cast<int>(seed * 11 % 70), seed);
+    std::vector<int32_t> skin(f.skeleton.size());
+    for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
+    std::vector<glm::mat4> model(skin.size()), want_model(skin.size()), palette(skin.size()),
+        want_palette(skin.size());
+    float t = 0.0f;
+    for (int frame = 0; frame < 150; ++frame) {
+      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+      f.check(t, "sse2");
+      ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
+      ASSERT_TRUE(build_palette(want_model, skin, f.skeleton.inverse_bind, want_palette));
+      ASSERT_TRUE(
+          evaluate_pose(f.runtime, t, f.cursor, skin, f.skeleton.inverse_bind, model, palette));
+      expect_matrices_near(model, want_model, t, "sse2 model");
+      expect_matrices_near(palette, want_palette, t, "sse2 palette");
+    }
+  }
+  detail::clip_runtime_force_sse2(previous);
+}
+
 TEST(ClipRuntime, EmptyClipIsTheRestPose) {
   std::mt19937 rng(5u);
   const Skeleton s = random_skeleton(9, rng);
