@@ -150,6 +150,15 @@ void sse2_loop(const SkinJob& job, const PackedBone* packed, std::size_t begin,
 
 #define SV_AVX2 __attribute__((target("avx2,fma")))
 
+// Squared length in every lane as (x^2 + y^2) + (z^2 + 0): the order the 4-vertex batch sums
+// in (two horizontal adds), so a vertex's normal rounds the same whether it is skinned alone or
+// in a batch, and results do not depend on where a range (a thread's chunk) starts or ends.
+SV_AVX2 inline __attribute__((always_inline)) __m128 len2_avx2(__m128 r) noexcept {
+  const __m128 sq = _mm_mul_ps(r, r);
+  const __m128 h = _mm_hadd_ps(sq, sq);
+  return _mm_hadd_ps(h, h);
+}
+
 // (a a a a | b b b b), or a alone for positions only.
 template <bool kNormals>
 SV_AVX2 inline __attribute__((always_inline)) __m256 pair_avx2(const float* a,
@@ -219,7 +228,7 @@ SV_AVX2 inline __attribute__((always_inline)) void skin_vertex_avx2(const Stream
   if constexpr (kNormals) {
     __m128 rn = _mm256_extractf128_ps(r, 1);
     float* on = s.out_normals + 3 * v;
-    const __m128 len2 = dot3_sse2(rn);
+    const __m128 len2 = len2_avx2(rn);
     if (__builtin_expect(!fast_length(_mm_cvtss_f32(len2)), 0)) {
       normalise_exact(on, rn);
       return;
@@ -254,7 +263,7 @@ SV_AVX2 inline __attribute__((always_inline)) void skin_four_avx2(const Streams&
   float* on = s.out_normals + 3 * v;
   if (__builtin_expect(_mm_movemask_ps(in_range) != 0xF, 0)) {
     for (int i = 0; i < 4; ++i) {
-      const __m128 l = dot3_sse2(n[i]);
+      const __m128 l = len2_avx2(n[i]);
       if (fast_length(_mm_cvtss_f32(l))) {
         __m128 yr = _mm_rsqrt_ps(l);
         const __m128 h = _mm_mul_ps(_mm_set1_ps(0.5f), l);

@@ -1,0 +1,64 @@
+// skin_lbs_parallel hands out chunks of vertices to whichever thread is free: results must not
+// depend on where the chunks fall, nor on which thread took which (meshes spanning several
+// chunks, sizes that are not multiples of the chunk or of the 4-vertex batch, degenerate
+// normals on the chunk edges).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/pose.h"
+#include "anim/skinning.h"
+#include "anim/worker_pool.h"
+
+namespace sv {
+namespace {
+
+TEST(SkinLbsSplit, ChunkedParallelMatchesSingleThreadBitForBit) {
+  std::mt19937 rng(21u);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<glm::mat4> palette;
+  for (int b = 0; b < 40; ++b) {
+    Transform t;
+    t.translation = 3.0f * glm::vec3(u(rng), u(rng), u(rng));
+    t.rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.1f));
+    t.scale = glm::vec3(1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng));
+    palette.push_back(to_matrix(t));
+  }
+  std::vector<glm::mat3> normal_palette(palette.size());
+  ASSERT_TRUE(build_normal_palette(palette, normal_palette));
+  for (const std::size_t n :
+       {std::size_t{16383}, std::size_t{16385}, std::size_t{50001}, std::size_t{3 * 16384 + 6}}) {
+    std::vector<glm::vec3> positions(n), normals(n);
+    std::vector<glm::u16vec4> joints(n);
+    std::vector<glm::vec4> weights(n);
+    for (std::size_t v = 0; v < n; ++v) {
+      positions[v] = 5.0f * glm::vec3(u(rng), u(rng), u(rng));
+      // Zero normals around every chunk edge too (the exact route).
+      normals[v] = (v % 16384) < 3 || (v % 16384) > 16381
+                       ? glm::vec3(0.0f)
+                       : glm::normalize(glm::vec3(u(rng), u(rng), u(rng) + 2.0f));
+      for (int i = 0; i < 4; ++i) joints[v][i] = static_cast<uint16_t>(rng() % 40u);
+      glm::vec4 w(u(rng) + 1.1f, u(rng) + 1.1f, u(rng) + 1.1f, u(rng) + 1.1f);
+      weights[v] = w / (w.x + w.y + w.z + w.w);
+    }
+    const SkinInput in{positions, normals, joints, weights, -1};
+    std::vector<glm::vec3> p1(n), n1(n);
+    ASSERT_TRUE(skin_lbs(palette, normal_palette, in, p1, n1));
+    for (const unsigned threads : {1u, 2u, 3u}) {
+      WorkerPool pool(threads);
+      for (int repeat = 0; repeat < 4; ++repeat) {
+        std::vector<glm::vec3> p2(n, glm::vec3(7.0f)), n2(n, glm::vec3(7.0f));
+        ASSERT_TRUE(skin_lbs_parallel(pool, palette, normal_palette, in, p2, n2));
+        ASSERT_EQ(p1, p2) << threads << " threads, " << n << " vertices";
+        ASSERT_EQ(n1, n2) << threads << " threads, " << n << " vertices";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sv
