@@ -194,7 +194,7 @@ SV_AVX2 inline __attribute__((always_inline)) void blend_avx2(const Streams& s,
 
 // Blends the vertex's 4 bones and transforms: (p' | n') with n' not yet normalised (lane 7 is
 // 0; lane 3 is junk, never stored past the range). Reads exactly the vertex's own input floats.
-template <bool kNormals>
+template <bool kNormals, bool kWide = false>
 SV_AVX2 inline __attribute__((always_inline)) __m256 transform_avx2(const Streams& s,
                                                                     const PackedBone* packed,
                                                                     std::size_t v) noexcept {
@@ -206,10 +206,22 @@ SV_AVX2 inline __attribute__((always_inline)) __m256 transform_avx2(const Stream
   // K3 (lanes 0-2 of the low half); the high half stays 0 so n' is untouched.
   const __m256 k3 = _mm256_castps128_ps256(translation(
       _mm256_castps256_ps128(y[0]), _mm256_castps256_ps128(y[1]), _mm256_castps256_ps128(y[2])));
-  const __m256 r0 = _mm256_fmadd_ps(y[2], pair_avx2<kNormals>(pp + 2, np + 2),
-                                    _mm256_blend_ps(k3, _mm256_setzero_ps(), 0xF0));
-  const __m256 r1 = _mm256_fmadd_ps(y[1], pair_avx2<kNormals>(pp + 1, np + 1),
-                                    _mm256_mul_ps(y[0], pair_avx2<kNormals>(pp, np)));
+  __m256 px, py, pz;
+  if constexpr (kWide) {
+    // Two 16-byte loads and three in-lane permutes instead of six broadcast loads: the loop is
+    // bound by its loads. Reads 4 bytes past the vertex (the next one's): never the last.
+    const __m256 pn =
+        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(pp)), _mm_loadu_ps(np), 1);
+    px = _mm256_permute_ps(pn, 0x00);
+    py = _mm256_permute_ps(pn, 0x55);
+    pz = _mm256_permute_ps(pn, 0xAA);
+  } else {
+    px = pair_avx2<kNormals>(pp, np);
+    py = pair_avx2<kNormals>(pp + 1, np + 1);
+    pz = pair_avx2<kNormals>(pp + 2, np + 2);
+  }
+  const __m256 r0 = _mm256_fmadd_ps(y[2], pz, _mm256_blend_ps(k3, _mm256_setzero_ps(), 0xF0));
+  const __m256 r1 = _mm256_fmadd_ps(y[1], py, _mm256_mul_ps(y[0], px));
   return _mm256_add_ps(r0, r1);
 }
 
@@ -252,7 +264,7 @@ SV_AVX2 inline __attribute__((always_inline)) void skin_four_avx2(const Streams&
   __m128 n[4];
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
-    const __m256 r = transform_avx2<true>(s, packed, v + i);
+    const __m256 r = transform_avx2<true, true>(s, packed, v + i);
     _mm_storeu_ps(s.out_positions + 3 * (v + i), _mm256_castps256_ps128(r));
     n[i] = _mm256_extractf128_ps(r, 1);
   }
@@ -289,8 +301,26 @@ SV_AVX2 void loop_avx2(const SkinJob& job, const PackedBone* packed, std::size_t
                        std::size_t end) noexcept {
   const Streams s(job);
   std::size_t v = begin;
-  if constexpr (kNormals)
-    for (; v + 4 < end; v += 4) skin_four_avx2(s, packed, v);
+  if constexpr (kNormals) {
+    // The batch reads and writes at constant offsets from 6 stream pointers that advance per
+    // batch: indexing by v made the compiler keep (and spill) a pointer per offset.
+    Streams b = s;
+    b.positions += 3 * v;
+    b.normals += 3 * v;
+    b.joints += v;
+    b.weights += 4 * v;
+    b.out_positions += 3 * v;
+    b.out_normals += 3 * v;
+    for (; v + 4 < end; v += 4) {
+      skin_four_avx2(b, packed, 0);
+      b.positions += 12;
+      b.normals += 12;
+      b.joints += 4;
+      b.weights += 16;
+      b.out_positions += 12;
+      b.out_normals += 12;
+    }
+  }
   for (; v + 1 < end; ++v) skin_vertex_avx2<kNormals, false>(s, packed, v);
   skin_vertex_avx2<kNormals, true>(s, packed, end - 1);
 }
