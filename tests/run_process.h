@@ -1,3 +1,4 @@
+// Shared by the suites that run skinview as a child process (tests/app, tests/reliability).
 // Runs a program as a child process with a wall-clock limit and captures its output, so a
 // command-line test can check exit statuses and stderr, and a hang or a crash fails the test
 // instead of taking the test runner down with it.
