@@ -21,7 +21,7 @@ constexpr int kSpins = 1 << 14;
 
 }  // namespace
 
-WorkerPool::WorkerPool(unsigned threads) {
+WorkerPool::WorkerPool(unsigned threads) : claimed_(threads > 1 ? threads - 1 : 0) {
   const unsigned extra = threads > 1 ? threads - 1 : 0;
   threads_.reserve(extra);
   for (unsigned i = 0; i < extra; ++i) threads_.emplace_back([this, i] { worker(i + 1); });
@@ -43,9 +43,20 @@ void WorkerPool::run(Task task, void* context) noexcept {
   task_ = task;
   context_ = context;
   pending_.store(parts - 1, std::memory_order_relaxed);
+  // Released after task_ and context_: a worker that claims a part (acquire) sees them.
+  for (std::atomic<uint32_t>& c : claimed_) c.store(0, std::memory_order_release);
   generation_.fetch_add(1, std::memory_order_release);  // publishes task_, context_, pending_
   generation_.notify_all();
   task(context, 0, parts);
+  // Parts no worker has started yet are done here rather than waited for: on a machine busier
+  // than it has cores, a woken worker can wait milliseconds for a core.
+  for (unsigned part = 1; part < parts; ++part) {
+    uint32_t unclaimed = 0;
+    if (claimed_[part - 1].compare_exchange_strong(unclaimed, 1, std::memory_order_acq_rel)) {
+      task(context, part, parts);
+      pending_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  }
   // The caller spins until the other parts are done, without ever sleeping: a job is one
   // frame's work, so the wait is bounded by it, a futex wake-up would cost more than most
   // waits, and the caller's CPU time stays equal to the job's wall time (what the benchmarks
@@ -67,6 +78,11 @@ void WorkerPool::worker(unsigned part) noexcept {
     }
     seen = gen;
     if (stop_.load(std::memory_order_relaxed)) return;
+    // The caller may have taken this part already (it did not wait for us); a late wake-up may
+    // also find the next job's part, which it may take: task_ and context_ are that job's.
+    uint32_t unclaimed = 0;
+    if (!claimed_[part - 1].compare_exchange_strong(unclaimed, 1, std::memory_order_acq_rel))
+      continue;
     task_(context_, part, size());
     pending_.fetch_sub(1, std::memory_order_acq_rel);
   }

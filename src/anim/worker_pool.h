@@ -3,7 +3,9 @@
 // Per-frame work (skinning a big mesh) is split over the cores without creating a thread per
 // frame: the threads are started by the constructor and sleep between jobs. run() hands every
 // participant the same function with its part number; the calling thread does part 0 itself,
-// then spins until the other parts are done (workers sleep between jobs, the caller never does).
+// then any part whose worker has not started it yet (a worker still waking, or descheduled on a
+// busy machine), then spins until the parts the workers took are done (workers sleep between
+// jobs, the caller never does). A part runs exactly once, on whichever thread claims it first.
 // run() neither allocates nor throws, and is meant for one caller at a time (it is not reentrant).
 #pragma once
 
@@ -27,7 +29,8 @@ class WorkerPool {
 
   using Task = void (*)(void* context, unsigned part, unsigned parts);
   // Calls task(context, part, size()) once for every part in [0, size()), part 0 on the calling
-  // thread, and returns when all parts have returned. `task` must not throw.
+  // thread (and other parts too when their workers are late), and returns when all parts have
+  // returned. `task` must not throw nor depend on the thread it runs on.
   void run(Task task, void* context) noexcept;
 
  private:
@@ -36,8 +39,9 @@ class WorkerPool {
   std::vector<std::thread> threads_;
   Task task_ = nullptr;
   void* context_ = nullptr;
-  std::atomic<uint32_t> generation_{0};  // bumped once per job (and to stop)
-  std::atomic<uint32_t> pending_{0};     // parts still running, the caller's excluded
+  std::atomic<uint32_t> generation_{0};         // bumped once per job (and to stop)
+  std::atomic<uint32_t> pending_{0};            // parts still running, the caller's excluded
+  std::vector<std::atomic<uint32_t>> claimed_;  // part i + 1: 1 once a thread has taken it
   std::atomic<bool> stop_{false};
 };
 
