@@ -1375,8 +1375,13 @@ std::string check_md5_mesh(const Source& src) {
       for (std::string w; words >> w;) tok.push_back(w);
     }
     if (tok.empty()) continue;
+    // assimp reads a quoted string up to its closing quote, past the line and the buffer.
+    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
+      return "MD5 line with an unterminated string";
     const std::string& key = tok[0];
     auto arg = [&](std::size_t i) { return i < tok.size() ? number(tok[i]) : uint64_t{0}; };
+    if ((key == "joints" || key == "mesh") && (tok.size() != 2 || tok[1] != "{"))
+      return "MD5 section header '" + key + "' is malformed";
     if (key == "joints") {
       in_joints = true;
       joints = 0;
@@ -1447,16 +1452,25 @@ std::string check_smd_sections(const Source& src) {
   }
   std::istringstream lines(text);
   std::string line;
-  bool in_section = false;
+  bool in_section = false, in_nodes = false;
   for (std::size_t n = 1; std::getline(lines, line); ++n) {
     std::istringstream words(line);
     std::string key;
     if (!(words >> key) || key.rfind("//", 0) == 0) continue;
+    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
+      return "SMD line " + std::to_string(n) + " has an unterminated string";
     if (in_section) {
       in_section = key != "end";
+      // nodes: INDEX "NAME" PARENT
+      if (in_section && in_nodes &&
+          (line.find('"') == std::string::npos ||
+           key.find_first_not_of("-0123456789") != std::string::npos))
+        return "SMD line " + std::to_string(n) + " is not a node (INDEX \"NAME\" PARENT)";
+      in_nodes = in_nodes && in_section;
     } else if (key == "nodes" || key == "skeleton" || key == "triangles" ||
                key == "vertexanimation") {
       in_section = true;
+      in_nodes = key == "nodes";
     } else if (key != "version") {
       return "SMD line " + std::to_string(n) + " is outside every section ('" + key.substr(0, 32) +
              "')";
