@@ -288,6 +288,7 @@ constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f
 constexpr float kV[8] = {1.0f / 3,  2.0f / 5,  3.0f / 7,  4.0f / 9,
                          5.0f / 11, 6.0f / 13, 7.0f / 15, kMu * 8 / 17};
 
+#define SV_RT_AVX512 0
 namespace sse2 {
 #define SV_RT_AVX2 0
 #include "anim/clip_runtime_kernels.inc"
@@ -303,15 +304,39 @@ namespace avx2 {
 #undef SV_RT_AVX2
 }  // namespace avx2
 #pragma GCC pop_options
+#undef SV_RT_AVX512
 
-[[maybe_unused]] bool g_force_sse2 = false;
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx2,fma")
+// GCC 12's own avx512fintrin.h trips -Wmaybe-uninitialized (its _mm512_undefined_ps).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+namespace avx512 {
+#define SV_RT_AVX2 0
+#define SV_RT_AVX512 1
+#include "anim/clip_runtime_kernels.inc"
+#undef SV_RT_AVX2
+#undef SV_RT_AVX512
+}  // namespace avx512
+#pragma GCC diagnostic pop
+#pragma GCC pop_options
+
+// Tests cap the kernels: 0 SSE2, 1 AVX2+FMA, 2 AVX-512 (the default: the best the CPU has).
+[[maybe_unused]] int g_max_isa = 2;
 
 bool has_avx2_fma() noexcept {
   static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return yes && !g_force_sse2;
+  return yes && g_max_isa >= 1;
+}
+
+bool has_avx512() noexcept {
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+                          __builtin_cpu_supports("fma");
+  return yes && g_max_isa >= 2;
 }
 #else
-[[maybe_unused]] bool g_force_sse2 = false;
+// Tests cap the kernels: 0 SSE2, 1 AVX2+FMA, 2 AVX-512 (the default: the best the CPU has).
+[[maybe_unused]] int g_max_isa = 2;
 #endif
 
 #endif  // __SSE2__
@@ -352,6 +377,12 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
   locate_all(v, t, cursor);
 #if defined(__SSE2__)
 #if defined(SV_RUNTIME_X86)
+  if (has_avx512()) {
+    avx512::local_matrices(v, cursor.segments.data(), cursor.scratch.data());
+    avx512::products(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
+                     palette.data());
+    return true;
+  }
   if (has_avx2_fma()) {
     avx2::local_matrices(v, cursor.segments.data(), cursor.scratch.data());
     avx2::products(v, cursor.scratch.data(), model.data(), skin_joints, inverse_bind.data(),
@@ -377,9 +408,9 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
 }
 
 namespace detail {
-bool clip_runtime_force_sse2(bool force) noexcept {
-  const bool previous = g_force_sse2;
-  g_force_sse2 = force;
+int clip_runtime_max_isa(int level) noexcept {
+  const int previous = g_max_isa;
+  g_max_isa = level;
   return previous;
 }
 }  // namespace detail

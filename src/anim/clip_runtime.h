@@ -116,9 +116,10 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept;
 
 namespace detail {
-// Tests only: true makes sample_runtime and evaluate_pose take the SSE2 kernels even where the
-// CPU has AVX2+FMA (not thread-safe; set it before sampling). Returns the previous setting.
-bool clip_runtime_force_sse2(bool force) noexcept;
+// Tests only: caps the kernels sample_runtime and evaluate_pose may pick (0 SSE2, 1 AVX2+FMA,
+// 2 AVX-512, the default: the best the CPU has, chosen at run time). Not thread-safe; set it
+// before sampling. Returns the previous cap.
+int clip_runtime_max_isa(int level) noexcept;
 }  // namespace detail
 
 }  // namespace sv

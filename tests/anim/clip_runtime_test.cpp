@@ -270,28 +270,32 @@ TEST(ClipRuntime, SharedLinearTracksWithFarAndNearKeys) {
   }
 }
 
-// The SSE2 kernels (the x86-64 baseline) where the CPU would pick AVX2+FMA.
-TEST(ClipRuntime, Sse2KernelsMatchToo) {
-  const bool previous = detail::clip_runtime_force_sse2(true);
-  for (uint32_t seed = 300; seed < 306; ++seed) {
-    Fixture f(1 + static_cast<int>(seed * 11 % 70), seed);
-    std::vector<int32_t> skin(f.skeleton.size());
-    for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
-    std::vector<glm::mat4> model(skin.size()), want_model(skin.size()), palette(skin.size()),
-        want_palette(skin.size());
-    float t = 0.0f;
-    for (int frame = 0; frame < 150; ++frame) {
-      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
-      f.check(t, "sse2");
-      ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
-      ASSERT_TRUE(build_palette(want_model, skin, f.skeleton.inverse_bind, want_palette));
-      ASSERT_TRUE(
-          evaluate_pose(f.runtime, t, f.cursor, skin, f.skeleton.inverse_bind, model, palette));
-      expect_matrices_near(model, want_model, t, "sse2 model");
-      expect_matrices_near(palette, want_palette, t, "sse2 palette");
+// Every kernel set below the best one too: SSE2 (the x86-64 baseline) and AVX2+FMA, where the
+// CPU would pick a wider one (each set falls back to the one below when the CPU lacks it).
+TEST(ClipRuntime, NarrowerKernelsMatchToo) {
+  for (const int level : {0, 1}) {
+    const int previous = detail::clip_runtime_max_isa(level);
+    for (uint32_t seed = 300; seed < 306; ++seed) {
+      Fixture f(1 + static_cast<int>(seed * 11 % 70), seed);
+      std::vector<int32_t> skin(f.skeleton.size());
+      for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
+      std::vector<glm::mat4> model(skin.size()), want_model(skin.size()), palette(skin.size()),
+          want_palette(skin.size());
+      float t = 0.0f;
+      for (int frame = 0; frame < 150; ++frame) {
+        t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+        f.check(t, level == 0 ? "sse2" : "avx2");
+        ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
+        ASSERT_TRUE(build_palette(want_model, skin, f.skeleton.inverse_bind, want_palette));
+        ASSERT_TRUE(
+            evaluate_pose(f.runtime, t, f.cursor, skin, f.skeleton.inverse_bind, model, palette));
+        expect_matrices_near(model, want_model, t, level == 0 ? "sse2 model" : "avx2 model");
+        expect_matrices_near(palette, want_palette, t,
+                             level == 0 ? "sse2 palette" : "avx2 palette");
+      }
     }
+    detail::clip_runtime_max_isa(previous);
   }
-  detail::clip_runtime_force_sse2(previous);
 }
 
 TEST(ClipRuntime, EmptyClipIsTheRestPose) {
