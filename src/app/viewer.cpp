@@ -8,16 +8,18 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gfx/gl.h"  // before GLFW
 
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
-#include <imgui.h>
 #include <CLI/CLI.hpp>
 
+#include "anim/worker_pool.h"
 #include "app/cli.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
@@ -107,13 +109,19 @@ void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options
   options.z_up = scene.z_up;
 }
 
+// The CPU path's threads: started on first use, one per core, kept for the process's life.
+WorkerPool& skin_pool() {
+  static WorkerPool pool(std::max(1u, std::thread::hardware_concurrency()));
+  return pool;
+}
+
 void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
   scene.animator.set_clip(scene.model, scene.player.clip);
   const PoseMode mode = bind                    ? PoseMode::Bind
                         : scene.player.clip < 0 ? PoseMode::Rest
                                                 : PoseMode::Clip;
   scene.animator.evaluate(scene.model, mode, scene.player.time);
-  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model);
+  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
 }
 
 // What the panels keep between frames, and what they asked for this frame.

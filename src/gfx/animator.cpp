@@ -7,7 +7,9 @@
 
 #include "anim/model.h"
 #include "anim/pose.h"
+#include "anim/sample.h"
 #include "anim/skinning.h"
+#include "anim/worker_pool.h"
 
 namespace sv {
 namespace {
@@ -41,29 +43,35 @@ Animator::Animator(const Model& model) {
   }
   palette_.resize(bones, glm::mat4(1.0f));
   normal_palette_.resize(bones, glm::mat3(1.0f));
+  // The importer validated every clip, so build() refuses none; one it did refuse stays empty
+  // and evaluate() reports failure for it instead of sampling it.
+  runtimes_.resize(model.clips.size());
+  for (std::size_t c = 0; c < model.clips.size(); ++c) {
+    runtimes_[c].build(model.clips[c], model.skeleton);
+  }
 }
 
-void Animator::set_clip(const Model& model, int32_t clip) {
+void Animator::set_clip(const Model& /*model*/, int32_t clip) {
   if (clip == clip_) return;
   clip_ = clip;
-  if (clip >= 0 && clip < static_cast<int32_t>(model.clips.size())) {
-    cursor_.reset(model.clips[static_cast<std::size_t>(clip)]);
+  if (clip >= 0 && clip < static_cast<int32_t>(runtimes_.size())) {
+    cursor_.reset(runtimes_[static_cast<std::size_t>(clip)]);
   }
 }
 
 bool Animator::evaluate(const Model& model, PoseMode mode, float time) noexcept {
   auto t0 = Clock::now();
-  const bool has_clip = clip_ >= 0 && clip_ < static_cast<int32_t>(model.clips.size());
+  const bool has_clip = clip_ >= 0 && clip_ < static_cast<int32_t>(runtimes_.size());
   if (mode == PoseMode::Bind) {
     if (!rest_pose(model.skeleton, local_)) return false;
     model_ = bind_model_;  // same size: copies without allocating
     times_.sample = seconds_since(t0);
     times_.to_model = 0.0;
   } else {
-    bool ok = mode == PoseMode::Clip && has_clip
-                  ? sample_clip(model.clips[static_cast<std::size_t>(clip_)], model.skeleton, time,
-                                local_, &cursor_)
-                  : rest_pose(model.skeleton, local_);
+    bool ok =
+        mode == PoseMode::Clip && has_clip
+            ? sample_runtime(runtimes_[static_cast<std::size_t>(clip_)], time, cursor_, local_)
+            : rest_pose(model.skeleton, local_);
     if (!ok) return false;
     times_.sample = seconds_since(t0);
     t0 = Clock::now();
@@ -83,7 +91,7 @@ bool Animator::evaluate(const Model& model, PoseMode mode, float time) noexcept 
   return true;
 }
 
-bool Animator::skin_cpu(const Model& model) noexcept {
+bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
   const auto t0 = Clock::now();
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& mesh = model.meshes[m];
@@ -94,11 +102,13 @@ bool Animator::skin_cpu(const Model& model) noexcept {
     in.joints = mesh.joints;
     in.weights = mesh.weights;
     in.max_joint = mesh.max_joint;
-    if (!skin_lbs({palette_.data() + palette_base_[m], n},
-                  {normal_palette_.data() + palette_base_[m], n}, in, skinned_positions_[m],
-                  skinned_normals_[m])) {
-      return false;
-    }
+    const std::span<const glm::mat4> palette(palette_.data() + palette_base_[m], n);
+    const std::span<const glm::mat3> normals(normal_palette_.data() + palette_base_[m], n);
+    const bool ok = pool != nullptr ? skin_lbs_parallel(*pool, palette, normals, in,
+                                                        skinned_positions_[m], skinned_normals_[m])
+                                    : skin_lbs(palette, normals, in, skinned_positions_[m],
+                                               skinned_normals_[m]);
+    if (!ok) return false;
   }
   times_.cpu_skin = seconds_since(t0);
   return true;

@@ -1,7 +1,11 @@
 // Animator: a model's per-frame pose buffers and the stages that fill them, sized once at load.
 //
-//   sample_clip (or rest / bind pose) -> local_to_model -> build_palette (+ normal palette)
+//   sample_runtime (or rest / bind pose) -> local_to_model -> build_palette (+ normal palette)
 //   per mesh -> [CPU path] skin_lbs per mesh
+//
+// Clips are sampled through ClipRuntime (anim/clip_runtime.h): each clip is laid out once, at
+// construction, for forward playback, so a frame neither re-validates the clip nor chases one
+// std::vector per track.
 //
 // The palettes of all meshes are concatenated (mesh m's bones start at palette_base[m]) so the
 // GPU path uploads one buffer per frame. Nothing here allocates after construction except
@@ -17,13 +21,14 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
-#include "anim/sample.h"
+#include "anim/clip_runtime.h"
 #include "anim/transform.h"
 #include "gfx/camera.h"
 
 namespace sv {
 
 struct Model;
+class WorkerPool;
 
 enum class PoseMode : uint8_t {
   Clip,  // the clip at a time
@@ -51,8 +56,9 @@ class Animator {
   // rejects its inputs, which means the model and the animator do not belong together.
   bool evaluate(const Model& model, PoseMode mode, float time) noexcept;
 
-  // Skins every mesh on the CPU from the current palettes into skinned_positions/normals.
-  bool skin_cpu(const Model& model) noexcept;
+  // Skins every mesh on the CPU from the current palettes into skinned_positions/normals,
+  // split over `pool`'s threads when one is given (the viewer keeps one for its lifetime).
+  bool skin_cpu(const Model& model, WorkerPool* pool = nullptr) noexcept;
 
   int32_t clip() const noexcept { return clip_; }
   const StageTimes& times() const noexcept { return times_; }
@@ -70,8 +76,9 @@ class Animator {
   }
 
  private:
-  int32_t clip_ = -2;  // -2: never set
-  SamplingCursor cursor_;
+  int32_t clip_ = -2;                  // -2: never set
+  std::vector<ClipRuntime> runtimes_;  // one per model clip; empty() where build() refused it
+  RuntimeCursor cursor_;
   std::vector<Transform> local_;
   std::vector<glm::mat4> model_;
   std::vector<glm::mat4> bind_model_;  // inverse of the skeleton's inverse bind matrices
