@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     if (options.dump) return sv::run_dump(options);
     if (options.info) return sv::run_info(options);
     if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);
+    if (viewer.bench_frames > 0) return sv::run_bench_frames(options, viewer);
     return sv::run_viewer(options, viewer);
   } catch (const std::exception& e) {
     std::cerr << "skinview: " << e.what() << '\n';

@@ -59,6 +59,24 @@ GLFWwindow* create_window(int width, int height, const char* title, bool visible
   return nullptr;
 }
 
+// GLFW, a hidden window and its current context, for the headless modes; null (with a message
+// on stderr) when there is no display or no core-profile context.
+GLFWwindow* open_hidden_context() {
+  glfwSetErrorCallback(glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
+    return nullptr;
+  }
+  GLFWwindow* window = create_window(64, 64, "skinview", false);
+  if (window == nullptr) {
+    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return nullptr;
+  }
+  gl::install_debug_output();
+  return window;
+}
+
 bool parse_size(const std::string& s, int* w, int* h) {
   int a = 0, b = 0;
   char x = 0, extra = 0;
@@ -464,6 +482,9 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
   app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--bench-frames", o.bench_frames,
+                 "Play N frames headless as fast as possible; print frames/s and the stage split")
+      ->check(CLI::PositiveNumber);
   app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
 }
@@ -502,18 +523,8 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   ImportResult imported = import_model(options.model);
   if (!imported.ok()) return bad(imported.error);
 
-  glfwSetErrorCallback(glfw_error);
-  if (glfwInit() != GLFW_TRUE) {
-    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
-    return 1;
-  }
-  GLFWwindow* window = create_window(64, 64, "skinview", false);
-  if (window == nullptr) {
-    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
-    glfwTerminate();
-    return 1;
-  }
-  gl::install_debug_output();
+  GLFWwindow* window = open_hidden_context();
+  if (window == nullptr) return 1;
   int status = 0;
   {
     std::unique_ptr<Scene> scene;
@@ -563,6 +574,90 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
         gl::OffscreenTarget::unbind();
         if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) status = bad(error);
       }
+    }
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}
+
+int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
+  auto bad = [](const std::string& msg) {
+    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+    return kExitBadInput;
+  };
+  int width = 0, height = 0;
+  if (!parse_size(viewer.size, &width, &height))
+    return bad("bad --size '" + viewer.size + "' (want WxH)");
+  if (options.model.empty()) return bad("--bench-frames needs a model file");
+  ImportResult imported = import_model(options.model);
+  if (!imported.ok()) return bad(imported.error);
+
+  GLFWwindow* window = open_hidden_context();
+  if (window == nullptr) return 1;
+  glfwSwapInterval(0);
+  int status = 0;
+  {
+    std::unique_ptr<Scene> scene;
+    gl::Renderer renderer;
+    gl::OffscreenTarget target;
+    std::string error;
+    std::vector<std::string> warnings;
+    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
+      status = bad(e);
+    } else if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    }
+    const int32_t clip = status == 0 ? resolve_clip(scene->model, options.clip) : -2;
+    if (status == 0 && clip == -2) status = bad(options.model + ": no clip '" + options.clip + "'");
+    if (status == 0) {
+      Scene& s = *scene;
+      RenderOptions ro;
+      ro.gpu_skinning = viewer.skinning != "cpu";
+      s.player = Player{};
+      s.player.clip = options.bind ? -1 : clip;
+      renderer.prepare(s.model);
+      OrbitCamera camera;
+      frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+      target.bind();
+      // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure
+      // is what a frame really costs, GPU included, not how fast commands can be queued.
+      StageTimes sum;
+      double draw = 0.0, finish = 0.0;
+      const auto start = Clock::now();
+      for (int frame = 0; frame < viewer.bench_frames; ++frame) {
+        s.player.advance(1.0f / 60.0f, s.duration());
+        evaluate(s, ro, false);
+        const StageTimes& t = s.animator.times();
+        sum.sample += t.sample;
+        sum.to_model += t.to_model;
+        sum.palette += t.palette;
+        sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
+        const auto t0 = Clock::now();
+        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+        const auto t1 = Clock::now();
+        glFinish();
+        draw += std::chrono::duration<double>(t1 - t0).count();
+        finish += std::chrono::duration<double>(Clock::now() - t1).count();
+      }
+      const double total = std::chrono::duration<double>(Clock::now() - start).count();
+      gl::OffscreenTarget::unbind();
+      std::size_t vertices = 0;
+      for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
+      const double n = viewer.bench_frames, ms = 1000.0 / n;
+      std::printf(
+          "%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
+          options.model.c_str(), viewer.bench_frames,
+          clip >= 0 ? ("'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'").c_str()
+                    : "the rest pose",
+          ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
+      std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
+      std::printf(
+          "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
+          "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
+          sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
+          finish * ms);
     }
   }
   glfwDestroyWindow(window);

@@ -25,6 +25,7 @@ struct ViewerOptions {
   bool ui = false;                // --ui: draw the panels into the screenshot too
   int frames = 0;                 // --frames N: close the window after N frames (smoke tests)
   std::string up = "auto";        // --up auto|y|z: the file's up axis
+  int bench_frames = 0;           // --bench-frames N: play N frames headless, print timings
 };
 
 // Registers the viewer's options next to the core ones (see cli.h).
@@ -36,5 +37,10 @@ int run_viewer(const Options& options, const ViewerOptions& viewer);
 // Renders one frame of options.model to viewer.screenshot; 0 on success, 2 on bad input
 // (with a one-line message on stderr), 1 when no GL context can be made.
 int run_screenshot(const Options& options, const ViewerOptions& viewer);
+
+// Plays viewer.bench_frames frames of options.model's clip (--clip, default the first) at fixed
+// 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then
+// prints frames/s and the mean time per stage. Exit status as run_screenshot.
+int run_bench_frames(const Options& options, const ViewerOptions& viewer);
 
 }  // namespace sv

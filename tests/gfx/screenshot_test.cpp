@@ -149,4 +149,37 @@ TEST(Window, RunsFramesOnBothPathsAndCloses) {
   EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 0);
 }
 
+// Runs `args` and returns its standard output (status in *status).
+std::string output_of(const std::string& args, int* status) {
+  const std::string cmd = std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null";
+  std::string out;
+  if (std::FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+    const int raw = pclose(p);
+    *status = raw == -1 ? -1 : WEXITSTATUS(raw);
+  } else {
+    *status = -1;
+  }
+  return out;
+}
+
+TEST(BenchFrames, PrintsFramesPerSecondAndTheStageSplitOnBothPaths) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = "'" + kModels + "/X/Testwuson.X' --size 160x120 --bench-frames 10";
+  for (const char* path : {"gpu", "cpu"}) {
+    int status = -1;
+    const std::string out = output_of(model + " --clip 1 --skinning " + path, &status);
+    EXPECT_EQ(status, 0) << path;
+    EXPECT_NE(out.find("10 frames of 'Wuson_Walk'"), std::string::npos) << out;
+    EXPECT_NE(out.find("frames/s"), std::string::npos) << out;
+    EXPECT_NE(out.find("cpu-skin"), std::string::npos) << out;
+  }
+  int status = -1;
+  output_of("/nonexistent/model.glb --bench-frames 3", &status);
+  EXPECT_EQ(status, 2);
+  output_of(model + " --clip no_such_clip", &status);
+  EXPECT_EQ(status, 2);
+}
+
 }  // namespace
