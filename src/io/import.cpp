@@ -25,6 +25,7 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <array>
@@ -1192,6 +1193,50 @@ class ByteReader {
   std::ifstream file_;
 };
 
+// Whether the FBX record whose name starts at `at` is an animation curve's "KeyValueFloat".
+bool is_key_values(ByteReader& in, uint64_t at, uint8_t name_len) {
+  static constexpr char kName[] = "KeyValueFloat";
+  char name[sizeof kName - 1];
+  return name_len == sizeof name && in.read(at, name, sizeof name) &&
+         std::memcmp(name, kName, sizeof name) == 0;
+}
+
+// Animation curve values: assimp 5.2.5 adds intermediate rotation keys for every 180 degrees
+// between two keys, so one corrupt value of 1e30 degrees makes it generate keys until memory
+// runs out (24 GB and the OOM killer, for a 110 KB file). Values must be finite and within
+// +-1e6 (degrees, or centimetres for translations: 10 km).
+std::string check_key_values(ByteReader& in, uint64_t at, char type, uint32_t count,
+                             uint32_t encoding, uint32_t len) {
+  constexpr double kLimit = 1e6;
+  const std::size_t elem = type == 'f' ? 4 : 8;
+  std::vector<unsigned char> raw(len), values(elem * count);
+  if (!in.read(at, raw.data(), raw.size())) return {};
+  if (encoding == 0) {
+    if (raw.size() < values.size()) return {};
+    std::memcpy(values.data(), raw.data(), values.size());
+  } else if (encoding == 1) {
+    uLongf out_len = static_cast<uLongf>(values.size());
+    if (::uncompress(values.data(), &out_len, raw.data(), static_cast<uLong>(raw.size())) != Z_OK ||
+        out_len != values.size())
+      return {};  // assimp reports a broken array itself
+  } else {
+    return {};
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    double v = 0.0;
+    if (type == 'f') {
+      float f = 0.0f;
+      std::memcpy(&f, values.data() + 4 * std::size_t{i}, 4);
+      v = f;
+    } else {
+      std::memcpy(&v, values.data() + 8 * std::size_t{i}, 8);
+    }
+    if (!(std::abs(v) <= kLimit))
+      return "binary FBX animation curve value " + std::to_string(v) + " is out of range";
+  }
+  return {};
+}
+
 // Binary FBX: every array property declares its element count, and assimp 5.2.5 allocates
 // count * element size before it inflates or copies the data (a flipped byte asks for
 // gigabytes). Each array must fit the bytes it has: stored plainly, exactly; deflated, at most
@@ -1271,6 +1316,10 @@ std::string check_fbx_arrays(const Source& src) {
               return "binary FBX array " + std::to_string(arrays) + " declares " +
                      std::to_string(count) + " elements in " + std::to_string(len) + " bytes";
             ++arrays;
+            if ((type == 'f' || type == 'd') && is_key_values(in, pos + header, name_len))
+              if (std::string e = check_key_values(in, p + 12, type, count, encoding, len);
+                  !e.empty())
+                return e;
             p += 12 + uint64_t{len};
             break;
           }
