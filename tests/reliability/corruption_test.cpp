@@ -46,6 +46,14 @@ void write_all(const std::filesystem::path& path, const std::vector<char>& bytes
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
+// "m<model><kind><copy><ext>", built by appending (GCC 12 warns -Wrestrict, falsely, on
+// "literal" + std::string chains).
+std::string copy_name(std::size_t model, const char* kind, int copy, const std::string& ext) {
+  std::string name(1, 'm');
+  name.append(std::to_string(model)).append(kind).append(std::to_string(copy)).append(ext);
+  return name;
+}
+
 struct SweepRun {
   std::string file;  // the corrupted copy
   std::string what;  // how it was made, for the failure message
@@ -67,14 +75,14 @@ TEST(Corruption, TruncatedAndFlippedCopiesExitCleanly) {
       // Cut at a random length (never the whole file).
       std::vector<char> cut(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(
                                                                      rng() % original.size()));
-      const auto cut_path = dir / ("m" + std::to_string(m) + "_cut" + std::to_string(c) + ext);
+      const auto cut_path = dir / copy_name(m, "_cut", c, ext);
       write_all(cut_path, cut);
       // 1 to 16 bytes changed at random places.
       std::vector<char> flipped = original;
       const int flips = 1 + static_cast<int>(rng() % 16);
       for (int f = 0; f < flips; ++f)
         flipped[rng() % flipped.size()] ^= static_cast<char>(1 + rng() % 255);
-      const auto flip_path = dir / ("m" + std::to_string(m) + "_flip" + std::to_string(c) + ext);
+      const auto flip_path = dir / copy_name(m, "_flip", c, ext);
       write_all(flip_path, flipped);
       const std::string cut_what = std::string(kModels[m]) + " cut to " +
                                    std::to_string(cut.size()) + " bytes (copy " +
