@@ -1348,6 +1348,8 @@ std::string check_md5_mesh(const Source& src) {
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   if (text.compare(0, 10, "MD5Version") != 0) return {};
+  // assimp's text parsers stop at a NUL byte in some loops and not in others.
+  if (text.find('\0') != std::string::npos) return "MD5 text holds a NUL byte";
   constexpr uint64_t kMaxIndex = uint64_t{1} << 24;
   // An unsigned number as assimp's strtoul10 reads it: leading digits, else 0.
   auto number = [](const std::string& token) {
@@ -1499,6 +1501,8 @@ std::string check_smd_sections(const Source& src) {
     std::ifstream in(src.name, std::ios::binary);
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
+  // A NUL byte inside the text stops some of assimp's loops and not others: it never returns.
+  if (text.find('\0') != std::string::npos) return "SMD text holds a NUL byte";
   std::istringstream lines(text);
   std::string line;
   bool in_section = false, in_nodes = false;
