@@ -37,8 +37,9 @@ sv_build "$build" Release
 (cd "$build" && "${xvfb[@]}" ctest --output-on-failure -j"$jobs" "$@") || status=$?
 
 if [ "${SKINVIEW_SANITIZE:-1}" != 0 ]; then
-  # Tests that need a GL context (tests/gfx suites that draw, and the viewer's screenshot test).
-  GL_TESTS='^(GpuSkinning|SceneLoading|Screenshot|Shaders|Frame|Window)\.|/CpuGpu\.|\.GpuMatchesCpu|^asset_gltf_validator$'
+  # Tests that create a GL context: the tests/gfx suites that draw (a new such suite must be
+  # added here), the CPU/GPU comparisons on the real models, and the Node.js glTF validator.
+  GL_TESTS='^(GpuSkinning|SceneLoading|Screenshot|Shaders|Frame|Window|BenchFrames)\.|/CpuGpu\.|\.GpuMatchesCpu|^asset_gltf_validator$'
   sv_build "$asan_build" Debug -DSKINVIEW_SANITIZE=ON -DSKINVIEW_BUILD_BENCH=OFF
   export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
