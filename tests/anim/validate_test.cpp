@@ -16,8 +16,9 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 Skeleton chain(int n) {
   Skeleton s;
   for (int i = 0; i < n; ++i) {
-    s.names.push_back(std::to_string(i).insert(0, 1, 'j'));  // not "j" + ...: GCC 12 -Wrestrict false positive
-    s.parents.push_back(i - 1);  // 0 gets -1 = kNoParent
+    s.names.push_back(
+        std::to_string(i).insert(0, 1, 'j'));  // not "j" + ...: GCC 12 -Wrestrict false positive
+    s.parents.push_back(i - 1);                // 0 gets -1 = kNoParent
     s.rest.emplace_back();
     s.inverse_bind.emplace_back(1.0f);
     s.is_bone.push_back(1);
