@@ -39,7 +39,7 @@ sv_build "$build" Release
 if [ "${SKINVIEW_SANITIZE:-1}" != 0 ]; then
   # Tests that create a GL context: the tests/gfx suites that draw (a new such suite must be
   # added here), the CPU/GPU comparisons on the real models, and the Node.js glTF validator.
-  GL_TESTS='^(GpuSkinning|SceneLoading|Screenshot|Shaders|Frame|Window|BenchFrames)\.|/CpuGpu\.|\.GpuMatchesCpu|^asset_gltf_validator$'
+  GL_TESTS='^(GpuSkinning|SceneLoading|Screenshot|Shaders|Frame|Window|BenchFrames|Soak)\.|/CpuGpu\.|\.GpuMatchesCpu|^asset_gltf_validator$'
   sv_build "$asan_build" Debug -DSKINVIEW_SANITIZE=ON -DSKINVIEW_BUILD_BENCH=OFF
   export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

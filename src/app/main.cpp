@@ -66,6 +66,12 @@ int main(int argc, char** argv) {
     if (options.info) return sv::run_info(options);
     if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);
     if (viewer.bench_frames > 0) return sv::run_bench_frames(options, viewer);
+    if (viewer.soak > 0) return sv::run_soak(options, viewer);
+    if (!viewer.more_models.empty()) {
+      std::cerr << "skinview: " << viewer.more_models.front()
+                << ": only --soak takes more than one model file\n";
+      return sv::kExitBadInput;
+    }
     return sv::run_viewer(options, viewer);
   } catch (const std::exception& e) {
     std::cerr << "skinview: " << e.what() << '\n';

@@ -20,6 +20,7 @@
 #include <CLI/CLI.hpp>
 
 #include "anim/worker_pool.h"
+#include "app/app_common.h"
 #include "app/cli.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
@@ -31,116 +32,6 @@ namespace sv {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void glfw_error(int code, const char* what) {
-  std::fprintf(stderr, "skinview: GLFW error %d: %s\n", code, what);
-}
-
-// Creates a window with a core-profile context: 4.1 first, then 3.3.
-GLFWwindow* create_window(int width, int height, const char* title, bool visible) {
-  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-#ifndef NDEBUG
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
-#else
-  const char* debug = std::getenv("SKINVIEW_GL_DEBUG");
-  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug != nullptr && *debug == '1');
-#endif
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  for (auto [major, minor] : {std::pair{4, 1}, std::pair{3, 3}}) {
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
-    if (GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr)) {
-      glfwMakeContextCurrent(w);
-      return w;
-    }
-  }
-  return nullptr;
-}
-
-// GLFW, a hidden window and its current context, for the headless modes; null (with a message
-// on stderr) when there is no display or no core-profile context.
-GLFWwindow* open_hidden_context() {
-  glfwSetErrorCallback(glfw_error);
-  if (glfwInit() != GLFW_TRUE) {
-    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
-    return nullptr;
-  }
-  GLFWwindow* window = create_window(64, 64, "skinview", false);
-  if (window == nullptr) {
-    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
-    glfwTerminate();
-    return nullptr;
-  }
-  gl::install_debug_output();
-  return window;
-}
-
-bool parse_size(const std::string& s, int* w, int* h) {
-  int a = 0, b = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d%c", &a, &x, &b, &extra) != 3 || (x != 'x' && x != 'X')) {
-    return false;
-  }
-  if (a < 1 || b < 1 || a > 16384 || b > 16384) return false;
-  *w = a;
-  *h = b;
-  return true;
-}
-
-bool parse_view(const std::string& s, ViewMode* v) {
-  if (s == "shaded")
-    *v = ViewMode::Shaded;
-  else if (s == "weights")
-    *v = ViewMode::Weights;
-  else if (s == "dominant")
-    *v = ViewMode::Dominant;
-  else if (s == "influences")
-    *v = ViewMode::Influences;
-  else if (s == "weight-sum")
-    *v = ViewMode::WeightSum;
-  else
-    return false;
-  return true;
-}
-
-// Resolves --clip NAME|INDEX: -1 for "" when the model has no clip, -2 when not found.
-int32_t resolve_clip(const Model& model, const std::string& clip) {
-  if (clip.empty()) return model.clips.empty() ? -1 : 0;
-  for (std::size_t i = 0; i < model.clips.size(); ++i) {
-    if (model.clips[i].name == clip) return static_cast<int32_t>(i);
-  }
-  char* end = nullptr;
-  const long i = std::strtol(clip.c_str(), &end, 10);
-  if (end != clip.c_str() && *end == '\0' && i >= 0 &&
-      static_cast<std::size_t>(i) < model.clips.size()) {
-    return static_cast<int32_t>(i);
-  }
-  return -2;
-}
-
-void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
-  const Bounds world = world_bounds(scene);
-  camera.frame(world, aspect);
-  options.floor_y = world.valid() ? world.min.y : 0.0f;
-  options.z_up = scene.z_up;
-}
-
-// The CPU path's threads: started on first use, one per core, kept for the process's life.
-WorkerPool& skin_pool() {
-  static WorkerPool pool(std::max(1u, std::thread::hardware_concurrency()));
-  return pool;
-}
-
-void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
-  scene.animator.set_clip(scene.model, scene.player.clip);
-  const PoseMode mode = bind                    ? PoseMode::Bind
-                        : scene.player.clip < 0 ? PoseMode::Rest
-                                                : PoseMode::Clip;
-  scene.animator.evaluate(scene.model, mode, scene.player.time);
-  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
-}
 
 // What the panels keep between frames, and what they asked for this frame.
 struct UiFrame {
@@ -485,6 +376,13 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--bench-frames", o.bench_frames,
                  "Play N frames headless as fast as possible; print frames/s and the stage split")
       ->check(CLI::PositiveNumber);
+  app.add_option("--soak", o.soak,
+                 "Soak run: N frames per model per cycle, switching clips and skinning paths; "
+                 "models are MODEL and any further files")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--soak-cycles", o.soak_cycles, "Cycles of the soak run (default 3)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("more_models", o.more_models, "Further model files (--soak only)");
   app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
 }
@@ -574,90 +472,6 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
         gl::OffscreenTarget::unbind();
         if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) status = bad(error);
       }
-    }
-  }
-  glfwDestroyWindow(window);
-  glfwTerminate();
-  return status;
-}
-
-int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
-  auto bad = [](const std::string& msg) {
-    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
-    return kExitBadInput;
-  };
-  int width = 0, height = 0;
-  if (!parse_size(viewer.size, &width, &height))
-    return bad("bad --size '" + viewer.size + "' (want WxH)");
-  if (options.model.empty()) return bad("--bench-frames needs a model file");
-  ImportResult imported = import_model(options.model);
-  if (!imported.ok()) return bad(imported.error);
-
-  GLFWwindow* window = open_hidden_context();
-  if (window == nullptr) return 1;
-  glfwSwapInterval(0);
-  int status = 0;
-  {
-    std::unique_ptr<Scene> scene;
-    gl::Renderer renderer;
-    gl::OffscreenTarget target;
-    std::string error;
-    std::vector<std::string> warnings;
-    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
-      status = bad(e);
-    } else if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-      status = 1;
-    }
-    const int32_t clip = status == 0 ? resolve_clip(scene->model, options.clip) : -2;
-    if (status == 0 && clip == -2) status = bad(options.model + ": no clip '" + options.clip + "'");
-    if (status == 0) {
-      Scene& s = *scene;
-      RenderOptions ro;
-      ro.gpu_skinning = viewer.skinning != "cpu";
-      s.player = Player{};
-      s.player.clip = options.bind ? -1 : clip;
-      renderer.prepare(s.model);
-      OrbitCamera camera;
-      frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
-      target.bind();
-      // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure
-      // is what a frame really costs, GPU included, not how fast commands can be queued.
-      StageTimes sum;
-      double draw = 0.0, finish = 0.0;
-      const auto start = Clock::now();
-      for (int frame = 0; frame < viewer.bench_frames; ++frame) {
-        s.player.advance(1.0f / 60.0f, s.duration());
-        evaluate(s, ro, false);
-        const StageTimes& t = s.animator.times();
-        sum.sample += t.sample;
-        sum.to_model += t.to_model;
-        sum.palette += t.palette;
-        sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
-        const auto t0 = Clock::now();
-        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
-        const auto t1 = Clock::now();
-        glFinish();
-        draw += std::chrono::duration<double>(t1 - t0).count();
-        finish += std::chrono::duration<double>(Clock::now() - t1).count();
-      }
-      const double total = std::chrono::duration<double>(Clock::now() - start).count();
-      gl::OffscreenTarget::unbind();
-      std::size_t vertices = 0;
-      for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
-      const double n = viewer.bench_frames, ms = 1000.0 / n;
-      std::printf(
-          "%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
-          options.model.c_str(), viewer.bench_frames,
-          clip >= 0 ? ("'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'").c_str()
-                    : "the rest pose",
-          ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
-      std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
-      std::printf(
-          "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
-          "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
-          sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
-          finish * ms);
     }
   }
   glfwDestroyWindow(window);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -26,6 +27,9 @@ struct ViewerOptions {
   int frames = 0;                 // --frames N: close the window after N frames (smoke tests)
   std::string up = "auto";        // --up auto|y|z: the file's up axis
   int bench_frames = 0;           // --bench-frames N: play N frames headless, print timings
+  int soak = 0;                   // --soak N: frames per model per cycle of the soak run
+  int soak_cycles = 3;            // --soak-cycles C
+  std::vector<std::string> more_models;  // further model files (positional; --soak only)
 };
 
 // Registers the viewer's options next to the core ones (see cli.h).
@@ -42,5 +46,12 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer);
 // 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then
 // prints frames/s and the mean time per stage. Exit status as run_screenshot.
 int run_bench_frames(const Options& options, const ViewerOptions& viewer);
+
+// Loads options.model and viewer.more_models in turn, viewer.soak_cycles times, playing
+// viewer.soak frames of each while switching clips (the rest pose included) and the skinning
+// path; prints resident memory and GL errors per cycle. 0 when no GL error was raised and
+// resident memory did not grow after the first cycle (beyond max(4 MiB, 2%)), 1 otherwise, 2 on
+// bad input.
+int run_soak(const Options& options, const ViewerOptions& viewer);
 
 }  // namespace sv

@@ -182,4 +182,22 @@ TEST(BenchFrames, PrintsFramesPerSecondAndTheStageSplitOnBothPaths) {
   EXPECT_EQ(status, 2);
 }
 
+// A short soak: three models loaded in turn, three cycles, clips and skinning paths switching.
+// The full run is in the README (10,000 frames per model).
+TEST(Soak, ModelsInTurnRaiseNoGlErrorAndHoldMemorySteady) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string models = "'" + kModels + "/X/Testwuson.X' '" + kModels +
+                             "/glTF2/simple_skin/simple_skin.gltf' '" + kModels +
+                             "/FBX/huesitos.fbx'";
+  int status = -1;
+  const std::string out = output_of(models + " --soak 120 --soak-cycles 3 --size 160x120", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("3 model(s), 3 cycle(s), 1080 frames"), std::string::npos) << out;
+  EXPECT_NE(out.find("; 0 GL error(s)"), std::string::npos) << out;
+  output_of("'" + kModels + "/X/Testwuson.X' /nonexistent/model.glb --soak 5", &status);
+  EXPECT_EQ(status, 2);
+  output_of("'" + kModels + "/X/Testwuson.X' '" + kModels + "/X/Testwuson.X'", &status);
+  EXPECT_EQ(status, 2);  // two files without --soak
+}
+
 }  // namespace

@@ -1,0 +1,124 @@
+#include "app/app_common.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <utility>
+
+#include <GLFW/glfw3.h>
+#include "gfx/gl.h"  // before GLFW
+
+#include "anim/worker_pool.h"
+#include "app/viewer_scene.h"
+#include "gfx/camera.h"
+#include "gfx/renderer.h"
+
+namespace sv {
+
+void glfw_error(int code, const char* what) {
+  std::fprintf(stderr, "skinview: GLFW error %d: %s\n", code, what);
+}
+
+GLFWwindow* create_window(int width, int height, const char* title, bool visible) {
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#ifndef NDEBUG
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, GLFW_TRUE);
+#else
+  const char* debug = std::getenv("SKINVIEW_GL_DEBUG");
+  glfwWindowHint(GLFW_OPENGL_DEBUG_CONTEXT, debug != nullptr && *debug == '1');
+#endif
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  for (auto [major, minor] : {std::pair{4, 1}, std::pair{3, 3}}) {
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+    if (GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr)) {
+      glfwMakeContextCurrent(w);
+      return w;
+    }
+  }
+  return nullptr;
+}
+
+GLFWwindow* open_hidden_context() {
+  glfwSetErrorCallback(glfw_error);
+  if (glfwInit() != GLFW_TRUE) {
+    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
+    return nullptr;
+  }
+  GLFWwindow* window = create_window(64, 64, "skinview", false);
+  if (window == nullptr) {
+    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return nullptr;
+  }
+  gl::install_debug_output();
+  return window;
+}
+
+bool parse_size(const std::string& s, int* w, int* h) {
+  int a = 0, b = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(s.c_str(), "%d%c%d%c", &a, &x, &b, &extra) != 3 || (x != 'x' && x != 'X')) {
+    return false;
+  }
+  if (a < 1 || b < 1 || a > 16384 || b > 16384) return false;
+  *w = a;
+  *h = b;
+  return true;
+}
+
+bool parse_view(const std::string& s, ViewMode* v) {
+  if (s == "shaded")
+    *v = ViewMode::Shaded;
+  else if (s == "weights")
+    *v = ViewMode::Weights;
+  else if (s == "dominant")
+    *v = ViewMode::Dominant;
+  else if (s == "influences")
+    *v = ViewMode::Influences;
+  else if (s == "weight-sum")
+    *v = ViewMode::WeightSum;
+  else
+    return false;
+  return true;
+}
+
+int32_t resolve_clip(const Model& model, const std::string& clip) {
+  if (clip.empty()) return model.clips.empty() ? -1 : 0;
+  for (std::size_t i = 0; i < model.clips.size(); ++i) {
+    if (model.clips[i].name == clip) return static_cast<int32_t>(i);
+  }
+  char* end = nullptr;
+  const long i = std::strtol(clip.c_str(), &end, 10);
+  if (end != clip.c_str() && *end == '\0' && i >= 0 &&
+      static_cast<std::size_t>(i) < model.clips.size()) {
+    return static_cast<int32_t>(i);
+  }
+  return -2;
+}
+
+void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
+  const Bounds world = world_bounds(scene);
+  camera.frame(world, aspect);
+  options.floor_y = world.valid() ? world.min.y : 0.0f;
+  options.z_up = scene.z_up;
+}
+
+WorkerPool& skin_pool() {
+  static WorkerPool pool(std::max(1u, std::thread::hardware_concurrency()));
+  return pool;
+}
+
+void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
+  scene.animator.set_clip(scene.model, scene.player.clip);
+  const PoseMode mode = bind                    ? PoseMode::Bind
+                        : scene.player.clip < 0 ? PoseMode::Rest
+                                                : PoseMode::Clip;
+  scene.animator.evaluate(scene.model, mode, scene.player.time);
+  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+}
+
+}  // namespace sv

@@ -1,0 +1,47 @@
+// Helpers the window, --screenshot, --bench-frames and --soak share: the GL context, option
+// parsing for the viewer's options, framing, and one frame's animation work.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+struct GLFWwindow;
+
+namespace sv {
+
+struct Model;
+struct Scene;
+struct RenderOptions;
+class OrbitCamera;
+class WorkerPool;
+enum class ViewMode : int32_t;
+
+// Reports GLFW errors on stderr (install with glfwSetErrorCallback).
+void glfw_error(int code, const char* what);
+
+// A window with a core-profile context made current: 4.1 first, then 3.3. Null on failure.
+GLFWwindow* create_window(int width, int height, const char* title, bool visible);
+
+// GLFW, a hidden window and its current context, for the headless modes; null (with a message
+// on stderr) when there is no display or no core-profile context.
+GLFWwindow* open_hidden_context();
+
+// "WxH" with 1 <= W, H <= 16384.
+bool parse_size(const std::string& s, int* w, int* h);
+// shaded | weights | dominant | influences | weight-sum.
+bool parse_view(const std::string& s, ViewMode* v);
+
+// Resolves --clip NAME|INDEX: -1 for "" when the model has no clip, -2 when not found.
+int32_t resolve_clip(const Model& model, const std::string& clip);
+
+// Points the camera at the scene's animated bounds, turned upright.
+void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect);
+
+// The CPU path's threads: started on first use, one per core, kept for the process's life.
+WorkerPool& skin_pool();
+
+// One frame's animation work for the scene's player: sample (or rest / bind pose), palettes,
+// and CPU skinning when the options ask for the CPU path.
+void evaluate(Scene& scene, const RenderOptions& options, bool bind);
+
+}  // namespace sv

@@ -1,0 +1,242 @@
+// The headless timing modes: --bench-frames (how fast a frame is, per stage) and --soak (load
+// models in turn and play them for a long time, switching clips and skinning paths, watching
+// resident memory and GL errors). Both render into an offscreen target of a hidden window.
+#include <malloc.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <GLFW/glfw3.h>
+#include "gfx/gl.h"  // before GLFW
+
+#include "app/app_common.h"
+#include "app/cli.h"
+#include "app/viewer.h"
+#include "app/viewer_scene.h"
+#include "gfx/camera.h"
+#include "gfx/capture.h"
+#include "gfx/renderer.h"
+#include "io/import.h"
+
+namespace sv {
+namespace {
+using Clock = std::chrono::steady_clock;
+}  // namespace
+
+int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
+  auto bad = [](const std::string& msg) {
+    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+    return kExitBadInput;
+  };
+  int width = 0, height = 0;
+  if (!parse_size(viewer.size, &width, &height))
+    return bad("bad --size '" + viewer.size + "' (want WxH)");
+  if (options.model.empty()) return bad("--bench-frames needs a model file");
+  ImportResult imported = import_model(options.model);
+  if (!imported.ok()) return bad(imported.error);
+
+  GLFWwindow* window = open_hidden_context();
+  if (window == nullptr) return 1;
+  glfwSwapInterval(0);
+  int status = 0;
+  {
+    std::unique_ptr<Scene> scene;
+    gl::Renderer renderer;
+    gl::OffscreenTarget target;
+    std::string error;
+    std::vector<std::string> warnings;
+    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
+      status = bad(e);
+    } else if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    }
+    const int32_t clip = status == 0 ? resolve_clip(scene->model, options.clip) : -2;
+    if (status == 0 && clip == -2) status = bad(options.model + ": no clip '" + options.clip + "'");
+    if (status == 0) {
+      Scene& s = *scene;
+      RenderOptions ro;
+      ro.gpu_skinning = viewer.skinning != "cpu";
+      s.player = Player{};
+      s.player.clip = options.bind ? -1 : clip;
+      renderer.prepare(s.model);
+      OrbitCamera camera;
+      frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+      target.bind();
+      // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure
+      // is what a frame really costs, GPU included, not how fast commands can be queued.
+      StageTimes sum;
+      double draw = 0.0, finish = 0.0;
+      const auto start = Clock::now();
+      for (int frame = 0; frame < viewer.bench_frames; ++frame) {
+        s.player.advance(1.0f / 60.0f, s.duration());
+        evaluate(s, ro, false);
+        const StageTimes& t = s.animator.times();
+        sum.sample += t.sample;
+        sum.to_model += t.to_model;
+        sum.palette += t.palette;
+        sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
+        const auto t0 = Clock::now();
+        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+        const auto t1 = Clock::now();
+        glFinish();
+        draw += std::chrono::duration<double>(t1 - t0).count();
+        finish += std::chrono::duration<double>(Clock::now() - t1).count();
+      }
+      const double total = std::chrono::duration<double>(Clock::now() - start).count();
+      gl::OffscreenTarget::unbind();
+      std::size_t vertices = 0;
+      for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
+      const double n = viewer.bench_frames, ms = 1000.0 / n;
+      std::printf(
+          "%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
+          options.model.c_str(), viewer.bench_frames,
+          clip >= 0 ? ("'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'").c_str()
+                    : "the rest pose",
+          ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
+      std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
+      std::printf(
+          "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
+          "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
+          sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
+          finish * ms);
+    }
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}
+
+namespace {
+
+// Resident set size in bytes (Linux /proc/self/statm), 0 where unknown. Freed heap is handed
+// back to the system first (malloc_trim), so the figure follows what is still allocated rather
+// than how glibc's arenas happen to hold on to freed pages.
+std::size_t resident_bytes() {
+  malloc_trim(0);
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (f == nullptr) return 0;
+  unsigned long pages = 0, resident = 0;
+  const int n = std::fscanf(f, "%lu %lu", &pages, &resident);
+  std::fclose(f);
+  return n == 2 ? resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE)) : 0;
+}
+
+// Drains GL's error flags; returns how many were set.
+int gl_errors() {
+  int n = 0;
+  while (glGetError() != GL_NO_ERROR && n < 64) ++n;
+  return n;
+}
+
+}  // namespace
+
+int run_soak(const Options& options, const ViewerOptions& viewer) {
+  auto bad = [](const std::string& msg) {
+    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+    return kExitBadInput;
+  };
+  int width = 0, height = 0;
+  if (!parse_size(viewer.size, &width, &height))
+    return bad("bad --size '" + viewer.size + "' (want WxH)");
+  std::vector<std::string> models;
+  if (!options.model.empty()) models.push_back(options.model);
+  models.insert(models.end(), viewer.more_models.begin(), viewer.more_models.end());
+  if (models.empty()) return bad("--soak needs at least one model file");
+
+  GLFWwindow* window = open_hidden_context();
+  if (window == nullptr) return 1;
+  glfwSwapInterval(0);
+  int status = 0;
+  {
+    std::unique_ptr<Scene> scene;
+    gl::Renderer renderer;
+    gl::OffscreenTarget target;
+    std::string error;
+    std::vector<std::string> warnings;
+    if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+      status = 1;
+    }
+    std::vector<std::size_t> rss;  // resident bytes after each cycle
+    rss.reserve(static_cast<std::size_t>(viewer.soak_cycles));
+    long errors = 0, frames = 0;
+    const auto start = Clock::now();
+    for (int cycle = 0; status == 0 && cycle < viewer.soak_cycles; ++cycle) {
+      for (const std::string& path : models) {
+        // The viewer's own loading code: the previous scene is released only once this one
+        // has loaded, exactly as when a user opens files one after another.
+        if (std::string e = load_scene(path, &scene); !e.empty()) {
+          status = bad(e);
+          break;
+        }
+        Scene& s = *scene;
+        RenderOptions ro;
+        renderer.prepare(s.model);
+        OrbitCamera camera;
+        frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+        const int32_t clips = static_cast<int32_t>(s.model.clips.size());
+        target.bind();
+        for (int f = 0; f < viewer.soak; ++f, ++frames) {
+          // Switch clip every 97 frames (the rest pose, -1, included) and the skinning path
+          // every 50, so both paths and every clip run in every cycle.
+          if (f % 97 == 0) {
+            s.player.clip = clips == 0 ? -1 : (f / 97) % (clips + 1) - 1;
+            s.player.time = 0.0f;
+          }
+          ro.gpu_skinning = (f / 50) % 2 == 0;
+          s.player.advance(1.0f / 60.0f, s.duration());
+          evaluate(s, ro, false);
+          renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+          glFinish();  // a frame ends as a swap would end it: no work queued across frames
+          errors += gl_errors();
+        }
+        glFinish();
+        gl::OffscreenTarget::unbind();
+      }
+      if (status != 0) break;
+      rss.push_back(resident_bytes());
+      std::printf("cycle %d: %ld frames, resident %.1f MiB, GL errors %ld\n", cycle + 1, frames,
+                  static_cast<double>(rss.back()) / (1024.0 * 1024.0), errors);
+      std::fflush(stdout);
+    }
+    scene.reset();
+    if (status == 0) {
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      // Growth after the first cycle: caches (shaders, allocator arenas) are warm by then, so
+      // what keeps growing is a leak. The driver's threads make single readings jump for a
+      // cycle (tens of MiB on llvmpipe), so the floor of the later half of the cycles is
+      // compared with the first: a leak raises every later cycle, a transient only one.
+      const double mib = 1024.0 * 1024.0;
+      const double rss_first = static_cast<double>(rss.front());
+      const double rss_floor = static_cast<double>(
+          *std::min_element(rss.begin() + static_cast<std::ptrdiff_t>(rss.size() / 2), rss.end()));
+      const double growth = rss_floor - rss_first;
+      const double slack = std::max(4.0 * mib, 0.02 * rss_first);
+      std::printf(
+          "soak: %zu model(s), %d cycle(s), %ld frames in %.1f s; resident after cycle 1 "
+          "%.1f MiB, lowest of the later half %.1f MiB; %ld GL error(s)\n",
+          models.size(), viewer.soak_cycles, frames, seconds, rss_first / mib, rss_floor / mib,
+          errors);
+      if (errors > 0) {
+        std::fprintf(stderr, "skinview: soak: %ld GL error(s)\n", errors);
+        status = 1;
+      }
+      if (viewer.soak_cycles > 1 && growth > slack) {
+        std::fprintf(stderr, "skinview: soak: resident memory grew by %.1f MiB after cycle 1\n",
+                     growth / mib);
+        status = 1;
+      }
+    }
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}
+
+}  // namespace sv
