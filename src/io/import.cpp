@@ -1175,6 +1175,7 @@ class ByteReader {
   // Reads exactly n bytes at `offset`; false past the end or on a read error.
   bool read(uint64_t offset, void* out, std::size_t n) {
     if (offset > src_.size || n > src_.size - offset) return false;
+    if (n == 0) return true;  // `out` may be an empty vector's null data()
     if (src_.in_memory()) {
       std::memcpy(out, src_.bytes.data() + offset, n);
       return true;
@@ -1204,37 +1205,73 @@ bool is_key_values(ByteReader& in, uint64_t at, uint8_t name_len) {
 // Animation curve values: assimp 5.2.5 adds intermediate rotation keys for every 180 degrees
 // between two keys, so one corrupt value of 1e30 degrees makes it generate keys until memory
 // runs out (24 GB and the OOM killer, for a 110 KB file). Values must be finite and within
-// +-1e6 (degrees, or centimetres for translations: 10 km).
+// +-1e6 (degrees, or centimetres for translations: 10 km). The `len` stored bytes at `at` lie
+// inside their record (the caller checks); they are read and inflated in 64 KiB pieces, so a
+// count that claims gigabytes costs no more memory than a small one.
 std::string check_key_values(ByteReader& in, uint64_t at, char type, uint32_t count,
                              uint32_t encoding, uint32_t len) {
   constexpr double kLimit = 1e6;
+  constexpr std::size_t kPiece = std::size_t{1} << 16;  // a multiple of 4 and 8
   const std::size_t elem = type == 'f' ? 4 : 8;
-  std::vector<unsigned char> raw(len), values(elem * count);
-  if (!in.read(at, raw.data(), raw.size())) return {};
-  if (encoding == 0) {
-    if (raw.size() < values.size()) return {};
-    std::memcpy(values.data(), raw.data(), values.size());
-  } else if (encoding == 1) {
-    uLongf out_len = static_cast<uLongf>(values.size());
-    if (::uncompress(values.data(), &out_len, raw.data(), static_cast<uLong>(raw.size())) != Z_OK ||
-        out_len != values.size())
-      return {};  // assimp reports a broken array itself
-  } else {
-    return {};
-  }
-  for (uint32_t i = 0; i < count; ++i) {
-    double v = 0.0;
-    if (type == 'f') {
-      float f = 0.0f;
-      std::memcpy(&f, values.data() + 4 * std::size_t{i}, 4);
-      v = f;
-    } else {
-      std::memcpy(&v, values.data() + 8 * std::size_t{i}, 8);
+  const uint64_t want = elem * uint64_t{count};
+  uint64_t checked = 0;  // bytes of values checked so far
+  // Checks the whole values in `bytes`; returns how many bytes it used.
+  std::string error;
+  auto check = [&](const unsigned char* bytes, std::size_t n) {
+    const std::size_t whole = n / elem * elem;
+    for (std::size_t i = 0; i < whole && error.empty(); i += elem) {
+      double v = 0.0;
+      if (type == 'f') {
+        float f = 0.0f;
+        std::memcpy(&f, bytes + i, 4);
+        v = f;
+      } else {
+        std::memcpy(&v, bytes + i, 8);
+      }
+      if (!(std::abs(v) <= kLimit))
+        error = "binary FBX animation curve value " + std::to_string(v) + " is out of range";
     }
-    if (!(std::abs(v) <= kLimit))
-      return "binary FBX animation curve value " + std::to_string(v) + " is out of range";
+    checked += whole;
+    return whole;
+  };
+  std::vector<unsigned char> raw(kPiece), values(kPiece);
+  if (encoding == 0) {
+    if (want > len) return {};
+    for (uint64_t off = 0; off < want && error.empty();) {
+      const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(kPiece, want - off));
+      if (!in.read(at + off, raw.data(), n)) return {};
+      check(raw.data(), n);
+      off += n;
+    }
+    return error;
   }
-  return {};
+  if (encoding != 1) return {};
+  z_stream z{};
+  if (::inflateInit(&z) != Z_OK) return {};
+  uint64_t consumed = 0;
+  std::size_t have = 0;  // bytes of values waiting in `values` (less than one element)
+  int rc = Z_OK;
+  while (rc == Z_OK && error.empty()) {
+    if (z.avail_in == 0 && consumed < len) {
+      const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(kPiece, len - consumed));
+      if (!in.read(at + consumed, raw.data(), n)) break;
+      consumed += n;
+      z.next_in = raw.data();
+      z.avail_in = static_cast<uInt>(n);
+    }
+    z.next_out = values.data() + have;
+    z.avail_out = static_cast<uInt>(kPiece - have);
+    rc = ::inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) break;  // assimp reports a broken array itself
+    const std::size_t filled = kPiece - z.avail_out;
+    if (checked + filled > want) break;  // more values than declared: assimp reports it
+    const std::size_t used = check(values.data(), filled);
+    have = filled - used;
+    std::memmove(values.data(), values.data() + used, have);
+    if (rc == Z_OK && z.avail_in == 0 && consumed == len && z.avail_out != 0) break;  // truncated
+  }
+  ::inflateEnd(&z);
+  return error;
 }
 
 // Binary FBX: every array property declares its element count, and assimp 5.2.5 allocates
@@ -1316,6 +1353,9 @@ std::string check_fbx_arrays(const Source& src) {
               return "binary FBX array " + std::to_string(arrays) + " declares " +
                      std::to_string(count) + " elements in " + std::to_string(len) + " bytes";
             ++arrays;
+            // Stored bytes past the record: a structure this walk cannot follow (assimp
+            // rejects it); checked before the curve check below reads them.
+            if (p + 12 + uint64_t{len} > props_end) return {};
             if ((type == 'f' || type == 'd') && is_key_values(in, pos + header, name_len))
               if (std::string e = check_key_values(in, p + 12, type, count, encoding, len);
                   !e.empty())
@@ -1492,7 +1532,9 @@ std::string check_md5_mesh(const Source& src) {
 // Valve SMD: assimp 5.2.5's parser loops forever on a line at the top level that is not a
 // section keyword (a "triangles" line damaged into "versiones" was enough). Outside the
 // sections ("nodes", "skeleton", "triangles", "vertexanimation" ... "end") only "version N",
-// blank lines and // comments may appear.
+// blank lines and // comments may appear. Its "nodes" section ends only at an "end" line: at
+// the end of the file it loops forever, and an "end" that is the file's last three bytes is
+// stepped over together with the buffer's terminating NUL (heap over-read).
 std::string check_smd_sections(const Source& src) {
   std::string text;
   if (src.in_memory()) {
@@ -1506,10 +1548,15 @@ std::string check_smd_sections(const Source& src) {
   std::istringstream lines(text);
   std::string line;
   bool in_section = false, in_nodes = false;
+  std::size_t next_line = 0;  // offset of the line after the current one in `text`
   for (std::size_t n = 1; std::getline(lines, line); ++n) {
+    const std::size_t line_start = next_line;
+    next_line += line.size() + 1;
     std::istringstream words(line);
     std::string key;
     if (!(words >> key) || key.rfind("//", 0) == 0) continue;
+    if (in_nodes && key == "end" && line_start + line.find("end") + 3 >= text.size())
+      return "SMD nodes section's \"end\" is the last byte of the file (no line end after it)";
     if (std::count(line.begin(), line.end(), '"') % 2 != 0)
       return "SMD line " + std::to_string(n) + " has an unterminated string";
     if (in_section) {
@@ -1519,6 +1566,11 @@ std::string check_smd_sections(const Source& src) {
           (line.find('"') == std::string::npos ||
            key.find_first_not_of("-0123456789") != std::string::npos))
         return "SMD line " + std::to_string(n) + " is not a node (INDEX \"NAME\" PARENT)";
+      // assimp sizes its bone array by the largest node index (an overflowing one: 480 GB).
+      if (in_section && in_nodes &&
+          (key.size() > 7 || std::strtoll(key.c_str(), nullptr, 10) >= int64_t{kMaxJoints}))
+        return "SMD line " + std::to_string(n) + " names node " + key.substr(0, 32) +
+               ", above the limit of " + std::to_string(kMaxJoints) + " joints";
       in_nodes = in_nodes && in_section;
     } else if (key == "nodes" || key == "skeleton" || key == "triangles" ||
                key == "vertexanimation") {
@@ -1529,6 +1581,7 @@ std::string check_smd_sections(const Source& src) {
              "')";
     }
   }
+  if (in_nodes) return "SMD nodes section has no \"end\" line";
   return {};
 }
 
