@@ -296,21 +296,34 @@ namespace sse2 {
 }  // namespace sse2
 
 #if defined(SV_RUNTIME_X86)
-#pragma GCC push_options
-#pragma GCC target("avx2,fma")
+// The AVX2 and AVX-512 copies are compiled for those targets whatever the build's flags (the
+// binary runs on any x86-64; has_avx2_fma()/has_avx512() choose at run time). GCC takes a
+// target pragma; clang applies the target attribute to every function in between instead.
+#if defined(__clang__)
+#define SV_RT_TARGET_BEGIN(isa) \
+  _Pragma(SV_RT_STR(clang attribute push(__attribute__((target(isa))), apply_to = function)))
+#define SV_RT_TARGET_END _Pragma("clang attribute pop")
+#else
+#define SV_RT_TARGET_BEGIN(isa) _Pragma("GCC push_options") _Pragma(SV_RT_STR(GCC target(isa)))
+#define SV_RT_TARGET_END _Pragma("GCC pop_options")
+#endif
+#define SV_RT_STR(x) #x
+
+SV_RT_TARGET_BEGIN("avx2,fma")
 namespace avx2 {
 #define SV_RT_AVX2 1
 #include "anim/clip_runtime_kernels.inc"
 #undef SV_RT_AVX2
 }  // namespace avx2
-#pragma GCC pop_options
+SV_RT_TARGET_END
 #undef SV_RT_AVX512
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma")
+SV_RT_TARGET_BEGIN("avx512f,avx2,fma")
 // GCC 12's own avx512fintrin.h trips -Wmaybe-uninitialized (its _mm512_undefined_ps).
 #pragma GCC diagnostic push
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 namespace avx512 {
 #define SV_RT_AVX2 0
 #define SV_RT_AVX512 1
@@ -319,7 +332,7 @@ namespace avx512 {
 #undef SV_RT_AVX512
 }  // namespace avx512
 #pragma GCC diagnostic pop
-#pragma GCC pop_options
+SV_RT_TARGET_END
 
 // Tests cap the kernels: 0 SSE2, 1 AVX2+FMA, 2 AVX-512 (the default: the best the CPU has).
 [[maybe_unused]] int g_max_isa = 2;
