@@ -10,8 +10,10 @@
 #include "gfx/gl.h"  // before GLFW
 
 #include "anim/worker_pool.h"
+#include "app/cli.h"
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
+#include "gfx/capture.h"
 #include "gfx/renderer.h"
 
 namespace sv {
@@ -120,5 +122,41 @@ void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
   scene.animator.evaluate(scene.model, mode, scene.player.time);
   if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
 }
+
+int bad_input(const std::string& msg) {
+  std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+  return kExitBadInput;
+}
+
+struct HeadlessGl::Objects {
+  gl::Renderer renderer;
+  gl::OffscreenTarget target;
+};
+
+HeadlessGl::HeadlessGl(int width, int height) : window_(open_hidden_context()) {
+  if (window_ == nullptr) return;
+  glfwSwapInterval(0);
+  auto objects = std::make_unique<Objects>();
+  std::string error;
+  if (!objects->renderer.init(&error, &warnings_) ||
+      !objects->target.create(width, height, &error)) {
+    std::fprintf(stderr, "skinview: %s\n", error.c_str());
+    return;  // `objects` dies here, while the context is still current
+  }
+  for (const std::string& w : warnings_) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+  objects->target.bind();
+  objects_ = std::move(objects);
+}
+
+HeadlessGl::~HeadlessGl() {
+  objects_.reset();  // GL objects first, while the context is current
+  if (window_ != nullptr) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+  }
+}
+
+gl::Renderer& HeadlessGl::renderer() noexcept { return objects_->renderer; }
+gl::OffscreenTarget& HeadlessGl::target() noexcept { return objects_->target; }
 
 }  // namespace sv

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -15,6 +17,10 @@ struct RenderOptions;
 class OrbitCamera;
 class WorkerPool;
 enum class ViewMode : int32_t;
+namespace gl {
+class Renderer;
+class OffscreenTarget;
+}  // namespace gl
 
 // Reports GLFW errors on stderr (install with glfwSetErrorCallback).
 void glfw_error(int code, const char* what);
@@ -43,5 +49,32 @@ WorkerPool& skin_pool();
 // One frame's animation work for the scene's player: sample (or rest / bind pose), palettes,
 // and CPU skinning when the options ask for the CPU path.
 void evaluate(Scene& scene, const RenderOptions& options, bool bind);
+
+// Prints "skinview: MSG" on stderr and returns the bad-input exit status (2).
+int bad_input(const std::string& msg);
+
+// What the headless modes draw with: a hidden window's context, the renderer and a
+// width x height offscreen target, bound. ok() is false (a message printed) when any part could
+// not be made. The GL objects are released before the context; a Scene the caller made with
+// this context must be destroyed before it (declare it after the HeadlessGl).
+class HeadlessGl {
+ public:
+  HeadlessGl(int width, int height);
+  ~HeadlessGl();
+  HeadlessGl(const HeadlessGl&) = delete;
+  HeadlessGl& operator=(const HeadlessGl&) = delete;
+
+  bool ok() const noexcept { return objects_ != nullptr; }
+  GLFWwindow* window() const noexcept { return window_; }
+  gl::Renderer& renderer() noexcept;
+  gl::OffscreenTarget& target() noexcept;
+  const std::vector<std::string>& warnings() const noexcept { return warnings_; }
+
+ private:
+  struct Objects;
+  GLFWwindow* window_ = nullptr;
+  std::unique_ptr<Objects> objects_;
+  std::vector<std::string> warnings_;  // shader fallbacks and the like
+};
 
 }  // namespace sv

@@ -29,87 +29,67 @@ using Clock = std::chrono::steady_clock;
 }  // namespace
 
 int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
-  auto bad = [](const std::string& msg) {
-    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
-    return kExitBadInput;
-  };
   int width = 0, height = 0;
   if (!parse_size(viewer.size, &width, &height))
-    return bad("bad --size '" + viewer.size + "' (want WxH)");
-  if (options.model.empty()) return bad("--bench-frames needs a model file");
+    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
+  if (options.model.empty()) return bad_input("--bench-frames needs a model file");
   ImportResult imported = import_model(options.model);
-  if (!imported.ok()) return bad(imported.error);
+  if (!imported.ok()) return bad_input(imported.error);
 
-  GLFWwindow* window = open_hidden_context();
-  if (window == nullptr) return 1;
-  glfwSwapInterval(0);
-  int status = 0;
-  {
-    std::unique_ptr<Scene> scene;
-    gl::Renderer renderer;
-    gl::OffscreenTarget target;
-    std::string error;
-    std::vector<std::string> warnings;
-    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
-      status = bad(e);
-    } else if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-      status = 1;
-    }
-    const int32_t clip = status == 0 ? resolve_clip(scene->model, options.clip) : -2;
-    if (status == 0 && clip == -2) status = bad(options.model + ": no clip '" + options.clip + "'");
-    if (status == 0) {
-      Scene& s = *scene;
-      RenderOptions ro;
-      ro.gpu_skinning = viewer.skinning != "cpu";
-      s.player = Player{};
-      s.player.clip = options.bind ? -1 : clip;
-      renderer.prepare(s.model);
-      OrbitCamera camera;
-      frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
-      target.bind();
-      // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure
-      // is what a frame really costs, GPU included, not how fast commands can be queued.
-      StageTimes sum;
-      double draw = 0.0, finish = 0.0;
-      const auto start = Clock::now();
-      for (int frame = 0; frame < viewer.bench_frames; ++frame) {
-        s.player.advance(1.0f / 60.0f, s.duration());
-        evaluate(s, ro, false);
-        const StageTimes& t = s.animator.times();
-        sum.sample += t.sample;
-        sum.to_model += t.to_model;
-        sum.palette += t.palette;
-        sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
-        const auto t0 = Clock::now();
-        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
-        const auto t1 = Clock::now();
-        glFinish();
-        draw += std::chrono::duration<double>(t1 - t0).count();
-        finish += std::chrono::duration<double>(Clock::now() - t1).count();
-      }
-      const double total = std::chrono::duration<double>(Clock::now() - start).count();
-      gl::OffscreenTarget::unbind();
-      std::size_t vertices = 0;
-      for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
-      const double n = viewer.bench_frames, ms = 1000.0 / n;
-      std::printf(
-          "%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
-          options.model.c_str(), viewer.bench_frames,
-          clip >= 0 ? ("'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'").c_str()
-                    : "the rest pose",
-          ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
-      std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
-      std::printf(
-          "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
-          "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
-          sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
-          finish * ms);
-    }
+  HeadlessGl gl(width, height);
+  if (!gl.ok()) return 1;
+  std::unique_ptr<Scene> scene;  // after `gl`: released while the context lives
+  if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
+    return bad_input(e);
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
-  return status;
+  Scene& s = *scene;
+  const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
+  if (clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
+  RenderOptions ro;
+  ro.gpu_skinning = viewer.skinning != "cpu";
+  s.player = Player{};
+  s.player.clip = clip;
+  gl.renderer().prepare(s.model);
+  OrbitCamera camera;
+  frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+
+  // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure is
+  // what a frame really costs, GPU included, not how fast commands can be queued.
+  StageTimes sum;
+  double draw = 0.0, finish = 0.0;
+  const auto start = Clock::now();
+  for (int frame = 0; frame < viewer.bench_frames; ++frame) {
+    s.player.advance(1.0f / 60.0f, s.duration());
+    evaluate(s, ro, false);
+    const StageTimes& t = s.animator.times();
+    sum.sample += t.sample;
+    sum.to_model += t.to_model;
+    sum.palette += t.palette;
+    sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
+    const auto t0 = Clock::now();
+    gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+    const auto t1 = Clock::now();
+    glFinish();
+    draw += std::chrono::duration<double>(t1 - t0).count();
+    finish += std::chrono::duration<double>(Clock::now() - t1).count();
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - start).count();
+
+  std::size_t vertices = 0;
+  for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
+  const std::string what =
+      clip >= 0 ? "'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'" : "the rest pose";
+  const double n = viewer.bench_frames, ms = 1000.0 / n;
+  std::printf("%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
+              options.model.c_str(), viewer.bench_frames, what.c_str(),
+              ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
+  std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
+  std::printf(
+      "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
+      "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
+      sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
+      finish * ms);
+  return kExitOk;
 }
 
 namespace {
@@ -137,32 +117,19 @@ int gl_errors() {
 }  // namespace
 
 int run_soak(const Options& options, const ViewerOptions& viewer) {
-  auto bad = [](const std::string& msg) {
-    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
-    return kExitBadInput;
-  };
   int width = 0, height = 0;
   if (!parse_size(viewer.size, &width, &height))
-    return bad("bad --size '" + viewer.size + "' (want WxH)");
+    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
   std::vector<std::string> models;
   if (!options.model.empty()) models.push_back(options.model);
   models.insert(models.end(), viewer.more_models.begin(), viewer.more_models.end());
-  if (models.empty()) return bad("--soak needs at least one model file");
+  if (models.empty()) return bad_input("--soak needs at least one model file");
 
-  GLFWwindow* window = open_hidden_context();
-  if (window == nullptr) return 1;
-  glfwSwapInterval(0);
+  HeadlessGl gl(width, height);
+  if (!gl.ok()) return 1;
+  std::unique_ptr<Scene> scene;  // after `gl`: released while the context lives
   int status = 0;
   {
-    std::unique_ptr<Scene> scene;
-    gl::Renderer renderer;
-    gl::OffscreenTarget target;
-    std::string error;
-    std::vector<std::string> warnings;
-    if (!renderer.init(&error, &warnings) || !target.create(width, height, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-      status = 1;
-    }
     std::vector<std::size_t> rss;  // resident bytes after each cycle
     rss.reserve(static_cast<std::size_t>(viewer.soak_cycles));
     long errors = 0, frames = 0;
@@ -172,16 +139,15 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
         // The viewer's own loading code: the previous scene is released only once this one
         // has loaded, exactly as when a user opens files one after another.
         if (std::string e = load_scene(path, &scene); !e.empty()) {
-          status = bad(e);
+          status = bad_input(e);
           break;
         }
         Scene& s = *scene;
         RenderOptions ro;
-        renderer.prepare(s.model);
+        gl.renderer().prepare(s.model);
         OrbitCamera camera;
         frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
         const int32_t clips = static_cast<int32_t>(s.model.clips.size());
-        target.bind();
         for (int f = 0; f < viewer.soak; ++f, ++frames) {
           // Switch clip every 97 frames (the rest pose, -1, included) and the skinning path
           // every 50, so both paths and every clip run in every cycle.
@@ -192,12 +158,10 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
           ro.gpu_skinning = (f / 50) % 2 == 0;
           s.player.advance(1.0f / 60.0f, s.duration());
           evaluate(s, ro, false);
-          renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+          gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
           glFinish();  // a frame ends as a swap would end it: no work queued across frames
           errors += gl_errors();
         }
-        glFinish();
-        gl::OffscreenTarget::unbind();
       }
       if (status != 0) break;
       rss.push_back(resident_bytes());
@@ -234,8 +198,6 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
       }
     }
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
   return status;
 }
 

@@ -393,17 +393,13 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {
-  auto bad = [](const std::string& msg) {
-    std::fprintf(stderr, "skinview: %s\n", msg.c_str());
-    return kExitBadInput;
-  };
   int width = 0, height = 0;
   if (!parse_size(viewer.size, &width, &height))
-    return bad("bad --size '" + viewer.size + "' (want WxH)");
+    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
   RenderOptions ro;
-  if (!parse_view(viewer.view, &ro.view)) return bad("bad --view '" + viewer.view + "'");
+  if (!parse_view(viewer.view, &ro.view)) return bad_input("bad --view '" + viewer.view + "'");
   if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
-    return bad("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
+    return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
   }
   ro.gpu_skinning = viewer.skinning == "gpu";
   ro.skeleton = viewer.skeleton;
@@ -412,71 +408,44 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
     char* end = nullptr;
     time = std::strtof(options.time.c_str(), &end);
     if (end == options.time.c_str() || *end != '\0' || !std::isfinite(time) || time < 0.0f) {
-      return bad("bad --time '" + options.time + "' (want seconds >= 0)");
+      return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
     }
   }
-  if (options.model.empty()) return bad("--screenshot needs a model file");
+  if (options.model.empty()) return bad_input("--screenshot needs a model file");
 
   // Import before making a window: bad input exits 2 even without a display.
   ImportResult imported = import_model(options.model);
-  if (!imported.ok()) return bad(imported.error);
+  if (!imported.ok()) return bad_input(imported.error);
 
-  GLFWwindow* window = open_hidden_context();
-  if (window == nullptr) return 1;
-  int status = 0;
-  {
-    std::unique_ptr<Scene> scene;
-    gl::Renderer renderer;
-    gl::OffscreenTarget target;
-    std::string error;
-    std::vector<std::string> warnings;
-    if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
-      status = bad(e);
-    } else if (!renderer.init(&error, &warnings)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-      status = 1;
-    } else if (!target.create(width, height, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-      status = 1;
-    }
-    if (status == 0) {
-      Scene& s = *scene;
-      const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
-      if (clip == -2) {
-        status = bad(options.model + ": no clip '" + options.clip + "'");
-      } else if (!viewer.bone.empty() && s.model.skeleton.find(viewer.bone) < 0) {
-        status = bad(options.model + ": no joint '" + viewer.bone + "'");
-      }
-      if (status == 0) {
-        ro.selected_joint = viewer.bone.empty() ? -1 : s.model.skeleton.find(viewer.bone);
-        s.player.clip = clip;
-        s.player.playing = false;
-        s.player.time = 0.0f;
-        if (clip >= 0) {
-          s.player.time = std::min(time, s.duration());
-          s.bounds = animated_bounds(s.model, clip, false);
-        } else {
-          s.bounds = animated_bounds(s.model, -1, false);
-        }
-        if (viewer.up != "auto") s.z_up = viewer.up == "z";
-        for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
-        renderer.prepare(s.model);
-        OrbitCamera camera;
-        frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
-        evaluate(s, ro, false);
-        target.bind();
-        renderer.draw(s.model, s.gpu, s.animator, camera, ro, width, height);
-        if (viewer.ui) draw_ui_offscreen(window, &s, ro, width, height, warnings);
-        std::vector<uint8_t> rgba;
-        target.read_rgba(&rgba);
-        gl::OffscreenTarget::unbind();
-        if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) status = bad(error);
-      }
-    }
+  HeadlessGl gl(width, height);
+  if (!gl.ok()) return 1;
+  std::unique_ptr<Scene> scene;  // after `gl`: released while the context lives
+  if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
+    return bad_input(e);
   }
-  glfwDestroyWindow(window);
-  glfwTerminate();
-  return status;
+  Scene& s = *scene;
+  const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
+  if (clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
+  if (!viewer.bone.empty() && s.model.skeleton.find(viewer.bone) < 0) {
+    return bad_input(options.model + ": no joint '" + viewer.bone + "'");
+  }
+  ro.selected_joint = viewer.bone.empty() ? -1 : s.model.skeleton.find(viewer.bone);
+  s.player.clip = clip;
+  s.player.playing = false;
+  s.player.time = clip >= 0 ? std::min(time, s.duration()) : 0.0f;
+  s.bounds = animated_bounds(s.model, clip, false);
+  if (viewer.up != "auto") s.z_up = viewer.up == "z";
+  gl.renderer().prepare(s.model);
+  OrbitCamera camera;
+  frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
+  evaluate(s, ro, false);
+  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+  if (viewer.ui) draw_ui_offscreen(gl.window(), &s, ro, width, height, gl.warnings());
+  std::vector<uint8_t> rgba;
+  gl.target().read_rgba(&rgba);
+  std::string error;
+  if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) return bad_input(error);
+  return kExitOk;
 }
 
 }  // namespace sv
