@@ -15,6 +15,7 @@
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
+#include "io/import.h"
 
 namespace sv {
 
@@ -154,6 +155,21 @@ HeadlessGl::~HeadlessGl() {
     glfwDestroyWindow(window_);
     glfwTerminate();
   }
+}
+
+int open_headless_scene(const Options& options, const char* mode, int width, int height,
+                        HeadlessScene* out) {
+  if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
+  ImportResult imported = import_model(options.model);
+  if (!imported.ok()) return bad_input(imported.error);
+  out->gl.emplace(width, height);
+  if (!out->gl->ok()) return 1;
+  if (std::string e = adopt_scene(std::move(imported), options.model, &out->scene); !e.empty()) {
+    return bad_input(e);
+  }
+  out->clip = options.bind ? -1 : resolve_clip(out->scene->model, options.clip);
+  if (out->clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
+  return -1;
 }
 
 gl::Renderer& HeadlessGl::renderer() noexcept { return objects_->renderer; }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ struct GLFWwindow;
 namespace sv {
 
 struct Model;
+struct Options;
 struct Scene;
 struct RenderOptions;
 class OrbitCamera;
@@ -76,5 +78,19 @@ class HeadlessGl {
   std::unique_ptr<Objects> objects_;
   std::vector<std::string> warnings_;  // shader fallbacks and the like
 };
+
+// One model ready to draw headless: the context first, so the scene is released before it.
+struct HeadlessScene {
+  std::optional<HeadlessGl> gl;
+  std::unique_ptr<Scene> scene;
+  int32_t clip = -1;  // resolved --clip; -1 (rest pose) with --bind or when there is no clip
+};
+
+// The start --screenshot and --bench-frames share: imports options.model before any window is
+// made (bad input exits 2 even without a display), opens a width x height HeadlessGl, makes the
+// scene and resolves --clip. Returns -1 to go on, otherwise the exit status (message printed;
+// `mode` names the option in "--MODE needs a model file").
+int open_headless_scene(const Options& options, const char* mode, int width, int height,
+                        HeadlessScene* out);
 
 }  // namespace sv

@@ -21,7 +21,6 @@
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
-#include "io/import.h"
 
 namespace sv {
 namespace {
@@ -32,19 +31,13 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   int width = 0, height = 0;
   if (!parse_size(viewer.size, &width, &height))
     return bad_input("bad --size '" + viewer.size + "' (want WxH)");
-  if (options.model.empty()) return bad_input("--bench-frames needs a model file");
-  ImportResult imported = import_model(options.model);
-  if (!imported.ok()) return bad_input(imported.error);
-
-  HeadlessGl gl(width, height);
-  if (!gl.ok()) return 1;
-  std::unique_ptr<Scene> scene;  // after `gl`: released while the context lives
-  if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
-    return bad_input(e);
+  HeadlessScene h;
+  if (int status = open_headless_scene(options, "bench-frames", width, height, &h); status >= 0) {
+    return status;
   }
-  Scene& s = *scene;
-  const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
-  if (clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
+  HeadlessGl& gl = *h.gl;
+  Scene& s = *h.scene;
+  const int32_t clip = h.clip;
   RenderOptions ro;
   ro.gpu_skinning = viewer.skinning != "cpu";
   s.player = Player{};

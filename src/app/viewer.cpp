@@ -25,7 +25,6 @@
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
-#include "io/import.h"
 #include "ui/panels.h"
 
 namespace sv {
@@ -411,21 +410,13 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
       return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
     }
   }
-  if (options.model.empty()) return bad_input("--screenshot needs a model file");
-
-  // Import before making a window: bad input exits 2 even without a display.
-  ImportResult imported = import_model(options.model);
-  if (!imported.ok()) return bad_input(imported.error);
-
-  HeadlessGl gl(width, height);
-  if (!gl.ok()) return 1;
-  std::unique_ptr<Scene> scene;  // after `gl`: released while the context lives
-  if (std::string e = adopt_scene(std::move(imported), options.model, &scene); !e.empty()) {
-    return bad_input(e);
+  HeadlessScene h;
+  if (int status = open_headless_scene(options, "screenshot", width, height, &h); status >= 0) {
+    return status;
   }
-  Scene& s = *scene;
-  const int32_t clip = options.bind ? -1 : resolve_clip(s.model, options.clip);
-  if (clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
+  HeadlessGl& gl = *h.gl;
+  Scene& s = *h.scene;
+  const int32_t clip = h.clip;
   if (!viewer.bone.empty() && s.model.skeleton.find(viewer.bone) < 0) {
     return bad_input(options.model + ": no joint '" + viewer.bone + "'");
   }

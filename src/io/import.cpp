@@ -1380,13 +1380,7 @@ std::string check_fbx_arrays(const Source& src) {
 // (reads far out of bounds). The file is read line by line as assimp does, and each index is
 // checked against what the file defines. Lines this check cannot follow are left to assimp.
 std::string check_md5_mesh(const Source& src) {
-  std::string text;
-  if (src.in_memory()) {
-    text.assign(reinterpret_cast<const char*>(src.bytes.data()), src.bytes.size());
-  } else {
-    std::ifstream in(src.name, std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string text = read_at(src, 0, static_cast<std::size_t>(src.size));
   if (text.compare(0, 10, "MD5Version") != 0) return {};
   // assimp's text parsers stop at a NUL byte in some loops and not in others.
   if (text.find('\0') != std::string::npos) return "MD5 text holds a NUL byte";
@@ -1536,13 +1530,7 @@ std::string check_md5_mesh(const Source& src) {
 // the end of the file it loops forever, and an "end" that is the file's last three bytes is
 // stepped over together with the buffer's terminating NUL (heap over-read).
 std::string check_smd_sections(const Source& src) {
-  std::string text;
-  if (src.in_memory()) {
-    text.assign(reinterpret_cast<const char*>(src.bytes.data()), src.bytes.size());
-  } else {
-    std::ifstream in(src.name, std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  const std::string text = read_at(src, 0, static_cast<std::size_t>(src.size));
   // A NUL byte inside the text stops some of assimp's loops and not others: it never returns.
   if (text.find('\0') != std::string::npos) return "SMD text holds a NUL byte";
   std::istringstream lines(text);
