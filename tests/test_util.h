@@ -18,7 +18,19 @@
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 
+#include "anim/model.h"
+
 namespace sv::test {
+
+// Where the importer put the file's vertex `file_index` (it groups vertices by bone set; see
+// group_vertices_by_bone_set). Fails the test, returning 0, when no vertex came from it.
+inline std::size_t file_vertex(const Mesh& mesh, uint32_t file_index) {
+  if (mesh.source_vertex.empty()) return file_index;
+  for (std::size_t v = 0; v < mesh.source_vertex.size(); ++v)
+    if (mesh.source_vertex[v] == file_index) return v;
+  ADD_FAILURE() << "no vertex comes from the file's vertex " << file_index;
+  return 0;
+}
 
 template <glm::length_t N, class T, glm::qualifier Q>
 std::string to_string(const glm::vec<N, T, Q>& v) {

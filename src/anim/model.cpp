@@ -1,6 +1,9 @@
 #include "anim/model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <numeric>
 
 namespace sv {
 
@@ -28,12 +31,14 @@ std::size_t first_non_finite(const std::vector<T>& values) {
 std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t material_count) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
-      mesh.vertex_flags.size() != n || (!mesh.uvs.empty() && mesh.uvs.size() != n))
+      mesh.vertex_flags.size() != n || (!mesh.uvs.empty() && mesh.uvs.size() != n) ||
+      (!mesh.source_vertex.empty() && mesh.source_vertex.size() != n))
     return "vertex streams differ in length (positions " + std::to_string(n) + ", normals " +
            std::to_string(mesh.normals.size()) + ", uvs " + std::to_string(mesh.uvs.size()) +
            ", joints " + std::to_string(mesh.joints.size()) + ", weights " +
            std::to_string(mesh.weights.size()) + ", flags " +
-           std::to_string(mesh.vertex_flags.size()) + ")";
+           std::to_string(mesh.vertex_flags.size()) + ", source indices " +
+           std::to_string(mesh.source_vertex.size()) + ")";
   if (mesh.node != -1 && (mesh.node < 0 || static_cast<std::size_t>(mesh.node) >= joint_count))
     return "node " + std::to_string(mesh.node) + " is out of range";
   if (mesh.material != -1 &&
@@ -81,7 +86,71 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
   return {};
 }
 
+// Orders joint sets lexicographically (x first).
+uint64_t bone_set_key(const glm::u16vec4& j) noexcept {
+  return static_cast<uint64_t>(j.x) << 48 | static_cast<uint64_t>(j.y) << 32 |
+         static_cast<uint64_t>(j.z) << 16 | static_cast<uint64_t>(j.w);
+}
+
+template <class T>
+void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
+  if (values.size() != order.size()) return;
+  std::vector<T> out;
+  out.reserve(values.size());
+  for (const uint32_t old : order) out.push_back(values[old]);
+  values = std::move(out);
+}
+
 }  // namespace
+
+std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
+                                     std::vector<glm::vec4>& weights) {
+  const std::size_t n = std::min(joints.size(), weights.size());
+  for (std::size_t v = 0; v < n; ++v) {
+    std::pair<uint16_t, float> slot[4];
+    for (int i = 0; i < 4; ++i) slot[i] = {joints[v][i], weights[v][i]};
+    std::stable_sort(slot, slot + 4, [](const auto& a, const auto& b) {
+      const bool ua = a.second == 0.0f, ub = b.second == 0.0f;
+      return ua != ub ? ub : a.first < b.first;
+    });
+    for (int i = 0; i < 4; ++i) {
+      const bool unused = slot[i].second == 0.0f;
+      joints[v][i] = unused ? uint16_t{0} : slot[i].first;
+      weights[v][i] = unused ? 0.0f : slot[i].second;
+    }
+  }
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return bone_set_key(joints[a]) < bone_set_key(joints[b]);
+  });
+  return order;
+}
+
+void group_vertices_by_bone_set(Mesh& mesh) {
+  const std::size_t n = mesh.vertex_count();
+  if (mesh.joints.size() != n || mesh.weights.size() != n) return;
+  const std::vector<uint32_t> order = bone_set_order(mesh.joints, mesh.weights);
+  permute(mesh.positions, order);
+  permute(mesh.normals, order);
+  permute(mesh.uvs, order);
+  permute(mesh.joints, order);
+  permute(mesh.weights, order);
+  permute(mesh.vertex_flags, order);
+  if (mesh.source_vertex.size() == n) {
+    permute(mesh.source_vertex, order);
+  } else {
+    mesh.source_vertex = order;
+  }
+  std::vector<uint32_t> new_index(n);
+  for (std::size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
+  for (uint32_t& index : mesh.indices)
+    if (index < n) index = new_index[index];
+  int32_t max_joint = 0;
+  for (const glm::u16vec4& j : mesh.joints)
+    max_joint = std::max<int32_t>(max_joint, std::max({j.x, j.y, j.z, j.w}));
+  mesh.max_joint = max_joint;
+}
 
 std::string Model::validate() const {
   if (std::string e = skeleton.validate(); !e.empty()) return e;

@@ -45,6 +45,11 @@ SkinJob make_job(std::span<const glm::mat4> palette, std::span<const glm::mat3> 
 bool cpu_has(SkinIsa isa) noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   switch (isa) {
+    case SkinIsa::Avx512: {
+      static const bool avx512 = __builtin_cpu_supports("avx512f") &&
+                                 __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+      return avx512;
+    }
     case SkinIsa::Avx2Fma: {
       static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
       return avx2;
@@ -62,7 +67,8 @@ bool cpu_has(SkinIsa isa) noexcept {
 // The instruction set to use: the one asked for or the best the CPU has below it.
 SkinIsa resolve(SkinIsa isa, std::size_t bones) noexcept {
   if (bones > kSkinMaxSimdBones) return SkinIsa::Scalar;
-  if (isa == SkinIsa::Auto) isa = SkinIsa::Avx2Fma;
+  if (isa == SkinIsa::Auto) isa = SkinIsa::Avx512;
+  if (isa == SkinIsa::Avx512 && !cpu_has(SkinIsa::Avx512)) isa = SkinIsa::Avx2Fma;
   if (isa == SkinIsa::Avx2Fma && !cpu_has(SkinIsa::Avx2Fma)) isa = SkinIsa::Sse2;
   if (isa == SkinIsa::Sse2 && !cpu_has(SkinIsa::Sse2)) isa = SkinIsa::Scalar;
   return isa;
@@ -78,6 +84,9 @@ struct Prepared {
 void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
   switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
+    case SkinIsa::Avx512:
+      detail::skin_range_avx512(p.job, p.packed, begin, end);
+      return;
     case SkinIsa::Avx2Fma:
       detail::skin_range_avx2(p.job, p.packed, begin, end);
       return;
@@ -195,6 +204,8 @@ const char* skin_isa_name(SkinIsa isa) noexcept {
       return "sse2";
     case SkinIsa::Avx2Fma:
       return "avx2+fma";
+    case SkinIsa::Avx512:
+      return "avx512";
   }
   return "?";
 }

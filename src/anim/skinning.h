@@ -7,9 +7,12 @@
 // Blending the matrices first and transforming once costs less than transforming by each
 // matrix. Output is in model space. The caller owns every buffer; nothing allocates.
 //
-// skin_lbs runs a SIMD kernel chosen once at run time (AVX2+FMA where the CPU has it, SSE2 on
-// any other x86-64, the scalar loop elsewhere); skin_lbs_parallel splits the same work over a
-// WorkerPool. Both agree with skin_lbs_reference, the plain scalar loop, to within 1e-6 of
+// skin_lbs runs a SIMD kernel chosen once at run time (AVX-512 where the CPU has it, else
+// AVX2+FMA, SSE2 on any other x86-64, the scalar loop elsewhere); skin_lbs_parallel splits the
+// same work over a WorkerPool. The AVX-512 kernel skins runs of consecutive vertices that share
+// their 4 joints (exactly equal `joints` entries) 16 at a time with the bones as constants,
+// about twice the per-vertex rate: lay meshes out with group_vertices_by_bone_set (anim/model.h;
+// the importer does) to get it. Other vertices take the per-vertex AVX2 kernel. Both agree with skin_lbs_reference, the plain scalar loop, to within 1e-6 of
 // each vertex's magnitude (tests/anim/skinning_simd_test.cpp); they differ from it only by
 // rounding (fused multiply-adds, and a Newton-refined reciprocal square root for normals).
 #pragma once
@@ -55,10 +58,10 @@ bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
                        std::span<glm::vec3> out_positions,
                        std::span<glm::vec3> out_normals) noexcept;
 
-// Instruction sets skin_lbs can use. Auto is the best the CPU has (chosen once, at run time:
-// the binary runs on any x86-64); palettes of more than kSkinMaxSimdBones entries always take
+// Instruction sets skin_lbs can use (Avx512 needs AVX-512F, AVX2 and FMA). Auto is the best
+// the CPU has (chosen once, at run time: the binary runs on any x86-64); palettes of more than kSkinMaxSimdBones entries always take
 // the scalar loop (the SIMD paths repack the palette on the stack).
-enum class SkinIsa : uint8_t { Auto, Scalar, Sse2, Avx2Fma };
+enum class SkinIsa : uint8_t { Auto, Scalar, Sse2, Avx2Fma, Avx512 };
 inline constexpr std::size_t kSkinMaxSimdBones = 256;
 
 // What Auto resolves to on this CPU.

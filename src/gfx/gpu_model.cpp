@@ -102,8 +102,11 @@ GpuModel::GpuModel(const Model& model) {
       v.uv = i < src.uvs.size() ? src.uvs[i] : glm::vec2(0.0f);
       v.joints = i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
       v.weights = i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
-      // Weights are sorted largest first, so slot 0 is the dominant bone.
-      const std::size_t bone = v.joints.x;
+      // The dominant bone is the largest weight's (slots are in joint order, not weight order).
+      int largest = 0;
+      for (int k = 1; k < 4; ++k)
+        if (v.weights[k] > v.weights[largest]) largest = k;
+      const std::size_t bone = v.joints[largest];
       const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
       v.info = glm::u32vec2(static_cast<uint32_t>(joint < 0 ? 0 : joint),
                             i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u);

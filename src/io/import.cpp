@@ -554,11 +554,9 @@ struct Importer {
       mesh.weights[v] = w;
       mesh.joints[v] = j;
     }
-    int32_t max_joint = 0;
-    for (std::size_t v = 0; v < nv; ++v)
-      for (int k = 0; k < 4; ++k)
-        max_joint = std::max<int32_t>(max_joint, mesh.joints[v][k]);  // skin_lbs reads all 4 slots
-    mesh.max_joint = max_joint;
+    // Canonical influence order, vertices bound to the same bones together (the fast CPU
+    // skinning path works on such runs), max_joint over all 4 slots (skin_lbs reads them all).
+    group_vertices_by_bone_set(mesh);
 
     report.vertices_over_4_influences += truncated;
     report.vertices_renormalised += renormalised;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -88,7 +89,8 @@ Result reference(const Data& d, bool with_normals = true) {
 }
 
 constexpr std::size_t kCounts[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 17, 63, 64, 65, 129, 1001};
-constexpr SkinIsa kIsas[] = {SkinIsa::Scalar, SkinIsa::Sse2, SkinIsa::Avx2Fma, SkinIsa::Auto};
+constexpr SkinIsa kIsas[] = {SkinIsa::Scalar, SkinIsa::Sse2, SkinIsa::Avx2Fma, SkinIsa::Avx512,
+                             SkinIsa::Auto};
 
 TEST(SkinLbsSimd, EveryInstructionSetMatchesTheReference) {
   for (const std::size_t n : kCounts) {
@@ -107,6 +109,74 @@ TEST(SkinLbsSimd, EveryInstructionSetMatchesTheReference) {
       expect_close(p, want.positions, d.positions, "position");
       expect_close(nn, want.normals, d.normals, "normal");
     }
+  }
+}
+
+// Runs of consecutive vertices bound to the same 4 joints (as the importer lays meshes out), of
+// lengths around the AVX-512 path's 16-vertex block and its minimum run: runs[i] vertices share
+// one random joint set.
+Data grouped_data(const std::vector<std::size_t>& runs, int bones, uint32_t seed) {
+  std::size_t total = 0;
+  for (const std::size_t r : runs) total += r;
+  Data d = random_data(total, bones, seed);
+  std::mt19937 rng(seed + 1);
+  std::size_t v = 0;
+  for (const std::size_t r : runs) {
+    glm::u16vec4 j;
+    for (int i = 0; i < 4; ++i) j[i] = static_cast<uint16_t>(rng() % static_cast<uint32_t>(bones));
+    for (std::size_t k = 0; k < r; ++k) d.joints[v++] = j;
+  }
+  return d;
+}
+
+const std::vector<std::size_t> kRuns = {1,  2,  3,  5,  6, 7,  8, 15, 16, 17, 31, 32, 33,
+                                        47, 48, 49, 1,  6, 1,  5, 5,  16, 1,  64, 65, 200,
+                                        4,  6,  15, 17, 2, 97, 1, 1,  1,  33, 7};
+
+TEST(SkinLbsSimd, RunsOfSharedJointsMatchTheReference) {
+  if (skin_best_isa() != SkinIsa::Avx512)
+    std::printf("note: this CPU has no AVX-512; the run path falls back and is not exercised\n");
+  const Data d = grouped_data(kRuns, 60, 29u);
+  const std::size_t n = d.positions.size();
+  for (const bool normals : {true, false}) {
+    const Result want = reference(d, normals);
+    for (const SkinIsa isa : kIsas) {
+      SCOPED_TRACE(skin_isa_name(isa));
+      std::vector<glm::vec3> p(n + 1, glm::vec3(7.0f)), nn(n + 1, glm::vec3(7.0f));
+      ASSERT_TRUE(skin_lbs_isa(isa, d.palette,
+                               normals ? d.normal_palette : decltype(d.normal_palette){},
+                               d.input(normals), std::span(p).first(n),
+                               normals ? std::span(nn).first(n) : std::span<glm::vec3>()));
+      EXPECT_EQ(p[n], glm::vec3(7.0f));
+      EXPECT_EQ(nn[n], glm::vec3(7.0f));
+      p.pop_back();
+      nn.pop_back();
+      expect_close(p, want.positions, d.positions, "position");
+      if (normals) expect_close(nn, want.normals, d.normals, "normal");
+    }
+  }
+}
+
+// Inside a run, lanes whose blended normal is zero (a zero input normal, a joint scaled to
+// nothing) or tiny take the exact route, like the reference; the other lanes are unaffected.
+TEST(SkinLbsSimd, DegenerateNormalsInsideRunsBecomeZeroLikeTheReference) {
+  Data d = grouped_data({40, 20, 33}, 8, 31u);
+  d.normal_palette[3] = glm::mat3(0.0f);
+  d.normal_palette[4] = glm::mat3(1e-17f);  // squared lengths ~1e-34: below the fast route's range
+  for (std::size_t v = 40; v < 60; ++v) d.joints[v] = glm::u16vec4(3, 3, 3, 3);
+  for (std::size_t v = 60; v < 93; ++v) d.joints[v] = glm::u16vec4(4, 4, 4, 4);
+  for (const std::size_t v : {0, 5, 15, 16, 17, 39}) d.normals[v] = glm::vec3(0.0f);
+  const Result want = reference(d);
+  for (const SkinIsa isa : kIsas) {
+    SCOPED_TRACE(skin_isa_name(isa));
+    std::vector<glm::vec3> p(93), n(93);
+    ASSERT_TRUE(skin_lbs_isa(isa, d.palette, d.normal_palette, d.input(), p, n));
+    expect_close(p, want.positions, d.positions, "position");
+    expect_close(n, want.normals, d.normals, "normal");
+    for (const std::size_t v : {0, 5, 15, 16, 17, 39, 40, 59})
+      EXPECT_EQ(n[v], glm::vec3(0.0f)) << v;
+    EXPECT_NEAR(glm::length(n[1]), 1.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(n[70]), 1.0f, 1e-6f);  // 1e-17 x the normal, renormalised exactly
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -80,9 +81,25 @@ TEST_P(RealModel, LoadsWithItsCounts) {
     EXPECT_EQ(mesh.joints.size(), mesh.vertex_count());
     EXPECT_EQ(mesh.weights.size(), mesh.vertex_count());
     EXPECT_GT(mesh.triangle_count(), 0u);
-    for (const glm::vec4& w : mesh.weights) {
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+      const glm::vec4& w = mesh.weights[v];
+      const glm::u16vec4& j = mesh.joints[v];
       ASSERT_NEAR(w.x + w.y + w.z + w.w, 1.0f, 1e-5f);
-      ASSERT_TRUE(w.x >= w.y && w.y >= w.z && w.z >= w.w && w.w >= 0.0f);
+      // Canonical slots: weighted ones by joint ascending, then unused ones (weight 0, joint 0).
+      for (int k = 0; k < 4; ++k) {
+        ASSERT_GE(w[k], 0.0f);
+        if (k > 0 && w[k] > 0.0f) {
+          ASSERT_TRUE(w[k - 1] > 0.0f && j[k - 1] < j[k]) << "vertex " << v;
+        }
+        if (w[k] == 0.0f) {
+          ASSERT_EQ(j[k], 0) << "vertex " << v;
+        }
+      }
+      // Vertices bound to the same bones are consecutive: sorted by their 4 joints.
+      if (v > 0) {
+        const glm::u16vec4& p = mesh.joints[v - 1];
+        ASSERT_TRUE(std::tie(p.x, p.y, p.z, p.w) <= std::tie(j.x, j.y, j.z, j.w)) << "vertex " << v;
+      }
     }
   }
   EXPECT_EQ(vertices, e.vertices);
@@ -207,7 +224,8 @@ TEST(Import, SimpleSkinMatchesAHandComputation) {
       const double p2x = std::cos(c.angle) * lx - std::sin(c.angle) * ly;
       const double p2y = std::sin(c.angle) * lx + std::cos(c.angle) * ly + 1.0;
       const glm::vec3 expected(w1 * p1x + w2 * p2x, w1 * p1y + w2 * p2y, 0.0);
-      EXPECT_LT(glm::length(pose.positions[0][k] - expected), 1e-4f * diag)
+      const std::size_t v = test::file_vertex(m.meshes[0], static_cast<uint32_t>(k));
+      EXPECT_LT(glm::length(pose.positions[0][v] - expected), 1e-4f * diag)
           << "t " << c.time << " vertex " << k;
     }
   }

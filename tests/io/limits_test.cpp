@@ -22,6 +22,7 @@
 #include "anim/sample.h"
 #include "io/import.h"
 #include "io/import_detail.h"
+#include "test_util.h"
 
 namespace sv {
 namespace {
@@ -267,9 +268,9 @@ TEST(Limits, BadWeightsAreDroppedAndCounted) {
   EXPECT_TRUE(has_note(r.report, "3 weight(s) were negative, huge or named no vertex"));
   const Mesh& mesh = r.model->meshes[0];
   EXPECT_EQ(r.report.vertices_unweighted, 2u);  // vertices 0 and 2 lost every weight
-  EXPECT_TRUE(mesh.vertex_flags[0] & kVertexUnweighted);
-  EXPECT_FALSE(mesh.vertex_flags[1] & kVertexUnweighted);
-  EXPECT_EQ(mesh.weights[1].x, 1.0f);  // 0.5 renormalised
+  EXPECT_TRUE(mesh.vertex_flags[test::file_vertex(mesh, 0)] & kVertexUnweighted);
+  EXPECT_FALSE(mesh.vertex_flags[test::file_vertex(mesh, 1)] & kVertexUnweighted);
+  EXPECT_EQ(mesh.weights[test::file_vertex(mesh, 1)].x, 1.0f);  // 0.5 renormalised
   EXPECT_EQ(r.model->validate(), "");
 }
 

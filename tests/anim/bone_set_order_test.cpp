@@ -1,0 +1,72 @@
+// group_vertices_by_bone_set: canonical influence slots, vertices sorted by their 4 joints,
+// every stream permuted alike and the triangles unchanged (hand-worked 5-vertex mesh).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "anim/model.h"
+
+namespace sv {
+namespace {
+
+TEST(BoneSetOrder, CanonicalSlotsAndVerticesGroupedByJoints) {
+  Mesh m;
+  // Vertex v sits at (v, 0, 0) so the permutation can be read back from the positions.
+  for (int v = 0; v < 5; ++v) {
+    m.positions.push_back(glm::vec3(static_cast<float>(v), 0.0f, 0.0f));
+    m.normals.push_back(glm::vec3(0.0f, static_cast<float>(v), 1.0f));
+    m.uvs.push_back(glm::vec2(static_cast<float>(v), 0.5f));
+    m.vertex_flags.push_back(static_cast<uint8_t>(v));
+  }
+  // v0: bones 5 and 2 (largest first, as files list them); unused slots hold stray joints.
+  m.joints = {glm::u16vec4(5, 2, 7, 9), glm::u16vec4(1, 0, 0, 0), glm::u16vec4(2, 5, 0, 0),
+              glm::u16vec4(3, 1, 4, 0), glm::u16vec4(1, 0, 0, 0)};
+  m.weights = {glm::vec4(0.75f, 0.25f, 0.0f, 0.0f), glm::vec4(1.0f, 0.0f, 0.0f, 0.0f),
+               glm::vec4(0.5f, 0.5f, 0.0f, 0.0f), glm::vec4(0.5f, 0.3f, 0.2f, 0.0f),
+               glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)};
+  m.indices = {0, 1, 2, 2, 3, 4};
+  m.max_joint = 9;
+  group_vertices_by_bone_set(m);
+
+  // Canonical: weighted slots by joint ascending, unused ones joint 0 weight 0.
+  //   v0 (2,5,0,0) w(.25,.75)   v1 (1,0,0,0)   v2 (2,5,0,0) w(.5,.5)   v3 (1,3,4,0) w(.3,.5,.2)
+  //   v4 (1,0,0,0)
+  // Sorted by (x, y, z, w), stable: v1 (1,0,0,0), v4 (1,0,0,0), v3 (1,3,4,0), v0, v2 (2,5,0,0).
+  const std::vector<int> order = {1, 4, 3, 0, 2};
+  ASSERT_EQ(m.vertex_count(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto old = static_cast<float>(order[i]);
+    EXPECT_EQ(m.positions[i], glm::vec3(old, 0.0f, 0.0f)) << i;
+    EXPECT_EQ(m.normals[i], glm::vec3(0.0f, old, 1.0f)) << i;
+    EXPECT_EQ(m.uvs[i], glm::vec2(old, 0.5f)) << i;
+    EXPECT_EQ(m.vertex_flags[i], order[i]) << i;
+  }
+  EXPECT_EQ(m.joints[0], glm::u16vec4(1, 0, 0, 0));
+  EXPECT_EQ(m.joints[1], glm::u16vec4(1, 0, 0, 0));
+  EXPECT_EQ(m.joints[2], glm::u16vec4(1, 3, 4, 0));
+  EXPECT_EQ(m.weights[2], glm::vec4(0.3f, 0.5f, 0.2f, 0.0f));
+  EXPECT_EQ(m.joints[3], glm::u16vec4(2, 5, 0, 0));
+  EXPECT_EQ(m.weights[3], glm::vec4(0.25f, 0.75f, 0.0f, 0.0f));
+  EXPECT_EQ(m.joints[4], glm::u16vec4(2, 5, 0, 0));
+  EXPECT_EQ(m.weights[4], glm::vec4(0.5f, 0.5f, 0.0f, 0.0f));
+  // The same triangles: old (0,1,2) is new (3,0,4); old (2,3,4) is new (4,2,1).
+  EXPECT_EQ(m.indices, (std::vector<uint32_t>{3, 0, 4, 4, 2, 1}));
+  EXPECT_EQ(m.max_joint, 5);  // the stray 7 and 9 in unused slots are gone
+  EXPECT_EQ(m.source_vertex, (std::vector<uint32_t>{1, 4, 3, 0, 2}));
+  // Grouping again changes nothing and keeps the file's indices.
+  group_vertices_by_bone_set(m);
+  EXPECT_EQ(m.source_vertex, (std::vector<uint32_t>{1, 4, 3, 0, 2}));
+  EXPECT_EQ(m.indices, (std::vector<uint32_t>{3, 0, 4, 4, 2, 1}));
+}
+
+TEST(BoneSetOrder, StreamsWithoutJointsAreLeftAlone) {
+  Mesh m;
+  m.positions = {glm::vec3(1.0f), glm::vec3(2.0f)};
+  m.indices = {1, 0, 1};
+  group_vertices_by_bone_set(m);
+  EXPECT_EQ(m.positions[0], glm::vec3(1.0f));
+  EXPECT_EQ(m.indices, (std::vector<uint32_t>{1, 0, 1}));
+}
+
+}  // namespace
+}  // namespace sv
