@@ -58,6 +58,7 @@
 #include <glm/mat4x4.hpp>
 
 #include "io/import_detail.h"
+#include "io/text_checks.h"
 
 namespace sv {
 namespace {
@@ -1372,203 +1373,53 @@ std::string check_fbx_arrays(const Source& src) {
   return {};
 }
 
-// MD5 meshes: assimp 5.2.5 sizes its vertex, triangle and weight arrays by the largest index a
-// line names ("vert 4000000000 ..." resizes to four billion) and then follows every vertex's
-// weight range, every weight's joint and every triangle's vertices without checking them
-// (reads far out of bounds). The file is read line by line as assimp does, and each index is
-// checked against what the file defines. Lines this check cannot follow are left to assimp.
-std::string check_md5_mesh(const Source& src) {
-  const std::string text = read_at(src, 0, static_cast<std::size_t>(src.size));
-  if (text.compare(0, 10, "MD5Version") != 0) return {};
-  // assimp's text parsers stop at a NUL byte in some loops and not in others.
-  if (text.find('\0') != std::string::npos) return "MD5 text holds a NUL byte";
-  constexpr uint64_t kMaxIndex = uint64_t{1} << 24;
-  // An unsigned number as assimp's strtoul10 reads it: leading digits, else 0.
-  auto number = [](const std::string& token) {
-    uint64_t v = 0;
-    for (char c : token) {
-      if (c < '0' || c > '9') break;
-      v = std::min<uint64_t>(v * 10 + static_cast<uint64_t>(c - '0'), uint64_t{1} << 40);
-    }
-    return v;
-  };
-  struct Vert {
-    uint64_t index, first, count;
-  };
-  uint64_t joints = 0;
-  std::vector<int64_t> parents;
-  bool in_joints = false, in_mesh = false;
-  std::vector<Vert> verts;
-  std::vector<uint64_t> weight_joints, weight_indices;
-  std::vector<std::array<uint64_t, 4>> tris;  // index, then three vertices
-  uint64_t vert_count = 0, weight_count = 0, tri_count = 0, mesh = 0;
-  std::vector<uint8_t> tri_seen;
-  auto close_mesh = [&]() -> std::string {
-    // Entries that no line gives keep whatever assimp's arrays hold: every vertex a triangle
-    // uses and every weight a vertex uses must be given.
-    std::vector<uint8_t> weight_given(static_cast<std::size_t>(weight_count), 0);
-    for (uint64_t w : weight_indices) weight_given[static_cast<std::size_t>(w)] = 1;
-    for (const Vert& v : verts) {
-      if (v.first + v.count > weight_count)
-        return "MD5 mesh " + std::to_string(mesh) + ": a vertex uses weights " +
-               std::to_string(v.first) + ".." + std::to_string(v.first + v.count) + " of " +
-               std::to_string(weight_count);
-      for (uint64_t w = v.first; w < v.first + v.count; ++w)
-        if (!weight_given[static_cast<std::size_t>(w)])
-          return "MD5 mesh " + std::to_string(mesh) + ": weight " + std::to_string(w) +
-                 " is used but never given";
-    }
-    std::vector<uint8_t> vert_given(static_cast<std::size_t>(vert_count), 0);
-    for (const Vert& v : verts) vert_given[static_cast<std::size_t>(v.index)] = 1;
-    for (uint64_t j : weight_joints)
-      if (j >= joints)
-        return "MD5 mesh " + std::to_string(mesh) + ": a weight names joint " + std::to_string(j) +
-               " of " + std::to_string(joints);
-    if (weight_count > 0 && joints == 0)
-      return "MD5 mesh " + std::to_string(mesh) + " has weights but the file has no joints";
-    // assimp sizes the triangle list by numtris and the largest index; a triangle that no
-    // "tri" line fills keeps null indices, which it then reads.
-    tri_seen.resize(static_cast<std::size_t>(tri_count), 0);
-    for (const auto& t : tris) tri_seen[static_cast<std::size_t>(t[0])] = 1;
-    for (uint64_t i = 0; i < tri_count; ++i)
-      if (!tri_seen[static_cast<std::size_t>(i)])
-        return "MD5 mesh " + std::to_string(mesh) + ": triangle " + std::to_string(i) +
-               " is declared but never given";
-    for (const auto& t : tris)
-      for (uint64_t i : {t[1], t[2], t[3]})
-        if (i >= vert_count || !vert_given[static_cast<std::size_t>(i)])
-          return "MD5 mesh " + std::to_string(mesh) + ": a triangle names vertex " +
-                 std::to_string(i) + ", which the mesh does not give (of " +
-                 std::to_string(vert_count) + ")";
-    verts.clear();
-    weight_joints.clear();
-    weight_indices.clear();
-    tris.clear();
-    tri_seen.clear();
-    vert_count = weight_count = tri_count = 0;
-    ++mesh;
-    return {};
-  };
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::vector<std::string> tok;
-    {
-      std::istringstream words(line.substr(0, line.find("//")));
-      for (std::string w; words >> w;) tok.push_back(w);
-    }
-    if (tok.empty()) continue;
-    // assimp reads a quoted string up to its closing quote, past the line and the buffer.
-    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
-      return "MD5 line with an unterminated string";
-    const std::string& key = tok[0];
-    auto arg = [&](std::size_t i) { return i < tok.size() ? number(tok[i]) : uint64_t{0}; };
-    if ((key == "joints" || key == "mesh") && (tok.size() != 2 || tok[1] != "{"))
-      return "MD5 section header '" + key + "' is malformed";
-    if (key == "joints") {
-      in_joints = true;
-      joints = 0;
-      parents.clear();
-    } else if (key == "mesh") {
-      in_mesh = true;
-    } else if (key == "}") {
-      if (in_mesh)
-        if (std::string e = close_mesh(); !e.empty()) return e;
-      in_joints = in_mesh = false;
-    } else if (in_joints) {
-      // assimp takes every line of this section as a joint: "NAME" PARENT ( ... ) ( ... ).
-      const std::size_t close = line.find('"', line.find('"') + 1);
-      if (key[0] != '"' || close == std::string::npos)
-        return "MD5 joint " + std::to_string(joints) + " has no quoted name";
-      std::istringstream rest(line.substr(close + 1));
-      int64_t parent = -2;
-      if (!(rest >> parent)) parent = -2;
-      parents.push_back(parent);
-      ++joints;
-    } else if (in_mesh && (key == "numverts" || key == "numtris" || key == "numweights")) {
-      // assimp resizes its arrays to these counts.
-      const uint64_t count = arg(1);
-      if (count >= kMaxIndex)
-        return "MD5 mesh " + std::to_string(mesh) + ": " + key + " " + std::to_string(count) +
-               " is beyond any real mesh";
-      uint64_t& n = key == "numverts" ? vert_count : key == "numtris" ? tri_count : weight_count;
-      n = std::max(n, count);
-    } else if (in_mesh && (key == "vert" || key == "tri" || key == "weight")) {
-      const uint64_t index = arg(1);
-      if (index >= kMaxIndex)
-        return "MD5 mesh " + std::to_string(mesh) + ": " + key + " index " + std::to_string(index) +
-               " is beyond any real mesh";
-      if (key == "vert") {
-        // vert INDEX ( S T ) FIRST COUNT
-        vert_count = std::max(vert_count, index + 1);
-        verts.push_back({index, arg(tok.size() - 2), arg(tok.size() - 1)});
-      } else if (key == "tri") {
-        tri_count = std::max(tri_count, index + 1);
-        tris.push_back({index, arg(2), arg(3), arg(4)});
-      } else {
-        weight_count = std::max(weight_count, index + 1);
-        weight_joints.push_back(arg(2));
-        weight_indices.push_back(index);
-      }
-    }
-  }
-  if (in_mesh)
-    if (std::string e = close_mesh(); !e.empty()) return e;
-  for (std::size_t j = 0; j < parents.size(); ++j)
-    if (parents[j] < -1 || parents[j] >= static_cast<int64_t>(j))
-      return "MD5 joint " + std::to_string(j) + " names parent " + std::to_string(parents[j]) +
-             ", not an earlier joint";
+// MD5: from disk assimp reads FILE.md5mesh and then FILE.md5anim beside it (both named from the
+// path up to its last dot, whatever the extension that brought assimp there), or FILE.md5anim
+// alone; from memory its reader hands the same bytes to both. Each text assimp will read is
+// checked (text_checks.h). Camera files are refused: they hold no model, and assimp 5.2.5
+// indexes their frames by the cut list unchecked.
+std::string check_md5_part(const std::string& path, Md5Part part, const std::string& label) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return {};  // assimp skips what it cannot open
+  Source file;
+  file.name = path;
+  file.size = std::filesystem::file_size(path, ec);
+  if (ec || file.size == 0) return {};
+  if (file.size > kMaxFileBytes)
+    return label + std::to_string(file.size) + " bytes, more than the limit of " +
+           std::to_string(kMaxFileBytes);
+  const std::string text = read_at(file, 0, static_cast<std::size_t>(file.size));
+  if (text.size() != file.size) return {};  // unreadable: assimp cannot open it either
+  if (std::string e = check_md5_text(text, part); !e.empty()) return label + e;
   return {};
 }
 
-// Valve SMD: assimp 5.2.5's parser loops forever on a line at the top level that is not a
-// section keyword (a "triangles" line damaged into "versiones" was enough). Outside the
-// sections ("nodes", "skeleton", "triangles", "vertexanimation" ... "end") only "version N",
-// blank lines and // comments may appear. Its "nodes" section ends only at an "end" line: at
-// the end of the file it loops forever, and an "end" that is the file's last three bytes is
-// stepped over together with the buffer's terminating NUL (heap over-read).
-std::string check_smd_sections(const Source& src) {
-  const std::string text = read_at(src, 0, static_cast<std::size_t>(src.size));
-  // A NUL byte inside the text stops some of assimp's loops and not others: it never returns.
-  if (text.find('\0') != std::string::npos) return "SMD text holds a NUL byte";
-  std::istringstream lines(text);
-  std::string line;
-  bool in_section = false, in_nodes = false;
-  std::size_t next_line = 0;  // offset of the line after the current one in `text`
-  for (std::size_t n = 1; std::getline(lines, line); ++n) {
-    const std::size_t line_start = next_line;
-    next_line += line.size() + 1;
-    std::istringstream words(line);
-    std::string key;
-    if (!(words >> key) || key.rfind("//", 0) == 0) continue;
-    if (in_nodes && key == "end" && line_start + line.find("end") + 3 >= text.size())
-      return "SMD nodes section's \"end\" is the last byte of the file (no line end after it)";
-    if (std::count(line.begin(), line.end(), '"') % 2 != 0)
-      return "SMD line " + std::to_string(n) + " has an unterminated string";
-    if (in_section) {
-      in_section = key != "end";
-      // nodes: INDEX "NAME" PARENT
-      if (in_section && in_nodes &&
-          (line.find('"') == std::string::npos ||
-           key.find_first_not_of("-0123456789") != std::string::npos))
-        return "SMD line " + std::to_string(n) + " is not a node (INDEX \"NAME\" PARENT)";
-      // assimp sizes its bone array by the largest node index (an overflowing one: 480 GB).
-      if (in_section && in_nodes &&
-          (key.size() > 7 || std::strtoll(key.c_str(), nullptr, 10) >= int64_t{kMaxJoints}))
-        return "SMD line " + std::to_string(n) + " names node " + key.substr(0, 32) +
-               ", above the limit of " + std::to_string(kMaxJoints) + " joints";
-      in_nodes = in_nodes && in_section;
-    } else if (key == "nodes" || key == "skeleton" || key == "triangles" ||
-               key == "vertexanimation") {
-      in_section = true;
-      in_nodes = key == "nodes";
-    } else if (key != "version") {
-      return "SMD line " + std::to_string(n) + " is outside every section ('" + key.substr(0, 32) +
-             "')";
-    }
-  }
-  if (in_nodes) return "SMD nodes section has no \"end\" line";
-  return {};
+bool is_md5(const Source& src) {
+  if (src.ext == ".md5mesh" || src.ext == ".md5anim" || src.ext == ".md5camera") return true;
+  // A file whose extension assimp does not know is matched by content: "MD5Version" in its
+  // first 200 bytes makes it an MD5 file.
+  std::string head = read_at(src, 0, 200);
+  for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (head.find("md5version") == std::string::npos) return false;
+  return src.ext.empty() || !Assimp::Importer().IsExtensionSupported(src.ext.c_str());
+}
+
+std::string check_md5_files(const Source& src) {
+  if (!is_md5(src)) return {};
+  if (src.ext == ".md5camera")
+    return "MD5 camera files hold no model (and assimp 5.2.5 reads their cut lists unchecked)";
+  if (src.in_memory())
+    return check_md5_text(read_at(src, 0, static_cast<std::size_t>(src.size)),
+                          src.ext == ".md5anim" ? Md5Part::Anim : Md5Part::Both);
+  const std::size_t dot = src.name.find_last_of('.');
+  const std::string stem = dot == std::string::npos ? src.name : src.name.substr(0, dot + 1);
+  if (src.ext != ".md5anim")
+    if (std::string e = check_md5_part(stem + "md5mesh", Md5Part::Mesh,
+                                       stem + "md5mesh" == src.name ? "" : stem + "md5mesh: ");
+        !e.empty())
+      return e;
+  return check_md5_part(stem + "md5anim", Md5Part::Anim,
+                        stem + "md5anim" == src.name ? "" : stem + "md5anim (read with it): ");
 }
 
 // Checks made before assimp sees the bytes, against its known failures on hostile headers.
@@ -1577,10 +1428,11 @@ std::string check_headers(const Source& src) {
     if (std::string e = check_off_header(read_at(src, 0, kHeadBytes), src.size); !e.empty())
       return e;
   if (std::string e = check_glb_header(src); !e.empty()) return e;
-  if (src.ext == ".md5mesh")
-    if (std::string e = check_md5_mesh(src); !e.empty()) return e;
+  if (std::string e = check_md5_files(src); !e.empty()) return e;
   if (src.ext == ".smd" || src.ext == ".vta")
-    if (std::string e = check_smd_sections(src); !e.empty()) return e;
+    if (std::string e = check_smd_text(read_at(src, 0, static_cast<std::size_t>(src.size)));
+        !e.empty())
+      return e;
   return check_fbx_arrays(src);
 }
 
