@@ -2,6 +2,10 @@
 //
 //   skin_cpu/<vertices>/<threads>   skin_lbs (1 thread) or skin_lbs_parallel on a WorkerPool,
 //                                   positions + normals, 4 influences over 60 joints
+//                                   (vertices laid out as the importer lays out meshes: grouped
+//                                   by bone set)
+//   skin_cpu_ungrouped/<v>/<t>      the same vertices in generation order (per-vertex path)
+//   skin_cpu_avx2/<vertices>        skin_cpu's data on one thread with the AVX2 kernels only
 //   skin_cpu_plain/<vertices>       skin_lbs_reference, the plain scalar loop
 //   pose/<joints>                   sample + local->model + palette on the runtime clip layout
 //                                   (evaluate_pose), playback advancing 1/60 s per iteration
@@ -35,10 +39,10 @@ namespace {
 
 constexpr int kSkinJoints = 60;
 
-const SkinData& skin_data(std::size_t vertices) {
-  static std::map<std::size_t, std::unique_ptr<SkinData>> cache;
-  auto& d = cache[vertices];
-  if (!d) d = std::make_unique<SkinData>(make_skin(vertices, kSkinJoints, 1234u));
+const SkinData& skin_data(std::size_t vertices, bool grouped = true) {
+  static std::map<std::pair<std::size_t, bool>, std::unique_ptr<SkinData>> cache;
+  auto& d = cache[{vertices, grouped}];
+  if (!d) d = std::make_unique<SkinData>(make_skin(vertices, kSkinJoints, 1234u, grouped));
   return *d;
 }
 
@@ -49,10 +53,10 @@ WorkerPool& pool(unsigned threads) {
   return *p;
 }
 
-void skin_cpu(benchmark::State& state) {
+void skin_cpu_on(benchmark::State& state, bool grouped) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const unsigned threads = static_cast<unsigned>(state.range(1));
-  const SkinData& d = skin_data(n);
+  const SkinData& d = skin_data(n, grouped);
   const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
   std::vector<glm::vec3> out_p(n), out_n(n);
   WorkerPool& workers = pool(threads);
@@ -74,6 +78,8 @@ void skin_cpu(benchmark::State& state) {
       static_cast<double>(state.iterations()) * static_cast<double>(n) / wall;
   state.SetLabel(skin_isa_name(skin_best_isa()));
 }
+
+void skin_cpu(benchmark::State& state) { skin_cpu_on(state, true); }
 BENCHMARK(skin_cpu)
     ->ArgNames({"", ""})
     ->Args({100000, 1})
@@ -81,6 +87,33 @@ BENCHMARK(skin_cpu)
     ->Args({1000000, 1})
     ->Args({1000000, 2})
     ->Unit(benchmark::kMicrosecond);
+
+// The same vertices in generation order: no two neighbours share their bones, so every vertex
+// takes the per-vertex path (what a mesh costs that did not go through the importer's layout).
+void skin_cpu_ungrouped(benchmark::State& state) { skin_cpu_on(state, false); }
+BENCHMARK(skin_cpu_ungrouped)
+    ->ArgNames({"", ""})
+    ->Args({1000000, 1})
+    ->Args({1000000, 2})
+    ->Unit(benchmark::kMicrosecond);
+
+// The grouped data on one thread with the AVX2 kernels only (8-lane runs, per-vertex AVX2):
+// what a CPU without AVX-512 gets.
+void skin_cpu_avx2(benchmark::State& state) {
+  const std::size_t n = static_cast<std::size_t>(state.range(0));
+  const SkinData& d = skin_data(n);
+  const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
+  std::vector<glm::vec3> out_p(n), out_n(n);
+  for (auto _ : state) {
+    if (!skin_lbs_isa(SkinIsa::Avx2Fma, d.palette, d.normal_palette, in, out_p, out_n))
+      state.SkipWithError("skin_lbs_isa refused the input");
+    benchmark::DoNotOptimize(out_p.data());
+    benchmark::DoNotOptimize(out_n.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
+}
+BENCHMARK(skin_cpu_avx2)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 void skin_cpu_plain(benchmark::State& state) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));

@@ -88,7 +88,7 @@ void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
       detail::skin_range_avx512(p.job, p.packed, begin, end);
       return;
     case SkinIsa::Avx2Fma:
-      detail::skin_range_avx2(p.job, p.packed, begin, end);
+      detail::skin_range_avx2_runs(p.job, p.packed, begin, end);
       return;
     case SkinIsa::Sse2:
       detail::skin_range_sse2(p.job, p.packed, begin, end);

@@ -18,7 +18,7 @@
 // value as the reference's (sum_i w_i K_i) p up to rounding), and normals are normalised with a
 // 14-bit reciprocal square root refined by one Newton step (relative error ~1e-7); a blended
 // normal of zero or extreme length takes the reference's exact formula.
-#include "anim/skinning_kernels.h"
+#include "anim/skinning_runs.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 
@@ -180,21 +180,11 @@ SV_AVX512 SV_INLINE void load_weights(const float* w, std::size_t n, __m512 out[
 
 SV_AVX512 SV_INLINE __m512 bcast(const float* f) noexcept { return _mm512_set1_ps(*f); }
 
-// Raw stream pointers.
-struct Streams {
-  const float* positions;
-  const float* normals;  // null: positions only
-  const uint64_t* joints;
-  const float* weights;
-  float* out_positions;
-  float* out_normals;
-};
-
 // One block of n <= 16 vertices of a run whose 4 packed bones are b[0..3]. In the packed bone
 // (skinning_kernels.h), K row r column c is f[8c + r] (c < 3), K's translation row r is
 // f[8r + 3], and N row r column c is f[8c + 4 + r].
 template <bool kNormals, bool kFull>
-SV_AVX512 SV_INLINE void skin_block(const Streams& s, const float* const b[4], std::size_t v,
+SV_AVX512 SV_INLINE void skin_block(const RunStreams& s, const float* const b[4], std::size_t v,
                                     std::size_t n) noexcept {
   const Vec3x16 p = load_xyz<kFull>(s.positions + 3 * v, n);
   __m512 w[4];
@@ -278,8 +268,8 @@ SV_AVX512 SV_INLINE void skin_block(const Streams& s, const float* const b[4], s
 }
 
 // How many of keys[v, v + n) (n <= 16) equal `key`, counted from v until the first that differs.
-SV_AVX512 SV_INLINE std::size_t leading_equal(const uint64_t* keys, std::size_t n,
-                                              uint64_t key) noexcept {
+SV_AVX512 SV_INLINE std::size_t leading_equal16(const uint64_t* keys, std::size_t n,
+                                                uint64_t key) noexcept {
   const __m512i k = _mm512_set1_epi64(static_cast<long long>(key));
   const auto lo = static_cast<__mmask8>(lanes(static_cast<std::ptrdiff_t>(n)));
   const auto hi = static_cast<__mmask8>(lanes(static_cast<std::ptrdiff_t>(n) - 8));
@@ -289,95 +279,43 @@ SV_AVX512 SV_INLINE std::size_t leading_equal(const uint64_t* keys, std::size_t 
   return static_cast<std::size_t>(__builtin_ctz(~equal));  // bit 16 up is always clear in equal
 }
 
-inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
-  uint64_t k;
-  std::memcpy(&k, keys + v, sizeof k);
-  return k;
-}
-
-// Where the next run of at least kSkinMinRun equal keys starts, from v on (v itself a run's
-// first vertex): bit i of `same` says keys[v + 1 + i] == keys[v + i], and kSkinMinRun - 1
-// such bits in a row from bit i mean a run starts at v + i. 64 keys are compared per step with
-// 8-wide compares, so vertices in short runs cost ~1 instruction each to pass over (following
-// the runs one by one would be a chain of dependent loads). Returns `limit` if none starts
-// before it; keys at `total` and past never match.
-SV_AVX512 SV_INLINE std::size_t next_long_run(const uint64_t* keys, std::size_t v,
-                                              std::size_t limit, std::size_t total) noexcept {
-  static_assert(kSkinMinRun >= 2 && kSkinMinRun <= 16);
-  constexpr std::size_t kStep = 64 - (kSkinMinRun - 2);  // starts whose bits all lie in `same`
-  while (v < limit) {
-    uint64_t same = 0;
-    for (std::size_t k = 0; k < 8; ++k) {
-      const std::size_t at = v + 8 * k;  // compares keys[at + 1 + j] with keys[at + j]
-      const auto m = static_cast<__mmask8>(
-          lanes(static_cast<std::ptrdiff_t>(total) - static_cast<std::ptrdiff_t>(at + 1)));
-      if (m == 0) break;
-      const __m512i next = _mm512_maskz_loadu_epi64(m, keys + at + 1);
-      const __m512i here = _mm512_maskz_loadu_epi64(m, keys + at);
-      same |= static_cast<uint64_t>(_mm512_mask_cmpeq_epi64_mask(m, next, here)) << (8 * k);
-    }
-    uint64_t starts = same;
-    for (std::size_t i = 1; i + 1 < kSkinMinRun; ++i) starts &= same >> i;
-    starts &= (uint64_t{1} << kStep) - 1;
-    if (starts != 0) return std::min(limit, v + static_cast<std::size_t>(__builtin_ctzll(starts)));
-    v += kStep;
+// Bit i: keys[v + 1 + i] == keys[v + i], for the keys below `total`.
+SV_AVX512 SV_INLINE uint64_t same_as_previous64(const uint64_t* keys, std::size_t v,
+                                                std::size_t total) noexcept {
+  uint64_t same = 0;
+  for (std::size_t k = 0; k < 8; ++k) {
+    const std::size_t at = v + 8 * k;  // compares keys[at + 1 + j] with keys[at + j]
+    const auto m = static_cast<__mmask8>(
+        lanes(static_cast<std::ptrdiff_t>(total) - static_cast<std::ptrdiff_t>(at + 1)));
+    if (m == 0) break;
+    const __m512i next = _mm512_maskz_loadu_epi64(m, keys + at + 1);
+    const __m512i here = _mm512_maskz_loadu_epi64(m, keys + at);
+    same |= static_cast<uint64_t>(_mm512_mask_cmpeq_epi64_mask(m, next, here)) << (8 * k);
   }
-  return limit;
+  return same;
 }
 
-template <bool kNormals>
-SV_AVX512 void loop_avx512(const SkinJob& job, const PackedBone* packed, std::size_t begin,
-                           std::size_t end) noexcept {
-  const SkinInput& in = *job.in;
-  const std::size_t total = in.joints.size();
-  Streams s{&in.positions.data()->x,
-            kNormals ? &in.normals.data()->x : nullptr,
-            reinterpret_cast<const uint64_t*>(in.joints.data()),
-            &in.weights.data()->x,
-            &job.out_positions->x,
-            kNormals ? &job.out_normals->x : nullptr};
-  // Skins the run of key k from v (a run's first vertex, or `begin`) in blocks of 16 lanes
-  // until it ends or the range does; returns the vertex after it.
-  auto skin_run = [&](std::size_t v, uint64_t k) SV_AVX512 {
-    std::size_t j[4];
-    for (int i = 0; i < 4; ++i) j[i] = (k >> (16 * i)) & 0xffffu;
-    const float* const b[4] = {packed[j[0]].f, packed[j[1]].f, packed[j[2]].f, packed[j[3]].f};
-    for (;;) {
-      const std::size_t window = std::min(kLanes, end - v);
-      const std::size_t n = leading_equal(s.joints + v, window, k);
-      if (n == 0) return v;  // the run ended on the last block's edge
-      if (n == kLanes)
-        skin_block<kNormals, true>(s, b, v, n);
-      else
-        skin_block<kNormals, false>(s, b, v, n);
-      v += n;
-      if (n < window || v == end) return v;
-    }
-  };
-  // The run holding `begin` may have started in another range: its part before `begin` counts
-  // toward its length, so the path chosen does not depend on where ranges start.
-  std::size_t v = begin;
-  std::size_t aos = begin;  // first vertex not yet skinned (all of [aos, v) is in short runs)
-  {
-    const uint64_t k = key_at(s.joints, begin);
-    std::size_t before = 0;
-    while (before < kSkinMinRun && before < begin && key_at(s.joints, begin - before - 1) == k)
-      ++before;
-    const std::size_t ahead =
-        leading_equal(s.joints + begin, std::min(kSkinMinRun, total - begin), k);
-    if (before + ahead >= kSkinMinRun)
-      aos = v = skin_run(begin, k);
+// The kernel for skin_runs (skinning_runs.h). Its functions carry the AVX-512 target, so the
+// walk calls them rather than inlining them: one call per 16 vertices.
+struct Avx512Runs {
+  static constexpr std::size_t kLanes = 16;
+  template <bool kNormals>
+  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+                              std::size_t n) noexcept {
+    if (n == kLanes)
+      skin_block<kNormals, true>(s, b, v, n);
     else
-      v = std::min(end, begin + ahead);  // a short run, all of it known: it ends at begin + ahead
+      skin_block<kNormals, false>(s, b, v, n);
   }
-  while (v < end) {
-    v = next_long_run(s.joints, v, end, total);
-    if (v == end) break;
-    if (aos < v) skin_range_avx2(job, packed, aos, v);
-    aos = v = skin_run(v, key_at(s.joints, v));
+  SV_AVX512 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
+                                             uint64_t key) noexcept {
+    return leading_equal16(keys, n, key);
   }
-  if (aos < end) skin_range_avx2(job, packed, aos, end);
-}
+  SV_AVX512 static uint64_t same_as_previous(const uint64_t* keys, std::size_t v,
+                                             std::size_t total) noexcept {
+    return same_as_previous64(keys, v, total);
+  }
+};
 
 }  // namespace
 
@@ -385,9 +323,9 @@ void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t
                        std::size_t end) noexcept {
   if (begin >= end) return;
   if (job.out_normals != nullptr)
-    loop_avx512<true>(job, packed, begin, end);
+    skin_runs<Avx512Runs, true>(job, packed, begin, end);
   else
-    loop_avx512<false>(job, packed, begin, end);
+    skin_runs<Avx512Runs, false>(job, packed, begin, end);
 }
 
 }  // namespace sv::detail

@@ -44,12 +44,14 @@ void skin_range_sse2(const SkinJob& job, const PackedBone* packed, std::size_t b
                      std::size_t end) noexcept;
 void skin_range_avx2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                      std::size_t end) noexcept;
-// Runs of at least kSkinMinRun vertices with the same 4 joints go 16 vertices at a time in
-// structure-of-arrays form (skinning_avx512.cpp); the rest go to skin_range_avx2. A block of
-// 16 lanes costs about as much as 5 vertices on the per-vertex path.
+// Runs of at least kSkinMinRun vertices with the same 4 joints go a block of lanes at a time in
+// structure-of-arrays form (skinning_runs.h: 16 lanes with AVX-512, 8 with AVX2); the rest go
+// to skin_range_avx2. A 16-lane block costs about as much as 5 vertices on the per-vertex path.
 inline constexpr std::size_t kSkinMinRun = 6;
 void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                        std::size_t end) noexcept;
+void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                          std::size_t end) noexcept;
 #endif
 
 }  // namespace sv::detail

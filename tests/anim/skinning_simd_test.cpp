@@ -180,6 +180,31 @@ TEST(SkinLbsSimd, DegenerateNormalsInsideRunsBecomeZeroLikeTheReference) {
   }
 }
 
+// A vertex's result must not depend on its lane or block: the same runs shifted by 1-17
+// vertices (a run of its own in front) come out bit-identical on every instruction set.
+TEST(SkinLbsSimd, RunResultsDoNotDependOnWhereTheBlocksFall) {
+  const Data d = grouped_data(kRuns, 60, 41u);
+  const std::size_t n = d.positions.size();
+  for (const SkinIsa isa : kIsas) {
+    SCOPED_TRACE(skin_isa_name(isa));
+    std::vector<glm::vec3> p0(n), n0(n);
+    ASSERT_TRUE(skin_lbs_isa(isa, d.palette, d.normal_palette, d.input(), p0, n0));
+    for (const std::size_t shift : {1, 3, 7, 8, 9, 16, 17}) {
+      Data s = d;
+      s.positions.insert(s.positions.begin(), shift, glm::vec3(1.0f));
+      s.normals.insert(s.normals.begin(), shift, glm::vec3(0.0f, 0.0f, 1.0f));
+      s.joints.insert(s.joints.begin(), shift, glm::u16vec4(59, 58, 57, 56));
+      s.weights.insert(s.weights.begin(), shift, glm::vec4(0.25f));
+      std::vector<glm::vec3> p(n + shift), nn(n + shift);
+      ASSERT_TRUE(skin_lbs_isa(isa, s.palette, s.normal_palette, s.input(), p, nn));
+      for (std::size_t v = 0; v < n; ++v) {
+        ASSERT_EQ(p[v + shift], p0[v]) << "shift " << shift << " vertex " << v;
+        ASSERT_EQ(nn[v + shift], n0[v]) << "shift " << shift << " vertex " << v;
+      }
+    }
+  }
+}
+
 TEST(SkinLbsSimd, SkinLbsUsesTheBestPathAndAgrees) {
   const Data d = random_data(1000, 60, 5u);
   const Result want = reference(d);
