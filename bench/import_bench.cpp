@@ -10,6 +10,10 @@
 #include <assimp/scene.h>
 #include <assimp/Importer.hpp>
 
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "anim/pose.h"
+#include "anim/skinning.h"
 #include "io/import.h"
 
 namespace sv::bench {
@@ -60,7 +64,63 @@ void readfile_bench(benchmark::State& state, const TestModel* m) {
   }
 }
 
-// Registered at start-up so every model gets both benchmarks under its short name.
+// skin_model/<model>: skin_lbs over every skinned mesh of the imported model (positions +
+// normals), laid out as the importer leaves it: the real models' own bone sets (77-350 vertices
+// per set) rather than the synthetic cloud's. The palette is any rigid pose (the cost does not
+// depend on its values). Items are vertices.
+void skin_model_bench(benchmark::State& state, const TestModel* m) {
+  const std::string path = full_path(*m);
+  if (!std::filesystem::exists(path)) {
+    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
+    return;
+  }
+  ImportResult r = import_model(path);
+  if (!r.ok()) {
+    state.SkipWithError(r.error.c_str());
+    return;
+  }
+  struct Job {
+    const Mesh* mesh;
+    std::vector<glm::mat4> palette;
+    std::vector<glm::mat3> normal_palette;
+    std::vector<glm::vec3> out_p, out_n;
+  };
+  std::vector<Job> jobs;
+  int64_t vertices = 0;
+  for (const Mesh& mesh : r.model->meshes) {
+    if (!mesh.skinned || mesh.normals.size() != mesh.vertex_count()) continue;
+    Job j{&mesh,
+          {},
+          {},
+          std::vector<glm::vec3>(mesh.vertex_count()),
+          std::vector<glm::vec3>(mesh.vertex_count())};
+    for (std::size_t b = 0; b < mesh.skin_joints.size(); ++b)
+      j.palette.push_back(glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(0.1f * b, 0, 0)),
+                                      0.01f * static_cast<float>(b), glm::vec3(0, 0, 1)));
+    j.normal_palette.resize(j.palette.size());
+    build_normal_palette(j.palette, j.normal_palette);
+    vertices += static_cast<int64_t>(mesh.vertex_count());
+    jobs.push_back(std::move(j));
+  }
+  if (jobs.empty()) {
+    state.SkipWithError("no skinned mesh");
+    return;
+  }
+  for (auto _ : state) {
+    for (Job& j : jobs) {
+      const SkinInput in{j.mesh->positions, j.mesh->normals, j.mesh->joints, j.mesh->weights,
+                         j.mesh->max_joint};
+      if (!skin_lbs(j.palette, j.normal_palette, in, j.out_p, j.out_n))
+        state.SkipWithError("skin_lbs refused the mesh");
+      benchmark::DoNotOptimize(j.out_p.data());
+      benchmark::DoNotOptimize(j.out_n.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * vertices);
+}
+
+// Registered at start-up so every model gets its benchmarks under its short name.
 const bool registered = [] {
   for (const TestModel& m : kModels) {
     benchmark::RegisterBenchmark((std::string("import/") + m.name).c_str(), import_model_bench, &m)
@@ -68,6 +128,9 @@ const bool registered = [] {
     benchmark::RegisterBenchmark((std::string("import_readfile/") + m.name).c_str(), readfile_bench,
                                  &m)
         ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("skin_model/") + m.name).c_str(), skin_model_bench,
+                                 &m)
+        ->Unit(benchmark::kMicrosecond);
   }
   return true;
 }();

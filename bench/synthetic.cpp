@@ -5,6 +5,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/model.h"
 #include "anim/pose.h"
 #include "anim/sample.h"
 
@@ -65,7 +66,7 @@ Clip make_clip(const Skeleton& skeleton, float duration, float fps, uint32_t see
   return clip;
 }
 
-SkinData make_skin(std::size_t vertices, int bones, uint32_t seed) {
+SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::uniform_real_distribution<float> u01(0.05f, 1.0f);
@@ -87,6 +88,17 @@ SkinData make_skin(std::size_t vertices, int bones, uint32_t seed) {
     d.weights[v] = w / (w.x + w.y + w.z + w.w);
   }
   d.max_joint = bones - 1;
+  if (grouped) {
+    const std::vector<uint32_t> order = bone_set_order(d.joints, d.weights);
+    auto permute = [&order](auto& values) {
+      auto copy = values;
+      for (std::size_t i = 0; i < order.size(); ++i) values[i] = copy[order[i]];
+    };
+    permute(d.positions);
+    permute(d.normals);
+    permute(d.joints);
+    permute(d.weights);
+  }
   const Skeleton s = make_skeleton(bones, seed + 1);
   const Clip clip = make_clip(s, 2.0f, 30.0f, seed + 2);
   std::vector<Transform> local(s.size());

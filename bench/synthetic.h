@@ -34,7 +34,11 @@ struct SkinData {
   int32_t max_joint = 0;
 };
 
-// `vertices` vertices bound to a palette of `bones` entries taken from a posed skeleton.
-SkinData make_skin(std::size_t vertices, int bones, uint32_t seed);
+// `vertices` vertices bound to a palette of `bones` entries taken from a posed skeleton. Each
+// vertex binds 4 neighbouring bones (base, base+3, base+6, base+9 for a random base: 60 bone
+// sets on 60 bones). `grouped`: laid out as the importer lays out every mesh
+// (group_vertices_by_bone_set: canonical slots, vertices with the same bones together);
+// otherwise in generation order, every vertex's bones unrelated to its neighbours'.
+SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped = true);
 
 }  // namespace sv::bench
