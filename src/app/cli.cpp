@@ -23,7 +23,8 @@ void add_core_options(CLI::App& app, Options& o) {
   bind->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
-                 "Seconds --info/--dump may take before giving up with exit status 2 (0: none)")
+                 "Seconds --info/--dump may take before giving up with exit status 2, and the "
+                 "viewer waits for a file before giving up on it (0: none)")
       ->check(CLI::NonNegativeNumber);
 }
 

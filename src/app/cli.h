@@ -28,7 +28,8 @@ struct Options {
   std::string times;         // --times T1,T2,... (as typed)
   bool bind = false;         // --bind: the file's rest transforms, no clip
   std::string output = "-";  // -o/--output: dump file, "-" = stdout
-  double time_limit = 120;   // --time-limit: seconds a headless command may run (0 = no limit)
+  double time_limit = 120;   // --time-limit: seconds a headless command may run, and the viewer
+                             // waits for a file it reads (0 = no limit)
 };
 
 // Registers the core options on `app`, writing into `options`.

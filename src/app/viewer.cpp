@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,9 +23,11 @@
 #include "anim/worker_pool.h"
 #include "app/app_common.h"
 #include "app/cli.h"
+#include "app/model_loader.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
+#include "io/import.h"
 #include "ui/panels.h"
 
 namespace sv {
@@ -36,6 +39,9 @@ using Clock = std::chrono::steady_clock;
 struct UiFrame {
   ui::PanelState panels;
   std::string load_error;
+  std::string loading;           // the file being read, "" when none
+  double loading_seconds = 0.0;  // how long it has been read
+  double loading_limit = 0.0;    // when it is given up on (0: never)
   std::array<float, 240> frame_times{};
   std::size_t frame_index = 0;
   double upload_seconds = 0.0;
@@ -57,6 +63,9 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
     in.report = scene->report;
   }
   in.load_error = ui.load_error;
+  in.loading = ui.loading;
+  in.loading_seconds = ui.loading_seconds;
+  in.loading_limit = ui.loading_limit;
   in.shader_warnings = ui.shader_warnings;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
@@ -103,12 +112,16 @@ class Viewer {
 
  private:
   void open(const std::string& path);
+  bool finish_open();  // true when a read ended this frame
   void handle_input(float dt);
   void draw_ui();
 
   GLFWwindow* window_ = nullptr;
   Input input_;
   gl::Renderer renderer_;
+  // Files are read on a worker thread (the window keeps drawing) and given up on after
+  // --time-limit seconds; the scene is built here, on the thread that owns the context.
+  std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   RenderOptions options_;
@@ -117,19 +130,31 @@ class Viewer {
 };
 
 void Viewer::open(const std::string& path) {
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
-  ui_.load_error = load_scene(path, &scene_);
+  ui_.load_error = loader_->start(path);
+  if (!ui_.load_error.empty()) std::fprintf(stderr, "skinview: %s\n", ui_.load_error.c_str());
+}
+
+bool Viewer::finish_open() {
+  ui_.loading = loader_->busy() ? loader_->path() : std::string();
+  ui_.loading_seconds = loader_->elapsed_seconds();
+  std::optional<ModelLoader::Finished> done = loader_->poll();
+  if (!done) return false;
+  ui_.loading.clear();
+  const std::string path = done->path;
+  ui_.load_error = adopt_scene(std::move(done->result), path, &scene_);
   if (!ui_.load_error.empty()) {
     std::fprintf(stderr, "skinview: %s\n", ui_.load_error.c_str());
-    return;
+    return true;
   }
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
   renderer_.prepare(scene_->model);
   options_.selected_joint = -1;
   frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
   std::snprintf(ui_.panels.open_path, sizeof(ui_.panels.open_path), "%s", path.c_str());
   ui::remember_recent(ui_.panels, path);
   glfwSetWindowTitle(window_, ("skinview - " + path).c_str());
+  return true;
 }
 
 void Viewer::handle_input(float /*dt*/) {
@@ -262,8 +287,15 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       model = SKINVIEW_DEFAULT_MODEL;
     }
 #endif
+    // Files are read on a worker thread. The first read (MODEL) also takes --clip and --up when
+    // it ends, and --frames counts the frames drawn after it ended (or failed).
+    set_import_silences_stdio(false);  // see model_loader.h: a read given up on keeps running
+    loader_ = std::make_unique<ModelLoader>(options.time_limit);
+    ui_.loading_limit = options.time_limit;
     if (status == 0 && !model.empty()) open(model);
-    if (scene_) {
+    bool first_read = loader_->busy();
+    auto apply_command_line = [&] {
+      if (!scene_ || scene_->path != model) return;
       const int32_t clip = options.bind ? -1 : resolve_clip(scene_->model, options.clip);
       if (clip != -2) scene_->player.clip = clip;
       if (viewer.up != "auto") {
@@ -272,11 +304,12 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
         glfwGetFramebufferSize(window_, &w, &h);
         frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
       }
-    }
+    };
 
     auto last = Clock::now();
-    for (int frame = 1; status == 0 && !glfwWindowShouldClose(window_); ++frame) {
-      if (viewer.frames > 0 && frame > viewer.frames) break;
+    int frames_after_first_read = 0;
+    while (status == 0 && !glfwWindowShouldClose(window_)) {
+      if (viewer.frames > 0 && !first_read && ++frames_after_first_read > viewer.frames) break;
       glfwPollEvents();
       if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) {
         glfwWaitEvents();
@@ -291,6 +324,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       if (!input_.dropped.empty()) {
         open(input_.dropped);
         input_.dropped.clear();
+      }
+      if (finish_open() && first_read) {
+        first_read = false;
+        apply_command_line();
       }
 
       ImGui_ImplOpenGL3_NewFrame();
@@ -387,8 +424,17 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
 }
 
 int run_viewer(const Options& options, const ViewerOptions& viewer) {
-  Viewer v;
-  return v.run(options, viewer);
+  int status = 0;
+  {
+    Viewer v;
+    status = v.run(options, viewer);
+  }
+  if (ModelLoader::running() > 0) {
+    // A read given up on is still inside assimp: static destructors must not run under it.
+    std::fflush(nullptr);
+    std::_Exit(status);
+  }
+  return status;
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {

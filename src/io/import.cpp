@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -871,10 +872,13 @@ struct Importer {
 // Some parsers inside assimp (OpenDDL for OpenGEX, ...) print to stdout/stderr directly. The
 // command line promises one line of error output, and --dump may write JSON to stdout, so both
 // file descriptors point at /dev/null while assimp runs. Process-wide: imports are not meant to
-// run while another thread prints.
+// run while another thread prints (the viewer turns this off: set_import_silences_stdio).
+std::atomic<bool> g_silence_stdio{true};
+
 class SilenceStdio {
  public:
   SilenceStdio() {
+    if (!g_silence_stdio.load()) return;
 #ifdef SKINVIEW_KEEP_STDIO
     // Fuzz builds: sanitizer and libFuzzer reports of a crash inside assimp must reach stderr.
     return;
@@ -1577,6 +1581,8 @@ ImportResult convert_scene(const aiScene& scene, const std::string& name) {
   }
   return result;
 }
+
+void set_import_silences_stdio(bool on) noexcept { g_silence_stdio.store(on); }
 
 ImportResult import_model(const std::string& path) {
   ImportResult result;

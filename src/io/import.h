@@ -90,4 +90,10 @@ ImportResult import_model(const std::string& path);
 ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std::string& hint,
                                       const std::string& name = "<memory>");
 
+// Whether an import points stdout and stderr at /dev/null while assimp runs (some of its parsers
+// print directly). On by default: the command line promises one line of error output, and
+// --dump may write JSON to stdout. The viewer turns it off: its reads run on worker threads,
+// and one given up on (app/model_loader.h) would keep the whole process's stderr closed.
+void set_import_silences_stdio(bool on) noexcept;
+
 }  // namespace sv

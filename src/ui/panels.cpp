@@ -156,6 +156,15 @@ bool model_panel(const ModelPanelInput& in, PanelState& state) {
     for (const std::string& w : in.shader_warnings) ImGui::TextWrapped("%s", w.c_str());
     ImGui::PopStyleColor();
   }
+  if (!in.loading.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.85f, 0.3f, 1.0f));
+    ImGui::TextWrapped("Loading %.*s ... %.1f s", static_cast<int>(in.loading.size()),
+                       in.loading.data(), in.loading_seconds);
+    if (in.loading_limit > 0.0)
+      ImGui::TextWrapped("(given up on after %g s, --time-limit; the model below stays)",
+                         in.loading_limit);
+    ImGui::PopStyleColor();
+  }
   if (!in.load_error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.4f, 0.35f, 1.0f));
     ImGui::TextWrapped("%.*s", static_cast<int>(in.load_error.size()), in.load_error.data());

@@ -48,7 +48,10 @@ struct ModelPanelInput {
   std::string_view path;
   const Model* model = nullptr;  // may be null: nothing loaded
   std::span<const std::string> report;
-  std::string_view load_error;  // the last failed load, shown in red
+  std::string_view load_error;   // the last failed load, shown in red
+  std::string_view loading;      // a file being read ("" when none), shown with its time
+  double loading_seconds = 0.0;  // how long it has been read
+  double loading_limit = 0.0;    // when the read is given up on (0: never)
   std::span<const std::string>
       shader_warnings;  // GLSL logs of shaders replaced by the embedded copy
 };

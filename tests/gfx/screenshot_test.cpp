@@ -1,6 +1,10 @@
 // `skinview --screenshot`: the CPU and GPU paths render the same frame, the pose changes the
 // picture, the weights view spans the heat map, and bad input exits 2. Runs the real
 // executable (SKINVIEW_EXE), so it also checks the command-line wiring.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -198,6 +202,37 @@ TEST(Soak, ModelsInTurnRaiseNoGlErrorAndHoldMemorySteady) {
   EXPECT_EQ(status, 2);
   output_of("'" + kModels + "/X/Testwuson.X' '" + kModels + "/X/Testwuson.X'", &status);
   EXPECT_EQ(status, 2);  // two files without --soak
+}
+
+// The viewer reads files on a worker thread with --time-limit: a file that hangs the reader (a
+// FIFO without a writer blocks its open(), as a parser stuck in a loop would never return) leaves
+// the window drawing, is given up on after the limit with its error on stderr, and the viewer
+// still closes after --frames (counted once the read ended) instead of freezing.
+TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string fifo =
+      ::testing::TempDir() + "skinview_hang_" + std::to_string(::getpid()) + ".x";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // `timeout` ends a viewer that froze (exit 124) instead of blocking the test.
+  const std::string cmd = "timeout 60 " + std::string(SKINVIEW_EXE) + " '" + fifo +
+                          "' --frames 10 --time-limit 1 --size 160x120 2>&1";
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string out;
+  int status = -1;
+  if (std::FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+    const int raw = pclose(p);
+    status = raw == -1 ? -1 : WEXITSTATUS(raw);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::remove(fifo.c_str());
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find(fifo + ": gave up after 1 s (--time-limit)"), std::string::npos) << out;
+  EXPECT_GE(seconds, 1.0);
+  EXPECT_LT(seconds, 30.0);
 }
 
 }  // namespace
