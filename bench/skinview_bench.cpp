@@ -97,37 +97,31 @@ BENCHMARK(skin_cpu_ungrouped)
     ->Args({1000000, 2})
     ->Unit(benchmark::kMicrosecond);
 
-// The grouped data on one thread with the AVX2 kernels only (8-lane runs, per-vertex AVX2):
-// what a CPU without AVX-512 gets.
-void skin_cpu_avx2(benchmark::State& state) {
+// skin_cpu's data on one thread through `skin` (same contract as skin_lbs).
+template <class Skin>
+void skin_one_thread(benchmark::State& state, Skin skin) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const SkinData& d = skin_data(n);
   const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
   std::vector<glm::vec3> out_p(n), out_n(n);
   for (auto _ : state) {
-    if (!skin_lbs_isa(SkinIsa::Avx2Fma, d.palette, d.normal_palette, in, out_p, out_n))
-      state.SkipWithError("skin_lbs_isa refused the input");
+    if (!skin(d.palette, d.normal_palette, in, out_p, out_n))
+      state.SkipWithError("the skinning call refused the input");
     benchmark::DoNotOptimize(out_p.data());
     benchmark::DoNotOptimize(out_n.data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
 }
+
+// The AVX2 kernels only (8-lane runs, per-vertex AVX2): what a CPU without AVX-512 gets.
+void skin_cpu_avx2(benchmark::State& state) {
+  skin_one_thread(state, [](auto&&... args) { return skin_lbs_isa(SkinIsa::Avx2Fma, args...); });
+}
 BENCHMARK(skin_cpu_avx2)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 void skin_cpu_plain(benchmark::State& state) {
-  const std::size_t n = static_cast<std::size_t>(state.range(0));
-  const SkinData& d = skin_data(n);
-  const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
-  std::vector<glm::vec3> out_p(n), out_n(n);
-  for (auto _ : state) {
-    if (!skin_lbs_reference(d.palette, d.normal_palette, in, out_p, out_n))
-      state.SkipWithError("skin_lbs_reference refused the input");
-    benchmark::DoNotOptimize(out_p.data());
-    benchmark::DoNotOptimize(out_n.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
+  skin_one_thread(state, [](auto&&... args) { return skin_lbs_reference(args...); });
 }
 BENCHMARK(skin_cpu_plain)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 

@@ -20,19 +20,27 @@
 namespace sv {
 namespace {
 
-TEST(SkinLbsSplit, ChunkedParallelMatchesSingleThreadBitForBit) {
-  std::mt19937 rng(21u);
+// `bones` entries with rotation, translation and non-uniform scale, and their normal palette.
+void random_palette(std::mt19937& rng, int bones, std::vector<glm::mat4>& palette,
+                    std::vector<glm::mat3>& normal_palette) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<glm::mat4> palette;
-  for (int b = 0; b < 40; ++b) {
+  for (int b = 0; b < bones; ++b) {
     Transform t;
     t.translation = 3.0f * glm::vec3(u(rng), u(rng), u(rng));
     t.rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.1f));
     t.scale = glm::vec3(1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng));
     palette.push_back(to_matrix(t));
   }
-  std::vector<glm::mat3> normal_palette(palette.size());
+  normal_palette.resize(palette.size());
   ASSERT_TRUE(build_normal_palette(palette, normal_palette));
+}
+
+TEST(SkinLbsSplit, ChunkedParallelMatchesSingleThreadBitForBit) {
+  std::mt19937 rng(21u);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<glm::mat4> palette;
+  std::vector<glm::mat3> normal_palette;
+  random_palette(rng, 40, palette, normal_palette);
   for (const std::size_t n :
        {std::size_t{16383}, std::size_t{16385}, std::size_t{50001}, std::size_t{3 * 16384 + 6}}) {
     std::vector<glm::vec3> positions(n), normals(n);
@@ -71,15 +79,8 @@ TEST(SkinLbsSplit, RunsAcrossChunkEdgesMatchSingleThreadBitForBit) {
   std::mt19937 rng(37u);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<glm::mat4> palette;
-  for (int b = 0; b < 30; ++b) {
-    Transform t;
-    t.translation = 3.0f * glm::vec3(u(rng), u(rng), u(rng));
-    t.rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.1f));
-    t.scale = glm::vec3(1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng), 1.0f + 0.5f * u(rng));
-    palette.push_back(to_matrix(t));
-  }
-  std::vector<glm::mat3> normal_palette(palette.size());
-  ASSERT_TRUE(build_normal_palette(palette, normal_palette));
+  std::vector<glm::mat3> normal_palette;
+  random_palette(rng, 30, palette, normal_palette);
   constexpr std::size_t kChunk = 16384;
   const std::size_t n = 4 * kChunk + 100;
   std::vector<glm::vec3> positions(n), normals(n);
