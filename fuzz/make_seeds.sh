@@ -45,5 +45,54 @@ seed smd_md5 6 "$out/wuson.smd.tmp" WusonSMD.smd
 rm "$out/wuson.smd.tmp"
 seed smd_md5 6 "$models/SMD/triangle.smd"
 seed smd_md5 7 "$models/MD5/SimpleCube.md5mesh"
+# MD5 animation: assimp-testmodels has none, so a short one for SimpleCube's joints, written
+# here (hint md5anim), and the cube with it appended (hint md5mesh: from memory assimp reads the
+# same bytes as the mesh and as its .md5anim, so both readers see their sections).
+cat >"$out/cube.md5anim.tmp" <<'ANIM'
+MD5Version 10
+commandline ""
+
+numFrames 3
+numJoints 3
+frameRate 24
+numAnimatedComponents 7
+
+hierarchy {
+	"origin"	-1 0 0	//
+	"root"	0 56 0	// origin
+	"joint1"	1 7 3	// root
+}
+
+bounds {
+	( -1 -1 -1 ) ( 1 1 33 )
+	( -1 -1 -1 ) ( 1 1 33 )
+	( -1 -1 -1 ) ( 1 1 33 )
+}
+
+baseframe {
+	( 0 0 0 ) ( 0 0 0 )
+	( 0 0 0 ) ( -0.5001951456 0.4998047054 -0.4998047054 )
+	( 0.0249728262 0.0000019062 31.9803333282 ) ( -0.7071067691 0.0000000527 0.0000000105 )
+}
+
+frame 0 {
+	-0.5001951456 0.4998047054 -0.4998047054
+	0.0249728262 0.0000019062 31.9803333282 0
+}
+
+frame 1 {
+	-0.45 0.55 -0.5
+	0.0249728262 0.0000019062 31.9803333282 0.25
+}
+
+frame 2 {
+	-0.4 0.6 -0.5
+	0.0249728262 0.0000019062 31.9803333282 0.5
+}
+ANIM
+seed smd_md5 9 "$out/cube.md5anim.tmp" SimpleCube.md5anim
+cat "$models/MD5/SimpleCube.md5mesh" "$out/cube.md5anim.tmp" >"$out/cube_both.tmp"
+seed smd_md5 7 "$out/cube_both.tmp" SimpleCubeWithAnim.md5mesh
+rm "$out/cube.md5anim.tmp" "$out/cube_both.tmp"
 
 du -sh "$out"/*
