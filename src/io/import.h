@@ -79,7 +79,9 @@ struct ImportResult {
 };
 
 // Imports `path`. Never throws and never aborts on bad data: a file that cannot be read, that
-// assimp rejects, or that holds nothing to show gives ok() == false with `error` set.
+// assimp rejects, or that holds nothing to show gives ok() == false with `error` set. assimp also
+// reads NAME.md5anim beside NAME.md5mesh; MD5 and SMD text (both files) is checked before assimp
+// reads it (text_checks.h), and .md5camera files are refused.
 ImportResult import_model(const std::string& path);
 
 // Imports a file held in memory, through the same conversion as import_model. `hint` names the
