@@ -407,7 +407,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
-  app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
+  app.add_option("--frames", o.frames,
+                 "Close the window N frames after MODEL was read or failed (0: when closed)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--bench-frames", o.bench_frames,
                  "Play N frames headless as fast as possible; print frames/s and the stage split")

@@ -24,7 +24,7 @@ struct ViewerOptions {
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay
   bool ui = false;                // --ui: draw the panels into the screenshot too
-  int frames = 0;                 // --frames N: close the window after N frames (smoke tests)
+  int frames = 0;                 // --frames N: close N frames after MODEL's read ended (tests)
   std::string up = "auto";        // --up auto|y|z: the file's up axis
   int bench_frames = 0;           // --bench-frames N: play N frames headless, print timings
   int soak = 0;                   // --soak N: frames per model per cycle of the soak run
