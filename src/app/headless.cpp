@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <GLFW/glfw3.h>
+#include "anim/skinning.h"
 #include "gfx/gl.h"  // before GLFW
 
 #include "app/app_common.h"
@@ -73,9 +74,12 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   const std::string what =
       clip >= 0 ? "'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'" : "the rest pose";
   const double n = viewer.bench_frames, ms = 1000.0 / n;
+  const std::string path = ro.gpu_skinning
+                               ? std::string("GPU")
+                               : std::string("CPU (") + skin_isa_name(skin_best_isa()) + ")";
   std::printf("%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
-              options.model.c_str(), viewer.bench_frames, what.c_str(),
-              ro.gpu_skinning ? "GPU" : "CPU", vertices, s.model.skeleton.size(), width, height);
+              options.model.c_str(), viewer.bench_frames, what.c_str(), path.c_str(), vertices,
+              s.model.skeleton.size(), width, height);
   std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
   std::printf(
       "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "

@@ -68,7 +68,10 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
   in.loading_limit = ui.loading_limit;
   in.shader_warnings = ui.shader_warnings;
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+  // The left column, full height: sized to its content on the first frame, the panel would
+  // stay as small as the "Loading ..." line shown while the first file is read.
+  ImGui::SetNextWindowSize(ImVec2(360, std::max(200.0f, ImGui::GetIO().DisplaySize.y - 20.0f)),
+                           ImGuiCond_FirstUseEver);
   ImGui::Begin("skinview");
   edits.open = ui::model_panel(in, ui.panels);
   if (scene != nullptr) {

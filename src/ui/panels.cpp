@@ -13,6 +13,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "anim/model.h"
+#include "anim/skinning.h"
 
 namespace sv::ui {
 namespace {
@@ -360,7 +361,12 @@ bool skinning_panel(const SkinningPanelInput& in, RenderOptions& o) {
     ImGui::Text("sample   %7.3f ms", t.sample * 1e3);
     ImGui::Text("to model %7.3f ms", t.to_model * 1e3);
     ImGui::Text("palette  %7.3f ms", t.palette * 1e3);
-    if (!o.gpu_skinning) ImGui::Text("CPU skin %7.3f ms", t.cpu_skin * 1e3);
+    if (!o.gpu_skinning) {
+      // The kernel skin_lbs chose for this CPU, and the rate it ran at this frame.
+      ImGui::Text("CPU skin %7.3f ms (%s, %.0f M vertices/s)", t.cpu_skin * 1e3,
+                  skin_isa_name(skin_best_isa()),
+                  t.cpu_skin > 0.0 ? static_cast<double>(in.vertices) / t.cpu_skin * 1e-6 : 0.0);
+    }
     ImGui::Text("upload+draw (CPU side) %7.3f ms", in.upload_seconds * 1e3);
     if (in.gpu_seconds >= 0.0) ImGui::Text("GPU (mesh draws) %7.3f ms", in.gpu_seconds * 1e3);
   }
