@@ -234,6 +234,12 @@ struct Avx2Runs {
       if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
     return same;
   }
+  template <bool kNormals>
+  SV_AVX2 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
+                                                          const float* const b[4], uint64_t key,
+                                                          std::size_t v, std::size_t end) noexcept {
+    return run_blocks<Avx2Runs, kNormals>(s, b, key, v, end);
+  }
 };
 
 }  // namespace

@@ -315,6 +315,13 @@ struct Avx512Runs {
                                              std::size_t total) noexcept {
     return same_as_previous64(keys, v, total);
   }
+  template <bool kNormals>
+  SV_AVX512 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
+                                                            const float* const b[4], uint64_t key,
+                                                            std::size_t v,
+                                                            std::size_t end) noexcept {
+    return run_blocks<Avx512Runs, kNormals>(s, b, key, v, end);
+  }
 };
 
 }  // namespace

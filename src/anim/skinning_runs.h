@@ -11,6 +11,9 @@
 //   static constexpr std::size_t kLanes;
 //   template <bool kNormals> static void block(const RunStreams&, const float* const b[4],
 //                                              std::size_t v, std::size_t n);  // n <= kLanes
+//   template <bool kNormals> static std::size_t run(const RunStreams&, const float* const b[4],
+//                                                   uint64_t key, std::size_t v, std::size_t end);
+//       // run_blocks<Kernel, kNormals>, compiled for the kernel's instruction set
 //   static std::size_t leading_equal(const uint64_t* keys, std::size_t n, uint64_t key);
 //       // how many of keys[0, n) equal key before the first that differs (n <= kLanes)
 //   static uint64_t same_as_previous(const uint64_t* keys, std::size_t v, std::size_t total);
@@ -40,6 +43,23 @@ inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
   uint64_t k;
   std::memcpy(&k, keys + v, sizeof k);
   return k;
+}
+
+// The blocks of one run: from v (a run's first vertex, or a range's), kLanes vertices at a time
+// while the key stays k, up to `end`; returns the vertex after them. Each kernel's run() is
+// this, compiled for its instruction set with everything inlined into it (flatten), so the
+// loop is one stream of instructions rather than two calls per block.
+template <class Kernel, bool kNormals>
+inline std::size_t run_blocks(const RunStreams& s, const float* const b[4], uint64_t k,
+                              std::size_t v, std::size_t end) noexcept {
+  for (;;) {
+    const std::size_t window = std::min(Kernel::kLanes, end - v);
+    const std::size_t n = Kernel::leading_equal(s.joints + v, window, k);
+    if (n == 0) return v;  // the run ended on the last block's edge
+    Kernel::template block<kNormals>(s, b, v, n);
+    v += n;
+    if (n < window || v == end) return v;
+  }
 }
 
 // Where the next run of at least kSkinMinRun equal keys starts, from v on (v itself a run's
@@ -74,21 +94,13 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                      &in.weights.data()->x,
                      &job.out_positions->x,
                      kNormals ? &job.out_normals->x : nullptr};
-  constexpr std::size_t kLanes = Kernel::kLanes;
-  // Skins the run of key k from v (a run's first vertex, or `begin`) a block at a time until
-  // it ends or the range does; returns the vertex after it.
+  // Skins the run of key k from v (a run's first vertex, or `begin`) until it ends or the
+  // range does; returns the vertex after it.
   auto skin_run = [&](std::size_t v, uint64_t k) {
     std::size_t j[4];
     for (int i = 0; i < 4; ++i) j[i] = (k >> (16 * i)) & 0xffffu;
     const float* const b[4] = {packed[j[0]].f, packed[j[1]].f, packed[j[2]].f, packed[j[3]].f};
-    for (;;) {
-      const std::size_t window = std::min(kLanes, end - v);
-      const std::size_t n = Kernel::leading_equal(s.joints + v, window, k);
-      if (n == 0) return v;  // the run ended on the last block's edge
-      Kernel::template block<kNormals>(s, b, v, n);
-      v += n;
-      if (n < window || v == end) return v;
-    }
+    return Kernel::template run<kNormals>(s, b, k, v, end);
   };
   // The run holding `begin` may have started in another range: its part before `begin` counts
   // toward its length.
