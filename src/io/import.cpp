@@ -60,6 +60,7 @@
 
 #include "io/import_detail.h"
 #include "io/text_checks.h"
+#include "io/x_check.h"
 
 namespace sv {
 namespace {
@@ -1039,6 +1040,31 @@ std::string one_line(std::string s) {
   return s;
 }
 
+// The longest piece of an assimp (or tinygltf) message an error line keeps. Some of assimp's
+// messages quote the input: "Cannot parse string \"...\" as a real number" holds everything
+// from that point to the end of the file.
+constexpr std::size_t kMaxQuotedError = 300;
+
+// A third-party message made one readable line: control characters become spaces, and past
+// kMaxQuotedError bytes it is cut (at a UTF-8 character boundary) and ends in "...".
+std::string quoted_error(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  if (s.size() > kMaxQuotedError) {
+    std::size_t cut = kMaxQuotedError;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+    s.resize(cut);
+    s += "...";
+  }
+  return one_line(std::move(s));
+}
+
+// What a failed allocation inside a reader means: assimp sizes arrays by counts read from the
+// file. assimp catches std::bad_alloc itself and reports its what(), "std::bad_alloc".
+constexpr const char* kOutOfMemory =
+    "out of memory while reading: a count in the file asks for more memory than can be "
+    "allocated (corrupt or hostile file)";
+
 }  // namespace
 
 template <class V>
@@ -1398,6 +1424,16 @@ std::string check_md5_part(const std::string& path, Md5Part part, const std::str
   return {};
 }
 
+// DirectX .x: assimp reads a file as X when it starts with "xof " and its extension is .x, or
+// one assimp does not know (it then goes by content).
+std::string check_x(const Source& src) {
+  if (read_at(src, 0, 4) != "xof ") return {};
+  if (src.ext != ".x" && !src.ext.empty() &&
+      Assimp::Importer().IsExtensionSupported(src.ext.c_str()))
+    return {};
+  return check_x_file(read_at(src, 0, static_cast<std::size_t>(src.size)));
+}
+
 bool is_md5(const Source& src) {
   if (src.ext == ".md5mesh" || src.ext == ".md5anim" || src.ext == ".md5camera") return true;
   // A file whose extension assimp does not know is matched by content: "MD5Version" in its
@@ -1433,6 +1469,7 @@ std::string check_headers(const Source& src) {
       return e;
   if (std::string e = check_glb_header(src); !e.empty()) return e;
   if (std::string e = check_md5_files(src); !e.empty()) return e;
+  if (std::string e = check_x(src); !e.empty()) return e;
   if (src.ext == ".smd" || src.ext == ".vta")
     if (std::string e = check_smd_text(read_at(src, 0, static_cast<std::size_t>(src.size)));
         !e.empty())
@@ -1468,7 +1505,8 @@ ImportResult import_source(const Source& src) {
       // without the range checks above (out-of-bounds reads). glTF 1.0 and Draco-compressed
       // files, which tinygltf does not read, are left to assimp.
       if (!gltf->parsed && !gltf->version1 && !gltf->draco) {
-        result.error = src.name + ": not a valid glTF 2 file (" + one_line(gltf->parse_error) + ")";
+        result.error =
+            src.name + ": not a valid glTF 2 file (" + quoted_error(gltf->parse_error) + ")";
         return result;
       }
     }
@@ -1506,13 +1544,18 @@ ImportResult import_source(const Source& src) {
     }
     for (const std::string& e : assimp_errors) {
       if (scene && is_malformed_geometry(e)) {
-        result.error = src.name + ": malformed geometry (" + one_line(e) + ")";
+        result.error = src.name + ": malformed geometry (" + quoted_error(e) + ")";
         return result;
       }
     }
     if (!scene) {
-      std::string why = one_line(importer.GetErrorString());
-      if (why.empty()) why = "assimp could not read the file";
+      std::string why = importer.GetErrorString();
+      if (why.empty())
+        why = "assimp could not read the file";
+      else if (why == std::bad_alloc().what())
+        why = kOutOfMemory;
+      else
+        why = quoted_error(std::move(why));
       result.error = src.name + ": " + why;
       return result;
     }
@@ -1535,7 +1578,7 @@ ImportResult import_source(const Source& src) {
       return result;
     }
     for (const std::string& e : assimp_errors)
-      result.report.notes.push_back("assimp: " + one_line(e));
+      result.report.notes.push_back("assimp: " + quoted_error(e));
     if (shared)
       result.report.notes.push_back(
           "assimp's reader gave " + std::to_string(shared) +
@@ -1547,11 +1590,11 @@ ImportResult import_source(const Source& src) {
     // memory than there is, and the allocation fails before anything is read.
     result.model.reset();
     result.report = ImportReport{};
-    result.error = src.name + ": out of memory while reading (a count in the file is corrupt?)";
+    result.error = src.name + ": " + kOutOfMemory;
   } catch (const std::exception& e) {
     result.model.reset();
     result.report = ImportReport{};
-    result.error = src.name + ": " + one_line(e.what());
+    result.error = src.name + ": " + assimp_error_line(e.what());
   } catch (...) {
     result.model.reset();
     result.report = ImportReport{};
@@ -1561,6 +1604,11 @@ ImportResult import_source(const Source& src) {
 }
 
 }  // namespace
+
+std::string assimp_error_line(std::string message) {
+  if (message == std::bad_alloc().what()) return kOutOfMemory;
+  return quoted_error(std::move(message));
+}
 
 ImportResult convert_scene(const aiScene& scene, const std::string& name) {
   ImportResult result;

@@ -81,7 +81,10 @@ struct ImportResult {
 // Imports `path`. Never throws and never aborts on bad data: a file that cannot be read, that
 // assimp rejects, or that holds nothing to show gives ok() == false with `error` set. assimp also
 // reads NAME.md5anim beside NAME.md5mesh; MD5 and SMD text (both files) is checked before assimp
-// reads it (text_checks.h), and .md5camera files are refused.
+// reads it (text_checks.h), and .md5camera files are refused. DirectX .x files (text, binary and
+// compressed) are walked before assimp reads them (x_check.h): their counts must fit the file
+// and the limits above, which are then applied before assimp allocates anything.
+// assimp's own error text is cut to one line of at most 300 characters.
 ImportResult import_model(const std::string& path);
 
 // Imports a file held in memory, through the same conversion as import_model. `hint` names the

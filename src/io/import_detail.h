@@ -20,6 +20,12 @@ namespace sv {
 // errors. Tests build aiScenes in code and feed them here. Never throws.
 ImportResult convert_scene(const aiScene& scene, const std::string& name);
 
+// A message from assimp (or another reader) made one readable line for an ImportResult error:
+// control characters become spaces, anything past 300 bytes is cut and ends in "...", and
+// assimp's bare "std::bad_alloc" (a count in the file asking for more memory than there is)
+// becomes a sentence.
+std::string assimp_error_line(std::string message);
+
 // Raw keys as read from a file, before cleaning: times in seconds (double, as read), values
 // one per key, or three per key (in-tangent, value, out-tangent) for cubic splines.
 template <class V>
