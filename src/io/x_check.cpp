@@ -59,7 +59,10 @@ bool is_c_space(char c) {  // isspace() in the C locale
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-constexpr uint32_t kMaxSets = 8;  // AI_MAX_NUMBER_OF_TEXTURECOORDS, AI_MAX_NUMBER_OF_COLOR_SETS
+constexpr uint32_t kMaxSets = 8;
+constexpr uint64_t kMaxBonesPerMesh =
+    65535;  // import.h: Mesh::joints is 16-bit  // AI_MAX_NUMBER_OF_TEXTURECOORDS,
+            // AI_MAX_NUMBER_OF_COLOR_SETS
 
 class XWalk {
  public:
@@ -91,6 +94,7 @@ class XWalk {
     uint32_t faces = 0;
     uint32_t tex_sets = 0, color_sets = 0;
     uint64_t weights = 0;
+    uint64_t bones = 0;
     uint64_t face_materials = 0;  // per-face material indices, all material lists together
     uint64_t materials = 0;       // materials, all material lists together
     bool material_zero = false;   // some face material index is 0
@@ -441,9 +445,14 @@ class XWalk {
     for (uint32_t v = 0; v < m.vertices; ++v) read_vector(3);
     m.faces = read_int();
     check_count(m.faces, 2, 4, UINT32_MAX, m.name, "faces");
+    uint64_t corners = 0;  // the importer makes one vertex per face corner
     for (uint32_t f = 0; f < m.faces; ++f) {
       const uint32_t n = read_int();
       check_count(n, 2, 4, UINT32_MAX, m.name + " face " + std::to_string(f), "indices");
+      if ((corners += n) > kMaxVerticesTotal)
+        refuse("X " + m.name + " has more than " + std::to_string(kMaxVerticesTotal) +
+               " face corners" + where(number_at_) +
+               ", the limit on vertices (assimp makes a vertex of each)");
       for (uint32_t i = 0; i < n; ++i) {
         if (read_int() == m.vertices)
           refuse("X " + m.name + " face " + std::to_string(f) + where(number_at_) +
@@ -581,6 +590,9 @@ class XWalk {
     const uint64_t limit = kMaxWeightsPerVertex * uint64_t{m.vertices} + 65536;
     check_count(n, 4, 4 + float_size_, limit - m.weights, owner, "weights");
     m.weights += n;
+    if (++m.bones > kMaxBonesPerMesh)
+      refuse("X " + m.name + " has more than " + std::to_string(kMaxBonesPerMesh) + " bones" +
+             where(number_at_));
     for (uint32_t i = 0; i < n; ++i) {
       if (const uint32_t vertex = read_int(); vertex >= m.vertices)
         refuse("X " + owner + where(number_at_) + " weights vertex " + std::to_string(vertex) +
