@@ -12,9 +12,10 @@
 // same work over a WorkerPool. The AVX-512 kernel skins runs of consecutive vertices that share
 // their 4 joints (exactly equal `joints` entries) 16 at a time with the bones as constants,
 // about twice the per-vertex rate: lay meshes out with group_vertices_by_bone_set (anim/model.h;
-// the importer does) to get it. Other vertices take the per-vertex AVX2 kernel. Both agree with skin_lbs_reference, the plain scalar loop, to within 1e-6 of
-// each vertex's magnitude (tests/anim/skinning_simd_test.cpp); they differ from it only by
-// rounding (fused multiply-adds, and a Newton-refined reciprocal square root for normals).
+// the importer does) to get it. Other vertices take the per-vertex AVX2 kernel. Both agree with
+// skin_lbs_reference, the plain scalar loop, to within 1e-6 of each vertex's magnitude
+// (tests/anim/skinning_simd_test.cpp); they differ from it only by rounding (fused multiply-adds,
+// and a Newton-refined reciprocal square root for normals).
 #pragma once
 
 #include <cstddef>
@@ -59,8 +60,9 @@ bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
                        std::span<glm::vec3> out_normals) noexcept;
 
 // Instruction sets skin_lbs can use (Avx512 needs AVX-512F, AVX2 and FMA). Auto is the best
-// the CPU has (chosen once, at run time: the binary runs on any x86-64); palettes of more than kSkinMaxSimdBones entries always take
-// the scalar loop (the SIMD paths repack the palette on the stack).
+// the CPU has (chosen once, at run time: the binary runs on any x86-64); palettes of more than
+// kSkinMaxSimdBones entries always take the scalar loop (the SIMD paths repack the palette on the
+// stack).
 enum class SkinIsa : uint8_t { Auto, Scalar, Sse2, Avx2Fma, Avx512 };
 inline constexpr std::size_t kSkinMaxSimdBones = 256;
 
