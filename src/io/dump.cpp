@@ -62,36 +62,53 @@ void write_string(std::ostream& out, const std::string& s) {
   out << '"';
 }
 
-void write_vec3s(std::ostream& out, const std::vector<glm::vec3>& v) {
+// `v` in the file's vertex order: element file_order[k] is the file's vertex k (the importer
+// stores vertices grouped by bone set; see Mesh::source_vertex). Empty file_order: as stored.
+void write_vec3s(std::ostream& out, const std::vector<glm::vec3>& v,
+                 const std::vector<uint32_t>& file_order) {
+  const bool reorder = file_order.size() == v.size();
   out << '[';
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out << ',';
-    write_number(out, v[i].x);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const glm::vec3& p = v[reorder ? file_order[k] : k];
+    if (k) out << ',';
+    write_number(out, p.x);
     out << ',';
-    write_number(out, v[i].y);
+    write_number(out, p.y);
     out << ',';
-    write_number(out, v[i].z);
+    write_number(out, p.z);
   }
   out << ']';
+}
+
+// The inverse of Mesh::source_vertex: for each file vertex, where the mesh holds it.
+std::vector<uint32_t> file_order(const Mesh& mesh) {
+  std::vector<uint32_t> order;
+  if (mesh.source_vertex.size() != mesh.vertex_count()) return order;
+  order.assign(mesh.vertex_count(), 0);
+  for (std::size_t i = 0; i < mesh.source_vertex.size(); ++i)
+    if (mesh.source_vertex[i] < order.size())
+      order[mesh.source_vertex[i]] = static_cast<uint32_t>(i);
+  return order;
 }
 
 void write_meshes(std::ostream& out, const Model& model, const PosedModel* pose, bool bind) {
   out << '[';
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& mesh = model.meshes[m];
+    const std::vector<uint32_t> order = file_order(mesh);
     if (m) out << ',';
     out << "{\"name\":";
     write_string(out, mesh.name);
     out << ",\"vertexCount\":" << mesh.vertex_count();
     if (pose) {
       out << ",\"positions\":";
-      write_vec3s(out, pose->positions[m]);
+      write_vec3s(out, pose->positions[m], order);
       out << ",\"normals\":";
-      write_vec3s(out, pose->normals[m]);
+      write_vec3s(out, pose->normals[m], order);
     }
     if (bind) {
       out << ",\"bindPositions\":";
-      write_vec3s(out, mesh.positions);
+      write_vec3s(out, mesh.positions, order);
     }
     out << '}';
   }

@@ -113,6 +113,34 @@ TEST(Cli, BindReproducesStoredVertices) {
   }
 }
 
+// --dump's numbers by hand, vertex by vertex in the file's order: simple_skin.gltf (as in
+// io/import_test.cpp): vertex k sits at (k % 2, (k / 2) * 0.5, 0) with weights
+// (1 - (k / 2) / 4, (k / 2) / 4) on joints 1 and 2; at t = 1 s joint 2 has turned 90 degrees about
+// z. (Import.DumpListsVerticesInTheFilesOrder covers models whose vertices the importer
+// reorders.)
+TEST(Cli, DumpMatchesAHandComputation) {
+  nlohmann::json j = dump({"--time", "1"}, model("glTF2/simple_skin/simple_skin.gltf"));
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  const auto& b = j["meshes"][0]["bindPositions"];
+  const auto& p = j["meshes"][0]["positions"];
+  ASSERT_EQ(b.size(), 30u);
+  ASSERT_EQ(p.size(), 30u);
+  const double angle = 2.0 * std::atan2(0.707, 0.707);
+  for (std::size_t k = 0; k < 10; ++k) {
+    const double x = static_cast<double>(k % 2), y = 0.5 * static_cast<double>(k / 2);
+    EXPECT_NEAR(b[3 * k + 0].get<double>(), x, 1e-6) << "vertex " << k;
+    EXPECT_NEAR(b[3 * k + 1].get<double>(), y, 1e-6) << "vertex " << k;
+    EXPECT_NEAR(b[3 * k + 2].get<double>(), 0.0, 1e-6) << "vertex " << k;
+    // joint 1: p + (-0.5, 0, 0); joint 2: translate(0,1,0) * Rz(angle) * translate(-0.5,-1,0) p
+    const double w2 = static_cast<double>(k / 2) / 4.0, w1 = 1.0 - w2;
+    const double lx = x - 0.5, ly = y - 1.0;
+    const double p2x = std::cos(angle) * lx - std::sin(angle) * ly;
+    const double p2y = std::sin(angle) * lx + std::cos(angle) * ly + 1.0;
+    EXPECT_NEAR(p[3 * k + 0].get<double>(), w1 * (x - 0.5) + w2 * p2x, 1e-3) << "vertex " << k;
+    EXPECT_NEAR(p[3 * k + 1].get<double>(), w1 * y + w2 * p2y, 1e-3) << "vertex " << k;
+  }
+}
+
 TEST(Cli, SkeletonOnlyModelDumpsBones) {
   nlohmann::json j = dump({"--time", "1"}, model("BVH/01_01.bvh"));
   EXPECT_EQ(j["meshes"].size(), 0u);
