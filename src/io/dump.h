@@ -10,9 +10,11 @@
 //
 // positions/normals: skinned (sum w_i * Global(bone_i) * Offset_i * p) in model space, i.e. the
 // scene root's parent space with the root node's own transform included. bindPositions: the
-// mesh's vertices as stored (assimp's mVertices). bones: every skeleton joint (node on the path
-// to a bone, mesh or animated node) with its model-space matrix. Numbers are written with 9
-// significant digits (round-trips a float); a non-finite number is written as 0 (never NaN).
+// mesh's vertices as stored (assimp's mVertices). Vertices are written in the file's order (the
+// Mesh stores them grouped by bone set; Mesh::source_vertex maps back). bones: every skeleton
+// joint (node on the path to a bone, mesh or animated node) with its model-space matrix. Numbers
+// are written with 9 significant digits (round-trips a float); a non-finite number is written as
+// 0 (never NaN).
 #pragma once
 
 #include <ostream>
@@ -30,10 +32,11 @@ namespace sv {
 // The pose of a whole model at one time. Buffers are sized by pose_model() on first use and
 // reused afterwards.
 struct PosedModel {
-  std::vector<Transform> local;                   // per joint, parent space
-  std::vector<glm::mat4> joint_model;             // per joint, model space
-  std::vector<std::vector<glm::vec3>> positions;  // per mesh, per vertex, model space
-  std::vector<std::vector<glm::vec3>> normals;    // per mesh, per vertex, model space, unit
+  std::vector<Transform> local;        // per joint, parent space
+  std::vector<glm::mat4> joint_model;  // per joint, model space
+  // Per mesh, per vertex in the Mesh's own (grouped) order, model space; normals unit length.
+  std::vector<std::vector<glm::vec3>> positions;
+  std::vector<std::vector<glm::vec3>> normals;
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
