@@ -2,15 +2,12 @@
 
 #include <cmath>
 
+#include "anim/finite.h"
 #include "anim/skeleton.h"
 
 namespace sv {
 
 namespace {
-
-bool finite(float v) { return std::isfinite(v); }
-bool finite(const glm::vec3& v) { return finite(v.x) && finite(v.y) && finite(v.z); }
-bool finite(const glm::quat& q) { return finite(q.x) && finite(q.y) && finite(q.z) && finite(q.w); }
 
 // Empty, or what is wrong with `track`.
 template <class T>

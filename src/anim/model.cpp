@@ -3,21 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/finite.h"
+
 namespace sv {
 
 namespace {
-
-template <int N>
-bool finite(const glm::vec<N, float>& v) {
-  for (int i = 0; i < N; ++i)
-    if (!std::isfinite(v[i])) return false;
-  return true;
-}
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    if (!finite(m[c])) return false;
-  return true;
-}
 
 template <class T>
 std::size_t first_non_finite(const std::vector<T>& values) {

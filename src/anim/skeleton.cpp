@@ -2,22 +2,9 @@
 
 #include <cmath>
 
+#include "anim/finite.h"
+
 namespace sv {
-
-namespace {
-
-bool finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-bool finite(const glm::quat& q) { return finite(glm::vec3(q.x, q.y, q.z)) && std::isfinite(q.w); }
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
-
-}  // namespace
 
 std::string Skeleton::validate() const {
   const std::size_t n = parents.size();

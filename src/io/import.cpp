@@ -58,6 +58,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 
+#include "anim/finite.h"
 #include "io/import_detail.h"
 #include "io/text_checks.h"
 #include "io/x_check.h"
@@ -86,21 +87,6 @@ glm::dmat4 to_dmat4(const aiMatrix4x4& a) {
   for (int r = 0; r < 4; ++r)
     for (int c = 0; c < 4; ++c) m[c][r] = a[r][c];
   return m;
-}
-
-bool finite(const glm::dmat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
-
-bool finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-bool finite(const glm::quat& q) {
-  return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
 }
 
 // Node matrix -> T * R * S (computed in double). Scale is the column lengths, negated as a whole

@@ -18,6 +18,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip.h"
+#include "anim/finite.h"
 #include "anim/model.h"
 #include "anim/pose.h"
 #include "anim/sample.h"
@@ -127,17 +128,6 @@ Clip random_clip(Rng& rng, const Skeleton& sk) {
     clip.channels.push_back(std::move(ch));
   }
   return clip;
-}
-
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
-
-bool finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 struct Case {
