@@ -14,7 +14,7 @@
 #include <GLFW/glfw3.h>
 
 #include "anim/model.h"
-#include "gfx/animator.h"
+#include "anim/animator.h"
 #include "gfx/gpu_model.h"
 #include "synthetic.h"
 

@@ -11,7 +11,7 @@
 
 #include "anim/model.h"
 #include "anim/player.h"
-#include "gfx/animator.h"
+#include "anim/animator.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 

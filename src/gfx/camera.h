@@ -1,4 +1,4 @@
-// Orbit camera and bounds: pure maths (glm), no GL.
+// Orbit camera: pure maths (glm), no GL.
 //
 // The camera orbits `target` at `distance`, yaw about world +Y, pitch above the horizon;
 // world space is Y-up. Files authored Z-up are turned upright by up_axis_matrix(), applied as
@@ -8,20 +8,9 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/bounds.h"
+
 namespace sv {
-
-struct Bounds {
-  glm::vec3 min{1e30f};
-  glm::vec3 max{-1e30f};
-
-  bool valid() const noexcept { return min.x <= max.x && min.y <= max.y && min.z <= max.z; }
-  void add(const glm::vec3& p) noexcept;
-  void add(const Bounds& b) noexcept;
-  glm::vec3 center() const noexcept { return 0.5f * (min + max); }
-  float diagonal() const noexcept;
-  // The bounds of the 8 corners after `m`.
-  Bounds transformed(const glm::mat4& m) const noexcept;
-};
 
 // Model space -> world space (Y-up): identity for Y-up files, -90 degrees about X for Z-up.
 glm::mat4 up_axis_matrix(bool z_up) noexcept;

@@ -8,7 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "anim/model.h"
-#include "gfx/animator.h"
+#include "anim/animator.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"

@@ -14,8 +14,8 @@
 
 #include "anim/player.h"
 #include "anim/transform.h"
-#include "gfx/animator.h"
-#include "gfx/renderer.h"
+#include "anim/animator.h"
+#include "gfx/render_options.h"
 
 namespace sv {
 

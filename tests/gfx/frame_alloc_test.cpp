@@ -10,7 +10,7 @@
 
 #include "anim/model.h"
 #include "anim/player.h"
-#include "gfx/animator.h"
+#include "anim/animator.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "anim/model.h"
-#include "gfx/animator.h"
+#include "anim/animator.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gl_context.h"

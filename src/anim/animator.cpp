@@ -1,4 +1,4 @@
-#include "gfx/animator.h"
+#include "anim/animator.h"
 
 #include <algorithm>
 #include <chrono>

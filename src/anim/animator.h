@@ -23,7 +23,7 @@
 
 #include "anim/clip_runtime.h"
 #include "anim/transform.h"
-#include "gfx/camera.h"
+#include "anim/bounds.h"
 
 namespace sv {
 

@@ -1,0 +1,32 @@
+// What the renderer is asked to draw: the view mode and overlays the panels edit. No GL here,
+// so the UI (src/ui/) and the command line include this and never the renderer.
+#pragma once
+
+#include <cstdint>
+
+#include <glm/vec3.hpp>
+
+namespace sv {
+
+enum class ViewMode : int32_t {
+  Shaded = 0,
+  Weights = 1,
+  Dominant = 2,
+  Influences = 3,
+  WeightSum = 4,
+};
+
+struct RenderOptions {
+  bool gpu_skinning = true;
+  bool wireframe = false;
+  bool skeleton = false;
+  bool grid = true;
+  bool axes = true;
+  bool z_up = false;
+  ViewMode view = ViewMode::Shaded;
+  int32_t selected_joint = -1;  // skeleton joint: heat map and overlay highlight
+  glm::vec3 background{0.18f, 0.19f, 0.21f};
+  float floor_y = 0.0f;  // world height of the grid (the framed bounds' lowest point)
+};
+
+}  // namespace sv
