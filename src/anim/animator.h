@@ -21,9 +21,9 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/bounds.h"
 #include "anim/clip_runtime.h"
 #include "anim/transform.h"
-#include "anim/bounds.h"
 
 namespace sv {
 

@@ -12,9 +12,9 @@
 
 #include <glm/mat4x4.hpp>
 
+#include "anim/animator.h"
 #include "anim/player.h"
 #include "anim/transform.h"
-#include "anim/animator.h"
 #include "gfx/render_options.h"
 
 namespace sv {
