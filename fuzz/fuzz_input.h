@@ -3,11 +3,14 @@
 // suite (tests/io/fuzz_regression_test.cpp).
 //
 // Input: byte 0 picks the format hint (modulo the table below), the rest is the file. The bytes
-// go through import_model_from_memory (assimp's ReadFileFromMemory, then the same conversion as
-// a file on disk); a model that loads is checked with Model::validate, posed at one frame
-// (sample_clip at mid-clip or the rest pose, local_to_model, build_palette) and skinned once on
-// the CPU (skin_lbs). A broken promise of our own code is returned as a message; a crash is a
-// crash. A clean import error is a normal outcome.
+// go through import_model_from_memory: the import worker, a child process, reads them with
+// assimp's ReadFileFromMemory, converts them as a file on disk, and sends back a flat binary
+// model that this process checks (io/model_format.h). A model that loads is checked with
+// Model::validate, posed at one frame (sample_clip at mid-clip or the rest pose, local_to_model,
+// build_palette) and skinned once on the CPU (skin_lbs). A broken promise of our own code is
+// returned as a message; a crash in this process is a crash. A clean one-line import error is a
+// normal outcome -- including the worker crashing, hanging or running out of memory, which the
+// child process contains.
 #pragma once
 
 #include <cstddef>
@@ -34,12 +37,13 @@ inline constexpr std::size_t kHintCount = sizeof kHints / sizeof kHints[0];
 
 // Returns "" when our code kept every promise, else what went wrong. `import_error` receives
 // the importer's error (empty when the model loaded).
-inline std::string exercise(const uint8_t* data, std::size_t size, std::string* import_error) {
+inline std::string exercise(const uint8_t* data, std::size_t size, std::string* import_error,
+                            const ImportOptions& options = {}) {
   if (import_error) import_error->clear();
   if (size < 1) return {};
   const char* hint = kHints[data[0] % kHintCount];
   ImportResult r = import_model_from_memory(std::span<const uint8_t>(data + 1, size - 1), hint,
-                                            std::string("fuzz.") + hint);
+                                            std::string("fuzz.") + hint, options);
   if (!r.ok()) {
     if (import_error) *import_error = r.error;
     if (r.error.empty()) return "import failed without a message";

@@ -160,7 +160,7 @@ HeadlessGl::~HeadlessGl() {
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
-  ImportResult imported = import_model(options.model);
+  ImportResult imported = import_model(options.model, import_options(options));
   if (!imported.ok()) return bad_input(imported.error);
   out->gl.emplace(width, height);
   if (!out->gl->ok()) return 1;

@@ -14,23 +14,28 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/import.h"
+
 namespace sv {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
 struct Options {
-  std::string model;         // the model file (positional)
-  bool info = false;         // --info: print what the file holds
-  bool dump = false;         // --dump: write a pose as JSON
-  std::string clip;          // --clip NAME|INDEX ("" = the first clip)
-  std::string time;          // --time T (seconds, as typed; checked by run_dump)
-  std::string times;         // --times T1,T2,... (as typed)
-  bool bind = false;         // --bind: the file's rest transforms, no clip
-  std::string output = "-";  // -o/--output: dump file, "-" = stdout
-  double time_limit = 120;   // --time-limit: seconds a headless command may run, and the viewer
-                             // waits for a file it reads (0 = no limit)
+  std::string model;            // the model file (positional)
+  bool info = false;            // --info: print what the file holds
+  bool dump = false;            // --dump: write a pose as JSON
+  std::string clip;             // --clip NAME|INDEX ("" = the first clip)
+  std::string time;             // --time T (seconds, as typed; checked by run_dump)
+  std::string times;            // --times T1,T2,... (as typed)
+  bool bind = false;            // --bind: the file's rest transforms, no clip
+  std::string output = "-";     // -o/--output: dump file, "-" = stdout
+  double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
+  double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
 };
+
+// The import worker's bounds from the options.
+ImportOptions import_options(const Options& options);
 
 // Registers the core options on `app`, writing into `options`.
 void add_core_options(CLI::App& app, Options& options);

@@ -122,8 +122,9 @@ class Viewer {
   GLFWwindow* window_ = nullptr;
   Input input_;
   gl::Renderer renderer_;
-  // Files are read on a worker thread (the window keeps drawing) and given up on after
-  // --time-limit seconds; the scene is built here, on the thread that owns the context.
+  // Files are read by the import worker in a child process (the window keeps drawing) and given
+  // up on after --time-limit seconds; the scene is built here, on the thread that owns the
+  // context.
   std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
@@ -290,10 +291,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       model = SKINVIEW_DEFAULT_MODEL;
     }
 #endif
-    // Files are read on a worker thread. The first read (MODEL) also takes --clip and --up when
-    // it ends, and --frames counts the frames drawn after it ended (or failed).
-    set_import_silences_stdio(false);  // see model_loader.h: a read given up on keeps running
-    loader_ = std::make_unique<ModelLoader>(options.time_limit);
+    // Files are read by the import worker, a child process polled once a frame. The first read
+    // (MODEL) also takes --clip and --up when it ends, and --frames counts the frames drawn after
+    // it ended (or failed).
+    loader_ = std::make_unique<ModelLoader>(import_options(options));
     ui_.loading_limit = options.time_limit;
     if (status == 0 && !model.empty()) open(model);
     bool first_read = loader_->busy();
@@ -428,17 +429,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
 }
 
 int run_viewer(const Options& options, const ViewerOptions& viewer) {
-  int status = 0;
-  {
-    Viewer v;
-    status = v.run(options, viewer);
-  }
-  if (ModelLoader::running() > 0) {
-    // A read given up on is still inside assimp: static destructors must not run under it.
-    std::fflush(nullptr);
-    std::_Exit(status);
-  }
-  return status;
+  Viewer v;
+  return v.run(options, viewer);
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {

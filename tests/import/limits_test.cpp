@@ -20,8 +20,8 @@
 #include <gtest/gtest.h>
 
 #include "anim/sample.h"
+#include "import/convert.h"
 #include "io/import.h"
-#include "io/import_detail.h"
 #include "test_util.h"
 
 namespace sv {

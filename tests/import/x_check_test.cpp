@@ -15,9 +15,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include "import/convert.h"
+#include "import/x_check.h"
 #include "io/import.h"
-#include "io/import_detail.h"
-#include "io/x_check.h"
 
 namespace sv {
 namespace {

@@ -31,7 +31,7 @@
 //                 4.3 GB; the 32-bit size wraps past 131,000 blocks, and the blocks are then
 //                 inflated past the buffer's end). Here it is inflated as assimp does (at most
 //                 kMaxFileBytes) and the inflated data walked like any other.
-#include "io/x_check.h"
+#include "import/x_check.h"
 
 #include <cstdint>
 #include <string>
@@ -39,8 +39,8 @@
 
 #include <zlib.h>
 
+#include "import/text_walk.h"
 #include "io/import.h"
-#include "io/text_walk.h"
 
 namespace sv {
 namespace {

@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "import/text_checks.h"
 #include "io/import.h"
-#include "io/text_checks.h"
 
 namespace sv {
 namespace {

@@ -36,9 +36,9 @@
 #include <string_view>
 #include <vector>
 
-#include "io/text_checks.h"
+#include "import/text_checks.h"
 
-#include "io/text_walk.h"
+#include "import/text_walk.h"
 
 #include "io/import.h"
 
