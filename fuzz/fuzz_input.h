@@ -1,6 +1,6 @@
-// The fuzz input format and the work done on each input, shared by the libFuzzer target
-// (fuzz/import_fuzzer.cpp) and the regression test that replays kept inputs in the normal
-// suite (tests/io/fuzz_regression_test.cpp).
+// The fuzz input format and the work done on each input, shared by the libFuzzer targets
+// (fuzz/import_fuzzer.cpp, fuzz/model_reader_fuzzer.cpp) and the regression test that replays
+// kept inputs in the normal suite (tests/io/fuzz_regression_test.cpp).
 //
 // Input: byte 0 picks the format hint (modulo the table below), the rest is the file. The bytes
 // go through import_model_from_memory: the import worker, a child process, reads them with
@@ -35,22 +35,9 @@ inline constexpr const char* kHints[] = {"gltf", "glb", "fbx",     "x",   "dae",
                                          "bvh",  "smd", "md5mesh", "obj", "md5anim"};
 inline constexpr std::size_t kHintCount = sizeof kHints / sizeof kHints[0];
 
-// Returns "" when our code kept every promise, else what went wrong. `import_error` receives
-// the importer's error (empty when the model loaded).
-inline std::string exercise(const uint8_t* data, std::size_t size, std::string* import_error,
-                            const ImportOptions& options = {}) {
-  if (import_error) import_error->clear();
-  if (size < 1) return {};
-  const char* hint = kHints[data[0] % kHintCount];
-  ImportResult r = import_model_from_memory(std::span<const uint8_t>(data + 1, size - 1), hint,
-                                            std::string("fuzz.") + hint, options);
-  if (!r.ok()) {
-    if (import_error) *import_error = r.error;
-    if (r.error.empty()) return "import failed without a message";
-    if (r.error.find('\n') != std::string::npos) return "import error spans several lines";
-    return {};
-  }
-  const Model& m = *r.model;
+// What every fuzz target does with a model that loaded: Model::validate, one sampled frame, one
+// CPU skinning pass. "" when our code kept every promise, else what went wrong.
+inline std::string exercise_model(const Model& m) {
   if (std::string e = m.validate(); !e.empty()) return "imported model does not validate: " + e;
 
   const std::size_t joints = m.skeleton.size();
@@ -85,6 +72,29 @@ inline std::string exercise(const uint8_t* data, std::size_t size, std::string* 
       return "skin_lbs refused mesh '" + mesh.name + "'";
   }
   return {};
+}
+
+// An import's outcome: a model that keeps every promise, or a clean one-line error. "" when so,
+// else what went wrong. `import_error` receives the error (empty when the model loaded).
+inline std::string check_result(const ImportResult& r, std::string* import_error) {
+  if (!r.ok()) {
+    if (import_error) *import_error = r.error;
+    if (r.error.empty()) return "import failed without a message";
+    if (r.error.find('\n') != std::string::npos) return "import error spans several lines";
+    return {};
+  }
+  return exercise_model(*r.model);
+}
+
+// The import fuzzer's work on one input (see the top of this file).
+inline std::string exercise(const uint8_t* data, std::size_t size, std::string* import_error,
+                            const ImportOptions& options = {}) {
+  if (import_error) import_error->clear();
+  if (size < 1) return {};
+  const char* hint = kHints[data[0] % kHintCount];
+  const ImportResult r = import_model_from_memory(std::span<const uint8_t>(data + 1, size - 1),
+                                                  hint, std::string("fuzz.") + hint, options);
+  return check_result(r, import_error);
 }
 
 }  // namespace sv::fuzz

@@ -29,7 +29,7 @@ void add_core_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--memory-limit", o.memory_limit_mib,
                  "MiB of memory the import of a file may take (default: half the physical "
-                 "memory, at most 16384)")
+                 "memory, at most 4096)")
       ->check(CLI::NonNegativeNumber);
 }
 

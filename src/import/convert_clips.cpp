@@ -5,6 +5,7 @@
 // itself (gltf_interp.cpp) and replace those tracks.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -31,6 +32,21 @@ double last_time(const JointChannel& jc) {
   if (!jc.rotation.empty()) t = std::max<double>(t, jc.rotation.times.back());
   if (!jc.scale.empty()) t = std::max<double>(t, jc.scale.times.back());
   return t;
+}
+
+// The first 8 items, comma-separated, then "..." when there are more.
+std::string short_list(const std::vector<std::string>& items) {
+  std::string list;
+  for (std::size_t i = 0; i < items.size() && i < 8; ++i) list += (i ? ", " : "") + items[i];
+  if (items.size() > 8) list += ", ...";
+  return list;
+}
+
+// A tick count as a file would write it: "220", "12.5".
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
 }
 
 }  // namespace
@@ -122,7 +138,8 @@ std::string SceneConverter::build_clips() {
                 " keys in all clips together, more than the limit of " +
                 std::to_string(kMaxKeysTotal));
   bool default_tps = false;
-  std::vector<std::string> refused;
+  std::vector<std::string> refused, extended;
+  uint64_t clips_without_channels = 0, channels_without_keys = 0;
   for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
     const aiAnimation* anim = scene->mAnimations[a];
     Clip clip;
@@ -144,9 +161,24 @@ std::string SceneConverter::build_clips() {
     }
     std::vector<int> channel_of_joint(model.skeleton.size(), -1);
     double last_key = 0.0;
+    double last_tick = 0.0;  // the latest finite key time, in the file's ticks
+    if (anim->mNumChannels == 0 || !anim->mChannels) ++clips_without_channels;
     for (unsigned c = 0; c < anim->mNumChannels && anim->mChannels; ++c) {
       const aiNodeAnim* ch = anim->mChannels[c];
       if (!ch) continue;
+      if (ch->mNumPositionKeys + ch->mNumRotationKeys + ch->mNumScalingKeys == 0) {
+        ++channels_without_keys;
+        continue;
+      }
+      auto later = [&](double t) {
+        if (std::isfinite(t)) last_tick = std::max(last_tick, t);
+      };
+      for (unsigned k = 0; k < ch->mNumPositionKeys && ch->mPositionKeys; ++k)
+        later(ch->mPositionKeys[k].mTime);
+      for (unsigned k = 0; k < ch->mNumRotationKeys && ch->mRotationKeys; ++k)
+        later(ch->mRotationKeys[k].mTime);
+      for (unsigned k = 0; k < ch->mNumScalingKeys && ch->mScalingKeys; ++k)
+        later(ch->mScalingKeys[k].mTime);
       const int node = find_node(ch->mNodeName);
       if (node < 0 || node_joint[node] < 0) {
         ++report.channels_without_node;
@@ -194,15 +226,30 @@ std::string SceneConverter::build_clips() {
     double duration = anim->mDuration / tps;
     if (!(std::isfinite(duration) && duration > 0.0)) duration = 0.0;
     clip.duration = static_cast<float>(std::max(duration, last_key));
+    // assimp's validator refused a key past the stated duration (by more than 0.001 tick); the
+    // duration is extended to the last key instead (the clip always covers its keys).
+    if (anim->mDuration > 0.0 && last_tick > anim->mDuration + 0.001) {
+      ++report.clips_extended;
+      extended.push_back("'" + clip.name + "' (" + number_text(anim->mDuration) + " -> " +
+                         number_text(last_tick) + " ticks)");
+    }
     model.clips.push_back(std::move(clip));
   }
-  if (!refused.empty()) {
-    std::string list;
-    for (std::size_t i = 0; i < refused.size() && i < 8; ++i) list += (i ? ", " : "") + refused[i];
-    if (refused.size() > 8) list += ", ...";
+  if (!extended.empty())
+    report.notes.push_back(std::to_string(extended.size()) +
+                           " clip(s) have keys past their stated duration; the duration was "
+                           "extended to the last key: " +
+                           short_list(extended) + ".");
+  if (clips_without_channels)
+    report.notes.push_back(std::to_string(clips_without_channels) +
+                           " clip(s) animate no node; they hold the rest pose.");
+  if (channels_without_keys)
+    report.notes.push_back(std::to_string(channels_without_keys) +
+                           " animation channel(s) held no keys and were skipped.");
+  if (!refused.empty())
     report.notes.push_back(std::to_string(refused.size()) +
-                           " clip(s) of negative duration were dropped: " + list + ".");
-  }
+                           " clip(s) of negative duration were dropped: " + short_list(refused) +
+                           ".");
   if (default_tps) {
     report.ticks_per_second_note =
         "Some clip gave no ticks per second; 25 ticks per second were assumed.";

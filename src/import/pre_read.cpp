@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "import/text_checks.h"
-#include "import/x_check.h"
 #include "io/import.h"
 
 namespace sv {
@@ -54,43 +53,6 @@ std::string check_off_header(std::string_view head, uint64_t size) {
     return "OFF header declares " + std::to_string(static_cast<long long>(counts[0])) +
            " vertices and " + std::to_string(static_cast<long long>(counts[1])) +
            " faces, more than the file's " + std::to_string(size) + " bytes can hold";
-  return {};
-}
-
-// assimp's readers can hand back a scene in which one object is reachable twice: the FBX reader
-// lists a bone twice in aiMesh::mBones when a skin link is broken; a corrupt node graph puts a
-// node under two parents or under itself. assimp's own destructors then free it twice, and its
-// validation recurses forever on a cycle. Every repeated pointer that a destructor would free
-// is cleared here (a node pointer reached twice is cut from its second parent), before
-
-uint32_t le32(const std::string& s, std::size_t at) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(s[at + i]);
-  return v;
-}
-
-// Binary glTF: assimp 5.2.5 allocates the chunk lengths that the header claims before it reads
-// them (a flipped byte asks for gigabytes). A header or chunk that claims more bytes than the
-// file has is refused here. assimp recognises the format by its magic whatever the extension.
-std::string check_glb_header(const Source& src) {
-  const std::string header = read_at(src, 0, 20);
-  if (header.size() < 4 || header.compare(0, 4, "glTF") != 0) return {};
-  if (header.size() < 20) return "binary glTF header is truncated";
-  if (le32(header, 4) != 2) return {};  // glTF 1.0 binary has another layout
-  const uint64_t length = le32(header, 8);
-  if (length > src.size)
-    return "binary glTF header claims " + std::to_string(length) + " bytes, the file has " +
-           std::to_string(src.size);
-  uint64_t offset = 12;
-  for (int chunk = 0; chunk < 2 && offset + 8 <= length; ++chunk) {
-    const std::string head = read_at(src, offset, 8);
-    if (head.size() < 8) return "binary glTF chunk header is truncated";
-    const uint64_t chunk_length = le32(head, 0);
-    if (chunk_length > length - offset - 8)
-      return "binary glTF chunk " + std::to_string(chunk) + " claims " +
-             std::to_string(chunk_length) + " bytes, past the end of the file";
-    offset += 8 + ((chunk_length + 3) & ~uint64_t{3});
-  }
   return {};
 }
 
@@ -305,9 +267,8 @@ std::string check_fbx_arrays(const Source& src) {
 // MD5: from disk assimp reads FILE.md5mesh and then FILE.md5anim beside it (both named from the
 // path up to its last dot, whatever the extension that brought assimp there), or FILE.md5anim
 // alone; from memory its reader hands the same bytes to both. Each text assimp will read is
-// checked (text_checks.h). Camera files are refused: they hold no model, and assimp 5.2.5
-// indexes their frames by the cut list unchecked.
-std::string check_md5_part(const std::string& path, Md5Part part, const std::string& label) {
+// checked (text_checks.h).
+std::string check_md5_part(const std::string& path, const std::string& label) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return {};  // assimp skips what it cannot open
   Source file;
@@ -319,18 +280,8 @@ std::string check_md5_part(const std::string& path, Md5Part part, const std::str
            std::to_string(kMaxFileBytes);
   const std::string text = read_at(file, 0, static_cast<std::size_t>(file.size));
   if (text.size() != file.size) return {};  // unreadable: assimp cannot open it either
-  if (std::string e = check_md5_text(text, part); !e.empty()) return label + e;
+  if (std::string e = check_md5_text(text); !e.empty()) return label + e;
   return {};
-}
-
-// DirectX .x: assimp reads a file as X when it starts with "xof " and its extension is .x, or
-// one assimp does not know (it then goes by content).
-std::string check_x(const Source& src) {
-  if (read_at(src, 0, 4) != "xof ") return {};
-  if (src.ext != ".x" && !src.ext.empty() &&
-      Assimp::Importer().IsExtensionSupported(src.ext.c_str()))
-    return {};
-  return check_x_file(read_at(src, 0, static_cast<std::size_t>(src.size)));
 }
 
 bool is_md5(const Source& src) {
@@ -345,19 +296,15 @@ bool is_md5(const Source& src) {
 
 std::string check_md5_files(const Source& src) {
   if (!is_md5(src)) return {};
-  if (src.ext == ".md5camera")
-    return "MD5 camera files hold no model (and assimp 5.2.5 reads their cut lists unchecked)";
-  if (src.in_memory())
-    return check_md5_text(read_at(src, 0, static_cast<std::size_t>(src.size)),
-                          src.ext == ".md5anim" ? Md5Part::Anim : Md5Part::Both);
+  if (src.in_memory()) return check_md5_text(read_at(src, 0, static_cast<std::size_t>(src.size)));
   const std::size_t dot = src.name.find_last_of('.');
   const std::string stem = dot == std::string::npos ? src.name : src.name.substr(0, dot + 1);
   if (src.ext != ".md5anim")
-    if (std::string e = check_md5_part(stem + "md5mesh", Md5Part::Mesh,
+    if (std::string e = check_md5_part(stem + "md5mesh",
                                        stem + "md5mesh" == src.name ? "" : stem + "md5mesh: ");
         !e.empty())
       return e;
-  return check_md5_part(stem + "md5anim", Md5Part::Anim,
+  return check_md5_part(stem + "md5anim",
                         stem + "md5anim" == src.name ? "" : stem + "md5anim (read with it): ");
 }
 
@@ -370,15 +317,14 @@ bool assimp_is_checked_version() noexcept {
 }
 
 std::string pre_read_check(const Source& src) {
+  // Format checks: true of the format whatever reads it.
   if (src.ext == ".off")
     if (std::string e = check_off_header(read_at(src, 0, kHeadBytes), src.size); !e.empty())
       return e;
-  if (std::string e = check_glb_header(src); !e.empty()) return e;
-  if (src.ext == ".md5camera")
-    return "MD5 camera files hold no model (and assimp 5.2.5 reads their cut lists unchecked)";
+  if (src.ext == ".md5camera") return "MD5 camera files hold no model";
+  // Mirrors of assimp 5.2.5's readers.
   if (!assimp_is_checked_version()) return {};
   if (std::string e = check_md5_files(src); !e.empty()) return e;
-  if (std::string e = check_x(src); !e.empty()) return e;
   if (src.ext == ".smd" || src.ext == ".vta")
     if (std::string e = check_smd_text(read_at(src, 0, static_cast<std::size_t>(src.size)));
         !e.empty())

@@ -1,8 +1,9 @@
-// Checks made on the text of MD5 and SMD files before assimp 5.2.5 reads them: each follows the
-// text the way assimp's parser walks it and refuses, with one line naming the place, what would
-// make that parser read past its buffer, loop forever or size an array by a count the file
-// cannot back (the list is at the top of text_checks.cpp). Internal to src/io; import.cpp reads
-// the files (through read_at) and calls these.
+// Checks on the text of MD5 and SMD files for what makes assimp 5.2.5's readers never return:
+// the import worker would only be killed at --time-limit (two minutes by default) for a file
+// these refuse at once, with the line that does it. Crashes and huge allocations in the same
+// readers are left to the worker's limits (a one-line "crashed" or "ran out of memory").
+// Internal to src/import; pre_read.cpp calls them on the bytes assimp will read, when the worker
+// runs assimp 5.2.5 (pre_read.h).
 #pragma once
 
 #include <string>
@@ -10,17 +11,17 @@
 
 namespace sv {
 
-// Which of assimp's MD5 readers will see a text: an .md5mesh, an .md5anim, or both (a file held
-// in memory: assimp's memory reader hands the same bytes to both).
-enum class Md5Part { Mesh, Anim, Both };
+// id's MD5 (.md5mesh, .md5anim): NUL bytes, vertical tabs and form feeds (the section reader
+// never consumes a form feed and adds sections until memory runs out), and numbers of 20 digits
+// or more (the number reader stops on them without moving: a frame line holding one pushes
+// values forever). "" when neither is in `text`, otherwise the reason.
+std::string check_md5_text(std::string_view text);
 
-// "" when assimp 5.2.5 can read `text` (an MD5 file, "MD5Version 10" first) as `part` without
-// the failures above; otherwise the reason.
-std::string check_md5_text(std::string_view text, Md5Part part);
-
-// Valve SMD: the sections line by line (assimp 5.2.5 loops forever on a stray top-level line or
-// a "nodes" section without its "end"), then every "triangles" section vertex by vertex (bone-link
-// counts). "" when the file is safe to hand to assimp.
+// Valve SMD: NUL bytes, vertical tabs and form feeds (a NUL in a node name: the parser never
+// returns), then the sections line by line: a stray line at the top level or a "nodes" section
+// without its "end" makes the parser loop forever; an "end" as the file's last bytes is read
+// past the buffer; a node index of 65,536 or more sizes the bone array by it. "" when the file
+// is safe to hand to assimp.
 std::string check_smd_text(std::string_view text);
 
 }  // namespace sv

@@ -109,7 +109,9 @@ struct ImportOptions {
                                     // 0: default_import_memory_limit()
 };
 
-// Half of the machine's physical memory, at most 16 GiB and at least 1 GiB.
+// Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far
+// past any real character (assimp needs a few hundred bytes per vertex), and a bound on what a
+// hostile file can make the worker allocate and touch. --memory-limit raises it.
 uint64_t default_import_memory_limit() noexcept;
 
 // Imports `path` in a child process (see the top of this file). Never throws: a file that cannot

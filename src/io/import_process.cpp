@@ -420,7 +420,7 @@ uint64_t default_import_memory_limit() noexcept {
   const uint64_t physical = pages > 0 && page > 0
                                 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page)
                                 : uint64_t{8} << 30;
-  return std::clamp<uint64_t>(physical / 2, uint64_t{1} << 30, uint64_t{16} << 30);
+  return std::clamp<uint64_t>(physical / 2, uint64_t{1} << 30, uint64_t{4} << 30);
 }
 
 }  // namespace sv

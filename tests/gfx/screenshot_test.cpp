@@ -204,10 +204,11 @@ TEST(Soak, ModelsInTurnRaiseNoGlErrorAndHoldMemorySteady) {
   EXPECT_EQ(status, 2);  // two files without --soak
 }
 
-// The viewer reads files on a worker thread with --time-limit: a file that hangs the reader (a
-// FIFO without a writer blocks its open(), as a parser stuck in a loop would never return) leaves
-// the window drawing, is given up on after the limit with its error on stderr, and the viewer
-// still closes after --frames (counted once the read ended) instead of freezing.
+// The viewer reads files in the import worker, a child process, with --time-limit: a file that
+// hangs the reader (a FIFO without a writer blocks its open(), as a parser stuck in a loop would
+// never return) leaves the window drawing, is given up on after the limit (the child killed)
+// with its error on stderr, and the viewer still closes after --frames (counted once the read
+// ended) instead of freezing.
 TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string fifo =
@@ -233,6 +234,27 @@ TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
   EXPECT_NE(out.find(fifo + ": gave up after 1 s (--time-limit)"), std::string::npos) << out;
   EXPECT_GE(seconds, 1.0);
   EXPECT_LT(seconds, 30.0);
+}
+
+// A file whose import crashes (the worker made to crash on purpose) leaves the window running
+// with the error on stderr; the viewer closes after --frames with status 0.
+TEST(Window, AnImportThatCrashesLeavesTheWindowRunning) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string cmd = "SKINVIEW_IMPORT_FAULT=segv timeout 60 " + std::string(SKINVIEW_EXE) +
+                          " '" + model + "' --frames 10 --size 160x120 2>&1";
+  std::string out;
+  int status = -1;
+  if (std::FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+    const int raw = pclose(p);
+    status = raw == -1 ? -1 : WEXITSTATUS(raw);
+  }
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find(model + ": the importer crashed (SIGSEGV) reading it; refused"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace
