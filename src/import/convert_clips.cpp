@@ -139,7 +139,7 @@ std::string SceneConverter::build_clips() {
                 std::to_string(kMaxKeysTotal));
   bool default_tps = false;
   std::vector<std::string> refused, extended;
-  uint64_t clips_without_channels = 0, channels_without_keys = 0;
+  uint64_t clips_without_channels = 0, clips_of_morphs = 0, channels_without_keys = 0;
   for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
     const aiAnimation* anim = scene->mAnimations[a];
     Clip clip;
@@ -162,7 +162,9 @@ std::string SceneConverter::build_clips() {
     std::vector<int> channel_of_joint(model.skeleton.size(), -1);
     double last_key = 0.0;
     double last_tick = 0.0;  // the latest finite key time, in the file's ticks
-    if (anim->mNumChannels == 0 || !anim->mChannels) ++clips_without_channels;
+    if (anim->mNumChannels == 0 || !anim->mChannels)
+      ++(anim->mNumMorphMeshChannels > 0 || anim->mNumMeshChannels > 0 ? clips_of_morphs
+                                                                       : clips_without_channels);
     for (unsigned c = 0; c < anim->mNumChannels && anim->mChannels; ++c) {
       const aiNodeAnim* ch = anim->mChannels[c];
       if (!ch) continue;
@@ -242,7 +244,11 @@ std::string SceneConverter::build_clips() {
                            short_list(extended) + ".");
   if (clips_without_channels)
     report.notes.push_back(std::to_string(clips_without_channels) +
-                           " clip(s) animate no node; they hold the rest pose.");
+                           " clip(s) animate nothing; they hold the rest pose.");
+  if (clips_of_morphs)
+    report.notes.push_back(std::to_string(clips_of_morphs) +
+                           " clip(s) animate only morph targets or mesh swaps, which skinview does "
+                           "not play; they hold the rest pose.");
   if (channels_without_keys)
     report.notes.push_back(std::to_string(channels_without_keys) +
                            " animation channel(s) held no keys and were skipped.");

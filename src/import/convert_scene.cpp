@@ -26,9 +26,6 @@
 namespace sv {
 namespace {
 
-// assimp leaves mTicksPerSecond at 0 when a file does not say; 25 ticks/s is what assimp's own
-// viewer and most engines assume then.
-constexpr double kDefaultTicksPerSecond = 25.0;
 // A weight above this is treated as garbage rather than as an unnormalised weight.
 constexpr float kHugeWeight = 1.0e6f;
 // Skin indices are 16-bit (Mesh::joints).

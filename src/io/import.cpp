@@ -92,7 +92,8 @@ std::vector<std::string> ask_worker_for_extensions() {
     bool plain = !line.empty() && line.size() <= 16;
     for (char c : line)
       plain = plain && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.');
-    if (plain) out.push_back(line);
+    // Refused by the worker (no model in a camera path): not offered.
+    if (plain && line != "md5camera") out.push_back(line);
   }
   return out;
 }

@@ -50,9 +50,12 @@ namespace sv {
 //
 // Repaired, not refused (each counted in the report): bone weights that are NaN/Inf, negative,
 // above 1e6 or that name a vertex past the mesh's end (dropped); keys with NaN/Inf (dropped);
-// keys with equal or decreasing times (sorted, repeats dropped); faces whose indices are out of
-// range (dropped). A clip of zero duration (X/Testwuson.X's Wuson_Bind) is kept: it is a single
-// pose. A clip of negative duration is refused (dropped, with a note).
+// keys with equal or decreasing times (sorted, repeats dropped); keys past their clip's stated
+// duration (the duration extended to the last key); faces without indices or whose indices are
+// out of range (dropped); and every other error of assimp's ValidateDataStructure step, which is
+// not run (src/import/scene_repair.h lists them and what becomes of each). A clip of zero
+// duration (X/Testwuson.X's Wuson_Bind) is kept: it is a single pose. A clip of negative
+// duration is refused (dropped, with a note).
 inline constexpr std::uint64_t kMaxFileBytes = 512ull << 20;
 inline constexpr std::size_t kMaxMeshes = 65536;
 inline constexpr std::size_t kMaxVerticesPerMesh = std::size_t{1} << 24;
@@ -130,9 +133,11 @@ ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std:
                                       const std::string& name = "<memory>",
                                       const ImportOptions& options = {});
 
-// The file extensions assimp reads, lower case without the dot ("fbx", "gltf", ...), as the
-// import worker reports them (`skinview-import --extensions`), asked once per process and kept.
-// Empty when the worker cannot be run.
+// The file extensions the importer reads, lower case without the dot, sorted ("3ds", "fbx",
+// "gltf", ...): assimp's own list as the import worker reports it (`skinview-import
+// --extensions`; this process has no assimp to ask), less .md5camera, which is refused. Asked
+// once per process and kept; empty when the worker cannot be run. The file browser shows only
+// these files.
 const std::vector<std::string>& supported_extensions();
 
 }  // namespace sv

@@ -5,6 +5,7 @@
 // odd exit status.
 #include "io/import_process.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -35,6 +36,8 @@ TEST(ImportProcess, TheWorkerIsFound) {
   const std::vector<std::string>& ext = supported_extensions();
   for (const char* e : {"gltf", "glb", "fbx", "x", "dae", "bvh", "smd", "md5mesh", "b3d", "obj"})
     EXPECT_NE(std::find(ext.begin(), ext.end(), e), ext.end()) << e;
+  EXPECT_EQ(std::find(ext.begin(), ext.end(), "md5camera"), ext.end());  // refused, not offered
+  EXPECT_TRUE(std::is_sorted(ext.begin(), ext.end()));
   EXPECT_EQ(&ext, &supported_extensions());  // asked once, kept
 }
 
