@@ -103,10 +103,14 @@ rm "$out/cube.md5anim.tmp" "$out/cube_both.tmp"
 # and rigid meshes, materials with and without textures, linear, step and cubic tracks).
 mkdir -p "$out/model"
 for f in glTF2/simple_skin/simple_skin.gltf X/BCN_Epileptic.X X/anim_test.x FBX/huesitos.fbx \
-  BVH/01_01.bvh SMD/triangle.smd MD5/SimpleCube.md5mesh glTF2/BoxTextured-glTF-Binary/BoxTextured.glb \
+  SMD/triangle.smd MD5/SimpleCube.md5mesh glTF2/BoxTextured-glTF-Binary/BoxTextured.glb \
   Collada/library_animation_clips.dae; do
   "$worker" --result-fd 1 --file "$models/$f" >"$out/model/$(basename "$f").svm"
 done
+# A skeleton and a clip without a mesh: the BVH seed above (10 frames), without its hint byte.
+tail -c +2 "$out/bvh/01_01.bvh" >"$out/01_01.bvh"
+"$worker" --result-fd 1 --file "$out/01_01.bvh" >"$out/model/01_01.bvh.svm"
+rm "$out/01_01.bvh"
 "$worker" --result-fd 1 --file "$(dirname "$0")/../assets/default.glb" >"$out/model/default.glb.svm"
 
 du -sh "$out"/*

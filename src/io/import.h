@@ -101,6 +101,9 @@ struct ImportResult {
   ImportReport report;
   std::string error;  // on failure: one line naming the file and the reason
   ImportProvenance provenance;
+  // The flat binary model the worker wrote (io/model_format.h), when ImportOptions::keep_stream
+  // asked for it and the import succeeded: the bytes a model cache stores.
+  std::vector<uint8_t> stream;
 
   bool ok() const noexcept { return model.has_value(); }
 };
@@ -110,6 +113,7 @@ struct ImportOptions {
   double time_limit_s = 120.0;      // wall clock; <= 0: none (the CPU limit goes with it)
   uint64_t memory_limit_bytes = 0;  // the child's address space beyond what it starts with;
                                     // 0: default_import_memory_limit()
+  bool keep_stream = false;         // hand back the worker's bytes too (ImportResult::stream)
 };
 
 // Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far

@@ -412,6 +412,7 @@ ImportResult ImportProcess::finish(int status) {
   }
   r = read_model(*bytes, name_);
   if (r.ok() && !said.empty()) r.report.notes.push_back("The importer printed: " + said);
+  if (r.ok() && options_.keep_stream) r.stream = std::move(*bytes);
   return r;
 }
 

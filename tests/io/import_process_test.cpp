@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "io/import.h"
+#include "io/model_format.h"
 #include "worker_fault.h"
 
 namespace sv {
@@ -45,7 +46,22 @@ TEST(ImportProcess, AnImportRunsInAChildAndLeavesNone) {
   const ImportResult r = import_model(kModel, options(60));
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(r.provenance.importer.rfind("assimp 5.", 0), 0u) << r.provenance.importer;
+  EXPECT_TRUE(r.stream.empty());  // not asked for
   EXPECT_EQ(test::child_process_count(), 0);
+}
+
+// The worker's bytes, kept on request, read back to the same model: what a cache would store.
+TEST(ImportProcess, TheStreamIsKeptOnRequestAndReadsBack) {
+  ImportOptions o = options(60);
+  o.keep_stream = true;
+  const ImportResult r = import_model(kModel, o);
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_FALSE(r.stream.empty());
+  const ImportResult again = read_model(r.stream, kModel);
+  ASSERT_TRUE(again.ok()) << again.error;
+  EXPECT_EQ(again.model->skeleton.names, r.model->skeleton.names);
+  EXPECT_EQ(again.model->meshes[0].positions, r.model->meshes[0].positions);
+  EXPECT_EQ(again.report.notes, r.report.notes);
 }
 
 TEST(ImportProcess, ACrashIsOneLine) {
