@@ -199,7 +199,7 @@ TEST(ClipArraysRefuse, TimelinesEndBeforeOrAfterTheTimes) {
   a.times.push_back(9.0);
   EXPECT_REFUSED(a, "timelines end");
   a = mixed_arrays();
-  a.timeline_begin.back() += 1000;  // past the times: never read
+  a.timeline_begin.back() += 1000;  // past the end of the times
   EXPECT_REFUSED(a, "timelines end");
 }
 
