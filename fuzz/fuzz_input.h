@@ -6,11 +6,12 @@
 // go through import_model_from_memory: the import worker, a child process, reads them with
 // assimp's ReadFileFromMemory, converts them as a file on disk, and sends back a flat binary
 // model that this process checks (io/model_format.h). A model that loads is checked with
-// Model::validate, posed at one frame (sample_clip at mid-clip or the rest pose, local_to_model,
-// build_palette) and skinned once on the CPU (skin_lbs). A broken promise of our own code is
-// returned as a message; a crash in this process is a crash. A clean one-line import error is a
-// normal outcome -- including the worker crashing, hanging or running out of memory, which the
-// child process contains.
+// Model::validate, posed through the viewer's own path (an Animator: evaluate_pose on the first
+// clip at mid-clip and at its end, or on the rest pose, and the normal palette) and skinned once
+// on the CPU (skin_lbs); one joint is also sampled alone (sample_joint, what the UI shows). A
+// broken promise of our own code is returned as a message; a crash in this process is a crash. A
+// clean one-line import error is a normal outcome -- including the worker crashing, hanging or
+// running out of memory, which the child process contains.
 #pragma once
 
 #include <cstddef>
@@ -19,12 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <glm/mat3x3.hpp>
-#include <glm/mat4x4.hpp>
-
-#include "anim/pose.h"
-#include "anim/sample.h"
-#include "anim/skinning.h"
+#include "anim/animator.h"
 #include "io/import.h"
 
 namespace sv::fuzz {
@@ -35,42 +31,25 @@ inline constexpr const char* kHints[] = {"gltf", "glb", "fbx",     "x",   "dae",
                                          "bvh",  "smd", "md5mesh", "obj", "md5anim"};
 inline constexpr std::size_t kHintCount = sizeof kHints / sizeof kHints[0];
 
-// What every fuzz target does with a model that loaded: Model::validate, one sampled frame, one
-// CPU skinning pass. "" when our code kept every promise, else what went wrong.
+// What every fuzz target does with a model that loaded: Model::validate, the viewer's pose path
+// on the first clip (mid-clip and its end) or the rest pose, one joint sampled alone, one CPU
+// skinning pass. "" when our code kept every promise, else what went wrong.
 inline std::string exercise_model(const Model& m) {
   if (std::string e = m.validate(); !e.empty()) return "imported model does not validate: " + e;
 
-  const std::size_t joints = m.skeleton.size();
-  std::vector<Transform> local(joints);
+  Animator animator(m);
   if (!m.clips.empty()) {
-    const Clip& clip = m.clips[0];
-    SamplingCursor cursor;
-    cursor.reset(clip);
-    if (!sample_clip(clip, m.skeleton, 0.5f * clip.duration, local, &cursor))
-      return "sample_clip refused a validated clip";
-  } else if (!rest_pose(m.skeleton, local)) {
-    return "rest_pose refused the skeleton";
+    const ClipRuntime& clip = m.clips[0];
+    animator.set_clip(m, 0);
+    for (const double t : {0.5 * clip.duration(), clip.duration()})
+      if (!animator.evaluate(m, PoseMode::Clip, t)) return "evaluate refused a validated clip";
+    Transform local;
+    if (!sample_joint(clip, 0.5 * clip.duration(), m.skeleton.size() - 1, local))
+      return "sample_joint refused the last joint";
+  } else if (!animator.evaluate(m, PoseMode::Rest, 0.0)) {
+    return "evaluate refused the rest pose";
   }
-  std::vector<glm::mat4> model_space(joints);
-  if (!local_to_model(m.skeleton.parents, local, model_space))
-    return "local_to_model refused a validated skeleton";
-  for (const Mesh& mesh : m.meshes) {
-    std::vector<glm::mat4> palette(mesh.skin_joints.size());
-    std::vector<glm::mat3> normal_palette(mesh.skin_joints.size());
-    if (!build_palette(model_space, mesh.skin_joints, mesh.inverse_bind, palette))
-      return "build_palette refused mesh '" + mesh.name + "'";
-    if (!build_normal_palette(palette, normal_palette))
-      return "build_normal_palette refused mesh '" + mesh.name + "'";
-    SkinInput in;
-    in.positions = mesh.positions;
-    in.normals = mesh.normals;
-    in.joints = mesh.joints;
-    in.weights = mesh.weights;
-    in.max_joint = mesh.max_joint;
-    std::vector<glm::vec3> positions(mesh.vertex_count()), normals(mesh.vertex_count());
-    if (!skin_lbs(palette, normal_palette, in, positions, normals))
-      return "skin_lbs refused mesh '" + mesh.name + "'";
-  }
+  if (!animator.skin_cpu(m)) return "skin_cpu refused the model";
   return {};
 }
 

@@ -28,7 +28,7 @@ struct Scene {
   Bounds bounds;                     // model space, over the first clip's animated poses
   std::vector<uint32_t> influenced;  // per joint: vertices it weighs on (weight > 0)
   bool z_up = false;                 // shown upright by rotating -90 degrees about X
-  float duration() const noexcept;   // of the player's clip; 0 for the rest pose
+  double duration() const noexcept;  // of the player's clip; 0 for the rest pose
 };
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns

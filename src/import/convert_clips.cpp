@@ -77,8 +77,7 @@ bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
   // Keys out of order are sorted; keys with a time already used are dropped (first one kept).
   uint64_t out_of_order = 0;
   for (std::size_t i = 1; i < order.size(); ++i)
-    if (static_cast<float>(keys.times[order[i]]) <= static_cast<float>(keys.times[order[i - 1]]))
-      ++out_of_order;
+    if (keys.times[order[i]] <= keys.times[order[i - 1]]) ++out_of_order;
   if (out_of_order)
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return keys.times[a] < keys.times[b]; });
@@ -86,7 +85,7 @@ bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
   out.interpolation = interpolation;
   uint64_t normalised = 0;
   for (std::size_t k : order) {
-    const float t = static_cast<float>(keys.times[k]);
+    const double t = keys.times[k];
     if (!out.times.empty() && t <= out.times.back()) continue;
     out.times.push_back(t);
     for (std::size_t s = 0; s < stride; ++s) {
@@ -146,7 +145,7 @@ std::string SceneConverter::build_clips() {
     clip.name = anim && anim->mName.length > 0 ? std::string(anim->mName.C_Str())
                                                : "clip " + std::to_string(a);
     if (!anim) {
-      model.clips.push_back(std::move(clip));
+      clips.push_back(std::move(clip));
       continue;
     }
     if (anim->mDuration < 0.0) {  // zero is a single pose; negative has no meaning
@@ -227,7 +226,7 @@ std::string SceneConverter::build_clips() {
     for (const JointChannel& jc : clip.channels) last_key = std::max(last_key, last_time(jc));
     double duration = anim->mDuration / tps;
     if (!(std::isfinite(duration) && duration > 0.0)) duration = 0.0;
-    clip.duration = static_cast<float>(std::max(duration, last_key));
+    clip.duration = std::max(duration, last_key);
     // assimp's validator refused a key past the stated duration (by more than 0.001 tick); the
     // duration is extended to the last key instead (the clip always covers its keys).
     if (anim->mDuration > 0.0 && last_tick > anim->mDuration + 0.001) {
@@ -235,7 +234,7 @@ std::string SceneConverter::build_clips() {
       extended.push_back("'" + clip.name + "' (" + number_text(anim->mDuration) + " -> " +
                          number_text(last_tick) + " ticks)");
     }
-    model.clips.push_back(std::move(clip));
+    clips.push_back(std::move(clip));
   }
   if (!extended.empty())
     report.notes.push_back(std::to_string(extended.size()) +
@@ -279,7 +278,7 @@ void SceneConverter::apply_gltf_samplers() {
   std::vector<GltfTrackOverride>& overrides = gltf->overrides;
   uint64_t applied = 0, unmatched = 0;
   for (GltfTrackOverride& o : overrides) {
-    if (o.animation >= model.clips.size()) {
+    if (o.animation >= clips.size()) {
       ++unmatched;
       continue;
     }
@@ -294,7 +293,7 @@ void SceneConverter::apply_gltf_samplers() {
       ++unmatched;
       continue;
     }
-    Clip& clip = model.clips[o.animation];
+    Clip& clip = clips[o.animation];
     JointChannel* channel = nullptr;
     for (JointChannel& jc : clip.channels)
       if (jc.joint == joint) channel = &jc;
@@ -316,7 +315,7 @@ void SceneConverter::apply_gltf_samplers() {
       continue;
     }
     ++applied;
-    clip.duration = std::max<float>(clip.duration, static_cast<float>(last_time(*channel)));
+    clip.duration = std::max(clip.duration, last_time(*channel));
   }
   if (applied)
     report.notes.push_back(std::to_string(applied) +
@@ -341,6 +340,15 @@ void SceneConverter::note_key_repairs() {
     report.notes.push_back(std::to_string(key_nonfinite) +
                            " animation key(s) held NaN/Inf (or a zero rotation) and were "
                            "dropped.");
+}
+
+std::string SceneConverter::build_runtime_clips() {
+  model.clips.resize(clips.size());
+  for (std::size_t c = 0; c < clips.size(); ++c)
+    if (std::string e = model.clips[c].build(clips[c], model.skeleton); !e.empty())
+      return fail("invalid data: " + e);
+  clips.clear();
+  return {};
 }
 
 }  // namespace sv

@@ -541,6 +541,7 @@ std::string SceneConverter::run() {
   if (std::string e = build_clips(); !e.empty()) return e;
   if (gltf) apply_gltf_samplers();
   note_key_repairs();
+  if (std::string e = build_runtime_clips(); !e.empty()) return e;
   build_materials();
   if (model.meshes.empty() && model.clips.empty()) return fail(nothing_to_show());
   if (std::string e = model.validate(); !e.empty()) return fail("invalid data: " + e);

@@ -35,6 +35,7 @@ struct SceneConverter {
   GltfSidecar* gltf = nullptr;
   ImportReport& report;
   Model model;
+  std::vector<Clip> clips;  // raw, until build_runtime_clips() lays them out into model.clips
 
   // Every node, depth-first preorder.
   std::vector<const aiNode*> nodes;
@@ -79,6 +80,9 @@ struct SceneConverter {
   std::string build_clips();
   void apply_gltf_samplers();
   void note_key_repairs();
+  // The one place the importer's raw clips become runtime clips (the builder,
+  // ClipRuntime::build): nothing after import sees a Clip.
+  std::string build_runtime_clips();
 };
 
 }  // namespace sv

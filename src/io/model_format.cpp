@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "anim/clip_arrays.h"
 #include "anim/finite.h"
 
 namespace sv {
@@ -100,10 +102,14 @@ class Writer {
   }
   // Arrays of plain components (numbers, glm vectors and matrices of them).
   template <class T>
-  void array(const std::vector<T>& v) {
+  void array(std::span<const T> v) {
     static_assert(std::is_trivially_copyable_v<T>);
     u64(v.size());
     raw(v.data(), v.size() * sizeof(T));
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    array(std::span<const T>(v));
   }
   void quat(const glm::quat& q) {
     f32(q.x);
@@ -183,33 +189,29 @@ void write_material(Writer& w, const Material& m) {
   w.end();
 }
 
-// The clip section, in one place: the form a clip takes on the wire.
-//   name, f32 duration, u64 channels; per channel: i32 joint, then translation, rotation, scale
-//   tracks, each: u8 interpolation, times (array of f32 seconds), values (array; vec3, or
-//   quaternions as x, y, z, w; three per key for cubic splines: in-tangent, value, out-tangent).
-template <class T>
-void write_track(Writer& w, const Track<T>& t) {
-  w.u8(static_cast<uint8_t>(t.interpolation));
-  w.array(t.times);
-  if constexpr (std::is_same_v<T, glm::quat>) {
-    w.u64(t.values.size());
-    for (const glm::quat& q : t.values) w.quat(q);
-  } else {
-    w.array(t.values);
-  }
-}
-
-void write_clip(Writer& w, const Clip& c) {
+// The clip section, in one place: a runtime clip's arrays (anim/clip_arrays.h) as they are, so
+// reading is copying and ClipRuntime::adopt checks them against their contract.
+//   name, f64 duration (s), u32 joints, times (array of f64 seconds), timeline_begin (array of
+//   u32), tracks (u64 count, then per track u32 timeline, u32 base, u32 stride, u8
+//   interpolation), values (array of vec4), parents (array of i32), uniform (array of u8).
+void write_clip(Writer& w, const ClipRuntime& clip) {
+  const ClipArraysView a = clip.arrays();
   w.begin(kClip);
-  w.string(c.name);
-  w.f32(c.duration);
-  w.u64(c.channels.size());
-  for (const JointChannel& ch : c.channels) {
-    w.i32(ch.joint);
-    write_track(w, ch.translation);
-    write_track(w, ch.rotation);
-    write_track(w, ch.scale);
+  w.string(a.name);
+  w.f64(a.duration);
+  w.u32(a.joints);
+  w.array(a.times);
+  w.array(a.timeline_begin);
+  w.u64(a.tracks.size());
+  for (const RuntimeTrack& t : a.tracks) {
+    w.u32(t.timeline);
+    w.u32(t.base);
+    w.u32(t.stride);
+    w.u8(static_cast<uint8_t>(t.interpolation));
   }
+  w.array(a.values);
+  w.array(a.parents);
+  w.array(a.uniform);
   w.end();
 }
 
@@ -364,6 +366,13 @@ std::string split_sections(std::span<const uint8_t> bytes, std::vector<Section>&
   return {};
 }
 
+// Line breaks and other control characters would break the one-line promise of every message
+// built from these strings (errors, the report, --info).
+void one_line(std::string& s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+}
+
 bool unit(const glm::quat& q) { return std::abs(glm::length(q) - 1.0f) <= kUnitTolerance; }
 
 std::string read_info(const Section& s, ImportProvenance& p) {
@@ -456,59 +465,57 @@ std::string read_material(const Section& s, Material& m) {
   return {};
 }
 
-template <class T>
-bool read_track(Reader& in, Track<T>& t, uint64_t& keys_left, const char* what) {
-  uint8_t interpolation = 0;
-  if (!in.scalar(interpolation, what)) return false;
-  if (interpolation > static_cast<uint8_t>(Interpolation::CubicSpline))
-    return in.fail(std::string(what) + ": unknown interpolation " + std::to_string(interpolation));
-  t.interpolation = static_cast<Interpolation>(interpolation);
-  const uint64_t max_keys = std::min<uint64_t>(kMaxKeysPerTrack, keys_left);
-  if (!in.array(t.times, max_keys, what)) return false;
-  keys_left -= t.times.size();
-  const uint64_t want = t.expected_values();
-  if constexpr (std::is_same_v<T, glm::quat>) {
-    uint64_t n = 0;
-    if (!in.count(n, want, 16, what)) return false;
-    t.values.resize(static_cast<std::size_t>(n));
-    for (glm::quat& q : t.values) in.quat(q, what);
-  } else {
-    if (!in.array(t.values, want, what)) return false;
-  }
-  if (t.values.size() != want)
-    return in.fail(std::string(what) + ": " + std::to_string(t.values.size()) + " values for " +
-                   std::to_string(t.times.size()) + " keys");
-  return in.ok();
-}
-
 // The clip section's reader (see write_clip). `keys_left` is what the whole-model key limit still
-// allows. Checks what Clip::validate does not: times within the duration, unit rotations.
-std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left, Clip& c) {
+// allows. The arrays' contract is ClipRuntime::adopt's to check (anim/clip_arrays.h); here, the
+// import limits, and that the clip is laid out for this skeleton (Model::validate checks it too)
+// and covers its keys.
+std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left, ClipRuntime& c) {
   Reader in(s.data, s.size);
-  in.string(c.name, "clip name");
-  in.scalar(c.duration, "clip duration");
-  uint64_t n = 0;
-  // A channel is at least its joint and three empty tracks.
-  if (!in.count(n, sk.size(), 4 + 3 * (1 + 8 + 8), "channel count")) return in.error();
-  c.channels.resize(static_cast<std::size_t>(n));
-  for (JointChannel& ch : c.channels) {
-    in.scalar(ch.joint, "channel joint");
-    read_track(in, ch.translation, keys_left, "translation track");
-    read_track(in, ch.rotation, keys_left, "rotation track");
-    read_track(in, ch.scale, keys_left, "scale track");
+  ClipArrays a;
+  in.string(a.name, "clip name");
+  in.scalar(a.duration, "clip duration");
+  in.scalar(a.joints, "clip joint count");
+  if (!in.ok()) return in.error();
+  if (a.joints != sk.size())
+    return "clip '" + a.name + "' is laid out for " + std::to_string(a.joints) +
+           " joints, the skeleton has " + std::to_string(sk.size());
+  // Keys: the constant timeline's one time, plus at most the keys left.
+  in.array(a.times, keys_left + 1, "key times");
+  in.array(a.timeline_begin, a.times.size() + 1, "timelines");
+  const uint64_t padded = (uint64_t{a.joints} + 3) / 4 * 4;
+  uint64_t tracks = 0;
+  if (!in.count(tracks, 3 * padded, 13, "tracks")) return in.error();
+  if (tracks != 3 * padded)
+    return "clip '" + a.name + "': " + std::to_string(tracks) + " tracks for " +
+           std::to_string(a.joints) + " joints";
+  a.tracks.resize(static_cast<std::size_t>(tracks));
+  for (RuntimeTrack& t : a.tracks) {
+    uint8_t interpolation = 0;
+    in.scalar(t.timeline, "track timeline");
+    in.scalar(t.base, "track base");
+    in.scalar(t.stride, "track stride");
+    in.scalar(interpolation, "track interpolation");
+    if (interpolation > static_cast<uint8_t>(Interpolation::CubicSpline)) {
+      in.fail("a track's interpolation is " + std::to_string(interpolation));
+      break;
+    }
+    t.interpolation = static_cast<Interpolation>(interpolation);
   }
+  in.array(a.values, kMaxModelBytes, "key values");
+  in.array(a.parents, a.joints, "clip parents");
+  in.array(a.uniform, padded, "clip uniform flags");
   if (!in.at_end("the clip section")) return in.error();
-  if (std::string e = c.validate(sk); !e.empty()) return e;
-  for (const JointChannel& ch : c.channels) {
-    for (const float last : {ch.translation.empty() ? 0.0f : ch.translation.times.back(),
-                             ch.rotation.empty() ? 0.0f : ch.rotation.times.back(),
-                             ch.scale.empty() ? 0.0f : ch.scale.times.back()})
-      if (last > c.duration) return "clip '" + c.name + "': a key lies past the clip's duration";
-    const std::size_t stride = ch.rotation.interpolation == Interpolation::CubicSpline ? 3 : 1;
-    for (std::size_t v = stride == 3 ? 1 : 0; v < ch.rotation.values.size(); v += stride)
-      if (!unit(ch.rotation.values[v]))
-        return "clip '" + c.name + "': a rotation key is not a unit quaternion";
-  }
+  keys_left -= a.times.empty() ? 0 : a.times.size() - 1;
+  for (std::size_t u = 1; u + 1 < a.timeline_begin.size(); ++u)
+    if (a.timeline_begin[u + 1] > a.timeline_begin[u] &&
+        a.timeline_begin[u + 1] - a.timeline_begin[u] > kMaxKeysPerTrack)
+      return "clip '" + a.name + "': a timeline of more than " + std::to_string(kMaxKeysPerTrack) +
+             " keys";
+  for (std::size_t k = 1; k < a.times.size(); ++k)
+    if (a.times[k] > a.duration)  // NaN passes here; adopt refuses it
+      return "clip '" + a.name + "': a key lies past the clip's duration";
+  one_line(a.name);
+  if (std::string e = c.adopt(std::move(a)); !e.empty()) return e;
   return {};
 }
 
@@ -529,13 +536,6 @@ std::string read_report(const Section& s, ImportReport& r) {
   if (!in.at_end("the report section")) return in.error();
   if (!std::isfinite(r.largest_dropped_weight)) return "report weight is not finite";
   return {};
-}
-
-// Line breaks and other control characters would break the one-line promise of every message
-// built from these strings (errors, the report, --info).
-void one_line(std::string& s) {
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
 }
 
 std::string read_sections(const std::vector<Section>& sections, ImportResult& result) {
@@ -573,7 +573,7 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   uint64_t keys_left = kMaxKeysTotal;
   while (next_is(kClip)) {
     if (model.clips.size() >= kMaxClips) return "more than " + std::to_string(kMaxClips) + " clips";
-    Clip& c = model.clips.emplace_back();
+    ClipRuntime& c = model.clips.emplace_back();
     if (std::string e = read_clip(sections[i++], model.skeleton, keys_left, c); !e.empty())
       return "clip " + std::to_string(model.clips.size() - 1) + ": " + e;
   }
@@ -587,7 +587,6 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   for (std::string& name : model.skeleton.names) one_line(name);
   for (Mesh& m : model.meshes) one_line(m.name);
   for (Material& m : model.materials) one_line(m.name);
-  for (Clip& c : model.clips) one_line(c.name);
   for (std::string& note : result.report.notes) one_line(note);
   one_line(result.report.ticks_per_second_note);
   result.model = std::move(model);
@@ -603,7 +602,7 @@ std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
   write_skeleton(w, model.skeleton);
   for (const Mesh& m : model.meshes) write_mesh(w, m);
   for (const Material& m : model.materials) write_material(w, m);
-  for (const Clip& c : model.clips) write_clip(w, c);
+  for (const ClipRuntime& c : model.clips) write_clip(w, c);
   write_report(w, report);
   return w.finish();
 }

@@ -13,21 +13,23 @@
 //
 // Sections, in this order: INFO (the importer that wrote it: assimp's version, the files the
 // import opened besides the model), then either ERRR (the import failed: one line) or SKEL,
-// MESH x meshes, MATL x materials, CLIP x clips, REPT (the import report). Inside a payload,
-// scalars are fixed-size; an array is a u64 element count then the elements; a string is an
-// array of bytes. Vectors and matrices are their float components (matrices column-major, as
-// glm); quaternions are x, y, z, w. The format is self-describing and versioned: a reader of
-// another version refuses the stream (no partial reads), so a cache keyed by the version never
-// hands an old layout to a new reader.
+// MESH x meshes, MATL x materials, CLIP x clips (runtime form), REPT (the import report).
+// Inside a payload, scalars are fixed-size; an array is a u64 element count then the elements; a
+// string is an array of bytes. Vectors and matrices are their float components (matrices
+// column-major, as glm); quaternions are x, y, z, w. The format is self-describing and versioned: a
+// reader of another version refuses the stream (no partial reads), so a cache keyed by the version
+// never hands an old layout to a new reader.
 //
 // What read_model() checks, beyond the framing (sizes, tags, order, counts that fit the bytes
 // left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
-// clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest and
-// rotation-key quaternions of unit length; per mesh, stream lengths equal, joint indices within
-// the skin, skin joints within the skeleton, weights non-negative and summing to 1, triangle
-// indices within the vertices, source_vertex a permutation; clip key times strictly increasing
-// and within the duration, one channel per joint (Model::validate, Clip::validate, and the checks
-// the format adds). No assimp here: the parent links this file, the worker writes with it.
+// clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest
+// quaternions of unit length; per mesh, stream lengths equal, joint indices within the skin,
+// skin joints within the skeleton, weights non-negative and summing to 1, triangle indices
+// within the vertices, source_vertex a permutation; clips in runtime form, their arrays checked
+// against anim/clip_arrays.h's contract (ClipRuntime::adopt: every track, timeline and value
+// index in range, times finite and increasing), laid out for this skeleton, keys within the
+// duration (Model::validate and the checks the format adds). No assimp here: the parent links
+// this file, the worker writes with it.
 #pragma once
 
 #include <cstddef>

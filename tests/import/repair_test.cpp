@@ -19,8 +19,7 @@
 #include <gtest/gtest.h>
 #include <assimp/Importer.hpp>
 
-#include "anim/pose.h"
-#include "anim/sample.h"
+#include "anim/clip_runtime.h"
 #include "io/import.h"
 #include "test_util.h"
 
@@ -119,14 +118,14 @@ class TempFile {
 };
 
 // Model-space y of the mesh's file vertex `v` at time t of clip 0.
-float posed_y(const Model& m, uint32_t v, float t) {
-  std::vector<Transform> local(m.skeleton.size());
-  EXPECT_TRUE(sample_clip(m.clips[0], m.skeleton, t, local, nullptr));
-  std::vector<glm::mat4> model(m.skeleton.size());
-  EXPECT_TRUE(local_to_model(m.skeleton.parents, local, model));
+float posed_y(const Model& m, uint32_t v, double t) {
   const Mesh& mesh = m.meshes[0];
+  RuntimeCursor cursor;
+  cursor.reset(m.clips[0]);
+  std::vector<glm::mat4> model(m.skeleton.size());
   std::vector<glm::mat4> palette(mesh.skin_joints.size());
-  EXPECT_TRUE(build_palette(model, mesh.skin_joints, mesh.inverse_bind, palette));
+  EXPECT_TRUE(
+      evaluate_pose(m.clips[0], t, cursor, mesh.skin_joints, mesh.inverse_bind, model, palette));
   const std::size_t i = test::file_vertex(mesh, v);
   glm::vec4 p(0.0f);
   for (int k = 0; k < 4; ++k)
@@ -150,7 +149,7 @@ TEST(Repair, B3dWhoseKeysRunOneFramePastItsAnimLoads) {
   EXPECT_TRUE(m.meshes[0].skinned);
   EXPECT_EQ(m.meshes[0].skin_joints.size(), 2u);
   ASSERT_EQ(m.clips.size(), 1u);
-  EXPECT_FLOAT_EQ(m.clips[0].duration, 221.0f / 30.0f);  // extended to the last key
+  EXPECT_DOUBLE_EQ(m.clips[0].duration(), 221.0 / 30.0);  // extended to the last key
   EXPECT_EQ(r.report.clips_extended, 1u);
   bool said = false;
   for (const std::string& note : r.report.notes)
@@ -158,17 +157,17 @@ TEST(Repair, B3dWhoseKeysRunOneFramePastItsAnimLoads) {
             note.find("extended") != std::string::npos;
   EXPECT_TRUE(said) << "no report note names the stated and the real end";
   // The arm rises by one over the clip: its vertices (2, 3) follow, the hip's (0, 1) stay.
-  EXPECT_NEAR(posed_y(m, 2, 0.0f), 1.0f, 1e-5f);
-  EXPECT_NEAR(posed_y(m, 3, 221.0f / 30.0f), 2.0f, 1e-5f);
-  EXPECT_NEAR(posed_y(m, 2, 110.5f / 30.0f), 1.5f, 1e-5f);
-  EXPECT_NEAR(posed_y(m, 0, 221.0f / 30.0f), 0.0f, 1e-5f);
+  EXPECT_NEAR(posed_y(m, 2, 0.0), 1.0f, 1e-5f);
+  EXPECT_NEAR(posed_y(m, 3, 221.0 / 30.0), 2.0f, 1e-5f);
+  EXPECT_NEAR(posed_y(m, 2, 110.5 / 30.0), 1.5f, 1e-5f);
+  EXPECT_NEAR(posed_y(m, 0, 221.0 / 30.0), 0.0f, 1e-5f);
 }
 
 TEST(Repair, B3dWithinItsAnimIsNotReported) {
   const TempFile file("exact_anim.b3d", skinned_b3d(221, 221));
   const ImportResult r = import_model(file.path());
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_FLOAT_EQ(r.model->clips[0].duration, 221.0f / 30.0f);
+  EXPECT_DOUBLE_EQ(r.model->clips[0].duration(), 221.0 / 30.0);
   EXPECT_EQ(r.report.clips_extended, 0u);
 }
 

@@ -5,6 +5,7 @@
 // that claims more than the stream holds, another version).
 #include "io/model_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -62,7 +63,7 @@ Model sample_model() {
 
   Clip clip;
   clip.name = "nod";
-  clip.duration = 2.0f;
+  clip.duration = 2.0;
   JointChannel ch;
   ch.joint = 2;
   ch.translation.interpolation = Interpolation::Step;
@@ -74,7 +75,8 @@ Model sample_model() {
   ch.scale.times = {0.5f};
   ch.scale.values = {{0, 0, 0}, {1, 2, 3}, {0, 0, 0}};
   clip.channels.push_back(std::move(ch));
-  m.clips.push_back(std::move(clip));
+  ClipRuntime& runtime = m.clips.emplace_back();
+  EXPECT_EQ(runtime.build(clip, m.skeleton), "");
   return m;
 }
 
@@ -149,18 +151,27 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(got.materials[0].texture_path, want.materials[0].texture_path);
   EXPECT_EQ(got.materials[0].texture_bytes, want.materials[0].texture_bytes);
   ASSERT_EQ(got.clips.size(), 1u);
-  const Clip &c = got.clips[0], &d = want.clips[0];
-  EXPECT_EQ(c.name, d.name);
-  EXPECT_EQ(c.duration, d.duration);
-  ASSERT_EQ(c.channels.size(), 1u);
-  EXPECT_EQ(c.channels[0].joint, 2);
-  EXPECT_EQ(c.channels[0].translation.interpolation, Interpolation::Step);
-  EXPECT_EQ(c.channels[0].translation.times, d.channels[0].translation.times);
-  EXPECT_EQ(c.channels[0].translation.values, d.channels[0].translation.values);
-  EXPECT_EQ(c.channels[0].rotation.interpolation, Interpolation::Linear);
-  EXPECT_EQ(c.channels[0].rotation.values, d.channels[0].rotation.values);
-  EXPECT_EQ(c.channels[0].scale.interpolation, Interpolation::CubicSpline);
-  EXPECT_EQ(c.channels[0].scale.values, d.channels[0].scale.values);
+  const ClipArraysView c = got.clips[0].arrays(), d = want.clips[0].arrays();
+  EXPECT_EQ(c.name, "nod");
+  EXPECT_EQ(c.duration, 2.0);
+  EXPECT_EQ(c.joints, 3u);
+  const auto same = [](auto a, auto b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  EXPECT_TRUE(same(c.times, d.times));
+  EXPECT_TRUE(same(c.timeline_begin, d.timeline_begin));
+  EXPECT_TRUE(same(c.values, d.values));
+  EXPECT_TRUE(same(c.parents, d.parents));
+  EXPECT_TRUE(same(c.uniform, d.uniform));
+  ASSERT_EQ(c.tracks.size(), d.tracks.size());
+  for (std::size_t t = 0; t < c.tracks.size(); ++t) {
+    EXPECT_EQ(c.tracks[t].timeline, d.tracks[t].timeline) << t;
+    EXPECT_EQ(c.tracks[t].base, d.tracks[t].base) << t;
+    EXPECT_EQ(c.tracks[t].stride, d.tracks[t].stride) << t;
+    EXPECT_EQ(c.tracks[t].interpolation, d.tracks[t].interpolation) << t;
+  }
+  EXPECT_EQ(got.clips[0].channels(), 1u);
+  EXPECT_EQ(got.clips[0].keys(), 5u);  // 2 translation, 2 rotation, 1 scale
   EXPECT_EQ(r.report.notes, sample_report().notes);
   EXPECT_EQ(r.report.vertices_renormalised, 1u);
   EXPECT_EQ(r.report.clips_extended, 1u);
@@ -312,26 +323,6 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
   }
   {
     Model m = sample_model();
-    m.clips[0].duration = 1.5f;  // the rotation's last key is at 2 s
-    EXPECT_NE(read_back_error(m).find("past the clip's duration"), std::string::npos);
-  }
-  {
-    Model m = sample_model();
-    m.clips[0].channels[0].rotation.times = {1.0f, 1.0f};
-    EXPECT_NE(read_back_error(m).find("strictly increasing"), std::string::npos);
-  }
-  {
-    Model m = sample_model();
-    m.clips[0].channels[0].joint = 5;
-    EXPECT_NE(read_back_error(m).find("out of range"), std::string::npos);
-  }
-  {
-    Model m = sample_model();
-    m.clips[0].channels[0].scale.values.pop_back();  // 2 values for a cubic key
-    EXPECT_NE(read_back_error(m).find("values for 1 keys"), std::string::npos);
-  }
-  {
-    Model m = sample_model();
     m.meshes.clear();
     m.clips.clear();
     EXPECT_NE(read_back_error(m).find("no mesh and no clip"), std::string::npos);
@@ -345,6 +336,78 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
   }
   // And the sample itself is accepted: each case above fails for its own reason.
   EXPECT_EQ(read_back_error(sample_model()), "");
+}
+
+// The clip section as written, field by field (see write_clip), for tests that damage one field.
+struct ClipFields {
+  std::size_t duration, joints, times, timeline_begin, tracks, values;
+};
+ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
+  std::size_t at = payload_of(bytes, "CLIP");
+  auto count = [&](std::size_t pos) {
+    uint64_t n = 0;
+    std::memcpy(&n, bytes.data() + pos, 8);
+    return static_cast<std::size_t>(n);
+  };
+  ClipFields f{};
+  at += 8 + count(at);  // name
+  f.duration = at;
+  f.joints = at + 8;
+  f.times = at + 12;  // the count; elements from +8
+  f.timeline_begin = f.times + 8 + 8 * count(f.times);
+  f.tracks = f.timeline_begin + 8 + 4 * count(f.timeline_begin);
+  f.values = f.tracks + 8 + 13 * count(f.tracks);
+  return f;
+}
+
+// A runtime clip's arrays are checked by ClipRuntime::adopt (anim/clip_arrays.h) and by the
+// reader's own limits; each damaged field is refused.
+TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {
+  const std::vector<uint8_t> good = sample_stream();
+  const ClipFields f = clip_fields(good);
+  auto refused_after = [&](auto patch) {
+    std::vector<uint8_t> bytes = good;
+    patch(bytes);
+    const ImportResult r = read_model(bytes, "f.bin");
+    EXPECT_TRUE(refused(r)) << r.error;
+    return r.error;
+  };
+  // A duration before the last key (2 s).
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const double d = 1.5;
+              std::memcpy(b.data() + f.duration, &d, 8);
+            }).find("past the clip's duration"),
+            std::string::npos);
+  // Laid out for another skeleton.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t j = 4;
+              std::memcpy(b.data() + f.joints, &j, 4);
+            }).find("laid out for 4 joints"),
+            std::string::npos);
+  // Times out of order: the second time of the first keyed timeline made NaN.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const double nan = std::numeric_limits<double>::quiet_NaN();
+              std::memcpy(b.data() + f.times + 8 + 8 * 2, &nan, 8);
+            }),
+            "");
+  // A track's base past the values.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t base = 1u << 30;
+              std::memcpy(b.data() + f.tracks + 8 + 13 * 6 + 4, &base, 4);
+            }),
+            "");
+  // A track's timeline past the timelines.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t timeline = 99;
+              std::memcpy(b.data() + f.tracks + 8 + 13 * 6, &timeline, 4);
+            }),
+            "");
+  // A value made infinite.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const float inf = std::numeric_limits<float>::infinity();
+              std::memcpy(b.data() + f.values + 8, &inf, 4);
+            }),
+            "");
 }
 
 TEST(ModelFormat, NamesAndNotesStayOnOneLine) {
