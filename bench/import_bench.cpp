@@ -44,12 +44,16 @@ std::string full_path(const TestModel& m) {
   return std::string(SKINVIEW_TEST_MODELS) + "/" + m.path;
 }
 
+// Whether the test model is there; skips the benchmark with the reason when it is not.
+bool installed(benchmark::State& state, const std::string& path) {
+  if (std::filesystem::exists(path)) return true;
+  state.SkipWithError("model not installed (Debian package assimp-testmodels)");
+  return false;
+}
+
 void import_model_bench(benchmark::State& state, const TestModel* m) {
   const std::string path = full_path(*m);
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
-    return;
-  }
+  if (!installed(state, path)) return;
   for (auto _ : state) {
     ImportResult r = import_model(path);
     if (!r.ok()) state.SkipWithError(r.error.c_str());
@@ -59,10 +63,7 @@ void import_model_bench(benchmark::State& state, const TestModel* m) {
 
 void in_process_bench(benchmark::State& state, const TestModel* m) {
   const std::string path = full_path(*m);
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
-    return;
-  }
+  if (!installed(state, path)) return;
   for (auto _ : state) {
     ImportResult r = import_file_here(path);
     if (!r.ok()) state.SkipWithError(r.error.c_str());
@@ -72,10 +73,7 @@ void in_process_bench(benchmark::State& state, const TestModel* m) {
 
 void read_model_bench(benchmark::State& state, const TestModel* m) {
   const std::string path = full_path(*m);
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
-    return;
-  }
+  if (!installed(state, path)) return;
   const ImportResult imported = import_file_here(path);
   if (!imported.ok()) {
     state.SkipWithError(imported.error.c_str());
@@ -93,10 +91,7 @@ void read_model_bench(benchmark::State& state, const TestModel* m) {
 
 void readfile_bench(benchmark::State& state, const TestModel* m) {
   const std::string path = full_path(*m);
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
-    return;
-  }
+  if (!installed(state, path)) return;
   for (auto _ : state) {
     Assimp::Importer importer;
     const aiScene* scene =
@@ -112,10 +107,7 @@ void readfile_bench(benchmark::State& state, const TestModel* m) {
 // depend on its values). Items are vertices.
 void skin_model_bench(benchmark::State& state, const TestModel* m) {
   const std::string path = full_path(*m);
-  if (!std::filesystem::exists(path)) {
-    state.SkipWithError("model not installed (Debian package assimp-testmodels)");
-    return;
-  }
+  if (!installed(state, path)) return;
   ImportResult r = import_model(path);
   if (!r.ok()) {
     state.SkipWithError(r.error.c_str());

@@ -95,15 +95,11 @@ ImportResult import_source(const Source& src) {
 ImportResult import_file_here(const std::string& path) {
   ImportResult result;
   result.provenance.importer = assimp_version();
+  if (std::string e = missing_file_error(path); !e.empty()) {
+    result.error = e;
+    return result;
+  }
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    result.error = path + ": no such file";
-    return result;
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    result.error = path + ": is a directory, not a model file";
-    return result;
-  }
   Source src;
   src.name = path;
   src.ext = lower_extension(path);

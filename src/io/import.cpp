@@ -17,16 +17,17 @@ extern char** environ;
 
 namespace sv {
 
+std::string missing_file_error(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return path + ": no such file";
+  if (std::filesystem::is_directory(path, ec)) return path + ": is a directory, not a model file";
+  return {};
+}
+
 ImportResult import_model(const std::string& path, const ImportOptions& options) {
   ImportResult result;
-  // The plain failures, said here without starting a process.
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    result.error = path + ": no such file";
-    return result;
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    result.error = path + ": is a directory, not a model file";
+  if (std::string e = missing_file_error(path); !e.empty()) {
+    result.error = e;
     return result;
   }
   ImportProcess child;

@@ -121,6 +121,10 @@ struct ImportOptions {
 // hostile file can make the worker allocate and touch. --memory-limit raises it.
 uint64_t default_import_memory_limit() noexcept;
 
+// "" when `path` exists and is not a folder; otherwise the one-line error ("PATH: no such file",
+// "PATH: is a directory, not a model file"). Said without starting a process.
+std::string missing_file_error(const std::string& path);
+
 // Imports `path` in a child process (see the top of this file). Never throws: a file that cannot
 // be read, that assimp rejects, that holds nothing to show, or whose import crashes, hangs or
 // runs out of memory gives ok() == false with `error` set. The worker refuses .md5camera files

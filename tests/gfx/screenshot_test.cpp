@@ -153,18 +153,21 @@ TEST(Window, RunsFramesOnBothPathsAndCloses) {
   EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 0);
 }
 
+// Runs `cmd` with the shell; its output (stdout and what it redirects) into *out; its exit status,
+// or -1.
+int shell(const std::string& cmd, std::string* out) {
+  std::FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) *out += buf;
+  const int raw = pclose(p);
+  return raw == -1 ? -1 : WEXITSTATUS(raw);
+}
+
 // Runs `args` and returns its standard output (status in *status).
 std::string output_of(const std::string& args, int* status) {
-  const std::string cmd = std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null";
   std::string out;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-    const int raw = pclose(p);
-    *status = raw == -1 ? -1 : WEXITSTATUS(raw);
-  } else {
-    *status = -1;
-  }
+  *status = shell(std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null", &out);
   return out;
 }
 
@@ -220,13 +223,7 @@ TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
                           "' --frames 10 --time-limit 1 --size 160x120 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
   std::string out;
-  int status = -1;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-    const int raw = pclose(p);
-    status = raw == -1 ? -1 : WEXITSTATUS(raw);
-  }
+  const int status = shell(cmd, &out);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::remove(fifo.c_str());
@@ -244,13 +241,7 @@ TEST(Window, AnImportThatCrashesLeavesTheWindowRunning) {
   const std::string cmd = "SKINVIEW_IMPORT_FAULT=segv timeout 60 " + std::string(SKINVIEW_EXE) +
                           " '" + model + "' --frames 10 --size 160x120 2>&1";
   std::string out;
-  int status = -1;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-    const int raw = pclose(p);
-    status = raw == -1 ? -1 : WEXITSTATUS(raw);
-  }
+  const int status = shell(cmd, &out);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find(model + ": the importer crashed (SIGSEGV) reading it; refused"),
             std::string::npos)

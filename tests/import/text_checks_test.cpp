@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "contained.h"
 #include "import/text_checks.h"
 #include "io/import.h"
 
@@ -121,20 +122,9 @@ const auto bytes = [](const std::string& s) {
   return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 };
 
-// Imports `text` from memory as `hint`; expects a model or one line naming the file, within
-// 10 seconds.
+// A model or one line naming the file, within 10 seconds (contained.h).
 void expect_contained(const std::string& text, const char* hint) {
-  const auto start = std::chrono::steady_clock::now();
-  const ImportResult r = import_model_from_memory(bytes(text), hint, "m");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.ok()) {
-    EXPECT_EQ(r.model->validate(), "");
-  } else {
-    EXPECT_EQ(r.error.rfind("m: ", 0), 0u) << r.error;
-    EXPECT_EQ(r.error.find('\n'), std::string::npos) << r.error;
-  }
-  EXPECT_LT(seconds, 10.0) << r.error;
+  test::expect_contained(text, hint, "m");
 }
 
 // What the element-by-element MD5 walk refused before the worker ran in a child: quoted names
