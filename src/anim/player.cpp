@@ -19,4 +19,20 @@ void Player::advance(float dt, float duration) noexcept {
   if ((step > 0.0f && t >= duration) || (step < 0.0f && t <= 0.0f)) playing = false;
 }
 
+void Player::play(float duration) noexcept {
+  if (!loop && duration > 0.0f) {
+    if (speed >= 0.0f && time >= duration) time = 0.0f;
+    if (speed < 0.0f && time <= 0.0f) time = duration;
+  }
+  playing = true;
+}
+
+void Player::toggle(float duration) noexcept {
+  if (playing) {
+    playing = false;
+  } else {
+    play(duration);
+  }
+}
+
 }  // namespace sv

@@ -6,9 +6,13 @@
 
 namespace sv {
 
+// Player::clip values that are poses, not clips.
+inline constexpr int32_t kRestPose = -1;  // every joint at its rest (node) transform
+inline constexpr int32_t kBindPose = -2;  // every joint where the inverse bind matrices put it
+
 struct Player {
-  int32_t clip = -1;  // index into Model::clips; -1 shows the rest pose
-  float time = 0.0f;  // seconds, always within [0, duration]
+  int32_t clip = kRestPose;  // index into Model::clips, or kRestPose / kBindPose
+  float time = 0.0f;         // seconds, always within [0, duration]
   float speed = 1.0f;
   bool loop = true;
   bool playing = true;
@@ -16,6 +20,13 @@ struct Player {
   // Advances time by dt * speed when playing, wrapping (loop) or clamping (no loop) into
   // [0, duration]; a clamped clip stops at its end. Allocation-free.
   void advance(float dt, float duration) noexcept;
+
+  // Starts playing. A clip that does not loop and has run into the end it plays towards (the
+  // end for speed >= 0, the start for negative speed) starts over from the other end, so Play
+  // after a clip finished plays it again instead of doing nothing.
+  void play(float duration) noexcept;
+  // Pauses when playing, otherwise play(duration): the Play/Pause button and the Space key.
+  void toggle(float duration) noexcept;
 };
 
 }  // namespace sv

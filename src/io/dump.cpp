@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 
 #include "anim/pose.h"
 #include "anim/sample.h"
@@ -135,20 +136,24 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, float time, PosedModel& out) {
+std::string pose_model(const Model& model, int clip, float time, PosedModel& out, bool bind_pose) {
   const Skeleton& sk = model.skeleton;
   const std::size_t n = sk.size();
   out.local.resize(n);
   out.joint_model.resize(n);
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
-  if (clip >= 0) {
+  if (clip >= 0 && !bind_pose) {
     const Clip& c = model.clips[static_cast<std::size_t>(clip)];
     const float t = std::isfinite(time) ? std::clamp(time, 0.0f, c.duration) : 0.0f;
     if (!sample_clip(c, sk, t, out.local)) return "sampling clip '" + c.name + "' failed";
   } else if (!rest_pose(sk, out.local)) {
     return "rest pose failed";
   }
-  if (!local_to_model(sk.parents, out.local, out.joint_model)) return "local_to_model failed";
+  if (bind_pose) {
+    for (std::size_t j = 0; j < n; ++j) out.joint_model[j] = glm::inverse(sk.inverse_bind[j]);
+  } else if (!local_to_model(sk.parents, out.local, out.joint_model)) {
+    return "local_to_model failed";
+  }
 
   out.positions.resize(model.meshes.size());
   out.normals.resize(model.meshes.size());
@@ -180,7 +185,8 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   if (request.times.empty()) return "no time to dump";
   PosedModel pose;
   if (!request.frames && request.times.size() == 1) {
-    if (std::string e = pose_model(model, request.clip, request.times[0], pose); !e.empty())
+    if (std::string e = pose_model(model, request.clip, request.times[0], pose, request.bind_pose);
+        !e.empty())
       return e;
     out << "{\"meshes\":";
     write_meshes(out, model, &pose, true);
@@ -193,7 +199,8 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   write_meshes(out, model, nullptr, true);
   out << ",\"frames\":[";
   for (std::size_t i = 0; i < request.times.size(); ++i) {
-    if (std::string e = pose_model(model, request.clip, request.times[i], pose); !e.empty())
+    if (std::string e = pose_model(model, request.clip, request.times[i], pose, request.bind_pose);
+        !e.empty())
       return e;
     if (i) out << ',';
     out << "{\"time\":";

@@ -40,14 +40,18 @@ struct PosedModel {
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
-// rest transforms of the file when clip < 0. Runs the anim jobs (sample_clip, local_to_model,
-// build_palette, build_normal_palette, skin_lbs). Returns "" or what went wrong.
-std::string pose_model(const Model& model, int clip, float time, PosedModel& out);
+// rest transforms of the file when clip < 0, or, with `bind_pose`, every joint where its inverse
+// bind matrix puts it (the mesh as stored; `local` then holds the rest transforms). Runs the anim
+// jobs (sample_clip, local_to_model, build_palette, build_normal_palette, skin_lbs). Returns ""
+// or what went wrong.
+std::string pose_model(const Model& model, int clip, float time, PosedModel& out,
+                       bool bind_pose = false);
 
 struct DumpRequest {
-  int clip = -1;             // -1: rest pose
+  int clip = -1;             // -1: rest pose (or bind pose, below)
   std::vector<float> times;  // seconds; at least one
   bool frames = false;       // true: the "frames" form even for one time
+  bool bind_pose = false;    // with clip -1: the bind pose instead of the rest pose
 };
 
 // Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).

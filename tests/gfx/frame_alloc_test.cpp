@@ -8,9 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include "anim/animator.h"
+#include "anim/clip_bounds.h"
 #include "anim/model.h"
 #include "anim/player.h"
-#include "anim/animator.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
@@ -58,7 +59,7 @@ TEST(Frame, NoHeapAllocationPerFrame) {
   player.clip = 0;
   animator.set_clip(model, player.clip);
   OrbitCamera camera;
-  camera.frame(animated_bounds(model, 0, false), 160.0f / 120.0f);
+  camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
   RenderOptions options;
   options.skeleton = true;
   options.selected_joint = 3;
