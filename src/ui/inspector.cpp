@@ -147,7 +147,8 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
   ImGui::Text("%.1f FPS (%.2f ms a frame)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
   ImGui::PlotLines("##frames", status.frame_times.data(),
                    static_cast<int>(status.frame_times.size()),
-                   static_cast<int>(status.frame_newest), nullptr, 0.0f, 0.05f, ImVec2(-1, 40));
+                   static_cast<int>(status.frame_newest), nullptr, 0.0f, 0.05f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
   if (scene.times == nullptr) return;
   const StageTimes& t = *scene.times;
   ImGui::Text("%zu bones, %zu vertices", scene.bones, scene.vertices);

@@ -63,7 +63,7 @@ void clip_combo(const Model& model, Player& p, ViewerState& s) {
 
 // The bar: drag to scrub (pauses), ticks at the keys, a line at the current time.
 void scrub_bar(const Model& model, Player& p, ViewerState& s, float duration) {
-  const ImVec2 size(std::max(10.0f, ImGui::GetContentRegionAvail().x), ImGui::GetFrameHeight());
+  const ImVec2 size(std::max(10.0f, ImGui::CalcItemWidth()), ImGui::GetFrameHeight());
   const ImVec2 a = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##scrub", size);
   s.landmarks.add_last_item("scrub");
@@ -154,18 +154,30 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &p.loop);
   s.landmarks.add_last_item("check:Loop");
-  ImGui::SameLine(0, 16);
-  const float fps = static_cast<float>(s.frames_per_second);
-  ImGui::Text("frame %d / %d   %.3f / %.3f s", static_cast<int>(std::round(p.time * fps)),
-              static_cast<int>(std::round(duration * fps)), p.time, duration);
   if (s.selection.joint >= 0 &&
       static_cast<std::size_t>(s.selection.joint) < model.skeleton.size()) {
     ImGui::SameLine(0, 16);
-    ImGui::TextDisabled("keys: %s (%zu)",
-                        model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str(),
-                        keys.size());
+    ImGui::TextDisabled("ticks: %zu keys of %s", keys.size(),
+                        model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
   }
+  // The bar, then the readout at its right end.
+  const float fps = static_cast<float>(s.frames_per_second);
+  char readout[96];
+  std::snprintf(readout, sizeof(readout), "frame %d/%d  %.3f/%.3f s",
+                static_cast<int>(std::round(p.time * fps)),
+                static_cast<int>(std::round(duration * fps)), p.time, duration);
+  // Its widest form (the last frame), so the bar does not change length as the digits do.
+  char widest[96];
+  std::snprintf(widest, sizeof(widest), "frame %d/%d  %.3f/%.3f s",
+                static_cast<int>(std::round(duration * fps)),
+                static_cast<int>(std::round(duration * fps)), duration, duration);
+  const float readout_w = ImGui::CalcTextSize(widest).x + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::PushItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - readout_w));
   scrub_bar(model, p, s, duration);
+  ImGui::PopItemWidth();
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(readout);
 }
 
 }  // namespace sv::ui
