@@ -2,6 +2,7 @@
 // window_driver.h), the result read from the window's state and from its frame.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -139,14 +140,25 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   std::filesystem::remove(fifo);
 }
 
-// The file browser: double click opens, and Recent remembers the file in the window's
-// XDG_CONFIG_HOME, where a second window finds it.
+// The file browser: double click opens, the new file starts with a fresh camera and the shaded
+// view, and Recent remembers the file in the window's XDG_CONFIG_HOME, where a second window
+// finds it.
 TEST(WindowE2E, TheBrowserOpensOnDoubleClickAndRecentSurvivesARestart) {
   WindowDriver w;
   SV_REQUIRE_DRIVER(w);
   const std::string models = std::string(SKINVIEW_TEST_MODELS) + "/X";
-  ASSERT_TRUE(w.launch({models + "/anim_test.x"}));
+  ASSERT_TRUE(w.launch({models + "/anim_test.x", "--view", "weights"}));
   nlohmann::json s = w.state();
+  EXPECT_EQ(s["view"], "weights");
+  const double opening_yaw = s["camera"]["yaw"].get<double>();
+  {
+    const auto& v = s["panels"]["viewport"]["rect"];
+    const double cx = v[0].get<double>() + 0.5 * v[2].get<double>();
+    const double cy = v[1].get<double>() + 0.5 * v[3].get<double>();
+    w.drag(cx, cy, cx + 120, cy + 40);
+  }
+  s = w.state();
+  EXPECT_GT(std::abs(s["camera"]["yaw"].get<double>() - opening_yaw), 0.3);
   ASSERT_TRUE(w.click_landmark(s, "node:Browse"));
   s = w.state();
   // The browser starts in the model's folder and lists its .x/.X files sorted without regard to
@@ -180,6 +192,8 @@ TEST(WindowE2E, TheBrowserOpensOnDoubleClickAndRecentSurvivesARestart) {
   }
   const std::string opened = s["model"];
   EXPECT_EQ(opened, models + "/Testwuson.X") << "a double click did not open the file";
+  EXPECT_EQ(s["view"], "shaded");
+  EXPECT_NEAR(s["camera"]["yaw"].get<double>(), opening_yaw, 1e-6) << "the camera carried over";
   EXPECT_EQ(s["recent"][0], opened);
   EXPECT_EQ(w.quit(), 0);
   // A second window on the same config folder lists it in Recent.
