@@ -86,11 +86,11 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
 
 ui::StatusView status_view(const Status& st) {
   ui::StatusView v;
-  v.load_error = st.load_error;
-  v.loading = st.loading;
-  v.loading_seconds = st.loading_seconds;
-  v.loading_limit = st.loading_limit;
-  v.shader_warnings = st.shader_warnings;
+  v.load.error = st.load_error;
+  v.load.loading = st.loading;
+  v.load.loading_seconds = st.loading_seconds;
+  v.load.loading_limit = st.loading_limit;
+  v.load.shader_warnings = st.shader_warnings;
   v.frame_times = st.frame_times;
   v.frame_newest = st.frame_index;
   return v;

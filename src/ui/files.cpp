@@ -182,9 +182,9 @@ bool save_recent(const FileState& state, std::string* error) {
   return true;
 }
 
-bool file_section(const FileSectionInput& in, FileState& s, Landmarks& marks) {
-  if (s.followed != in.current && !in.current.empty()) {
-    s.followed = std::string(in.current);
+bool file_section(std::string_view current, const LoadStatus& in, FileState& s, Landmarks& marks) {
+  if (s.followed != current && !current.empty()) {
+    s.followed = std::string(current);
     s.browse_dir = fs::path(s.followed).parent_path().string();
   }
   if (s.browse_dir.empty()) {
@@ -230,8 +230,8 @@ bool file_section(const FileSectionInput& in, FileState& s, Landmarks& marks) {
                    in.loading_limit);
     }
   }
-  if (!in.load_error.empty()) {
-    error_text("%.*s", static_cast<int>(in.load_error.size()), in.load_error.data());
+  if (!in.error.empty()) {
+    error_text("%.*s", static_cast<int>(in.error.size()), in.error.data());
   }
   return open;
 }

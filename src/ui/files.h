@@ -64,16 +64,18 @@ bool load_recent(FileState& state);
 // Writes state.recent to state.recent_file, creating the folder. False (with `error`) on failure.
 bool save_recent(const FileState& state, std::string* error);
 
-struct FileSectionInput {
-  std::string_view current;      // the open model's path ("" when none)
-  std::string_view load_error;   // the last failed load, shown in red
-  std::string_view loading;      // a file being read ("" when none)
-  double loading_seconds = 0.0;  // how long it has been read
-  double loading_limit = 0.0;    // when the read is given up on (0: never)
-  std::span<const std::string> shader_warnings;
+// What the app tells the File section about reading files.
+struct LoadStatus {
+  std::string_view error;                        // the last failed load, shown in red
+  std::string_view loading;                      // a file being read ("" when none)
+  double loading_seconds = 0.0;                  // how long it has been read
+  double loading_limit = 0.0;                    // when the read is given up on (0: never)
+  std::span<const std::string> shader_warnings;  // shaders replaced by their embedded copy
 };
 
 // Draws the File section's body. Returns true when the user asked to open state.open_path.
-bool file_section(const FileSectionInput& in, FileState& state, Landmarks& marks);
+// `current` is the open model's path ("" when none).
+bool file_section(std::string_view current, const LoadStatus& status, FileState& state,
+                  Landmarks& marks);
 
 }  // namespace sv::ui

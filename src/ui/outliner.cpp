@@ -263,14 +263,7 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
   {
     Section file("File###file", "file", "header:File", state.landmarks);
     if (file) {
-      FileSectionInput in;
-      in.current = scene.path;
-      in.load_error = status.load_error;
-      in.loading = status.loading;
-      in.loading_seconds = status.loading_seconds;
-      in.loading_limit = status.loading_limit;
-      in.shader_warnings = status.shader_warnings;
-      open = file_section(in, state.files, state.landmarks);
+      open = file_section(scene.path, status.load, state.files, state.landmarks);
     }
   }
   if (scene.model == nullptr) {

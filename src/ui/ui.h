@@ -44,11 +44,7 @@ struct SceneView {
 
 // The app's state the panels show: reads in progress, errors, frame times.
 struct StatusView {
-  std::string_view load_error;
-  std::string_view loading;  // the file being read, "" when none
-  double loading_seconds = 0.0;
-  double loading_limit = 0.0;
-  std::span<const std::string> shader_warnings;
+  LoadStatus load;
   std::span<const float> frame_times;  // a ring of the last frame times, seconds
   std::size_t frame_newest = 0;        // index of the oldest entry (PlotLines' offset)
 };

@@ -3,31 +3,10 @@
 // open perform no C++ heap allocation. Counted by replacing the global operator new in this test
 // program. (ImGui's own buffers use malloc through its allocator hooks and settle after the
 // first frames; they are not counted.)
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <gtest/gtest.h>
 
+#include "allocation_counter.h"
 #include "ui_fixture.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_COUNT_ALLOCATIONS 0
-#else
-#define SV_COUNT_ALLOCATIONS 1
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#endif
 
 namespace sv::test {
 namespace {
