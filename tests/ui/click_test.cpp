@@ -173,12 +173,7 @@ TEST(Clicks, TheTreeArrowClosesAJointWithoutSelectingIt) {
   ASSERT_NE(f.marks().find("joint", foot), nullptr);
   const ui::Landmark* row = f.marks().find("joint", thigh);
   ASSERT_NE(row, nullptr);
-  // The arrow sits at the start of the row's label, after its indentation.
-  const float indent = static_cast<float>(f.state.tree.depth[static_cast<std::size_t>(
-                           std::find(f.state.tree.rows.begin(), f.state.tree.rows.end(), thigh) -
-                           f.state.tree.rows.begin())]) *
-                       ImGui::GetStyle().IndentSpacing;
-  (void)indent;
+  // The arrow is the first thing in the row's rectangle (which starts at its indentation).
   f.harness.click(row->rect.x + ImGui::GetFontSize() * 0.5f + ImGui::GetStyle().FramePadding.x,
                   row->rect.y + 0.5f * row->rect.h);
   f.harness.frame();
@@ -198,8 +193,12 @@ TEST(Clicks, TheNameFilterFilters) {
   EXPECT_NE(f.marks().find("joint", f.joint("thigh_l")), nullptr);  // on the path
   EXPECT_EQ(f.marks().find("joint", f.joint("head")), nullptr);
   EXPECT_EQ(f.marks().find("joint", f.joint("toe_l")), nullptr);
-  // Typing in the filter is not a shortcut: 'W' and 'S' went into the text, not to the view.
+  // Typing in the filter is not a shortcut: 'W' and 'S' go into the text, not to the view (the
+  // window queues both the key presses and the characters, as here).
+  f.keys.push_back({ui::kKeyW, 0, 0});
+  f.keys.push_back({ui::kKeyS, 0, 0});
   f.harness.type("ws");
+  EXPECT_EQ(std::string(f.state.tree.filter), "FOOTws");
   EXPECT_FALSE(f.state.render.wireframe);
   EXPECT_FALSE(f.state.render.skeleton);
 }
