@@ -13,8 +13,9 @@
 
 #include <GLFW/glfw3.h>
 
-#include "anim/model.h"
 #include "anim/animator.h"
+#include "anim/model.h"
+#include "anim/player.h"
 #include "gfx/gpu_model.h"
 #include "synthetic.h"
 
@@ -49,37 +50,12 @@ Context& context() {
   return c;
 }
 
-// A 60-joint skeleton and clip (synthetic.h) with one mesh of `vertices` skinned vertices.
-Model make_model(std::size_t vertices) {
-  Model m;
-  m.skeleton = make_skeleton(60, 42u);
-  m.clips.push_back(make_clip(m.skeleton, 4.0f, 30.0f, 43u));
-  SkinData d = make_skin(vertices, 60, 1234u);
-  Mesh mesh;
-  mesh.name = "synthetic";
-  mesh.node = 0;
-  mesh.skinned = true;
-  mesh.max_influences = 4;
-  mesh.positions = std::move(d.positions);
-  mesh.normals = std::move(d.normals);
-  mesh.joints = std::move(d.joints);
-  mesh.weights = std::move(d.weights);
-  mesh.vertex_flags.assign(vertices, 0);
-  for (std::size_t v = 0; v + 2 < vertices; v += 3)
-    for (uint32_t k = 0; k < 3; ++k) mesh.indices.push_back(static_cast<uint32_t>(v) + k);
-  mesh.max_joint = d.max_joint;
-  for (int32_t j = 0; j < 60; ++j) mesh.skin_joints.push_back(j);
-  mesh.inverse_bind = m.skeleton.inverse_bind;
-  m.meshes.push_back(std::move(mesh));
-  return m;
-}
-
 void gpu_frame_cpu_cost(benchmark::State& state) {
   if (!context().ok()) {
     state.SkipWithError("no display or GL 3.3 core context (run under xvfb-run)");
     return;
   }
-  const Model model = make_model(static_cast<std::size_t>(state.range(0)));
+  const Model model = make_model(60, static_cast<std::size_t>(state.range(0)));
   if (const std::string e = model.validate(); !e.empty()) {
     state.SkipWithError(e.c_str());
     return;
@@ -87,10 +63,9 @@ void gpu_frame_cpu_cost(benchmark::State& state) {
   Animator animator(model);
   animator.set_clip(model, 0);
   gl::GpuModel gpu(model);
-  float t = 0.0f;
+  double t = 0.0;
   for (auto _ : state) {
-    t += 1.0f / 60.0f;
-    if (t >= model.clips[0].duration) t -= model.clips[0].duration;
+    t = wrap_time(t + 1.0 / 60.0, model.clips[0].duration(), true);
     if (!animator.evaluate(model, PoseMode::Clip, t)) state.SkipWithError("evaluate failed");
     gpu.upload_palette(animator.palette(), animator.normal_palette());
   }

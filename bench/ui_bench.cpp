@@ -48,25 +48,7 @@ std::unique_ptr<UiScene> default_character() {
 
 std::unique_ptr<UiScene> synthetic(int joints) {
   auto s = std::make_unique<UiScene>();
-  s->model.skeleton = make_skeleton(joints, 7);
-  s->model.clips.push_back(make_clip(s->model.skeleton, 4.0f, 30.0f, 8));
-  s->model.clips.back().name = "synthetic";
-  SkinData skin = make_skin(10000, joints, 9);
-  Mesh mesh;
-  mesh.name = "cloud";
-  mesh.node = 0;
-  mesh.skinned = true;
-  mesh.positions = std::move(skin.positions);
-  mesh.normals = std::move(skin.normals);
-  mesh.joints = std::move(skin.joints);
-  mesh.weights = std::move(skin.weights);
-  mesh.vertex_flags.assign(mesh.positions.size(), 0);
-  mesh.max_joint = skin.max_joint;
-  for (int j = 0; j < joints; ++j) {
-    mesh.skin_joints.push_back(j);
-    mesh.inverse_bind.push_back(s->model.skeleton.inverse_bind[static_cast<std::size_t>(j)]);
-  }
-  s->model.meshes.push_back(std::move(mesh));
+  s->model = make_model(joints, 10000);
   return s;
 }
 
@@ -92,13 +74,13 @@ void ui_frame(benchmark::State& bench, UiScene* scene, bool open_all) {
   if (open_all) s.state.tree.expanded.assign(s.model.skeleton.size(), 1);
   s.status.frame_times = s.frame_times;
   s.animator.set_clip(s.model, 0);
-  s.animator.evaluate(s.model, PoseMode::Clip, 0.5f);
+  s.animator.evaluate(s.model, PoseMode::Clip, 0.5);
   ui::SceneView v;
   v.model = &s.model;
   v.player = &s.player;
   v.path = "model";
   v.report = s.report;
-  v.local = s.animator.local();
+  v.pose = &s.animator;
   v.model_matrices = s.animator.model_matrices();
   v.influence = s.influence;
   v.times = &s.animator.times();

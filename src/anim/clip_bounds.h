@@ -23,13 +23,13 @@ namespace sv {
 struct Model;
 class WorkerPool;
 
-inline constexpr float kBoundsRate = 30.0f;                       // samples per second of clip
+inline constexpr double kBoundsRate = 30.0;                       // samples per second of clip
 inline constexpr std::size_t kBoundsWork = std::size_t{1} << 25;  // samples x vertices
 inline constexpr int kMaxBoundsSamples = 4096;
 
 // How many poses clip_bounds() samples at most for a clip of `duration` seconds with `keys`
 // distinct key times over `vertices` vertices.
-int bounds_samples(float duration, std::size_t keys, std::size_t vertices) noexcept;
+int bounds_samples(double duration, std::size_t keys, std::size_t vertices) noexcept;
 
 // Model-space bounds of `model` posed by `mode` (PoseMode::Clip plays clip `clip`), over the whole
 // clip. `pool` (may be null) splits the CPU skinning. Invalid Bounds when nothing could be posed.

@@ -94,7 +94,7 @@ bool parse_view(const std::string& s, ViewMode* v) {
 std::optional<int32_t> resolve_clip(const Model& model, const std::string& clip) {
   if (clip.empty()) return model.clips.empty() ? kRestPose : 0;
   for (std::size_t i = 0; i < model.clips.size(); ++i) {
-    if (model.clips[i].name == clip) return static_cast<int32_t>(i);
+    if (model.clips[i].name() == clip) return static_cast<int32_t>(i);
   }
   char* end = nullptr;
   errno = 0;
@@ -131,7 +131,7 @@ std::string name_list(std::size_t count, NameOf name_of) {
 std::string no_clip_message(const Model& model, const std::string& file, const std::string& clip) {
   return "no clip '" + clip + "' in " + file +
          "; clips: " + name_list(model.clips.size(), [&](std::size_t i) {
-           return model.clips[i].name.empty() ? std::to_string(i) : model.clips[i].name;
+           return model.clips[i].name().empty() ? std::to_string(i) : model.clips[i].name();
          });
 }
 
@@ -141,7 +141,7 @@ std::string no_joint_message(const Model& model, const std::string& file,
          name_list(model.skeleton.size(), [&](std::size_t i) { return model.skeleton.names[i]; });
 }
 
-bool parse_seconds(const std::string& text, float* out) {
+bool parse_seconds(const std::string& text, double* out) {
   if (text.empty()) return false;
   errno = 0;
   char* end = nullptr;
@@ -150,7 +150,7 @@ bool parse_seconds(const std::string& text, float* out) {
       v > 3.0e38) {
     return false;
   }
-  *out = static_cast<float>(v);
+  *out = v;
   return true;
 }
 

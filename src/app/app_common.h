@@ -55,7 +55,7 @@ std::string no_clip_message(const Model& model, const std::string& file, const s
 std::string no_joint_message(const Model& model, const std::string& file, const std::string& joint);
 
 // Parses --time: a finite number of seconds >= 0, nothing else.
-bool parse_seconds(const std::string& text, float* out);
+bool parse_seconds(const std::string& text, double* out);
 
 // Points the camera at the animated bounds of the scene's current clip (computed over the whole
 // clip once, then cached in the scene), turned upright, for a viewport of `aspect`.

@@ -72,7 +72,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.player = &scene->player;
   v.path = scene->path;
   v.report = scene->report;
-  v.local = scene->animator.local();
+  v.pose = &scene->animator;
   v.model_matrices = scene->animator.model_matrices();
   v.influence = scene->influence;
   v.times = &scene->animator.times();
@@ -100,8 +100,8 @@ ui::StatusView status_view(const Status& st) {
 // window opens.
 struct Start {
   int32_t clip = kRestPose;
-  std::optional<float> time;  // --time: start paused there
-  int32_t joint = -1;         // --bone
+  std::optional<double> time;  // --time: start paused there
+  int32_t joint = -1;          // --bone
   RenderOptions render;
   std::string up = "auto";
 };
@@ -523,7 +523,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   start.render.skeleton = viewer.skeleton;
   start.up = viewer.up;
   if (!options.time.empty()) {
-    float t = 0.0f;
+    double t = 0.0;
     if (!parse_seconds(options.time, &t)) {
       return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
     }
@@ -580,7 +580,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   }
   ro.gpu_skinning = viewer.skinning == "gpu";
   ro.skeleton = viewer.skeleton;
-  float time = 0.0f;
+  double time = 0.0;
   if (!options.time.empty() && !parse_seconds(options.time, &time)) {
     return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   }

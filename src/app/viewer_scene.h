@@ -33,7 +33,7 @@ struct Scene {
   std::vector<uint8_t> clip_bounds_done;
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   bool z_up = false;                      // shown upright by rotating -90 degrees about X
-  float duration() const noexcept;        // of the player's clip; 0 for the rest pose
+  double duration() const noexcept;       // of the player's clip; 0 for the rest pose
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
   // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
   const Bounds& bounds_of(int32_t clip);

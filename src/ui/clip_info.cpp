@@ -8,7 +8,7 @@
 namespace sv::ui {
 namespace {
 
-const Clip* clip_at(const Model& model, int32_t clip) noexcept {
+const ClipRuntime* clip_at(const Model& model, int32_t clip) noexcept {
   return clip >= 0 && static_cast<std::size_t>(clip) < model.clips.size()
              ? &model.clips[static_cast<std::size_t>(clip)]
              : nullptr;
@@ -19,31 +19,33 @@ const Clip* clip_at(const Model& model, int32_t clip) noexcept {
 std::size_t clip_count(const Model& model) noexcept { return model.clips.size(); }
 
 std::string_view clip_name(const Model& model, int32_t clip) noexcept {
-  const Clip* c = clip_at(model, clip);
-  return c != nullptr ? std::string_view(c->name) : std::string_view();
+  const ClipRuntime* c = clip_at(model, clip);
+  return c != nullptr ? std::string_view(c->name()) : std::string_view();
 }
 
-float clip_duration(const Model& model, int32_t clip) noexcept {
-  const Clip* c = clip_at(model, clip);
-  return c != nullptr ? c->duration : 0.0f;
+double clip_duration(const Model& model, int32_t clip) noexcept {
+  const ClipRuntime* c = clip_at(model, clip);
+  return c != nullptr ? c->duration() : 0.0;
 }
 
-void key_times(const Model& model, int32_t clip, int32_t joint, std::vector<float>& out) {
+void key_times(const Model& model, int32_t clip, int32_t joint, std::vector<double>& out) {
   out.clear();
-  const Clip* c = clip_at(model, clip);
+  const ClipRuntime* c = clip_at(model, clip);
   if (c == nullptr) return;
-  for (const JointChannel& ch : c->channels) {
-    if (joint >= 0 && ch.joint != joint) continue;
-    out.insert(out.end(), ch.translation.times.begin(), ch.translation.times.end());
-    out.insert(out.end(), ch.rotation.times.begin(), ch.rotation.times.end());
-    out.insert(out.end(), ch.scale.times.begin(), ch.scale.times.end());
+  const std::size_t first = joint >= 0 ? static_cast<std::size_t>(joint) : 0;
+  const std::size_t last = joint >= 0 ? first + 1 : c->joints();
+  for (std::size_t j = first; j < last; ++j) {
+    for (TrackPath path : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
+      const std::span<const double> t = c->key_times(j, path);
+      out.insert(out.end(), t.begin(), t.end());
+    }
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
 }
 
-float adjacent_time(std::span<const float> sorted, float time, int direction) noexcept {
-  constexpr float kSame = 1e-6f;  // a key this close to `time` is the current one
+double adjacent_time(std::span<const double> sorted, double time, int direction) noexcept {
+  constexpr double kSame = 1e-6;  // a key this close to `time` is the current one
   if (direction > 0) {
     const auto it = std::upper_bound(sorted.begin(), sorted.end(), time + kSame);
     return it != sorted.end() ? *it : time;
@@ -52,11 +54,11 @@ float adjacent_time(std::span<const float> sorted, float time, int direction) no
   return it != sorted.begin() ? *(it - 1) : time;
 }
 
-float step_time(float time, float duration, int frames, int frames_per_second) noexcept {
-  if (duration <= 0.0f || frames_per_second <= 0) return 0.0f;
-  const float dt = 1.0f / static_cast<float>(frames_per_second);
-  const float frame = std::round(time / dt) + static_cast<float>(frames);
-  return std::clamp(frame * dt, 0.0f, duration);
+double step_time(double time, double duration, int frames, int frames_per_second) noexcept {
+  if (duration <= 0.0 || frames_per_second <= 0) return 0.0;
+  const double dt = 1.0 / frames_per_second;
+  const double frame = std::round(time / dt) + frames;
+  return std::clamp(frame * dt, 0.0, duration);
 }
 
 }  // namespace sv::ui

@@ -64,8 +64,8 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   } else {
     ImGui::TextDisabled("Skins no vertex (a plain node)");
   }
-  if (j < scene.local.size()) {
-    const Transform& l = scene.local[j];
+  if (scene.pose != nullptr) {
+    const Transform l = scene.pose->local(*scene.model, j);
     trs_rows("Local (parent space)", l.translation, l.rotation, l.scale);
   }
   if (j < scene.model_matrices.size()) matrix_rows("Model (model space)", scene.model_matrices[j]);
@@ -152,9 +152,9 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
   if (scene.times == nullptr) return;
   const StageTimes& t = *scene.times;
   ImGui::Text("%zu bones, %zu vertices", scene.bones, scene.vertices);
-  ImGui::Text("sample    %7.3f ms", t.sample * 1e3);
-  ImGui::Text("to model  %7.3f ms", t.to_model * 1e3);
-  ImGui::Text("palette   %7.3f ms", t.palette * 1e3);
+  ImGui::Text("pose      %7.3f ms", t.pose * 1e3);
+  ImGui::TextDisabled("  sample, to model, palette: one pass");
+  ImGui::Text("normals   %7.3f ms", t.normals * 1e3);
   if (!state.render.gpu_skinning) {
     // The kernel skin_lbs chose for this CPU, and the rate it ran at.
     ImGui::Text("CPU skin  %7.3f ms", t.cpu_skin * 1e3);

@@ -10,11 +10,9 @@
 #include "ui/ui.h"
 
 namespace sv::ui {
-namespace {
+namespace {}  // namespace
 
-// The key times the bar marks and the key buttons jump between: the selected joint's in the
-// current clip (every joint's when none is selected), recomputed only when one of those changes.
-std::span<const float> current_keys(const Model& model, const Player& player, ViewerState& s) {
+std::span<const double> selected_keys(const Model& model, const Player& player, ViewerState& s) {
   TimelineState& t = s.timeline;
   if (t.keys_clip != player.clip || t.keys_joint != s.selection.joint ||
       t.keys_generation != s.model_generation) {
@@ -25,6 +23,8 @@ std::span<const float> current_keys(const Model& model, const Player& player, Vi
   }
   return t.keys;
 }
+
+namespace {
 
 void clip_combo(const Model& model, Player& p, ViewerState& s) {
   char current[160];
@@ -39,7 +39,7 @@ void clip_combo(const Model& model, Player& p, ViewerState& s) {
   if (ImGui::BeginCombo("##clip", current)) {
     if (ImGui::Selectable("(rest pose)", p.clip < 0)) {
       p.clip = -1;
-      p.time = 0.0f;
+      p.time = 0.0;
     }
     s.landmarks.add_last_item("clip", -1);
     for (std::size_t i = 0; i < clip_count(model); ++i) {
@@ -51,7 +51,7 @@ void clip_combo(const Model& model, Player& p, ViewerState& s) {
       ImGui::PushID(c);
       if (ImGui::Selectable(label, p.clip == c)) {
         p.clip = c;
-        p.time = 0.0f;
+        p.time = 0.0;
       }
       s.landmarks.add_last_item("clip", c);
       ImGui::PopID();
@@ -62,14 +62,14 @@ void clip_combo(const Model& model, Player& p, ViewerState& s) {
 }
 
 // The bar: drag to scrub (pauses), ticks at the keys, a line at the current time.
-void scrub_bar(const Model& model, Player& p, ViewerState& s, float duration) {
+void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
   const ImVec2 size(std::max(10.0f, ImGui::CalcItemWidth()), ImGui::GetFrameHeight());
   const ImVec2 a = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##scrub", size);
   s.landmarks.add_last_item("scrub");
   const bool active = ImGui::IsItemActive();
-  if (active && duration > 0.0f) {
-    const float u = std::clamp((ImGui::GetIO().MousePos.x - a.x) / size.x, 0.0f, 1.0f);
+  if (active && duration > 0.0) {
+    const double u = std::clamp((ImGui::GetIO().MousePos.x - a.x) / size.x, 0.0f, 1.0f);
     p.time = u * duration;
     p.playing = false;
   }
@@ -77,16 +77,16 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, float duration) {
   const ImVec2 b(a.x + size.x, a.y + size.y);
   dl->AddRectFilled(a, b, ImGui::GetColorU32(active ? ImGuiCol_FrameBgActive : ImGuiCol_FrameBg),
                     3.0f);
-  if (duration <= 0.0f) {
+  if (duration <= 0.0) {
     dl->AddText(ImVec2(a.x + 6, a.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
                 p.clip < 0 ? "rest pose: no time to scrub" : "a single pose (zero duration)");
     return;
   }
   // Second ticks (or tenths for short clips) along the bottom edge.
-  const float step = duration > 20.0f ? 5.0f : duration > 2.0f ? 1.0f : 0.1f;
+  const double step = duration > 20.0 ? 5.0 : duration > 2.0 ? 1.0 : 0.1;
   const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  for (float t = 0.0f; t <= duration + 1e-4f; t += step) {
-    const float x = a.x + size.x * t / duration;
+  for (int i = 0; i * step <= duration + 1e-4; ++i) {
+    const float x = a.x + size.x * static_cast<float>(i * step / duration);
     dl->AddLine(ImVec2(x, b.y - 4), ImVec2(x, b.y), tick);
   }
   // The selected joint's keys: a tick each in the bar's upper part (one per pixel column: keys
@@ -94,14 +94,15 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, float duration) {
   if (s.selection.joint >= 0) {
     const ImU32 key_color = IM_COL32(250, 200, 60, 210);
     float last_x = -1e9f;
-    for (float k : current_keys(model, p, s)) {
-      const float x = std::round(a.x + size.x * std::clamp(k / duration, 0.0f, 1.0f));
+    for (double k : selected_keys(model, p, s)) {
+      const float x =
+          std::round(a.x + size.x * static_cast<float>(std::clamp(k / duration, 0.0, 1.0)));
       if (x == last_x) continue;
       last_x = x;
       dl->AddLine(ImVec2(x, a.y + 2), ImVec2(x, a.y + 0.6f * size.y), key_color, 1.0f);
     }
   }
-  const float x = a.x + size.x * std::clamp(p.time / duration, 0.0f, 1.0f);
+  const float x = a.x + size.x * static_cast<float>(std::clamp(p.time / duration, 0.0, 1.0));
   dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 80, 80, 255), 2.0f);
 }
 
@@ -114,20 +115,20 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   }
   const Model& model = *scene.model;
   Player& p = *scene.player;
-  const float duration = clip_duration(model, p.clip);
+  const double duration = clip_duration(model, p.clip);
   if (ImGui::Button(p.playing ? "Pause" : "Play", ImVec2(52, 0))) p.toggle(duration);
   s.landmarks.add_last_item("button:Play");
   ImGui::SameLine();
   if (ImGui::Button("Stop")) {
     p.playing = false;
-    p.time = 0.0f;
+    p.time = 0.0;
   }
   s.landmarks.add_last_item("button:Stop");
   ImGui::SameLine();
-  const std::span<const float> keys = current_keys(model, p, s);
+  const std::span<const double> keys = selected_keys(model, p, s);
   if (ImGui::Button("|<")) {
     p.playing = false;
-    p.time = std::clamp(adjacent_time(keys, p.time, -1), 0.0f, duration);
+    p.time = std::clamp(adjacent_time(keys, p.time, -1), 0.0, duration);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous key (Page Up)");
   ImGui::SameLine();
@@ -143,7 +144,7 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   if (ImGui::Button(">|")) {
     p.playing = false;
-    p.time = std::clamp(adjacent_time(keys, p.time, 1), 0.0f, duration);
+    p.time = std::clamp(adjacent_time(keys, p.time, 1), 0.0, duration);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("next key (Page Down)");
   ImGui::SameLine(0, 16);
@@ -161,7 +162,7 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
                         model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
   }
   // The bar, then the readout at its right end.
-  const float fps = static_cast<float>(s.frames_per_second);
+  const double fps = s.frames_per_second;
   char readout[96];
   std::snprintf(readout, sizeof(readout), "frame %d/%d  %.3f/%.3f s",
                 static_cast<int>(std::round(p.time * fps)),

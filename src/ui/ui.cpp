@@ -93,8 +93,8 @@ void ViewerState::new_model(const Model& model) {
 
 void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits) {
   Player* p = scene.player;
-  const float duration =
-      scene.model != nullptr && p != nullptr ? clip_duration(*scene.model, p->clip) : 0.0f;
+  const double duration =
+      scene.model != nullptr && p != nullptr ? clip_duration(*scene.model, p->clip) : 0.0;
   switch (action) {
     case Action::TogglePlay:
       if (p != nullptr) p->toggle(duration);
@@ -110,17 +110,10 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
     case Action::PreviousKey:
     case Action::NextKey:
       if (p != nullptr && scene.model != nullptr) {
-        TimelineState& t = state.timeline;
-        if (t.keys_clip != p->clip || t.keys_joint != state.selection.joint ||
-            t.keys_generation != state.model_generation) {
-          key_times(*scene.model, p->clip, state.selection.joint, t.keys);
-          t.keys_clip = p->clip;
-          t.keys_joint = state.selection.joint;
-          t.keys_generation = state.model_generation;
-        }
+        const std::span<const double> keys = selected_keys(*scene.model, *p, state);
         p->playing = false;
-        p->time = std::clamp(adjacent_time(t.keys, p->time, action == Action::NextKey ? 1 : -1),
-                             0.0f, duration);
+        p->time = std::clamp(adjacent_time(keys, p->time, action == Action::NextKey ? 1 : -1), 0.0,
+                             duration);
       }
       break;
     case Action::Frame:

@@ -32,7 +32,7 @@ struct SceneView {
   Player* player = nullptr;
   std::string_view path;
   std::span<const std::string> report;        // import notes
-  std::span<const Transform> local;           // the current pose, per joint, parent space
+  const Animator* pose = nullptr;             // the current pose (local() samples one joint)
   std::span<const glm::mat4> model_matrices;  // per joint, model space
   std::span<const JointInfluence> influence;  // per joint
   const StageTimes* times = nullptr;          // the last frame's pose stages
@@ -67,6 +67,11 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
 void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
                      UiEdits& edits);
 void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);
+
+// The key times the scrub bar marks and the key steps jump between: the selected joint's in the
+// player's clip (every joint's when none is selected), sorted; cached in state.timeline and
+// recomputed only when the clip, the selection or the model changes.
+std::span<const double> selected_keys(const Model& model, const Player& player, ViewerState& state);
 
 // Applies a key action to the player, the render options and the help overlay; the actions that
 // need the app (frame, reset view, quit) go to `edits`.

@@ -34,8 +34,8 @@ struct Selection {
 };
 
 struct TimelineState {
-  std::vector<float> keys;  // key times of keys_joint in keys_clip (all joints when -1)
-  int32_t keys_clip = -2;   // what `keys` was computed for (-2: nothing yet)
+  std::vector<double> keys;  // key times of keys_joint in keys_clip (all joints when -1)
+  int32_t keys_clip = -2;    // what `keys` was computed for (-2: nothing yet)
   int32_t keys_joint = -2;
   uint64_t keys_generation = 0;
 };

@@ -28,7 +28,8 @@ Model spike(float peak, bool mesh) {
   ch.translation.values = {glm::vec3(0), glm::vec3(0), glm::vec3(0, peak, 0), glm::vec3(0),
                            glm::vec3(0)};
   c.channels.push_back(std::move(ch));
-  m.clips.push_back(std::move(c));
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
   if (mesh) {
     Mesh me;
     me.name = "dot";

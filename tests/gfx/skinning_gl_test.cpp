@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/model.h"
 #include "anim/animator.h"
+#include "anim/model.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gl_context.h"
@@ -76,7 +76,7 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
   Animator animator(model);
   const int32_t clip = model.clips.empty() ? -1 : 0;
   animator.set_clip(model, clip);
-  const float duration = clip < 0 ? 0.0f : model.clips[0].duration;
+  const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
   double worst = 0.0;
   for (float f : fractions) {
     const PoseMode mode = clip < 0 ? PoseMode::Rest : PoseMode::Clip;

@@ -206,13 +206,13 @@ TEST(Clicks, TheNameFilterFilters) {
 TEST(Clicks, TheClipComboSwitchesClips) {
   UiFixture f;
   ASSERT_GE(f.model.clips.size(), 3u);
-  f.player.time = 1.0f;
+  f.player.time = 1.0;
   f.harness.click_mark(f.marks(), "combo:Clip");
   f.harness.frame();
   f.harness.click_mark(f.marks(), "clip", 2);
   EXPECT_EQ(f.player.clip, 2);
-  EXPECT_EQ(f.model.clips[2].name, "wave");
-  EXPECT_FLOAT_EQ(f.player.time, 0.0f);
+  EXPECT_EQ(f.model.clips[2].name(), "wave");
+  EXPECT_DOUBLE_EQ(f.player.time, 0.0);
   f.harness.click_mark(f.marks(), "combo:Clip");
   f.harness.frame();
   f.harness.click_mark(f.marks(), "clip", -1);
@@ -227,13 +227,13 @@ TEST(Clicks, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
   f.player.playing = false;
   f.harness.click_mark(f.marks(), "button:Play");
   EXPECT_TRUE(f.player.playing);
-  EXPECT_FLOAT_EQ(f.player.time, 0.0f);
+  EXPECT_DOUBLE_EQ(f.player.time, 0.0);
   // Space does the same.
   f.player.time = f.duration();
   f.player.playing = false;
   f.press(ui::kKeySpace);
   EXPECT_TRUE(f.player.playing);
-  EXPECT_FLOAT_EQ(f.player.time, 0.0f);
+  EXPECT_DOUBLE_EQ(f.player.time, 0.0);
   f.press(ui::kKeySpace);
   EXPECT_FALSE(f.player.playing);
 }
@@ -245,13 +245,13 @@ TEST(Clicks, TheScrubBarSeeksAndPauses) {
   ASSERT_NE(bar, nullptr);
   const ui::Rect r = bar->rect;
   f.harness.click(r.x + 0.25f * r.w, r.y + 0.5f * r.h);
-  EXPECT_NEAR(f.player.time, 0.25f * f.duration(), f.duration() / r.w);
+  EXPECT_NEAR(f.player.time, 0.25 * f.duration(), f.duration() / r.w);
   EXPECT_FALSE(f.player.playing);
   f.harness.drag(r.x + 0.25f * r.w, r.y + 0.5f * r.h, r.x + 0.75f * r.w, r.y + 0.5f * r.h);
-  EXPECT_NEAR(f.player.time, 0.75f * f.duration(), f.duration() / r.w);
+  EXPECT_NEAR(f.player.time, 0.75 * f.duration(), f.duration() / r.w);
   // Dragging past the end clamps.
   f.harness.drag(r.x + 0.5f * r.w, r.y + 0.5f * r.h, r.right() + 200.0f, r.y + 0.5f * r.h);
-  EXPECT_FLOAT_EQ(f.player.time, f.duration());
+  EXPECT_DOUBLE_EQ(f.player.time, f.duration());
 }
 
 TEST(Clicks, TheKeyButtonsJumpBetweenTheSelectedJointsKeys) {
@@ -259,23 +259,22 @@ TEST(Clicks, TheKeyButtonsJumpBetweenTheSelectedJointsKeys) {
   const int32_t head = f.joint("head");
   f.state.selection.joint = head;
   f.harness.frame();
-  std::vector<float> keys;
-  for (const JointChannel& ch : f.model.clips[0].channels) {
-    if (ch.joint != head) continue;
-    for (const auto* t : {&ch.translation.times, &ch.rotation.times, &ch.scale.times}) {
-      keys.insert(keys.end(), t->begin(), t->end());
-    }
+  std::vector<double> keys;
+  for (TrackPath path : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
+    const std::span<const double> t =
+        f.model.clips[0].key_times(static_cast<std::size_t>(head), path);
+    keys.insert(keys.end(), t.begin(), t.end());
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   ASSERT_GE(keys.size(), 3u);
-  f.player.time = 0.5f * (keys[0] + keys[1]);
+  f.player.time = 0.5 * (keys[0] + keys[1]);
   f.press(ui::kKeyPageDown);
-  EXPECT_FLOAT_EQ(f.player.time, keys[1]);
+  EXPECT_DOUBLE_EQ(f.player.time, keys[1]);
   f.press(ui::kKeyPageDown);
-  EXPECT_FLOAT_EQ(f.player.time, keys[2]);
+  EXPECT_DOUBLE_EQ(f.player.time, keys[2]);
   f.press(ui::kKeyPageUp);
-  EXPECT_FLOAT_EQ(f.player.time, keys[1]);
+  EXPECT_DOUBLE_EQ(f.player.time, keys[1]);
 }
 
 TEST(Clicks, CollapsingAPanelGrowsTheViewport) {
@@ -391,9 +390,9 @@ TEST(Clicks, KeysDoWhatTheHelpSays) {
   f.player.playing = false;
   f.player.time = 0.0f;
   f.press(ui::kKeyRight);
-  EXPECT_FLOAT_EQ(f.player.time, 1.0f / 30.0f);
+  EXPECT_DOUBLE_EQ(f.player.time, 1.0 / 30.0);
   f.press(ui::kKeyLeft);
-  EXPECT_FLOAT_EQ(f.player.time, 0.0f);
+  EXPECT_DOUBLE_EQ(f.player.time, 0.0);
 }
 
 TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {

@@ -42,7 +42,7 @@ class UiFixture {
       v.player = &player;
       v.path = this->path;
       v.report = report;
-      v.local = animator.local();
+      v.pose = &animator;
       v.model_matrices = animator.model_matrices();
       v.influence = influence;
       v.times = &animator.times();
@@ -54,7 +54,9 @@ class UiFixture {
 
   const ui::Landmarks& marks() const { return state.landmarks; }
   int32_t joint(const char* name) const { return model.skeleton.find(name); }
-  float duration() const { return player.clip >= 0 ? model.clips[player.clip].duration : 0.0f; }
+  double duration() const {
+    return player.clip >= 0 ? model.clips[static_cast<std::size_t>(player.clip)].duration() : 0.0;
+  }
   // Queues a key press (or a typed character) for the next frame, as the window's callbacks do.
   void press(int key, int mods = 0) {
     keys.push_back({key, mods, 0});

@@ -26,11 +26,11 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(ClipInfo, StepTimeMovesOneFrameAndClamps) {
-  EXPECT_FLOAT_EQ(ui::step_time(0.0f, 1.0f, 1, 30), 1.0f / 30.0f);
-  EXPECT_FLOAT_EQ(ui::step_time(0.5f, 1.0f, -1, 10), 0.4f);
-  EXPECT_FLOAT_EQ(ui::step_time(0.99f, 1.0f, 1, 30), 1.0f);
-  EXPECT_FLOAT_EQ(ui::step_time(0.0f, 1.0f, -1, 30), 0.0f);
-  EXPECT_FLOAT_EQ(ui::step_time(0.3f, 0.0f, 1, 30), 0.0f);  // the rest pose has no frames
+  EXPECT_DOUBLE_EQ(ui::step_time(0.0, 1.0, 1, 30), 1.0 / 30.0);
+  EXPECT_DOUBLE_EQ(ui::step_time(0.5, 1.0, -1, 10), 0.4);
+  EXPECT_DOUBLE_EQ(ui::step_time(0.99, 1.0, 1, 30), 1.0);
+  EXPECT_DOUBLE_EQ(ui::step_time(0.0, 1.0, -1, 30), 0.0);
+  EXPECT_DOUBLE_EQ(ui::step_time(0.3, 0.0, 1, 30), 0.0);  // the rest pose has no frames
 }
 
 Model two_joint_clip_model() {
@@ -53,7 +53,8 @@ Model two_joint_clip_model() {
   b.rotation.values.resize(3);
   clip.channels.push_back(std::move(a));
   clip.channels.push_back(std::move(b));
-  m.clips.push_back(std::move(clip));
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(clip, m.skeleton), "");
   return m;
 }
 
@@ -62,22 +63,22 @@ TEST(ClipInfo, KeyTimesOfOneJointOrAllAndTheAdjacentKey) {
   EXPECT_EQ(ui::clip_count(m), 1u);
   EXPECT_EQ(ui::clip_name(m, 0), "go");
   EXPECT_EQ(ui::clip_name(m, kRestPose), "");
-  EXPECT_FLOAT_EQ(ui::clip_duration(m, 0), 2.0f);
-  EXPECT_FLOAT_EQ(ui::clip_duration(m, 5), 0.0f);
-  std::vector<float> keys;
+  EXPECT_DOUBLE_EQ(ui::clip_duration(m, 0), 2.0);
+  EXPECT_DOUBLE_EQ(ui::clip_duration(m, 5), 0.0);
+  std::vector<double> keys;
   ui::key_times(m, 0, 1, keys);
-  EXPECT_EQ(keys, (std::vector<float>{0.25f, 1.0f, 1.5f}));
+  EXPECT_EQ(keys, (std::vector<double>{0.25, 1.0, 1.5}));
   ui::key_times(m, 0, -1, keys);  // merged, 1.0 once
-  EXPECT_EQ(keys, (std::vector<float>{0.0f, 0.25f, 1.0f, 1.5f, 2.0f}));
+  EXPECT_EQ(keys, (std::vector<double>{0.0, 0.25, 1.0, 1.5, 2.0}));
   ui::key_times(m, kRestPose, -1, keys);
   EXPECT_TRUE(keys.empty());
   ui::key_times(m, 0, -1, keys);
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 0.0f, 1), 0.25f);
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 0.25f, 1), 1.0f);
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 1.2f, -1), 1.0f);
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 1.0f, -1), 0.25f);
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 2.0f, 1), 2.0f);  // none after the last key
-  EXPECT_FLOAT_EQ(ui::adjacent_time(keys, 0.0f, -1), 0.0f);
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 0.0, 1), 0.25);
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 0.25, 1), 1.0);
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 1.2, -1), 1.0);
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 1.0, -1), 0.25);
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 2.0, 1), 2.0);  // none after the last key
+  EXPECT_DOUBLE_EQ(ui::adjacent_time(keys, 0.0, -1), 0.0);
 }
 
 TEST(JointInfluences, CountsVerticesAndTheLargestWeightPerJoint) {
