@@ -1,6 +1,7 @@
 #include "ui/ui.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include <imgui.h>
@@ -22,6 +23,12 @@ enum class Side { Left, Right, Bottom };
 bool begin_panel(const char* name, const Rect& r, bool* collapsed, Side side, Landmarks& marks) {
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  // Only the panel's thickness follows a drag of its edge; the other side is the layout's.
+  if (side == Side::Bottom) {
+    ImGui::SetNextWindowSizeConstraints(ImVec2(r.w, 0.0f), ImVec2(r.w, FLT_MAX));
+  } else {
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, r.h), ImVec2(FLT_MAX, r.h));
+  }
   // The inner edge resizes the panel (see end_panel); the corner grip would only confuse.
   ImGui::PushStyleColor(ImGuiCol_ResizeGrip, 0);
   ImGui::PushStyleColor(ImGuiCol_ResizeGripHovered, 0);

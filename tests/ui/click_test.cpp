@@ -312,6 +312,14 @@ TEST(Clicks, DraggingAPanelsInnerEdgeResizesIt) {
   EXPECT_LT(f.state.layout.inspector.w, 310.0f);
   EXPECT_GE(f.state.layout.viewport.area(), 0.5f * 1280.0f * 720.0f);
   EXPECT_EQ(f.state.input.orbit_yaw, 0.0f);  // the drag was the panel's, not the camera's
+  // The timeline's top edge, 30 units up: the timeline grows, the viewport gives way.
+  const ui::Rect t = f.state.layout.timeline;
+  const float vh = f.state.layout.viewport.h;
+  f.harness.drag(t.x + 0.5f * t.w, t.y + 1.0f, t.x + 0.5f * t.w, t.y - 29.0f);
+  f.harness.frame();
+  EXPECT_NEAR(f.state.layout.timeline.h, t.h + 30.0f, 1.0f);
+  EXPECT_NEAR(f.state.layout.viewport.h, vh - 30.0f, 1.0f);
+  EXPECT_FLOAT_EQ(f.state.layout.timeline.w, 1280.0f);
 }
 
 TEST(Clicks, TheViewportOrbitsPansZoomsAndClicks) {
