@@ -1,6 +1,7 @@
 // The headless commands: --info (what a file holds, and what the importer repaired) and --dump
-// (a pose as JSON, io/dump.h). Every failure is one line on stderr, "FILE: reason", exit 2. The
-// import runs in a child process bounded by --time-limit and --memory-limit (io/import.h).
+// (a pose as JSON, io/dump.h). Every failure is one line on stderr, "skinview: FILE: reason",
+// exit 2. The import runs in a child process bounded by --time-limit and --memory-limit
+// (io/import.h).
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/app_common.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
@@ -16,7 +18,7 @@ namespace sv {
 namespace {
 
 int fail(const std::string& line) {
-  std::cerr << line << '\n';
+  std::cerr << "skinview: " << line << '\n';
   return kExitBadInput;
 }
 
@@ -54,7 +56,7 @@ int find_clip(const Model& model, const std::string& which) {
 }  // namespace
 
 int run_info(const Options& o) {
-  if (o.model.empty()) return fail("skinview: no model file given (see --help)");
+  if (o.model.empty()) return fail("no model file given (see --help)");
   ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
@@ -110,7 +112,7 @@ int run_info(const Options& o) {
 }
 
 int run_dump(const Options& o) {
-  if (o.model.empty()) return fail("skinview: --dump needs a model file (see --help)");
+  if (o.model.empty()) return fail("--dump needs a model file (see --help)");
   DumpRequest request;
   if (!o.times.empty()) {
     std::string item;
@@ -135,13 +137,12 @@ int run_dump(const Options& o) {
   ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
-  if (o.bind) {
+  if (o.rest_pose || o.bind_pose) {
     request.clip = -1;
+    request.bind_pose = o.bind_pose;
   } else if (!o.clip.empty()) {
     request.clip = find_clip(m, o.clip);
-    if (request.clip < 0)
-      return fail(o.model + ": no clip '" + o.clip + "' (the file has " +
-                  std::to_string(m.clips.size()) + " clips)");
+    if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
   } else {
     request.clip = m.clips.empty() ? -1 : 0;
   }

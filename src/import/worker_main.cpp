@@ -70,12 +70,16 @@ bool write_all(int fd, const std::vector<uint8_t>& bytes) {
   return true;
 }
 
-// Test-only misbehaviour (worker_protocol.h, kFaultVariable). Returns when there is none to do,
-// or after "print".
-void misbehave_if_asked(int result_fd) {
+// Test-only misbehaviour (worker_protocol.h, kFaultVariable) for the model `name`. Returns when
+// there is none to do, or after "print".
+void misbehave_if_asked(int result_fd, const std::string& name) {
   const char* fault = std::getenv(worker::kFaultVariable);
   if (!fault) return;
-  const std::string f = fault;
+  std::string f = fault;
+  if (const std::size_t colon = f.find(':'); colon != std::string::npos) {
+    if (name.find(f.substr(colon + 1)) == std::string::npos) return;  // another file
+    f.resize(colon);
+  }
   if (f == "segv") {
     ::raise(SIGSEGV);
   } else if (f == "abort") {
@@ -166,7 +170,7 @@ int main(int argc, char** argv) {
     set_limit(RLIMIT_AS, limit, limit);
   }
   std::set_new_handler(out_of_memory);
-  misbehave_if_asked(result_fd);
+  misbehave_if_asked(result_fd, from_stdin ? name : file);
 
   ImportResult result;
   if (from_stdin) {

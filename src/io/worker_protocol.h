@@ -21,10 +21,11 @@ inline constexpr int kExitUsage = 64;        // bad command line (a bug in the p
 inline constexpr int kExitWriteFailed = 74;  // the result could not be written
 
 // Test-only: with this variable in its environment the worker misbehaves on purpose before it
-// reads the file, so tests can check that the parent contains each failure: "segv" (null
-// write), "abort", "hang" (loops forever), "alloc" (allocates and touches memory until the limit
-// stops it), "garbage" (writes a malformed model), "exit" (exits with status 7), "print" (prints
-// 100 KiB to stdout and stderr, then imports normally).
+// reads the file, so tests can check that the parent contains each failure: "segv" (raises
+// SIGSEGV), "abort", "hang" (loops forever), "alloc" (allocates and touches memory until the
+// limit stops it), "garbage" (writes a malformed model), "exit" (exits with status 7), "print"
+// (prints 200 KiB to stdout and stderr, then imports normally). "FAULT:TEXT" misbehaves only for
+// a model whose path (or label) contains TEXT: a window can open a good file, then a bad one.
 inline constexpr const char* kFaultVariable = "SKINVIEW_IMPORT_FAULT";
 
 }  // namespace sv::worker
