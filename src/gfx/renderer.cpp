@@ -7,11 +7,12 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "anim/model.h"
 #include "anim/animator.h"
+#include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
+#include "gfx/view_colors.h"
 
 namespace sv::gl {
 namespace {
@@ -35,8 +36,9 @@ bool build(const ProgramDesc& desc, Program* out, std::string* error,
 }  // namespace
 
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
-  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {}}, &skin_, error, warnings) ||
-      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, {}, {}}, &mesh_, error, warnings) ||
+  const std::vector<std::string> colors = view_color_defines();
+  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, colors, {}}, &skin_, error, warnings) ||
+      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, colors, {}}, &mesh_, error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
   }

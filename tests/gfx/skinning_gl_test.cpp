@@ -8,10 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/model.h"
 #include "anim/animator.h"
+#include "anim/model.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
+#include "gfx/view_colors.h"
 #include "gl_context.h"
 #include "io/import.h"
 #include "synthetic_models.h"
@@ -25,7 +26,8 @@ struct Capture {
 };
 
 Capture make_capture_program() {
-  gl::ProgramDesc desc{{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {"v_model_position"}};
+  gl::ProgramDesc desc{
+      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_model_position"}};
   gl::ProgramResult r = gl::build_program(desc);
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_TRUE(r.warning.empty()) << r.warning;
