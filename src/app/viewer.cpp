@@ -25,6 +25,7 @@
 #include "app/cli.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
+#include "app/viewport_picking.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
@@ -88,9 +89,9 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
       scene->z_up = options.z_up;
       edits.reframe = true;
     }
-    options.selected_joint = ui::skeleton_panel(scene->model.skeleton, scene->animator.local(),
-                                                scene->animator.model_matrices(), scene->influenced,
-                                                options.selected_joint);
+    options.selected_joint = ui::skeleton_panel(
+        scene->model.skeleton, scene->animator.local(), scene->animator.model_matrices(),
+        scene->weight_stats.joint_vertices, options.selected_joint);
   }
   ui::stats_panel(ui.frame_times, ui.frame_index);
   ImGui::End();
@@ -118,6 +119,7 @@ class Viewer {
   bool finish_open();  // true when a read ended this frame
   void handle_input(float dt);
   void draw_ui();
+  ViewportFrame viewport_frame() const;  // the whole window is the viewport, for now
 
   GLFWwindow* window_ = nullptr;
   Input input_;
@@ -128,8 +130,10 @@ class Viewer {
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   RenderOptions options_;
+  ViewportPicking picking_;
   UiFrame ui_;
   double last_x_ = 0.0, last_y_ = 0.0;
+  bool left_down_ = false;
 };
 
 void Viewer::open(const std::string& path) {
@@ -153,6 +157,7 @@ bool Viewer::finish_open() {
   glfwGetFramebufferSize(window_, &w, &h);
   renderer_.prepare(scene_->model);
   options_.selected_joint = -1;
+  picking_.reset();
   frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
   std::snprintf(ui_.panels.open_path, sizeof(ui_.panels.open_path), "%s", path.c_str());
   ui::remember_recent(ui_.panels, path);
@@ -169,9 +174,13 @@ void Viewer::handle_input(float /*dt*/) {
   const float dx = static_cast<float>(x - last_x_), dy = static_cast<float>(y - last_y_);
   last_x_ = x;
   last_y_ = y;
+  // Read once a frame: with sticky buttons a read clears a press already released. A drag
+  // orbits by the moves made while held, not by the move that led to the press.
+  const bool left_held = left_down_;
+  left_down_ = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
   if (!io.WantCaptureMouse) {
-    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
-      camera_.orbit(-dx * 0.008f, dy * 0.008f);
+    if (left_down_) {
+      if (left_held) camera_.orbit(-dx * 0.008f, dy * 0.008f);
     } else if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
                glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
       camera_.pan(dx / static_cast<float>(std::max(wh, 1)),
@@ -219,7 +228,27 @@ void Viewer::handle_input(float /*dt*/) {
   }
 }
 
+ViewportFrame Viewer::viewport_frame() const {
+  ViewportFrame f;
+  int fw = 0, fh = 0, ww = 0, wh = 0;
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  glfwGetWindowSize(window_, &ww, &wh);
+  double x = 0.0, y = 0.0;
+  glfwGetCursorPos(window_, &x, &y);
+  const double scale = ww > 0 ? static_cast<double>(fw) / ww : 1.0;
+  f.rect = {0, 0, fw, fh};
+  f.ui_scale = static_cast<float>(1.0 / scale);
+  f.cursor = glm::vec2(static_cast<float>(x * scale), static_cast<float>(y * scale));
+  f.left_down = left_down_;
+  f.ui_wants_mouse = ImGui::GetIO().WantCaptureMouse;
+  f.now = glfwGetTime();
+  f.view = camera_.view();
+  f.projection = camera_.projection(f.rect.aspect());
+  return f;
+}
+
 void Viewer::draw_ui() {
+  if (scene_) draw_viewport_overlay(*scene_, options_, viewport_frame(), &picking_.hover());
   const PanelEdits edits = draw_panels(scene_.get(), options_, ui_);
   if (edits.open) open(ui_.panels.open_path);
   if (edits.reframe && scene_) {
@@ -244,6 +273,9 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
     return 1;
   }
   glfwSwapInterval(1);
+  // A press and release between two frames (a quick click, xdotool's) still reads as pressed
+  // on the next frame: picking sees every click.
+  glfwSetInputMode(window_, GLFW_STICKY_MOUSE_BUTTONS, GLFW_TRUE);
   gl::install_debug_output();
   glfwSetWindowUserPointer(window_, &input_);
   // Installed before ImGui, which chains to them.
@@ -278,6 +310,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       status = 1;
     }
     for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+    if (status == 0 && !picking_.init(&error)) {
+      std::fprintf(stderr, "skinview: %s (picking is off)\n", error.c_str());
+      warnings.push_back(error + " (picking is off)");
+    }
     ui_.shader_warnings = warnings;
     options_.gpu_skinning = viewer.skinning != "cpu";
     options_.skeleton = viewer.skeleton;
@@ -346,6 +382,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
         const auto t0 = Clock::now();
         renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
         ui_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        picking_.update(viewport_frame(), *scene_, options_);
         ui_.gpu_seconds = renderer_.gpu_seconds();
       } else {
         glViewport(0, 0, w, h);
@@ -361,6 +398,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
   // GL objects die while the context is current.
   scene_.reset();
   renderer_ = gl::Renderer();
+  picking_ = ViewportPicking();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -388,6 +426,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, RenderOptions& options,
     io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     ImGui::NewFrame();
+    ViewportFrame viewport;
+    viewport.rect = {0, 0, width, height};
+    draw_viewport_overlay(*scene, options, viewport, nullptr);
     draw_panels(scene, options, ui);
     ImGui::Render();
   }

@@ -37,20 +37,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->animator.set_clip(model, scene->player.clip);
   scene->bounds = animated_bounds(model, scene->player.clip, false);
   scene->z_up = format_is_z_up(path);
-  scene->influenced.assign(model.skeleton.size(), 0);
-  for (const Mesh& mesh : model.meshes) {
-    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
-      for (int i = 0; i < 4; ++i) {
-        if (mesh.weights[v][i] <= 0.0f) continue;
-        const std::size_t bone = mesh.joints[v][i];
-        if (bone >= mesh.skin_joints.size()) continue;
-        const int32_t j = mesh.skin_joints[bone];
-        if (j >= 0 && static_cast<std::size_t>(j) < scene->influenced.size()) {
-          ++scene->influenced[static_cast<std::size_t>(j)];
-        }
-      }
-    }
-  }
+  scene->weight_stats = compute_weight_stats(model);
   return scene;
 }
 

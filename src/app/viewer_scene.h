@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/player.h"
-#include "anim/animator.h"
+#include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 
@@ -26,10 +27,10 @@ struct Scene {
   Animator animator;
   gl::GpuModel gpu;
   Player player;
-  Bounds bounds;                     // model space, over the first clip's animated poses
-  std::vector<uint32_t> influenced;  // per joint: vertices it weighs on (weight > 0)
-  bool z_up = false;                 // shown upright by rotating -90 degrees about X
-  float duration() const noexcept;   // of the player's clip; 0 for the rest pose
+  Bounds bounds;                    // model space, over the first clip's animated poses
+  WeightStats weight_stats;         // the legends' counts, per joint too; once per model
+  bool z_up = false;                // shown upright by rotating -90 degrees about X
+  float duration() const noexcept;  // of the player's clip; 0 for the rest pose
 };
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns

@@ -1,0 +1,127 @@
+#include "app/viewport_picking.h"
+
+#include <glm/geometric.hpp>
+
+#include "app/viewer_scene.h"
+#include "gfx/camera.h"
+#include "gfx/render_options.h"
+#include "ui/viewport_overlay.h"
+
+namespace sv {
+
+bool ClickTracker::update(bool down, const glm::vec2& cursor, bool press_allowed) noexcept {
+  bool clicked = false;
+  if (down && !was_down_) {
+    armed_ = press_allowed;
+    press_ = cursor;
+  } else if (down && armed_ && glm::length(cursor - press_) > kClickSlopPx) {
+    armed_ = false;  // a drag (orbit), not a click
+  } else if (!down && was_down_) {
+    clicked = armed_ && glm::length(cursor - press_) <= kClickSlopPx;
+    armed_ = false;
+  }
+  was_down_ = down;
+  return clicked;
+}
+
+bool ViewportPicking::init(std::string* error) {
+  ready_ = picker_.init(error);
+  return ready_;
+}
+
+void ViewportPicking::reset() noexcept {
+  click_ = ClickTracker();
+  hover_ = gl::PickResult();
+  hover_cursor_ = glm::vec2(-1e9f);
+  hover_time_ = -1e9;
+}
+
+gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& scene,
+                                     const RenderOptions& options) const noexcept {
+  gl::PickInput in;
+  in.model = &scene.model;
+  in.gpu = &scene.gpu;
+  in.animator = &scene.animator;
+  in.gpu_skinning = options.gpu_skinning;
+  in.skeleton = options.skeleton;
+  in.world = up_axis_matrix(options.z_up);
+  in.view = frame.view;
+  in.projection = frame.projection;
+  in.rect = frame.rect;
+  in.cursor = frame.cursor;
+  // A few pixels at the UI's scale: the overlay's joint dots are 5 px.
+  in.joint_radius_px = 6.0f / (frame.ui_scale > 0.0f ? frame.ui_scale : 1.0f);
+  return in;
+}
+
+bool ViewportPicking::update(const ViewportFrame& frame, const Scene& scene,
+                             RenderOptions& options) {
+  if (!ready_) return false;
+  const bool over_viewport = frame.rect.contains(frame.cursor) && !frame.ui_wants_mouse;
+  const int32_t before = options.selected_joint;
+  if (click_.update(frame.left_down, frame.cursor, over_viewport)) {
+    const gl::PickResult r = picker_.pick(input(frame, scene, options));
+    options.selected_joint = r.joint;  // -1 (nothing under the cursor) clears the selection
+    hover_ = r;
+    hover_cursor_ = frame.cursor;
+    hover_time_ = frame.now;
+  } else if (click_.held() || !over_viewport) {
+    // Dragging (orbit, pan), off the viewport or over a panel: no read-out.
+    hover_ = gl::PickResult();
+    hover_time_ = -1e9;
+  } else if (glm::length(frame.cursor - hover_cursor_) >= 0.5f ||
+             frame.now - hover_time_ >= kHoverRefreshSeconds) {
+    hover_ = picker_.pick(input(frame, scene, options));
+    hover_cursor_ = frame.cursor;
+    hover_time_ = frame.now;
+  }
+  options.hovered_joint = hover_.joint;
+  return options.selected_joint != before;
+}
+
+void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
+                           const ViewportFrame& frame, const gl::PickResult* hover) {
+  const float s = frame.ui_scale;
+  const ImVec2 min(static_cast<float>(frame.rect.x) * s, static_cast<float>(frame.rect.y) * s);
+  const ImVec2 max(static_cast<float>(frame.rect.x + frame.rect.width) * s,
+                   static_cast<float>(frame.rect.y + frame.rect.height) * s);
+  const Model& model = scene.model;
+  ui::LegendInput legend;
+  legend.view = options.view;
+  legend.stats = &scene.weight_stats;
+  legend.names = model.skeleton.names;
+  legend.selected_joint = options.selected_joint;
+  if (hover != nullptr && hover->kind == gl::PickResult::Kind::Surface &&
+      options.view == ViewMode::Dominant && hover->surface.mesh < model.meshes.size()) {
+    // The dominant view paints each triangle flat in its last (provoking) vertex's colour: name
+    // that colour.
+    legend.hovered_joint =
+        vertex_influences(model.meshes[hover->surface.mesh], hover->surface.vertices[2]).joints[0];
+  } else if (hover != nullptr) {
+    legend.hovered_joint = hover->joint;
+  }
+  ui::draw_legend_in_corner(min, max, legend);
+  if (options.view == ViewMode::Weights && options.selected_joint < 0) {
+    ui::draw_viewport_message(min, max,
+                              "Weights view: click a joint (on the mesh or the skeleton)");
+  }
+  if (hover == nullptr || hover->kind == gl::PickResult::Kind::None) return;
+  ui::HoverInput h;
+  h.names = model.skeleton.names;
+  h.joint = hover->joint;
+  h.selected = hover->joint >= 0 && hover->joint == options.selected_joint;
+  if (hover->kind == gl::PickResult::Kind::Joint) {
+    h.kind = ui::HoverInput::Kind::Joint;
+  } else if (hover->surface.mesh < model.meshes.size()) {
+    const Mesh& mesh = model.meshes[hover->surface.mesh];
+    h.kind = ui::HoverInput::Kind::Surface;
+    h.joint_weight = hover->surface.joint_weight;
+    h.mesh_name = mesh.name;
+    h.vertex = hover->surface.nearest_vertex;
+    if (h.vertex < mesh.source_vertex.size()) h.file_vertex = mesh.source_vertex[h.vertex];
+    h.influences = vertex_influences(mesh, h.vertex);
+  }
+  ui::hover_tooltip(h);
+}
+
+}  // namespace sv

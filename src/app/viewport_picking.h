@@ -1,0 +1,93 @@
+// The viewer's picking and viewport read-outs: turns the mouse into picks (a click selects the
+// joint under the cursor, a hover names the vertex under it) and draws what goes over the 3D
+// viewport (the legend of the debug view, "click a joint", the hover tooltip).
+//
+// A click is a left press and release within kClickSlopPx pixels of each other in the viewport
+// (a drag orbits the camera instead; the press must not land on a panel). It selects the joint
+// the picker finds (gfx/picker.h): an overlay joint near the cursor, else the joint with the
+// largest weight at the hit point of the mesh as drawn; a click on nothing clears the selection,
+// as in Blender and Maya. Hover picks run while no button is held, when the cursor has moved or
+// at most every kHoverRefreshSeconds while it rests (the pose or camera may have moved under
+// it), so a resting cursor costs at most ten ID passes a second.
+//
+// Inputs are the frame's own: the viewport rectangle in framebuffer pixels (today the whole
+// window; the layout's viewport later), the camera's matrices, the scene as drawn this frame.
+// Nothing allocates per frame.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+
+#include "gfx/picker.h"
+#include "gfx/screen_pick.h"
+
+namespace sv {
+
+struct Scene;
+struct RenderOptions;
+
+// Click-versus-drag from the left button's state, one call per frame. Pure.
+class ClickTracker {
+ public:
+  static constexpr float kClickSlopPx = 4.0f;
+
+  // `press_allowed`: a press now may start a click (over the viewport, not over a panel).
+  // Returns true on the frame a click completes (the release), the click at `cursor`.
+  bool update(bool down, const glm::vec2& cursor, bool press_allowed) noexcept;
+  // A press that is still held (a click or a drag in progress).
+  bool held() const noexcept { return was_down_; }
+
+ private:
+  bool was_down_ = false;
+  bool armed_ = false;  // the held press may still end as a click
+  glm::vec2 press_{0.0f};
+};
+
+struct ViewportFrame {
+  ViewportRect rect;        // framebuffer pixels
+  float ui_scale = 1.0f;    // ImGui units per framebuffer pixel (window / framebuffer size)
+  glm::vec2 cursor{-1.0f};  // framebuffer pixels; outside the rect when not over it
+  bool left_down = false;
+  bool ui_wants_mouse = false;  // ImGui::GetIO().WantCaptureMouse
+  double now = 0.0;             // seconds, any steady clock
+  glm::mat4 view{1.0f};
+  glm::mat4 projection{1.0f};  // for rect's aspect ratio
+};
+
+class ViewportPicking {
+ public:
+  static constexpr double kHoverRefreshSeconds = 0.1;
+
+  // Builds the picker (needs the GL context); false with `error` on failure.
+  bool init(std::string* error);
+  // Forgets the hover and any press (a new model).
+  void reset() noexcept;
+
+  // After the frame's scene was drawn: runs the picks this frame needs and applies a click to
+  // options.selected_joint; sets options.hovered_joint. True when the selection changed.
+  bool update(const ViewportFrame& frame, const Scene& scene, RenderOptions& options);
+
+  const gl::PickResult& hover() const noexcept { return hover_; }
+
+ private:
+  gl::PickInput input(const ViewportFrame& frame, const Scene& scene,
+                      const RenderOptions& options) const noexcept;
+
+  gl::Picker picker_;
+  ClickTracker click_;
+  gl::PickResult hover_;
+  glm::vec2 hover_cursor_{-1e9f};
+  double hover_time_ = -1e9;
+  bool ready_ = false;
+};
+
+// Draws over the viewport (ImGui, between NewFrame and Render): the legend of options.view in
+// the bottom-right corner, "click a joint" in the weights view with nothing selected, and the
+// hover tooltip. `hover` may be null (no read-out, e.g. in screenshots).
+void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
+                           const ViewportFrame& frame, const gl::PickResult* hover);
+
+}  // namespace sv
