@@ -120,6 +120,7 @@ class Viewer {
   void handle_input(float dt);
   void draw_ui();
   ViewportFrame viewport_frame() const;  // the whole window is the viewport, for now
+  glm::vec2 cursor_pixels() const;       // the cursor in framebuffer pixels
 
   GLFWwindow* window_ = nullptr;
   Input input_;
@@ -134,6 +135,8 @@ class Viewer {
   UiFrame ui_;
   double last_x_ = 0.0, last_y_ = 0.0;
   bool left_down_ = false;
+  ClickTracker click_;
+  bool clicked_ = false;  // a click ended this frame
 };
 
 void Viewer::open(const std::string& path) {
@@ -178,6 +181,7 @@ void Viewer::handle_input(float /*dt*/) {
   // orbits by the moves made while held, not by the move that led to the press.
   const bool left_held = left_down_;
   left_down_ = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
+  clicked_ = click_.update(left_down_, cursor_pixels(), !io.WantCaptureMouse);
   if (!io.WantCaptureMouse) {
     if (left_down_) {
       if (left_held) camera_.orbit(-dx * 0.008f, dy * 0.008f);
@@ -228,19 +232,27 @@ void Viewer::handle_input(float /*dt*/) {
   }
 }
 
-ViewportFrame Viewer::viewport_frame() const {
-  ViewportFrame f;
-  int fw = 0, fh = 0, ww = 0, wh = 0;
-  glfwGetFramebufferSize(window_, &fw, &fh);
-  glfwGetWindowSize(window_, &ww, &wh);
+glm::vec2 Viewer::cursor_pixels() const {
+  int fw = 0, ww = 0;
+  glfwGetFramebufferSize(window_, &fw, nullptr);
+  glfwGetWindowSize(window_, &ww, nullptr);
   double x = 0.0, y = 0.0;
   glfwGetCursorPos(window_, &x, &y);
   const double scale = ww > 0 ? static_cast<double>(fw) / ww : 1.0;
+  return glm::vec2(static_cast<float>(x * scale), static_cast<float>(y * scale));
+}
+
+ViewportFrame Viewer::viewport_frame() const {
+  ViewportFrame f;
+  int fw = 0, fh = 0, ww = 0;
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  glfwGetWindowSize(window_, &ww, nullptr);
   f.rect = {0, 0, fw, fh};
-  f.ui_scale = static_cast<float>(1.0 / scale);
-  f.cursor = glm::vec2(static_cast<float>(x * scale), static_cast<float>(y * scale));
-  f.left_down = left_down_;
-  f.ui_wants_mouse = ImGui::GetIO().WantCaptureMouse;
+  f.ui_scale = fw > 0 ? static_cast<float>(ww) / static_cast<float>(fw) : 1.0f;
+  f.cursor = cursor_pixels();
+  f.hovered = !ImGui::GetIO().WantCaptureMouse && !click_.held() &&
+              glfwGetWindowAttrib(window_, GLFW_HOVERED) == GLFW_TRUE;
+  f.clicked = clicked_;
   f.now = glfwGetTime();
   f.view = camera_.view();
   f.projection = camera_.projection(f.rect.aspect());
@@ -248,7 +260,10 @@ ViewportFrame Viewer::viewport_frame() const {
 }
 
 void Viewer::draw_ui() {
-  if (scene_) draw_viewport_overlay(*scene_, options_, viewport_frame(), &picking_.hover());
+  if (scene_) {
+    const ViewportFrame frame = viewport_frame();
+    draw_viewport_overlay(*scene_, options_, frame, picking_.hover_at(frame.cursor));
+  }
   const PanelEdits edits = draw_panels(scene_.get(), options_, ui_);
   if (edits.open) open(ui_.panels.open_path);
   if (edits.reframe && scene_) {

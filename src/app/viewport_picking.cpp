@@ -1,5 +1,7 @@
 #include "app/viewport_picking.h"
 
+#include <chrono>
+
 #include <glm/geometric.hpp>
 
 #include "app/viewer_scene.h"
@@ -30,10 +32,10 @@ bool ViewportPicking::init(std::string* error) {
 }
 
 void ViewportPicking::reset() noexcept {
-  click_ = ClickTracker();
   hover_ = gl::PickResult();
   hover_cursor_ = glm::vec2(-1e9f);
   hover_time_ = -1e9;
+  hover_next_ = -1e9;
 }
 
 gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& scene,
@@ -57,26 +59,33 @@ gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& sc
 bool ViewportPicking::update(const ViewportFrame& frame, const Scene& scene,
                              RenderOptions& options) {
   if (!ready_) return false;
-  const bool over_viewport = frame.rect.contains(frame.cursor) && !frame.ui_wants_mouse;
   const int32_t before = options.selected_joint;
-  if (click_.update(frame.left_down, frame.cursor, over_viewport)) {
+  if (frame.clicked && frame.rect.contains(frame.cursor)) {
     const gl::PickResult r = picker_.pick(input(frame, scene, options));
     options.selected_joint = r.joint;  // -1 (nothing under the cursor) clears the selection
     hover_ = r;
     hover_cursor_ = frame.cursor;
     hover_time_ = frame.now;
-  } else if (click_.held() || !over_viewport) {
+  } else if (!frame.hovered || !frame.rect.contains(frame.cursor)) {
     // Dragging (orbit, pan), off the viewport or over a panel: no read-out.
     hover_ = gl::PickResult();
     hover_time_ = -1e9;
-  } else if (glm::length(frame.cursor - hover_cursor_) >= 0.5f ||
-             frame.now - hover_time_ >= kHoverRefreshSeconds) {
+  } else if (frame.now >= hover_next_ && (glm::length(frame.cursor - hover_cursor_) >= 0.5f ||
+                                          frame.now - hover_time_ >= kHoverRefreshSeconds)) {
+    const auto t0 = std::chrono::steady_clock::now();
     hover_ = picker_.pick(input(frame, scene, options));
+    const double cost =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     hover_cursor_ = frame.cursor;
     hover_time_ = frame.now;
+    hover_next_ = frame.now + cost / kHoverCostShare;
   }
   options.hovered_joint = hover_.joint;
   return options.selected_joint != before;
+}
+
+const gl::PickResult* ViewportPicking::hover_at(const glm::vec2& cursor) const noexcept {
+  return glm::length(cursor - hover_cursor_) <= 2.0f ? &hover_ : nullptr;
 }
 
 void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,

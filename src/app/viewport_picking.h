@@ -3,12 +3,17 @@
 // viewport (the legend of the debug view, "click a joint", the hover tooltip).
 //
 // A click is a left press and release within kClickSlopPx pixels of each other in the viewport
-// (a drag orbits the camera instead; the press must not land on a panel). It selects the joint
+// (a drag orbits the camera instead; the press must not land on a panel: ClickTracker). It
+// selects the joint
 // the picker finds (gfx/picker.h): an overlay joint near the cursor, else the joint with the
 // largest weight at the hit point of the mesh as drawn; a click on nothing clears the selection,
 // as in Blender and Maya. Hover picks run while no button is held, when the cursor has moved or
-// at most every kHoverRefreshSeconds while it rests (the pose or camera may have moved under
-// it), so a resting cursor costs at most ten ID passes a second.
+// every kHoverRefreshSeconds while it rests (the pose or camera may have moved under it), and
+// never take more than kHoverCostShare of the time: after a pick that took t seconds the next
+// hover pick waits t / kHoverCostShare. A pick is one more vertex pass over the meshes: well
+// under a millisecond on a GPU, but a quarter of a frame on a software rasteriser at 1M
+// vertices (BENCHMARKS.md), where hovering would otherwise halve the frame rate. Clicks always
+// pick at once. The tooltip is hidden while the cursor is away from where the hover was picked.
 //
 // Inputs are the frame's own: the viewport rectangle in framebuffer pixels (today the whole
 // window; the layout's viewport later), the camera's matrices, the scene as drawn this frame.
@@ -46,13 +51,16 @@ class ClickTracker {
   glm::vec2 press_{0.0f};
 };
 
+// One frame of the viewport as picking sees it. The window's input code fills it (the click from
+// a ClickTracker today; from the layout's viewport input later).
 struct ViewportFrame {
   ViewportRect rect;        // framebuffer pixels
   float ui_scale = 1.0f;    // ImGui units per framebuffer pixel (window / framebuffer size)
-  glm::vec2 cursor{-1.0f};  // framebuffer pixels; outside the rect when not over it
-  bool left_down = false;
-  bool ui_wants_mouse = false;  // ImGui::GetIO().WantCaptureMouse
-  double now = 0.0;             // seconds, any steady clock
+  glm::vec2 cursor{-1.0f};  // framebuffer pixels
+  // The cursor rests over the viewport: not over a panel, no button held (no drag).
+  bool hovered = false;
+  bool clicked = false;  // a click ended in the viewport this frame, at `cursor`
+  double now = 0.0;      // seconds, any steady clock
   glm::mat4 view{1.0f};
   glm::mat4 projection{1.0f};  // for rect's aspect ratio
 };
@@ -60,10 +68,11 @@ struct ViewportFrame {
 class ViewportPicking {
  public:
   static constexpr double kHoverRefreshSeconds = 0.1;
+  static constexpr double kHoverCostShare = 0.2;
 
   // Builds the picker (needs the GL context); false with `error` on failure.
   bool init(std::string* error);
-  // Forgets the hover and any press (a new model).
+  // Forgets the hover (a new model).
   void reset() noexcept;
 
   // After the frame's scene was drawn: runs the picks this frame needs and applies a click to
@@ -71,16 +80,19 @@ class ViewportPicking {
   bool update(const ViewportFrame& frame, const Scene& scene, RenderOptions& options);
 
   const gl::PickResult& hover() const noexcept { return hover_; }
+  // The hover read-out for a cursor at `cursor`: null when it was picked elsewhere (the cursor
+  // moved since and the next hover pick has not run yet).
+  const gl::PickResult* hover_at(const glm::vec2& cursor) const noexcept;
 
  private:
   gl::PickInput input(const ViewportFrame& frame, const Scene& scene,
                       const RenderOptions& options) const noexcept;
 
   gl::Picker picker_;
-  ClickTracker click_;
   gl::PickResult hover_;
   glm::vec2 hover_cursor_{-1e9f};
   double hover_time_ = -1e9;
+  double hover_next_ = -1e9;  // no hover pick before this time (the cost share)
   bool ready_ = false;
 };
 
