@@ -10,10 +10,13 @@
 // are then skinned on the CPU from the frame's palette and the cursor's ray meets them
 // (anim/surface_hit.h) for the hit point, its nearest vertex and its joint. Why not a CPU ray
 // cast over the skinned positions: the GPU path has no CPU positions (skinning all of them for a
-// pick costs what CPU skinning costs, ~3 ms at 1M vertices here, and a bounding-volume hierarchy
-// would have to be refitted every frame the pose moves), while the ID pass costs one more vertex
-// pass with almost no rasterising and reports precisely what the rasteriser showed (depth
-// order, wireframe or not). The figures are in BENCHMARKS.md ("Picking").
+// pick costs what CPU skinning costs, ~3 ms at 1M vertices, a brute-force cast over the
+// triangles 15 ms more, and a bounding-volume hierarchy to do better would have to be refitted
+// every frame the pose moves), while the ID pass costs one more vertex pass with almost no
+// rasterising and reports precisely what the rasteriser showed (depth order, what is on
+// screen). On a software rasteriser (llvmpipe) the vertex pass runs on the CPU and the cast would
+// be cheaper; on a GPU the pass costs what the frame's skinning does. The figures are in
+// BENCHMARKS.md ("Picking"); app/viewport_picking.h spaces hover picks by their measured cost.
 //
 // Joints come first: when the skeleton overlay is drawn (it is drawn over the mesh), a joint
 // whose origin projects within `joint_radius_px` of the cursor wins over the mesh behind it, and
