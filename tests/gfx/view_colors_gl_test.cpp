@@ -13,6 +13,7 @@
 #include "gfx/view_colors.h"
 #include "gl_context.h"
 #include "test_util.h"
+#include "vertex_capture.h"
 
 namespace sv {
 namespace {
@@ -77,32 +78,7 @@ std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode) {
   glUseProgram(p);
   glUniform1i(glGetUniformLocation(p, "u_view_mode"), mode);
   glUniform1i(glGetUniformLocation(p, "u_selected_bone"), 0);
-  glUniform1i(glGetUniformLocation(p, "u_palette"), 1);
-  glUniform1i(glGetUniformLocation(p, "u_normal_palette"), 2);
-  glUniform1i(glGetUniformLocation(p, "u_palette_base"), 0);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
-  glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
-  const gl::GpuMesh& mesh = gpu.meshes()[0];
-  const auto n = static_cast<std::size_t>(mesh.vertex_count);
-  gl::Buffer out = gl::Buffer::create();
-  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, out.id());
-  glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec4)),
-               nullptr, GL_STREAM_READ);
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, out.id());
-  glBindVertexArray(mesh.vao_gpu.id());
-  glEnable(GL_RASTERIZER_DISCARD);
-  glBeginTransformFeedback(GL_POINTS);
-  glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
-  glEndTransformFeedback();
-  glDisable(GL_RASTERIZER_DISCARD);
-  glBindVertexArray(0);
-  std::vector<glm::vec4> colors(n);
-  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
-                     static_cast<GLsizeiptr>(n * sizeof(glm::vec4)), colors.data());
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  std::vector<glm::vec4> colors = test::capture_vertices<glm::vec4>(p, gpu, 0);
   return colors;
 }
 
