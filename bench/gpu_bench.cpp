@@ -9,8 +9,10 @@
 
 #include "anim/animator.h"
 #include "anim/model.h"
+#include "anim/player.h"
 #include "gfx/gpu_model.h"
 #include "gl_bench.h"
+#include "synthetic.h"
 
 namespace sv::bench {
 namespace {
@@ -20,7 +22,7 @@ void gpu_frame_cpu_cost(benchmark::State& state) {
     state.SkipWithError("no display or GL 3.3 core context (run under xvfb-run)");
     return;
   }
-  const Model model = make_model(static_cast<std::size_t>(state.range(0)));
+  const Model model = make_model(60, static_cast<std::size_t>(state.range(0)));
   if (const std::string e = model.validate(); !e.empty()) {
     state.SkipWithError(e.c_str());
     return;
@@ -28,10 +30,9 @@ void gpu_frame_cpu_cost(benchmark::State& state) {
   Animator animator(model);
   animator.set_clip(model, 0);
   gl::GpuModel gpu(model);
-  float t = 0.0f;
+  double t = 0.0;
   for (auto _ : state) {
-    t += 1.0f / 60.0f;
-    if (t >= model.clips[0].duration) t -= model.clips[0].duration;
+    t = wrap_time(t + 1.0 / 60.0, model.clips[0].duration(), true);
     if (!animator.evaluate(model, PoseMode::Clip, t)) state.SkipWithError("evaluate failed");
     gpu.upload_palette(animator.palette(), animator.normal_palette());
   }

@@ -38,6 +38,7 @@
 #include "gfx/picker.h"
 #include "gfx/renderer.h"
 #include "gl_bench.h"
+#include "synthetic.h"
 #include "ui/viewport_overlay.h"
 
 namespace sv::bench {
@@ -48,7 +49,7 @@ constexpr int kWidth = 1280, kHeight = 720;
 // make_model's skinned vertices laid out as a side x side sheet in z = 0 spanning x -1.6..1.6,
 // y -0.9..0.9, two triangles per grid cell.
 Model make_sheet(std::size_t vertices) {
-  Model m = make_model(vertices);
+  Model m = make_model(60, vertices);
   Mesh& mesh = m.meshes[0];
   const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(vertices)));
   const std::size_t n = side * side;

@@ -10,9 +10,11 @@
 //   pose/<joints>                   sample + local->model + palette on the runtime clip layout
 //                                   (evaluate_pose), playback advancing 1/60 s per iteration
 //                                   and wrapping
-//   pose_clip/<joints>              the same through sample_clip (with a cursor),
-//                                   local_to_model and build_palette: the editable-clip path
-//   sample_seek/<joints>            sample_clip at random times (the cursor has to search)
+//   animator/<joints>               the viewer's own call, Animator::evaluate: pose/ plus the
+//                                   normal palette, on a Model of that skeleton and clip
+//   sample/<joints>                 sample_runtime (local TRS only: what blending will read),
+//                                   same playback
+//   seek/<joints>                   sample_runtime at random times (the cursor has to search)
 //
 // Items are vertices (skinning) or poses; all data is synthetic and seeded (synthetic.h).
 // items_per_second divides by the calling thread's CPU time (Google Benchmark's rule). The
@@ -27,9 +29,10 @@
 #include <random>
 #include <vector>
 
+#include "anim/animator.h"
 #include "anim/clip_runtime.h"
+#include "anim/player.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skinning.h"
 #include "anim/worker_pool.h"
 #include "synthetic.h"
@@ -127,36 +130,32 @@ BENCHMARK(skin_cpu_plain)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 struct PoseData {
   Skeleton skeleton;
-  Clip clip;
+  ClipRuntime clip;  // built once, at load, outside the frame
   std::vector<int32_t> skin_joints;
   std::vector<Transform> local;
   std::vector<glm::mat4> model;
   std::vector<glm::mat4> palette;
-  SamplingCursor cursor;
-  ClipRuntime runtime;
-  RuntimeCursor runtime_cursor;
+  RuntimeCursor cursor;
 
   explicit PoseData(int joints)
-      : skeleton(make_skeleton(joints, 42u)), clip(make_clip(skeleton, 4.0f, 30.0f, 43u)) {
+      : skeleton(make_skeleton(joints, 42u)), clip(make_runtime_clip(skeleton, 4.0f, 30.0f, 43u)) {
     const std::size_t n = skeleton.size();
     for (std::size_t i = 0; i < n; ++i) skin_joints.push_back(static_cast<int32_t>(i));
     local.resize(n);
     model.resize(n);
     palette.resize(n);
     cursor.reset(clip);
-    runtime.build(clip, skeleton);  // at load, outside the frame
-    runtime_cursor.reset(runtime);
   }
 };
 
 void pose(benchmark::State& state) {
   PoseData p(static_cast<int>(state.range(0)));
-  if (p.runtime.empty()) state.SkipWithError("ClipRuntime::build refused the clip");
-  float t = 0.0f;
+  if (p.clip.empty()) state.SkipWithError("ClipRuntime::build refused the clip");
+  double t = 0.0;
   for (auto _ : state) {
-    t = wrap_time(t + 1.0f / 60.0f, p.clip.duration, true);
-    if (!evaluate_pose(p.runtime, t, p.runtime_cursor, p.skin_joints, p.skeleton.inverse_bind,
-                       p.model, p.palette))
+    t = wrap_time(t + 1.0 / 60.0, p.clip.duration(), true);
+    if (!evaluate_pose(p.clip, t, p.cursor, p.skin_joints, p.skeleton.inverse_bind, p.model,
+                       p.palette))
       state.SkipWithError("evaluate_pose refused the input");
     benchmark::DoNotOptimize(p.palette.data());
     benchmark::ClobberMemory();
@@ -165,38 +164,51 @@ void pose(benchmark::State& state) {
 }
 BENCHMARK(pose)->Arg(60)->Arg(400);
 
-void pose_clip(benchmark::State& state) {
-  PoseData p(static_cast<int>(state.range(0)));
-  float t = 0.0f;
+void animator(benchmark::State& state) {
+  const Model m = make_model(static_cast<int>(state.range(0)), 0);
+  Animator a(m);
+  a.set_clip(m, 0);
+  double t = 0.0;
   for (auto _ : state) {
-    t = wrap_time(t + 1.0f / 60.0f, p.clip.duration, true);
-    bool ok = sample_clip(p.clip, p.skeleton, t, p.local, &p.cursor);
-    ok = ok && local_to_model(p.skeleton.parents, p.local, p.model);
-    ok = ok && build_palette(p.model, p.skin_joints, p.skeleton.inverse_bind, p.palette);
-    if (!ok) state.SkipWithError("pose stage refused the input");
-    benchmark::DoNotOptimize(p.palette.data());
+    t = wrap_time(t + 1.0 / 60.0, m.clips[0].duration(), true);
+    if (!a.evaluate(m, PoseMode::Clip, t)) state.SkipWithError("Animator::evaluate failed");
+    benchmark::DoNotOptimize(a.palette().data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(pose_clip)->Arg(60)->Arg(400);
+BENCHMARK(animator)->Arg(60);
 
-void sample_seek(benchmark::State& state) {
+void sample(benchmark::State& state) {
   PoseData p(static_cast<int>(state.range(0)));
-  std::mt19937 rng(7u);
-  std::uniform_real_distribution<float> u(0.0f, p.clip.duration);
-  std::vector<float> times(1024);
-  for (float& t : times) t = u(rng);
-  std::size_t i = 0;
+  double t = 0.0;
   for (auto _ : state) {
-    if (!sample_clip(p.clip, p.skeleton, times[i++ & 1023u], p.local, &p.cursor))
-      state.SkipWithError("sample_clip refused the input");
+    t = wrap_time(t + 1.0 / 60.0, p.clip.duration(), true);
+    if (!sample_runtime(p.clip, t, p.cursor, p.local))
+      state.SkipWithError("sample_runtime refused the input");
     benchmark::DoNotOptimize(p.local.data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(sample_seek)->Arg(60);
+BENCHMARK(sample)->Arg(60);
+
+void seek(benchmark::State& state) {
+  PoseData p(static_cast<int>(state.range(0)));
+  std::mt19937 rng(7u);
+  std::uniform_real_distribution<double> u(0.0, p.clip.duration());
+  std::vector<double> times(1024);
+  for (double& t : times) t = u(rng);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    if (!sample_runtime(p.clip, times[i++ & 1023u], p.cursor, p.local))
+      state.SkipWithError("sample_runtime refused the input");
+    benchmark::DoNotOptimize(p.local.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(seek)->Arg(60);
 
 }  // namespace
 }  // namespace sv::bench

@@ -7,7 +7,6 @@
 
 #include "anim/model.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 
 namespace sv::bench {
 
@@ -66,6 +65,12 @@ Clip make_clip(const Skeleton& skeleton, float duration, float fps, uint32_t see
   return clip;
 }
 
+ClipRuntime make_runtime_clip(const Skeleton& skeleton, float duration, float fps, uint32_t seed) {
+  ClipRuntime rt;
+  rt.build(make_clip(skeleton, duration, fps, seed), skeleton);  // refuses nothing make_clip makes
+  return rt;
+}
+
 SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -100,18 +105,41 @@ SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped)
     permute(d.weights);
   }
   const Skeleton s = make_skeleton(bones, seed + 1);
-  const Clip clip = make_clip(s, 2.0f, 30.0f, seed + 2);
-  std::vector<Transform> local(s.size());
+  const ClipRuntime clip = make_runtime_clip(s, 2.0f, 30.0f, seed + 2);
+  RuntimeCursor cursor;
+  cursor.reset(clip);
   std::vector<glm::mat4> model(s.size());
   std::vector<int32_t> skin(s.size());
   for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
-  sample_clip(clip, s, 0.77f, local);
-  local_to_model(s.parents, local, model);
   d.palette.resize(s.size());
   d.normal_palette.resize(s.size());
-  build_palette(model, skin, s.inverse_bind, d.palette);
+  evaluate_pose(clip, 0.77, cursor, skin, s.inverse_bind, model, d.palette);
   build_normal_palette(d.palette, d.normal_palette);
   return d;
+}
+
+Model make_model(int joints, std::size_t vertices) {
+  Model m;
+  m.skeleton = make_skeleton(joints, 42u);
+  m.clips.push_back(make_runtime_clip(m.skeleton, 4.0f, 30.0f, 43u));
+  SkinData d = make_skin(vertices, joints, 1234u);
+  Mesh mesh;
+  mesh.name = "synthetic";
+  mesh.node = 0;
+  mesh.skinned = true;
+  mesh.max_influences = 4;
+  mesh.positions = std::move(d.positions);
+  mesh.normals = std::move(d.normals);
+  mesh.joints = std::move(d.joints);
+  mesh.weights = std::move(d.weights);
+  mesh.vertex_flags.assign(vertices, 0);
+  for (std::size_t v = 0; v + 2 < vertices; v += 3)
+    for (uint32_t k = 0; k < 3; ++k) mesh.indices.push_back(static_cast<uint32_t>(v) + k);
+  mesh.max_joint = d.max_joint;
+  for (int32_t j = 0; j < joints; ++j) mesh.skin_joints.push_back(j);
+  mesh.inverse_bind = m.skeleton.inverse_bind;
+  m.meshes.push_back(std::move(mesh));
+  return m;
 }
 
 }  // namespace sv::bench

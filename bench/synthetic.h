@@ -1,6 +1,7 @@
 // Synthetic benchmark data built in code from fixed seeds: a skeleton, a clip keying every
-// joint's translation, rotation and scale at 30 fps, and a skinned vertex cloud whose vertices
-// have 4 influences (sorted, summing to 1) spread over the skeleton's joints.
+// joint's translation, rotation and scale at 30 fps (raw, and laid out as the runtime clip the
+// importer would make), a skinned vertex cloud whose vertices have 4 influences (sorted, summing
+// to 1) spread over the skeleton's joints, and a whole Model of them.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include <glm/vec4.hpp>
 
 #include "anim/clip.h"
+#include "anim/clip_runtime.h"
+#include "anim/model.h"
 #include "anim/skeleton.h"
 
 namespace sv::bench {
@@ -23,6 +26,9 @@ Skeleton make_skeleton(int joints, uint32_t seed);
 
 // Every joint keyed on T, R and S at `fps` over `duration` seconds, linear interpolation.
 Clip make_clip(const Skeleton& skeleton, float duration, float fps, uint32_t seed);
+
+// make_clip through the builder (ClipRuntime::build), as the importer converts every clip.
+ClipRuntime make_runtime_clip(const Skeleton& skeleton, float duration, float fps, uint32_t seed);
 
 struct SkinData {
   std::vector<glm::vec3> positions;
@@ -40,5 +46,10 @@ struct SkinData {
 // (group_vertices_by_bone_set: canonical slots, vertices with the same bones together);
 // otherwise in generation order, every vertex's bones unrelated to its neighbours'.
 SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped = true);
+
+// A `joints`-joint skeleton (seed 42) with its 4-second clip (seed 43) and one mesh of
+// `vertices` vertices (make_skin, seed 1234) bound to every joint: what the viewer's Animator
+// poses in the animator/ and gpu_frame_cpu_cost/ benchmarks.
+Model make_model(int joints, std::size_t vertices);
 
 }  // namespace sv::bench

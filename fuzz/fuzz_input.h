@@ -4,10 +4,11 @@
 //
 // Input: byte 0 picks the format hint (modulo the table below), the rest is the file. The bytes
 // go through import_model_from_memory (assimp's ReadFileFromMemory, then the same conversion as
-// a file on disk); a model that loads is checked with Model::validate, posed at one frame
-// (sample_clip at mid-clip or the rest pose, local_to_model, build_palette) and skinned once on
-// the CPU (skin_lbs). A broken promise of our own code is returned as a message; a crash is a
-// crash. A clean import error is a normal outcome.
+// a file on disk); a model that loads is checked with Model::validate, posed through the
+// viewer's own path (an Animator: evaluate_pose on the first clip at mid-clip and at its end, or
+// on the rest pose, and the normal palette) and skinned once on the CPU (skin_lbs); one joint is
+// also sampled alone (sample_joint, what the UI shows). A broken promise of our own code is
+// returned as a message; a crash is a crash. A clean import error is a normal outcome.
 #pragma once
 
 #include <cstddef>
@@ -16,12 +17,7 @@
 #include <string>
 #include <vector>
 
-#include <glm/mat3x3.hpp>
-#include <glm/mat4x4.hpp>
-
-#include "anim/pose.h"
-#include "anim/sample.h"
-#include "anim/skinning.h"
+#include "anim/animator.h"
 #include "io/import.h"
 
 namespace sv::fuzz {
@@ -49,37 +45,19 @@ inline std::string exercise(const uint8_t* data, std::size_t size, std::string* 
   const Model& m = *r.model;
   if (std::string e = m.validate(); !e.empty()) return "imported model does not validate: " + e;
 
-  const std::size_t joints = m.skeleton.size();
-  std::vector<Transform> local(joints);
+  Animator animator(m);
   if (!m.clips.empty()) {
-    const Clip& clip = m.clips[0];
-    SamplingCursor cursor;
-    cursor.reset(clip);
-    if (!sample_clip(clip, m.skeleton, 0.5f * clip.duration, local, &cursor))
-      return "sample_clip refused a validated clip";
-  } else if (!rest_pose(m.skeleton, local)) {
-    return "rest_pose refused the skeleton";
+    const ClipRuntime& clip = m.clips[0];
+    animator.set_clip(m, 0);
+    for (const double t : {0.5 * clip.duration(), clip.duration()})
+      if (!animator.evaluate(m, PoseMode::Clip, t)) return "evaluate refused a validated clip";
+    Transform local;
+    if (!sample_joint(clip, 0.5 * clip.duration(), m.skeleton.size() - 1, local))
+      return "sample_joint refused the last joint";
+  } else if (!animator.evaluate(m, PoseMode::Rest, 0.0)) {
+    return "evaluate refused the rest pose";
   }
-  std::vector<glm::mat4> model_space(joints);
-  if (!local_to_model(m.skeleton.parents, local, model_space))
-    return "local_to_model refused a validated skeleton";
-  for (const Mesh& mesh : m.meshes) {
-    std::vector<glm::mat4> palette(mesh.skin_joints.size());
-    std::vector<glm::mat3> normal_palette(mesh.skin_joints.size());
-    if (!build_palette(model_space, mesh.skin_joints, mesh.inverse_bind, palette))
-      return "build_palette refused mesh '" + mesh.name + "'";
-    if (!build_normal_palette(palette, normal_palette))
-      return "build_normal_palette refused mesh '" + mesh.name + "'";
-    SkinInput in;
-    in.positions = mesh.positions;
-    in.normals = mesh.normals;
-    in.joints = mesh.joints;
-    in.weights = mesh.weights;
-    in.max_joint = mesh.max_joint;
-    std::vector<glm::vec3> positions(mesh.vertex_count()), normals(mesh.vertex_count());
-    if (!skin_lbs(palette, normal_palette, in, positions, normals))
-      return "skin_lbs refused mesh '" + mesh.name + "'";
-  }
+  if (!animator.skin_cpu(m)) return "skin_cpu refused the model";
   return {};
 }
 

@@ -1,5 +1,5 @@
 // libFuzzer target over the whole import path from memory: assimp's ReadFileFromMemory with a
-// format hint, skinview's conversion, one sampled frame and one CPU skinning pass
+// format hint, skinview's conversion, the viewer's pose path and one CPU skinning pass
 // (fuzz/fuzz_input.h). Built only with clang and -DSKINVIEW_FUZZ=ON; how to build, seed and
 // run it: fuzz/README.md.
 #include <cstdio>

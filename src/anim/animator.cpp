@@ -7,7 +7,6 @@
 
 #include "anim/model.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skinning.h"
 #include "anim/worker_pool.h"
 
@@ -24,7 +23,6 @@ double seconds_since(Clock::time_point t0) noexcept {
 
 Animator::Animator(const Model& model) {
   const std::size_t joints = model.skeleton.size();
-  local_.resize(joints);
   model_.resize(joints);
   bind_model_.resize(joints);
   for (std::size_t j = 0; j < joints; ++j) {
@@ -38,57 +36,60 @@ Animator::Animator(const Model& model) {
     const Mesh& mesh = model.meshes[m];
     palette_base_[m] = bones;
     bones += static_cast<uint32_t>(mesh.skin_joints.size());
+    fits_ = fits_ && mesh.skin_joints.size() == mesh.inverse_bind.size();
+    skin_joints_.insert(skin_joints_.end(), mesh.skin_joints.begin(), mesh.skin_joints.end());
+    inverse_bind_.insert(inverse_bind_.end(), mesh.inverse_bind.begin(), mesh.inverse_bind.end());
     skinned_positions_[m].resize(mesh.vertex_count());
     skinned_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
   }
   palette_.resize(bones, glm::mat4(1.0f));
   normal_palette_.resize(bones, glm::mat3(1.0f));
-  // The importer validated every clip, so build() refuses none; one it did refuse stays empty
-  // and evaluate() reports failure for it instead of sampling it.
-  runtimes_.resize(model.clips.size());
-  for (std::size_t c = 0; c < model.clips.size(); ++c) {
-    runtimes_[c].build(model.clips[c], model.skeleton);
-  }
+  // A skeleton that does not validate leaves rest_ empty; evaluate() then reports failure.
+  rest_.build(Clip{}, model.skeleton);
+  rest_cursor_.reset(rest_);
 }
 
-void Animator::set_clip(const Model& /*model*/, int32_t clip) {
+void Animator::set_clip(const Model& model, int32_t clip) {
   if (clip == clip_) return;
   clip_ = clip;
-  if (clip >= 0 && clip < static_cast<int32_t>(runtimes_.size())) {
-    cursor_.reset(runtimes_[static_cast<std::size_t>(clip)]);
+  if (clip >= 0 && clip < static_cast<int32_t>(model.clips.size())) {
+    cursor_.reset(model.clips[static_cast<std::size_t>(clip)]);
   }
 }
 
-bool Animator::evaluate(const Model& model, PoseMode mode, float time) noexcept {
+bool Animator::evaluate(const Model& model, PoseMode mode, double time) noexcept {
   auto t0 = Clock::now();
-  const bool has_clip = clip_ >= 0 && clip_ < static_cast<int32_t>(runtimes_.size());
+  const bool has_clip = clip_ >= 0 && static_cast<std::size_t>(clip_) < model.clips.size();
+  if (!fits_) return false;
+  if (mode == PoseMode::Clip && !has_clip) mode = PoseMode::Rest;
+  mode_ = mode;
+  time_ = time;
   if (mode == PoseMode::Bind) {
-    if (!rest_pose(model.skeleton, local_)) return false;
+    if (model_.size() != bind_model_.size()) return false;
     model_ = bind_model_;  // same size: copies without allocating
-    times_.sample = seconds_since(t0);
-    times_.to_model = 0.0;
+    if (!build_palette(model_, skin_joints_, inverse_bind_, palette_)) return false;
   } else {
-    bool ok =
-        mode == PoseMode::Clip && has_clip
-            ? sample_runtime(runtimes_[static_cast<std::size_t>(clip_)], time, cursor_, local_)
-            : rest_pose(model.skeleton, local_);
-    if (!ok) return false;
-    times_.sample = seconds_since(t0);
-    t0 = Clock::now();
-    if (!local_to_model(model.skeleton.parents, local_, model_)) return false;
-    times_.to_model = seconds_since(t0);
+    const bool clip = mode == PoseMode::Clip;
+    const ClipRuntime& runtime = clip ? model.clips[static_cast<std::size_t>(clip_)] : rest_;
+    if (!evaluate_pose(runtime, time, clip ? cursor_ : rest_cursor_, skin_joints_, inverse_bind_,
+                       model_, palette_))
+      return false;
   }
+  times_.pose = seconds_since(t0);
   t0 = Clock::now();
-  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const Mesh& mesh = model.meshes[m];
-    const std::size_t n = mesh.skin_joints.size();
-    const std::span<glm::mat4> out(palette_.data() + palette_base_[m], n);
-    const std::span<glm::mat3> nout(normal_palette_.data() + palette_base_[m], n);
-    if (!build_palette(model_, mesh.skin_joints, mesh.inverse_bind, out)) return false;
-    if (!build_normal_palette(out, nout)) return false;
-  }
-  times_.palette = seconds_since(t0);
+  if (!build_normal_palette(palette_, normal_palette_)) return false;
+  times_.normals = seconds_since(t0);
   return true;
+}
+
+Transform Animator::local(const Model& model, std::size_t joint) const noexcept {
+  Transform out;
+  if (mode_ == PoseMode::Clip && clip_ >= 0 &&
+      static_cast<std::size_t>(clip_) < model.clips.size() &&
+      sample_joint(model.clips[static_cast<std::size_t>(clip_)], time_, joint, out))
+    return out;
+  if (joint < model.skeleton.rest.size()) return model.skeleton.rest[joint];
+  return out;
 }
 
 bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
@@ -118,12 +119,12 @@ Bounds animated_bounds(const Model& model, int32_t clip, bool bind, int samples)
   Animator a(model);
   a.set_clip(model, clip);
   const bool has_clip = !bind && clip >= 0 && clip < static_cast<int32_t>(model.clips.size());
-  const float duration = has_clip ? model.clips[static_cast<std::size_t>(clip)].duration : 0.0f;
-  const int n = has_clip && duration > 0.0f ? std::max(samples, 1) : 1;
+  const double duration = has_clip ? model.clips[static_cast<std::size_t>(clip)].duration() : 0.0;
+  const int n = has_clip && duration > 0.0 ? std::max(samples, 1) : 1;
   const PoseMode mode = bind ? PoseMode::Bind : has_clip ? PoseMode::Clip : PoseMode::Rest;
   Bounds b;
   for (int i = 0; i < n; ++i) {
-    const float t = n > 1 ? duration * static_cast<float>(i) / static_cast<float>(n - 1) : 0.0f;
+    const double t = n > 1 ? duration * i / (n - 1) : 0.0;
     if (!a.evaluate(model, mode, t)) continue;
     if (model.meshes.empty()) {
       for (const glm::mat4& m : a.model_matrices()) b.add(glm::vec3(m[3]));

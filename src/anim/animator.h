@@ -1,16 +1,18 @@
 // Animator: a model's per-frame pose buffers and the stages that fill them, sized once at load.
 //
-//   sample_runtime (or rest / bind pose) -> local_to_model -> build_palette (+ normal palette)
-//   per mesh -> [CPU path] skin_lbs per mesh
+//   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
+//     -> build_normal_palette -> [CPU path] skin_lbs per mesh
 //
-// Clips are sampled through ClipRuntime (anim/clip_runtime.h): each clip is laid out once, at
-// construction, for forward playback, so a frame neither re-validates the clip nor chases one
-// std::vector per track.
+// The one pose path: the viewer, --dump (io/dump.cpp), the fuzzers and the benchmarks'
+// animator/<joints> all run this. A clip is the model's runtime clip (Model::clips); the rest
+// pose is a runtime clip with no keys, built here, so both go through evaluate_pose; the bind
+// pose is the inverse of the inverse bind matrices. Local transforms are not kept: local()
+// samples the one joint the UI asks for.
 //
 // The palettes of all meshes are concatenated (mesh m's bones start at palette_base[m]) so the
-// GPU path uploads one buffer per frame. Nothing here allocates after construction except
-// set_clip(), which resets the sampling cursor when the clip changes. No GL: the renderer and
-// the tests read the buffers.
+// GPU path uploads one buffer per frame, and evaluate_pose fills them all in one call. Nothing
+// here allocates after construction except set_clip(), which resets the sampling cursor when
+// the clip changes. No GL: the renderer and the tests read the buffers.
 #pragma once
 
 #include <cstdint>
@@ -37,10 +39,10 @@ enum class PoseMode : uint8_t {
 };
 
 // Wall-clock seconds of the last evaluate()/skin_cpu() per stage, for the Skinning panel.
+// Sampling, local->model and the palette are one pass (evaluate_pose), timed as one.
 struct StageTimes {
-  double sample = 0.0;
-  double to_model = 0.0;
-  double palette = 0.0;
+  double pose = 0.0;     // sample + local->model + palette
+  double normals = 0.0;  // the normal palette
   double cpu_skin = 0.0;
 };
 
@@ -52,9 +54,15 @@ class Animator {
   // Resets the sampling cursor when `clip` differs from the current one (allocates).
   void set_clip(const Model& model, int32_t clip);
 
-  // Fills local, model and the palettes. Returns false (with buffers unspecified) when a stage
-  // rejects its inputs, which means the model and the animator do not belong together.
-  bool evaluate(const Model& model, PoseMode mode, float time) noexcept;
+  // Fills the model matrices and the palettes at `time` (seconds; the caller wraps or clamps
+  // it). Returns false (with buffers unspecified) when a stage rejects its inputs, which means
+  // the model and the animator do not belong together.
+  bool evaluate(const Model& model, PoseMode mode, double time) noexcept;
+
+  // The local transform of `joint` in the last evaluate()'s pose (its mode and time): sampled
+  // on demand for this one joint (sample_joint), the rest transform outside clips. Identity
+  // when `joint` is out of range.
+  Transform local(const Model& model, std::size_t joint) const noexcept;
 
   // Skins every mesh on the CPU from the current palettes into skinned_positions/normals,
   // split over `pool`'s threads when one is given (the viewer keeps one for its lifetime).
@@ -66,7 +74,6 @@ class Animator {
   std::span<const glm::mat4> model_matrices() const noexcept { return model_; }
   std::span<const glm::mat4> palette() const noexcept { return palette_; }
   std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
-  std::span<const Transform> local() const noexcept { return local_; }
   uint32_t palette_base(std::size_t mesh) const noexcept { return palette_base_[mesh]; }
   std::span<const glm::vec3> skinned_positions(std::size_t mesh) const noexcept {
     return skinned_positions_[mesh];
@@ -76,10 +83,15 @@ class Animator {
   }
 
  private:
-  int32_t clip_ = -2;                  // -2: never set
-  std::vector<ClipRuntime> runtimes_;  // one per model clip; empty() where build() refused it
+  int32_t clip_ = -2;  // -2: never set
   RuntimeCursor cursor_;
-  std::vector<Transform> local_;
+  ClipRuntime rest_;  // the rest pose as a clip with no keys
+  RuntimeCursor rest_cursor_;
+  PoseMode mode_ = PoseMode::Rest;  // of the last evaluate()
+  double time_ = 0.0;               // of the last evaluate()
+  bool fits_ = true;  // false: some mesh has more skin joints than inverse binds or fewer
+  std::vector<int32_t> skin_joints_;     // every mesh's skin joints, concatenated
+  std::vector<glm::mat4> inverse_bind_;  // every mesh's inverse binds, concatenated
   std::vector<glm::mat4> model_;
   std::vector<glm::mat4> bind_model_;  // inverse of the skeleton's inverse bind matrices
   std::vector<glm::mat4> palette_;

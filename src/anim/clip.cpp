@@ -33,7 +33,7 @@ std::string check_track(const Track<T>& track) {
 
 std::string Clip::validate(const Skeleton& skeleton) const {
   const std::string where = "clip '" + name + "': ";
-  if (!std::isfinite(duration) || duration < 0.0f)
+  if (!std::isfinite(duration) || duration < 0.0)
     return where + "duration is negative or not finite";
   std::vector<uint8_t> seen(skeleton.size(), 0);
   for (std::size_t c = 0; c < channels.size(); ++c) {

@@ -1,17 +1,16 @@
-// The runtime clip layout and its samplers (see clip_runtime.h). Formulas and their operation
-// order follow sample.cpp (and glm, which sample.cpp uses), so the SSE lanes round as the
-// scalar code does; only the products in evaluate_pose may use fused multiply-adds.
+// The runtime clip's samplers (see clip_runtime.h; the builder is clip_build.cpp, the arrays'
+// checks clip_arrays.cpp). The SSE lanes follow the scalar route's formulas and operation order
+// (value_at, joint_scalar, slerp_shortest, glm), so they round as it does; only the AVX2 copy's
+// fused multiply-adds and evaluate_pose's products differ, by rounding.
 #include "anim/clip_runtime.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <tuple>
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "anim/sample.h"
 #include "anim/skeleton.h"
+#include "anim/slerp.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -31,7 +30,7 @@ struct RuntimeView {
   uint32_t joints;
   uint32_t groups;  // joints padded to a multiple of 4, divided by 4
   uint32_t timelines;
-  const float* times;
+  const double* times;
   const uint32_t* timeline_begin;
   const ClipRuntime::Track* tracks;
   const glm::vec4* values;
@@ -57,7 +56,6 @@ namespace {
 
 constexpr std::size_t kT = 0, kR = 1, kS = 2;
 
-glm::vec4 to_vec4(const glm::vec3& v) { return glm::vec4(v, 0.0f); }
 glm::vec4 to_vec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
 // Scratch layout in RuntimeCursor::scratch: T of joint j at [j], S at [padded + j], then per 4
@@ -65,99 +63,6 @@ glm::vec4 to_vec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 std::size_t scratch_size(std::size_t groups) { return 4 * groups * 2 + 9 * groups; }
 
 }  // namespace
-
-std::string ClipRuntime::build(const Clip& clip, const Skeleton& skeleton) {
-  *this = ClipRuntime();
-  if (std::string e = skeleton.validate(); !e.empty()) return "skeleton: " + e;
-  if (std::string e = clip.validate(skeleton); !e.empty()) return e;
-  const std::size_t n = skeleton.size();
-  if (n == 0) return {};
-  if (n > (1u << 24)) return "clip '" + clip.name + "': too many joints for the runtime layout";
-  const std::size_t padded = (n + 3) & ~std::size_t{3};
-  std::vector<const JointChannel*> channel(n, nullptr);
-  for (const JointChannel& ch : clip.channels) channel[static_cast<std::size_t>(ch.joint)] = &ch;
-
-  ClipRuntime rt;
-  rt.duration_ = clip.duration;
-  rt.times_ = {0.0f};  // timeline 0: the constant one
-  std::map<std::vector<float>, uint32_t> timeline_of;
-  // What each track becomes, before the values are laid out block by block.
-  struct Pending {
-    uint32_t timeline = 0;
-    uint32_t per_key = 1;
-    Interpolation interpolation = Interpolation::Step;
-    std::vector<glm::vec4> values;
-  };
-  std::vector<Pending> pending(3 * padded);
-  const auto add = [&](Pending& p, const auto& track, const glm::vec4& rest) {
-    if (track.empty()) {
-      p.values = {rest};
-      return;
-    }
-    const bool cubic = track.interpolation == Interpolation::CubicSpline;
-    if (track.times.size() == 1) {  // one key holds everywhere
-      p.values = {to_vec4(track.values[cubic ? 1 : 0])};
-      return;
-    }
-    auto [it, fresh] = timeline_of.try_emplace(track.times, 0u);
-    if (fresh) {
-      it->second = static_cast<uint32_t>(rt.timeline_begin_.size() - 1);
-      rt.times_.insert(rt.times_.end(), track.times.begin(), track.times.end());
-      rt.timeline_begin_.push_back(static_cast<uint32_t>(rt.times_.size()));
-    }
-    p.timeline = it->second;
-    p.per_key = cubic ? 3 : 1;
-    p.interpolation = track.interpolation;
-    for (const auto& v : track.values) p.values.push_back(to_vec4(v));
-  };
-  for (std::size_t j = 0; j < padded; ++j) {
-    const JointChannel* ch = j < n ? channel[j] : nullptr;
-    const Transform rest = j < n ? skeleton.rest[j] : Transform{};
-    static const sv::Track<glm::vec3> kNoVec3{};
-    static const sv::Track<glm::quat> kNoQuat{};
-    add(pending[3 * j + kT], ch != nullptr ? ch->translation : kNoVec3, to_vec4(rest.translation));
-    add(pending[3 * j + kR], ch != nullptr ? ch->rotation : kNoQuat, to_vec4(rest.rotation));
-    add(pending[3 * j + kS], ch != nullptr ? ch->scale : kNoVec3, to_vec4(rest.scale));
-  }
-
-  // Blocks: tracks of one component sharing timeline and entries per key, joints in order.
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint8_t>, std::vector<uint32_t>> blocks;
-  for (uint32_t i = 0; i < pending.size(); ++i)
-    blocks[{pending[i].timeline, pending[i].per_key, i % 3,
-            static_cast<uint8_t>(pending[i].interpolation)}]
-        .push_back(i);
-  rt.tracks_.resize(pending.size());
-  for (const auto& [key, members] : blocks) {
-    const uint32_t stride = static_cast<uint32_t>(members.size());
-    const std::size_t entries = pending[members[0]].values.size();
-    const std::size_t base = rt.values_.size();
-    if (base + entries * stride > (std::size_t{1} << 31))
-      return "clip '" + clip.name + "': too many keys for the runtime layout";
-    rt.values_.resize(base + entries * stride);
-    for (uint32_t slot = 0; slot < stride; ++slot) {
-      const Pending& p = pending[members[slot]];
-      rt.tracks_[members[slot]] = {p.timeline, static_cast<uint32_t>(base + slot), stride,
-                                   p.interpolation};
-      for (std::size_t e = 0; e < entries; ++e) rt.values_[base + e * stride + slot] = p.values[e];
-    }
-  }
-  rt.uniform_.assign(3 * (padded / 4), 0);
-  for (std::size_t g = 0; g < padded / 4; ++g)
-    for (std::size_t k = 0; k < 3; ++k) {
-      const Track& first = rt.tracks_[3 * (4 * g) + k];
-      bool same = true;
-      for (std::size_t l = 1; l < 4; ++l) {
-        const Track& tr = rt.tracks_[3 * (4 * g + l) + k];
-        same = same && tr.timeline == first.timeline && tr.stride == first.stride &&
-               tr.interpolation == first.interpolation && tr.base == first.base + l;
-      }
-      rt.uniform_[3 * g + k] = same ? 1 : 0;
-    }
-  rt.parents_ = skeleton.parents;
-  rt.joints_ = static_cast<uint32_t>(n);
-  *this = std::move(rt);
-  return {};
-}
 
 void RuntimeCursor::reset(const ClipRuntime& clip) {
   const std::size_t timelines = clip.timelines();
@@ -174,46 +79,49 @@ bool RuntimeCursor::fits(const ClipRuntime& clip) const noexcept {
 
 namespace {
 
-// sample.cpp's locate for every timeline at once: the cursor is tried first, then the next two
-// segments, then a binary search. Timeline 0 (constants) is always "key 0, outside".
-void locate_all(const RuntimeView& v, float t, RuntimeCursor& c) noexcept {
+// Where t falls on one timeline of n >= 1 keys (times strictly increasing). `key`, when given, is
+// the cursor: tried first, then the next two segments, then a binary search; it is updated.
+// Times and t are seconds in double; only alpha, in [0, 1), becomes float.
+inline Segment segment_at(const double* times, uint32_t n, double t, uint32_t* key) noexcept {
+  if (n == 1 || !(t > times[0])) {  // also NaN
+    if (key != nullptr) *key = 0;
+    return {0, 0, 0.0f, 0.0f};
+  }
+  const uint32_t last = n - 2;  // the last segment
+  if (t >= times[n - 1]) {
+    if (key != nullptr) *key = last;
+    return {n - 1, 0, 0.0f, 0.0f};
+  }
+  uint32_t i = key != nullptr ? *key : ~0u;
+  bool found = false;
+  if (i <= last && times[i] <= t) {
+    const uint32_t end = std::min(i + 2, last);
+    for (uint32_t k = i; k <= end; ++k)
+      if (t < times[k + 1]) {
+        i = k;
+        found = true;
+        break;
+      }
+  }
+  if (!found) i = static_cast<uint32_t>(std::upper_bound(times, times + n, t) - times) - 1;
+  if (key != nullptr) *key = i;
+  const double t0 = times[i];
+  const double td = times[i + 1] - t0;
+  return {i, 1, static_cast<float>((t - t0) / td), static_cast<float>(td)};
+}
+
+// Every timeline at once, with the cursor. Timeline 0 (constants) is always "key 0, outside".
+void locate_all(const RuntimeView& v, double t, RuntimeCursor& c) noexcept {
   Segment* seg = c.segments.data();
   uint32_t* keys = c.keys.data();
   seg[0] = {0, 0, 0.0f, 0.0f};
   for (uint32_t u = 1; u < v.timelines; ++u) {
-    const float* times = v.times + v.timeline_begin[u];
-    const uint32_t n = v.timeline_begin[u + 1] - v.timeline_begin[u];  // >= 2
-    const uint32_t last = n - 2;
-    if (!(t > times[0])) {  // also NaN
-      keys[u] = 0;
-      seg[u] = {0, 0, 0.0f, 0.0f};
-      continue;
-    }
-    if (t >= times[n - 1]) {
-      keys[u] = last;
-      seg[u] = {n - 1, 0, 0.0f, 0.0f};
-      continue;
-    }
-    uint32_t i = keys[u];
-    bool found = false;
-    if (i <= last && times[i] <= t) {
-      const uint32_t end = std::min(i + 2, last);
-      for (uint32_t k = i; k <= end; ++k)
-        if (t < times[k + 1]) {
-          i = k;
-          found = true;
-          break;
-        }
-    }
-    if (!found) i = static_cast<uint32_t>(std::upper_bound(times, times + n, t) - times) - 1;
-    keys[u] = i;
-    const float t0 = times[i];
-    const float td = times[i + 1] - t0;
-    seg[u] = {i, 1, (t - t0) / td, td};
+    const uint32_t b = v.timeline_begin[u];
+    seg[u] = segment_at(v.times + b, v.timeline_begin[u + 1] - b, t, keys + u);
   }
 }
 
-// glTF cubic-spline weights, as sample.cpp's hermite.
+// glTF cubic-spline weights: the Hermite basis, tangent terms scaled by the key interval td.
 struct HermiteWeights {
   float h00, h10, h01, h11;
 };
@@ -227,9 +135,8 @@ inline HermiteWeights hermite_weights(float s, float td) noexcept {
 // One track's value at this frame, in scalar code (the general route: any interpolation,
 // outside the keys, constants). Rotations come back normalised for cubic splines and unchanged
 // otherwise; linear rotations must go through slerp (see rotation_lane).
-inline glm::vec4 value_at(const RuntimeView& v, const Segment* segs, const ClipRuntime::Track& tr,
+inline glm::vec4 value_at(const RuntimeView& v, const Segment& s, const ClipRuntime::Track& tr,
                           bool rotation) noexcept {
-  const Segment& s = segs[tr.timeline];
   const glm::vec4* val = v.values + tr.base;
   const std::size_t st = tr.stride;
   const std::size_t k = s.key;
@@ -253,35 +160,43 @@ inline glm::vec4 value_at(const RuntimeView& v, const Segment* segs, const ClipR
   }
   return val[k * st];
 }
+inline glm::vec4 value_at(const RuntimeView& v, const Segment* segs, const ClipRuntime::Track& tr,
+                          bool rotation) noexcept {
+  return value_at(v, segs[tr.timeline], tr, rotation);
+}
 
 inline glm::quat to_quat(const float* xyzw) noexcept {
   return glm::quat(xyzw[3], xyzw[0], xyzw[1], xyzw[2]);
 }
 
-// One joint's local transform in scalar code: the route where SSE2 is missing.
-[[maybe_unused]] inline Transform joint_scalar(const RuntimeView& v, const Segment* segs,
-                                               std::size_t j) noexcept {
-  const ClipRuntime::Track* tr = v.tracks + 3 * j;
+// One joint's local transform in scalar code, given the segment of each component's timeline:
+// sample_joint's route, and every joint's where SSE2 is missing.
+inline Transform joint_scalar(const RuntimeView& v, const ClipRuntime::Track* tr, const Segment& st,
+                              const Segment& s, const Segment& ss) noexcept {
   Transform out;
-  out.translation = glm::vec3(value_at(v, segs, tr[kT], false));
-  out.scale = glm::vec3(value_at(v, segs, tr[kS], false));
-  const Segment& s = segs[tr[kR].timeline];
+  out.translation = glm::vec3(value_at(v, st, tr[kT], false));
+  out.scale = glm::vec3(value_at(v, ss, tr[kS], false));
   if (s.inside != 0 && tr[kR].interpolation == Interpolation::Linear) {
     const glm::vec4* val = v.values + tr[kR].base;
     out.rotation = slerp_shortest(to_quat(&val[s.key * tr[kR].stride].x),
                                   to_quat(&val[(s.key + 1) * tr[kR].stride].x), s.alpha);
   } else {
-    const glm::vec4 q = value_at(v, segs, tr[kR], true);
+    const glm::vec4 q = value_at(v, s, tr[kR], true);
     out.rotation = glm::quat(q.w, q.x, q.y, q.z);
   }
   return out;
+}
+[[maybe_unused]] inline Transform joint_scalar(const RuntimeView& v, const Segment* segs,
+                                               std::size_t j) noexcept {
+  const ClipRuntime::Track* tr = v.tracks + 3 * j;
+  return joint_scalar(v, tr, segs[tr[kT].timeline], segs[tr[kR].timeline], segs[tr[kS].timeline]);
 }
 
 #if defined(__SSE2__)
 
 inline __m128 load(const glm::vec4& v) noexcept { return _mm_loadu_ps(&v.x); }
 
-// Eberly's coefficients, as slerp_impl in sample.cpp.
+// Eberly's coefficients, as slerp_shortest's (slerp.cpp).
 constexpr float kMu = 1.85298109240830f;
 constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
                          1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), kMu / (8 * 17)};
@@ -356,7 +271,7 @@ bool has_avx512() noexcept {
 
 }  // namespace
 
-bool sample_runtime(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
+bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                     std::span<Transform> out_local) noexcept {
   if (out_local.size() != clip.joints() || !cursor.fits(clip)) return false;
   if (clip.empty()) return true;
@@ -377,7 +292,7 @@ bool sample_runtime(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
   return true;
 }
 
-bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
+bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept {
   if (model.size() != clip.joints() || !cursor.fits(clip)) return false;
@@ -418,6 +333,21 @@ bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
     palette[b] = model[static_cast<std::size_t>(skin_joints[b])] * inverse_bind[b];
   return true;
 #endif
+}
+
+bool sample_joint(const ClipRuntime& clip, double t, std::size_t joint, Transform& out) noexcept {
+  if (joint >= clip.joints()) return false;
+  const RuntimeView v = RuntimeAccess::view(clip);
+  const ClipRuntime::Track* tr = v.tracks + 3 * joint;
+  Segment seg[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const uint32_t u = tr[k].timeline;
+    const uint32_t b = v.timeline_begin[u];
+    seg[k] = u == 0 ? Segment{0, 0, 0.0f, 0.0f}
+                    : segment_at(v.times + b, v.timeline_begin[u + 1] - b, t, nullptr);
+  }
+  out = joint_scalar(v, tr, seg[kT], seg[kR], seg[kS]);
+  return true;
 }
 
 namespace detail {

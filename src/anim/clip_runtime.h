@@ -1,26 +1,42 @@
-// ClipRuntime: a clip converted once, at load, into a flat layout for forward playback.
+// ClipRuntime: the one form a clip has after import, laid out flat for forward playback, and the
+// one sampler every caller uses (the viewer's Animator, --dump, --info, the fuzzers, the tests,
+// the benchmarks). This is ozz's split: a raw clip (anim/clip.h, import time only) goes through
+// the builder, ClipRuntime::build, once; from then on only this form exists (Model::clips). A
+// runtime clip can also come back from bytes (ClipRuntime::adopt, anim/clip_arrays.h), checked.
 //
-// sample_clip (sample.h) works on the editable Clip: 3 std::vectors of keys per channel, checked
-// every call. A ClipRuntime is built from a Clip and its Skeleton once (validated there, never
-// again) and holds, per skeleton joint and component (T, R, S), a reference into one array of
-// values; a component without a track, or with one key, is a constant (the rest value or that
-// key). Tracks with equal key times share one timeline, so a frame finds its segment once per
-// timeline, not once per track (clips exported at a fixed rate usually have a single one). The
-// values of the tracks that share a timeline are stored key-major ([key][track], joints in
-// order), so the two keys a frame reads for all those tracks are two contiguous rows.
+// Layout: per skeleton joint and component (T, R, S), a reference into one array of values; a
+// component the clip does not key is a constant (the skeleton's rest value). Tracks with equal
+// key times share one timeline, so a frame finds its segment once per timeline, not once per
+// track (clips exported at a fixed rate usually have a single one). The values of the tracks
+// that share a timeline are stored key-major ([key][track], joints in order), so the two keys a
+// frame reads for all those tracks are two contiguous rows. The exact arrays and their contract
+// are in clip_arrays.h.
 //
 // Per frame: locate each timeline's segment (a RuntimeCursor remembers it; forward playback
-// moves it a step), then go through the joints 4 at a time: translation and scale are lerped per
-// joint, the 4 rotations are slerped together in SSE lanes (the Eberly polynomial of
-// slerp_shortest, nlerp for nearly equal keys, the exact acos/sin route per lane for keys far
-// apart), and evaluate_pose turns them into 3x4 affine local matrices, multiplies by the parent
-// (parents come first) and by the inverse bind matrices, in one pass. Interpolation follows
-// glTF exactly as sample_clip does (step, linear with shortest-arc slerp, cubic spline, the first
-// value before the first key and the last after the last key); results agree with sample_clip
-// within 1e-6 (tests/anim/clip_runtime_test.cpp).
+// moves it a step, a jump falls back to a binary search), then go through the joints 4 at a
+// time: translation and scale are lerped per joint, the 4 rotations are slerped together in SSE
+// lanes (the Eberly polynomial of slerp_shortest, nlerp for nearly equal keys, the exact
+// acos/sin route per lane for keys far apart). evaluate_pose turns them into 3x4 affine local
+// matrices, multiplies by the parent (parents come first) and by the inverse bind matrices, in
+// one pass: the path the viewer runs and the pose benchmark measures. sample_runtime stops at
+// local TRS (for blending, which works on local transforms before local->model), and
+// sample_joint gives one joint's local TRS on demand (the UI's selected joint).
 //
-// The runtime is immutable after build() and move-only; the cursor is owned by the caller,
-// sized once per runtime by reset(); sampling never allocates.
+// Interpolation follows glTF 2.0 exactly: step holds the key at or before t; linear lerps
+// vectors and slerps rotations along the shorter arc; cubic spline is the Hermite spline with
+// tangents scaled by the key interval (rotations normalised after); before the first key the
+// first value holds, after the last key the last. tests/anim/clip_runtime_test.cpp checks
+// every path against a plain scalar reference (tests/anim/reference_sampler.h) within 1e-6.
+//
+// Time: seconds as double, from Player::time through wrap_time to the key search. A float
+// second steps by 6.1e-5 s at 10 minutes (a 30 fps key interval is 3.3e-2 s: 0.2 % of it), and
+// assimp's own keys are doubles (ticks / ticks per second). Doubles keep 1e-13 s at 10 minutes,
+// need no per-clip tick rate (FBX uses 46,186,158,000 ticks per second, BVH and X their own),
+// and cost nothing measurable: only the key search and one division per timeline see them;
+// alpha (in [0, 1)) and the values stay float.
+//
+// The runtime is immutable after build()/adopt() and move-only; the cursor is owned by the
+// caller, sized once per runtime by reset(); sampling never allocates.
 #pragma once
 
 #include <cstdint>
@@ -32,49 +48,68 @@
 #include <glm/vec4.hpp>
 
 #include "anim/clip.h"
+#include "anim/clip_arrays.h"
 #include "anim/transform.h"
 
 namespace sv {
 
 struct Skeleton;
 
+// The three components a joint's local transform is keyed in (glTF's "paths").
+enum class TrackPath : uint8_t { Translation = 0, Rotation = 1, Scale = 2 };
+
 class ClipRuntime {
  public:
+  using Track = RuntimeTrack;
+
   ClipRuntime() = default;
   ClipRuntime(ClipRuntime&&) noexcept = default;
   ClipRuntime& operator=(ClipRuntime&&) noexcept = default;
   ClipRuntime(const ClipRuntime&) = delete;
   ClipRuntime& operator=(const ClipRuntime&) = delete;
 
-  // Validates `skeleton` and `clip` against it (Skeleton::validate, Clip::validate) and builds
-  // the layout. Allocates. Empty on success; otherwise the first problem, and *this is empty.
+  // The builder: validates `skeleton` and `clip` against it (Skeleton::validate, Clip::validate)
+  // and lays the clip out for the skeleton (its rest values fill what the clip does not key).
+  // Allocates. Empty on success; otherwise the first problem, and *this is empty.
   std::string build(const Clip& clip, const Skeleton& skeleton);
 
-  bool empty() const noexcept { return joints_ == 0; }
-  std::size_t joints() const noexcept { return joints_; }
-  float duration() const noexcept { return duration_; }
-  std::size_t timelines() const noexcept { return timeline_begin_.size() - 1; }
+  // Takes over `arrays` once check_clip_arrays accepts them (clip_arrays.h). Empty on success;
+  // otherwise the first problem, and *this is empty.
+  std::string adopt(ClipArrays&& arrays);
 
-  // Where one component of one joint is: value of key k, entry e (0 for step and linear; 0..2 =
-  // in-tangent, value, out-tangent for cubic) is values[base + (per_key * k + e) * stride].
-  struct Track {
-    uint32_t timeline;  // 0: the constant timeline (one key, value at base)
-    uint32_t base;
-    uint32_t stride;
-    Interpolation interpolation;
-  };
+  // The arrays, for writing (valid while *this lives and is not moved from).
+  ClipArraysView arrays() const noexcept;
+
+  bool empty() const noexcept { return joints_ == 0; }
+  const std::string& name() const noexcept { return name_; }
+  double duration() const noexcept { return duration_; }  // seconds
+  std::size_t joints() const noexcept { return joints_; }
+  std::size_t timelines() const noexcept { return timeline_begin_.size() - 1; }
+  std::span<const int32_t> parents() const noexcept { return parents_; }
+
+  // For --info and the UI; each scans the tracks (O(joints)), not meant per frame.
+  // Joints with at least one keyed component (the raw clip's channels).
+  std::size_t channels() const noexcept;
+  // Keys over every keyed component, a one-key component counting 1.
+  std::size_t keys() const noexcept;
+  // The key times (seconds) of one component of one joint: empty when the clip does not key it
+  // or `joint` is out of range.
+  std::span<const double> key_times(std::size_t joint, TrackPath path) const noexcept;
+  // The time of the nearest key of any keyed component strictly after (direction > 0) or before
+  // (direction < 0) `time`, ignoring keys within 1e-6 s of it; `time` itself when there is none.
+  double adjacent_key_time(double time, int direction) const noexcept;
 
  private:
-  friend struct RuntimeCursor;
   friend struct RuntimeAccess;
 
+  std::string name_;
   uint32_t joints_ = 0;
-  float duration_ = 0.0f;
-  std::vector<float> times_;                    // every timeline's key times, one after the other
+  double duration_ = 0.0;
+  std::vector<double> times_{0.0};              // every timeline's key times, one after another
   std::vector<uint32_t> timeline_begin_{0, 1};  // timeline i is times_[begin[i], begin[i+1])
   std::vector<Track> tracks_;      // 3 per joint (T, R, S), joints padded to a multiple of 4
   std::vector<glm::vec4> values_;  // vec3 as (x, y, z, 0); quaternions as (x, y, z, w)
-  std::vector<int32_t> parents_;   // the skeleton's, checked at build
+  std::vector<int32_t> parents_;   // the skeleton's
   // Per 4 joints and component: 1 when the 4 tracks share timeline, interpolation and stride
   // and sit in consecutive slots, so a frame reads them as 4 adjacent values per key.
   std::vector<uint8_t> uniform_;
@@ -84,7 +119,7 @@ class ClipRuntime {
 // samplers write each frame (sized by reset, so sampling allocates nothing).
 struct RuntimeCursor {
   // Where this frame's t fell on a timeline: inside segment [key, key+1] at `alpha` of its
-  // length `td`, or outside every segment with `key` the key whose value holds.
+  // length `td` (seconds), or outside every segment with `key` the key whose value holds.
   struct Segment {
     uint32_t key;
     uint32_t inside;
@@ -102,8 +137,13 @@ struct RuntimeCursor {
 // Samples at time t (seconds, wrapped or clamped by the caller, see wrap_time) into one local
 // Transform per joint. False, writing nothing, when out_local's size differs from the joint count
 // or the cursor was not reset for this runtime.
-bool sample_runtime(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
+bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                     std::span<Transform> out_local) noexcept;
+
+// One joint's local transform at time t, with a binary search per component and no cursor:
+// for one joint on demand (the UI's selected joint), not for whole poses. Scalar code: equal to
+// sample_runtime's result up to rounding. False, writing nothing, when `joint` is out of range.
+bool sample_joint(const ClipRuntime& clip, double t, std::size_t joint, Transform& out) noexcept;
 
 // Sample + local->model + palette in one pass: model gets one matrix per joint (as
 // local_to_model), palette[b] = model[skin_joints[b]] * inverse_bind[b] (as build_palette).
@@ -111,7 +151,7 @@ bool sample_runtime(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
 // differ from local_to_model/build_palette by rounding only. `palette` may be empty (with
 // skin_joints and inverse_bind) for model matrices alone. False, writing nothing, when a size
 // does not fit, a skin joint is out of range, or the cursor does not fit.
-bool evaluate_pose(const ClipRuntime& clip, float t, RuntimeCursor& cursor,
+bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept;
 

@@ -165,8 +165,14 @@ void group_vertices_by_bone_set(Mesh& mesh) {
 
 std::string Model::validate() const {
   if (std::string e = skeleton.validate(); !e.empty()) return e;
-  for (const Clip& clip : clips)
-    if (std::string e = clip.validate(skeleton); !e.empty()) return e;
+  for (const ClipRuntime& clip : clips) {
+    const std::span<const int32_t> parents = clip.parents();
+    if (clip.joints() != skeleton.size() ||
+        !std::equal(parents.begin(), parents.end(), skeleton.parents.begin()))
+      return "clip '" + clip.name() + "' was laid out for another skeleton (" +
+             std::to_string(clip.joints()) + " joints, the model has " +
+             std::to_string(skeleton.size()) + ")";
+  }
   for (std::size_t m = 0; m < meshes.size(); ++m)
     if (std::string e = check_mesh(meshes[m], skeleton.size(), materials.size()); !e.empty())
       return "mesh " + std::to_string(m) + " '" + meshes[m].name + "': " + e;

@@ -21,7 +21,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "anim/clip.h"
+#include "anim/clip_runtime.h"
 #include "anim/skeleton.h"
 
 namespace sv {
@@ -85,11 +85,13 @@ struct Model {
 
   Skeleton skeleton;
   std::vector<Mesh> meshes;
-  std::vector<Clip> clips;
+  std::vector<ClipRuntime> clips;  // runtime form only (built at import; see clip_runtime.h)
   std::vector<Material> materials;
 
   // Empty when the skeleton, every clip and every mesh are consistent (sizes, joint ranges,
-  // finite numbers); otherwise a message naming the first problem.
+  // finite numbers, each clip laid out for this skeleton's joints and parents); otherwise a
+  // message naming the first problem. A clip's own arrays were checked when it was built or
+  // adopted.
   std::string validate() const;
 };
 

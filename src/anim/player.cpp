@@ -1,22 +1,30 @@
 #include "anim/player.h"
 
+#include <algorithm>
 #include <cmath>
-
-#include "anim/sample.h"
 
 namespace sv {
 
-void Player::advance(float dt, float duration) noexcept {
+double wrap_time(double t, double duration, bool loop) noexcept {
+  if (std::isnan(t) || !(duration > 0.0) || !std::isfinite(duration)) return 0.0;
+  if (!loop) return std::clamp(t, 0.0, duration);
+  if (!std::isfinite(t)) return 0.0;
+  double r = std::fmod(t, duration);  // exact, in (-duration, duration)
+  if (r < 0.0) r += duration;         // may round up to duration for tiny negative r
+  return r < duration ? r : 0.0;
+}
+
+void Player::advance(double dt, double duration) noexcept {
   if (!playing) return;
-  const float step = dt * speed;
-  const float t = std::isfinite(step) ? time + step : time;
+  const double step = dt * speed;
+  const double t = std::isfinite(step) ? time + step : time;
   if (loop) {
     time = wrap_time(t, duration, true);
     return;
   }
   time = wrap_time(t, duration, false);
   // A clamped clip stops at the end it ran into (the start, when playing backwards).
-  if ((step > 0.0f && t >= duration) || (step < 0.0f && t <= 0.0f)) playing = false;
+  if ((step > 0.0 && t >= duration) || (step < 0.0 && t <= 0.0)) playing = false;
 }
 
 }  // namespace sv

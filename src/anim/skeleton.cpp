@@ -1,5 +1,6 @@
 #include "anim/skeleton.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "anim/finite.h"
@@ -32,6 +33,12 @@ int32_t Skeleton::find(std::string_view name) const noexcept {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<int32_t>(i);
   return -1;
+}
+
+bool rest_pose(const Skeleton& skeleton, std::span<Transform> out) noexcept {
+  if (out.size() != skeleton.size() || skeleton.rest.size() != skeleton.size()) return false;
+  std::copy(skeleton.rest.begin(), skeleton.rest.end(), out.begin());
+  return true;
 }
 
 }  // namespace sv

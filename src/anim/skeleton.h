@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,5 +48,9 @@ struct Skeleton {
   // never per frame.
   int32_t find(std::string_view name) const noexcept;
 };
+
+// Writes the skeleton's rest pose (local transforms). Returns false (writing nothing) if
+// out.size() differs from the joint count.
+bool rest_pose(const Skeleton& skeleton, std::span<Transform> out) noexcept;
 
 }  // namespace sv

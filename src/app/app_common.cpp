@@ -92,7 +92,7 @@ bool parse_view(const std::string& s, ViewMode* v) {
 int32_t resolve_clip(const Model& model, const std::string& clip) {
   if (clip.empty()) return model.clips.empty() ? -1 : 0;
   for (std::size_t i = 0; i < model.clips.size(); ++i) {
-    if (model.clips[i].name == clip) return static_cast<int32_t>(i);
+    if (model.clips[i].name() == clip) return static_cast<int32_t>(i);
   }
   char* end = nullptr;
   const long i = std::strtol(clip.c_str(), &end, 10);

@@ -64,26 +64,22 @@ std::string seconds(double s) {
   return buf;
 }
 
-std::size_t key_count(const JointChannel& c) {
-  return c.translation.times.size() + c.rotation.times.size() + c.scale.times.size();
-}
-
 // Parses a time in seconds: a finite number >= 0, nothing else.
-bool parse_time(const std::string& text, float& out) {
+bool parse_time(const std::string& text, double& out) {
   if (text.empty()) return false;
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v) || v < 0.0 || v > 3.0e38)
     return false;
-  out = static_cast<float>(v);
+  out = v;
   return true;
 }
 
 // Clip by exact name first, then by index; -2 when neither matches.
 int find_clip(const Model& model, const std::string& which) {
   for (std::size_t i = 0; i < model.clips.size(); ++i)
-    if (model.clips[i].name == which) return static_cast<int>(i);
+    if (model.clips[i].name() == which) return static_cast<int>(i);
   char* end = nullptr;
   errno = 0;
   const long index = std::strtol(which.c_str(), &end, 10);
@@ -135,11 +131,9 @@ int run_info(const Options& o) {
 
   out << "Clips: " << m.clips.size() << "\n";
   for (std::size_t i = 0; i < m.clips.size(); ++i) {
-    const Clip& c = m.clips[i];
-    std::size_t keys = 0;
-    for (const JointChannel& ch : c.channels) keys += key_count(ch);
-    out << "  [" << i << "] '" << c.name << "': " << seconds(c.duration) << " s, "
-        << c.channels.size() << " channels, " << keys << " keys\n";
+    const ClipRuntime& c = m.clips[i];
+    out << "  [" << i << "] '" << c.name() << "': " << seconds(c.duration()) << " s, "
+        << c.channels() << " channels, " << c.keys() << " keys\n";
   }
 
   out << "Import report:";
@@ -161,7 +155,7 @@ int run_dump(const Options& o) {
     std::string item;
     std::istringstream list(o.times);
     while (std::getline(list, item, ',')) {
-      float t = 0.0f;
+      double t = 0.0;
       if (!parse_time(item, t))
         return fail(o.model + ": bad time '" + item + "' in --times (need seconds >= 0)");
       request.times.push_back(t);
@@ -169,12 +163,12 @@ int run_dump(const Options& o) {
     if (request.times.empty()) return fail(o.model + ": --times is empty");
     request.frames = true;
   } else if (!o.time.empty()) {
-    float t = 0.0f;
+    double t = 0.0;
     if (!parse_time(o.time, t))
       return fail(o.model + ": bad time '" + o.time + "' (need seconds >= 0)");
     request.times.push_back(t);
   } else {
-    request.times.push_back(0.0f);
+    request.times.push_back(0.0);
   }
 
   Watchdog watchdog(o.model, o.time_limit);

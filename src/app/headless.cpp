@@ -56,9 +56,8 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
     s.player.advance(1.0f / 60.0f, s.duration());
     evaluate(s, ro, false);
     const StageTimes& t = s.animator.times();
-    sum.sample += t.sample;
-    sum.to_model += t.to_model;
-    sum.palette += t.palette;
+    sum.pose += t.pose;
+    sum.normals += t.normals;
     sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
     const auto t0 = Clock::now();
     gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
@@ -71,8 +70,9 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
 
   std::size_t vertices = 0;
   for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
-  const std::string what =
-      clip >= 0 ? "'" + s.model.clips[static_cast<std::size_t>(clip)].name + "'" : "the rest pose";
+  const std::string what = clip >= 0
+                               ? "'" + s.model.clips[static_cast<std::size_t>(clip)].name() + "'"
+                               : "the rest pose";
   const double n = viewer.bench_frames, ms = 1000.0 / n;
   const std::string path = ro.gpu_skinning
                                ? std::string("GPU")
@@ -82,10 +82,9 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
               s.model.skeleton.size(), width, height);
   std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
   std::printf(
-      "per frame (ms): sample %.4f  to-model %.4f  palette %.4f  cpu-skin %.4f  "
+      "per frame (ms): pose %.4f  normals %.4f  cpu-skin %.4f  "
       "upload+draw (CPU side) %.4f  GPU wait %.4f\n",
-      sum.sample * ms, sum.to_model * ms, sum.palette * ms, sum.cpu_skin * ms, draw * ms,
-      finish * ms);
+      sum.pose * ms, sum.normals * ms, sum.cpu_skin * ms, draw * ms, finish * ms);
   return kExitOk;
 }
 
@@ -150,7 +149,7 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
           // every 50, so both paths and every clip run in every cycle.
           if (f % 97 == 0) {
             s.player.clip = clips == 0 ? -1 : (f / 97) % (clips + 1) - 1;
-            s.player.time = 0.0f;
+            s.player.time = 0.0;
           }
           ro.gpu_skinning = (f / 50) % 2 == 0;
           s.player.advance(1.0f / 60.0f, s.duration());

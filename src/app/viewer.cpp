@@ -89,9 +89,9 @@ PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
       scene->z_up = options.z_up;
       edits.reframe = true;
     }
-    options.selected_joint = ui::skeleton_panel(
-        scene->model.skeleton, scene->animator.local(), scene->animator.model_matrices(),
-        scene->weight_stats.joint_vertices, options.selected_joint);
+    options.selected_joint =
+        ui::skeleton_panel(scene->model, scene->animator, scene->animator.model_matrices(),
+                           scene->weight_stats.joint_vertices, options.selected_joint);
   }
   ui::stats_panel(ui.frame_times, ui.frame_index);
   ImGui::End();
@@ -197,7 +197,7 @@ void Viewer::handle_input(float /*dt*/) {
   input_.key_count = 0;
   if (io.WantCaptureKeyboard || !scene_) return;
   Player& p = scene_->player;
-  const float duration = scene_->duration();
+  const double duration = scene_->duration();
   for (int i = 0; i < keys; ++i) {
     switch (input_.keys[static_cast<std::size_t>(i)]) {
       case GLFW_KEY_SPACE:
@@ -508,11 +508,11 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   }
   ro.gpu_skinning = viewer.skinning == "gpu";
   ro.skeleton = viewer.skeleton;
-  float time = 0.0f;
+  double time = 0.0;
   if (!options.time.empty()) {
     char* end = nullptr;
-    time = std::strtof(options.time.c_str(), &end);
-    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(time) || time < 0.0f) {
+    time = std::strtod(options.time.c_str(), &end);
+    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(time) || time < 0.0) {
       return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
     }
   }
@@ -529,7 +529,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   ro.selected_joint = viewer.bone.empty() ? -1 : s.model.skeleton.find(viewer.bone);
   s.player.clip = clip;
   s.player.playing = false;
-  s.player.time = clip >= 0 ? std::min(time, s.duration()) : 0.0f;
+  s.player.time = clip >= 0 ? std::min(time, s.duration()) : 0.0;
   s.bounds = animated_bounds(s.model, clip, false);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);

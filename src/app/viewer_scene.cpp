@@ -7,9 +7,9 @@
 
 namespace sv {
 
-float Scene::duration() const noexcept {
-  if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0f;
-  return model.clips[static_cast<std::size_t>(player.clip)].duration;
+double Scene::duration() const noexcept {
+  if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0;
+  return model.clips[static_cast<std::size_t>(player.clip)].duration();
 }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,

@@ -27,10 +27,10 @@ struct Scene {
   Animator animator;
   gl::GpuModel gpu;
   Player player;
-  Bounds bounds;                    // model space, over the first clip's animated poses
-  WeightStats weight_stats;         // the legends' counts, per joint too; once per model
-  bool z_up = false;                // shown upright by rotating -90 degrees about X
-  float duration() const noexcept;  // of the player's clip; 0 for the rest pose
+  Bounds bounds;                     // model space, over the first clip's animated poses
+  WeightStats weight_stats;          // the legends' counts, per joint too; once per model
+  bool z_up = false;                 // shown upright by rotating -90 degrees about X
+  double duration() const noexcept;  // of the player's clip; 0 for the rest pose
 };
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns

@@ -6,11 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include <glm/mat3x3.hpp>
-
-#include "anim/pose.h"
-#include "anim/sample.h"
-#include "anim/skinning.h"
+#include "anim/animator.h"
 
 namespace sv {
 namespace {
@@ -135,43 +131,32 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, float time, PosedModel& out) {
-  const Skeleton& sk = model.skeleton;
-  const std::size_t n = sk.size();
-  out.local.resize(n);
-  out.joint_model.resize(n);
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out) {
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
+  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
+  Animator animator(model);
+  animator.set_clip(model, clip);
+  double t = 0.0;
   if (clip >= 0) {
-    const Clip& c = model.clips[static_cast<std::size_t>(clip)];
-    const float t = std::isfinite(time) ? std::clamp(time, 0.0f, c.duration) : 0.0f;
-    if (!sample_clip(c, sk, t, out.local)) return "sampling clip '" + c.name + "' failed";
-  } else if (!rest_pose(sk, out.local)) {
-    return "rest pose failed";
+    const ClipRuntime& c = model.clips[static_cast<std::size_t>(clip)];
+    t = std::isfinite(time) ? std::clamp(time, 0.0, c.duration()) : 0.0;
+    if (!animator.evaluate(model, PoseMode::Clip, t))
+      return "posing clip '" + c.name() + "' failed";
+  } else if (!animator.evaluate(model, PoseMode::Rest, 0.0)) {
+    return "posing the rest pose failed";
   }
-  if (!local_to_model(sk.parents, out.local, out.joint_model)) return "local_to_model failed";
-
+  if (!animator.skin_cpu(model)) return "skinning failed";
+  const std::span<const glm::mat4> joints = animator.model_matrices();
+  out.joint_model.assign(joints.begin(), joints.end());
   out.positions.resize(model.meshes.size());
   out.normals.resize(model.meshes.size());
-  std::vector<glm::mat4> palette;
-  std::vector<glm::mat3> normal_palette;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const Mesh& mesh = model.meshes[m];
-    palette.resize(mesh.skin_joints.size());
-    normal_palette.resize(mesh.skin_joints.size());
-    if (!build_palette(out.joint_model, mesh.skin_joints, mesh.inverse_bind, palette))
-      return "build_palette failed for mesh '" + mesh.name + "'";
-    if (!build_normal_palette(palette, normal_palette))
-      return "build_normal_palette failed for mesh '" + mesh.name + "'";
-    out.positions[m].resize(mesh.vertex_count());
-    out.normals[m].resize(mesh.vertex_count());
-    SkinInput in;
-    in.positions = mesh.positions;
-    in.normals = mesh.normals;
-    in.joints = mesh.joints;
-    in.weights = mesh.weights;
-    in.max_joint = mesh.max_joint;
-    if (!skin_lbs(palette, normal_palette, in, out.positions[m], out.normals[m]))
-      return "skinning failed for mesh '" + mesh.name + "'";
+    const std::span<const glm::vec3> p = animator.skinned_positions(m);
+    const std::span<const glm::vec3> n = animator.skinned_normals(m);
+    out.positions[m].assign(p.begin(), p.end());
+    // A mesh without normals is skinned without them; the dump writes zeros, as before.
+    out.normals[m].assign(n.begin(), n.end());
+    out.normals[m].resize(p.size(), glm::vec3(0.0f));
   }
   return {};
 }

@@ -29,10 +29,8 @@
 
 namespace sv {
 
-// The pose of a whole model at one time. Buffers are sized by pose_model() on first use and
-// reused afterwards.
+// The pose of a whole model at one time, copied out of the Animator that posed it.
 struct PosedModel {
-  std::vector<Transform> local;        // per joint, parent space
   std::vector<glm::mat4> joint_model;  // per joint, model space
   // Per mesh, per vertex in the Mesh's own (grouped) order, model space; normals unit length.
   std::vector<std::vector<glm::vec3>> positions;
@@ -40,14 +38,15 @@ struct PosedModel {
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
-// rest transforms of the file when clip < 0. Runs the anim jobs (sample_clip, local_to_model,
-// build_palette, build_normal_palette, skin_lbs). Returns "" or what went wrong.
-std::string pose_model(const Model& model, int clip, float time, PosedModel& out);
+// rest transforms of the file when clip < 0, through the viewer's own path: an Animator
+// (evaluate_pose, build_normal_palette, skin_lbs; anim/animator.h). Returns "" or what went
+// wrong.
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out);
 
 struct DumpRequest {
-  int clip = -1;             // -1: rest pose
-  std::vector<float> times;  // seconds; at least one
-  bool frames = false;       // true: the "frames" form even for one time
+  int clip = -1;              // -1: rest pose
+  std::vector<double> times;  // seconds; at least one
+  bool frames = false;        // true: the "frames" form even for one time
 };
 
 // Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).

@@ -173,6 +173,7 @@ struct Importer {
   GltfSidecar* gltf = nullptr;
   ImportReport& report;
   Model model;
+  std::vector<Clip> clips;  // raw, until build_runtime_clips() lays them out into model.clips
 
   // Every node, depth-first preorder.
   std::vector<const aiNode*> nodes;
@@ -630,7 +631,7 @@ struct Importer {
       clip.name = anim && anim->mName.length > 0 ? std::string(anim->mName.C_Str())
                                                  : "clip " + std::to_string(a);
       if (!anim) {
-        model.clips.push_back(std::move(clip));
+        clips.push_back(std::move(clip));
         continue;
       }
       if (anim->mDuration < 0.0) {  // zero is a single pose; negative has no meaning
@@ -694,8 +695,8 @@ struct Importer {
       for (const JointChannel& jc : clip.channels) last_key = std::max(last_key, last_time(jc));
       double duration = anim->mDuration / tps;
       if (!(std::isfinite(duration) && duration > 0.0)) duration = 0.0;
-      clip.duration = static_cast<float>(std::max(duration, last_key));
-      model.clips.push_back(std::move(clip));
+      clip.duration = std::max(duration, last_key);
+      clips.push_back(std::move(clip));
     }
     if (!refused.empty()) {
       std::string list;
@@ -775,7 +776,7 @@ struct Importer {
     std::vector<GltfTrackOverride>& overrides = gltf->overrides;
     uint64_t applied = 0, unmatched = 0;
     for (GltfTrackOverride& o : overrides) {
-      if (o.animation >= model.clips.size()) {
+      if (o.animation >= clips.size()) {
         ++unmatched;
         continue;
       }
@@ -790,7 +791,7 @@ struct Importer {
         ++unmatched;
         continue;
       }
-      Clip& clip = model.clips[o.animation];
+      Clip& clip = clips[o.animation];
       JointChannel* channel = nullptr;
       for (JointChannel& jc : clip.channels)
         if (jc.joint == joint) channel = &jc;
@@ -812,7 +813,7 @@ struct Importer {
         continue;
       }
       ++applied;
-      clip.duration = std::max<float>(clip.duration, static_cast<float>(last_time(*channel)));
+      clip.duration = std::max(clip.duration, last_time(*channel));
     }
     if (applied)
       report.notes.push_back(std::to_string(applied) +
@@ -822,6 +823,17 @@ struct Importer {
       report.notes.push_back(std::to_string(unmatched) +
                              " glTF STEP/CUBICSPLINE track(s) could not be matched to a node and "
                              "were left linear.");
+  }
+
+  // The one place the importer's raw clips become runtime clips (the builder,
+  // ClipRuntime::build): nothing after import sees a Clip.
+  std::string build_runtime_clips() {
+    model.clips.resize(clips.size());
+    for (std::size_t c = 0; c < clips.size(); ++c)
+      if (std::string e = model.clips[c].build(clips[c], model.skeleton); !e.empty())
+        return fail("invalid data: " + e);
+    clips.clear();
+    return {};
   }
 
   void note_key_repairs() {
@@ -850,6 +862,7 @@ struct Importer {
     if (std::string e = build_clips(); !e.empty()) return e;
     if (gltf) apply_gltf_samplers();
     note_key_repairs();
+    if (std::string e = build_runtime_clips(); !e.empty()) return e;
     build_materials();
     if (model.meshes.empty() && model.clips.empty())
       return fail("nothing to show (no meshes and no animations)");
@@ -1081,8 +1094,7 @@ bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
   // Keys out of order are sorted; keys with a time already used are dropped (first one kept).
   uint64_t out_of_order = 0;
   for (std::size_t i = 1; i < order.size(); ++i)
-    if (static_cast<float>(keys.times[order[i]]) <= static_cast<float>(keys.times[order[i - 1]]))
-      ++out_of_order;
+    if (keys.times[order[i]] <= keys.times[order[i - 1]]) ++out_of_order;
   if (out_of_order)
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return keys.times[a] < keys.times[b]; });
@@ -1090,7 +1102,7 @@ bool clean_track(KeyBuffer<V> keys, Interpolation interpolation, Track<V>& out,
   out.interpolation = interpolation;
   uint64_t normalised = 0;
   for (std::size_t k : order) {
-    const float t = static_cast<float>(keys.times[k]);
+    const double t = keys.times[k];
     if (!out.times.empty() && t <= out.times.back()) continue;
     out.times.push_back(t);
     for (std::size_t s = 0; s < stride; ++s) {

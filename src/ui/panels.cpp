@@ -193,31 +193,11 @@ bool model_panel(const ModelPanelInput& in, PanelState& state) {
   return open;
 }
 
-float adjacent_key_time(const Clip& clip, float time, int direction) noexcept {
-  float best = time;
-  bool found = false;
-  auto consider = [&](const std::vector<float>& times) {
-    for (float k : times) {
-      const bool ok = direction > 0 ? k > time + 1e-6f : k < time - 1e-6f;
-      if (ok && (!found || (direction > 0 ? k < best : k > best))) {
-        best = k;
-        found = true;
-      }
-    }
-  };
-  for (const JointChannel& ch : clip.channels) {
-    consider(ch.translation.times);
-    consider(ch.rotation.times);
-    consider(ch.scale.times);
-  }
-  return best;
-}
-
-float step_time(float time, float duration, int frames, int frames_per_second) noexcept {
-  if (duration <= 0.0f || frames_per_second <= 0) return 0.0f;
-  const float dt = 1.0f / static_cast<float>(frames_per_second);
-  const float frame = std::round(time / dt) + static_cast<float>(frames);
-  return std::clamp(frame * dt, 0.0f, duration);
+double step_time(double time, double duration, int frames, int frames_per_second) noexcept {
+  if (duration <= 0.0 || frames_per_second <= 0) return 0.0;
+  const double dt = 1.0 / frames_per_second;
+  const double frame = std::round(time / dt) + frames;
+  return std::clamp(frame * dt, 0.0, duration);
 }
 
 bool clips_panel(const Model& model, Player& player, const PanelState& state) {
@@ -225,33 +205,33 @@ bool clips_panel(const Model& model, Player& player, const PanelState& state) {
   bool changed = false;
   const char* current =
       player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
-          ? model.clips[static_cast<std::size_t>(player.clip)].name.c_str()
+          ? model.clips[static_cast<std::size_t>(player.clip)].name().c_str()
           : "(rest pose)";
   if (ImGui::BeginCombo("Clip", current)) {
     if (ImGui::Selectable("(rest pose)", player.clip < 0)) {
       player.clip = -1;
-      player.time = 0.0f;
+      player.time = 0.0;
       changed = true;
     }
     for (std::size_t i = 0; i < model.clips.size(); ++i) {
       ImGui::PushID(static_cast<int>(i));
       char label[320];
       std::snprintf(label, sizeof(label), "%zu: %s (%.2f s)", i,
-                    model.clips[i].name.empty() ? "(unnamed)" : model.clips[i].name.c_str(),
-                    model.clips[i].duration);
+                    model.clips[i].name().empty() ? "(unnamed)" : model.clips[i].name().c_str(),
+                    model.clips[i].duration());
       if (ImGui::Selectable(label, player.clip == static_cast<int32_t>(i))) {
         player.clip = static_cast<int32_t>(i);
-        player.time = 0.0f;
+        player.time = 0.0;
         changed = true;
       }
       ImGui::PopID();
     }
     ImGui::EndCombo();
   }
-  const float duration =
+  const double duration =
       player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
-          ? model.clips[static_cast<std::size_t>(player.clip)].duration
-          : 0.0f;
+          ? model.clips[static_cast<std::size_t>(player.clip)].duration()
+          : 0.0;
   if (ImGui::Button(player.playing ? "Pause" : "Play")) {
     player.playing = !player.playing;
     changed = true;
@@ -259,7 +239,7 @@ bool clips_panel(const Model& model, Player& player, const PanelState& state) {
   ImGui::SameLine();
   if (ImGui::Button("Stop")) {
     player.playing = false;
-    player.time = 0.0f;
+    player.time = 0.0;
     changed = true;
   }
   ImGui::SameLine();
@@ -274,38 +254,42 @@ bool clips_panel(const Model& model, Player& player, const PanelState& state) {
     player.time = step_time(player.time, duration, 1, state.frames_per_second);
     changed = true;
   }
-  const Clip* clip = player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
-                         ? &model.clips[static_cast<std::size_t>(player.clip)]
-                         : nullptr;
+  const ClipRuntime* clip =
+      player.clip >= 0 && static_cast<std::size_t>(player.clip) < model.clips.size()
+          ? &model.clips[static_cast<std::size_t>(player.clip)]
+          : nullptr;
   ImGui::SameLine();
   if (ImGui::Button("|<key") && clip != nullptr) {
     player.playing = false;
-    player.time = std::clamp(adjacent_key_time(*clip, player.time, -1), 0.0f, duration);
+    player.time = std::clamp(clip->adjacent_key_time(player.time, -1), 0.0, duration);
     changed = true;
   }
   ImGui::SameLine();
   if (ImGui::Button("key>|") && clip != nullptr) {
     player.playing = false;
-    player.time = std::clamp(adjacent_key_time(*clip, player.time, 1), 0.0f, duration);
+    player.time = std::clamp(clip->adjacent_key_time(player.time, 1), 0.0, duration);
     changed = true;
   }
   changed |= ImGui::Checkbox("Loop", &player.loop);
   changed |= ImGui::SliderFloat("Speed", &player.speed, -2.0f, 2.0f, "%.2f");
-  if (ImGui::SliderFloat("Time", &player.time, 0.0f, std::max(duration, 1e-6f), "%.3f s")) {
-    player.time = std::clamp(player.time, 0.0f, duration);
+  const double time_max = std::max(duration, 1e-6);
+  const double time_min = 0.0;
+  if (ImGui::SliderScalar("Time", ImGuiDataType_Double, &player.time, &time_min, &time_max,
+                          "%.3f s")) {
+    player.time = std::clamp(player.time, 0.0, duration);
     changed = true;
   }
-  const float fps = static_cast<float>(state.frames_per_second);
+  const double fps = state.frames_per_second;
   ImGui::Text("frame %d / %d at %d fps", static_cast<int>(std::round(player.time * fps)),
               static_cast<int>(std::round(duration * fps)), state.frames_per_second);
   ImGui::TextDisabled("Space play/pause, Left/Right one frame");
   return changed;
 }
 
-int32_t skeleton_panel(const Skeleton& skeleton, std::span<const Transform> local,
-                       std::span<const glm::mat4> model, std::span<const uint32_t> influenced,
-                       int32_t selected) {
+int32_t skeleton_panel(const Model& m, const Animator& pose, std::span<const glm::mat4> model,
+                       std::span<const uint32_t> influenced, int32_t selected) {
   if (!ImGui::CollapsingHeader("Skeleton")) return selected;
+  const Skeleton& skeleton = m.skeleton;
   const auto n = static_cast<int32_t>(skeleton.size());
   if (ImGui::BeginChild("joints", ImVec2(0, 220), true)) {
     for (int32_t j = 0; j < n; ++j) {
@@ -318,9 +302,8 @@ int32_t skeleton_panel(const Skeleton& skeleton, std::span<const Transform> loca
     ImGui::Text("%s (joint %d)%s", skeleton.names[j].c_str(), selected,
                 skeleton.is_bone[j] != 0 ? ", bone" : "");
     if (j < influenced.size()) ImGui::Text("influences %u vertices", influenced[j]);
-    if (j < local.size()) {
-      transform_rows("Local", local[j].translation, local[j].rotation, local[j].scale);
-    }
+    const Transform local = pose.local(m, j);
+    transform_rows("Local", local.translation, local.rotation, local.scale);
     if (j < model.size()) {
       glm::vec3 s, t, skew;
       glm::quat r;
@@ -358,9 +341,8 @@ bool skinning_panel(const SkinningPanelInput& in, RenderOptions& o) {
   if (in.times != nullptr) {
     const StageTimes& t = *in.times;
     ImGui::Text("%zu bones, %zu vertices", in.bones, in.vertices);
-    ImGui::Text("sample   %7.3f ms", t.sample * 1e3);
-    ImGui::Text("to model %7.3f ms", t.to_model * 1e3);
-    ImGui::Text("palette  %7.3f ms", t.palette * 1e3);
+    ImGui::Text("pose     %7.3f ms (sample, to model, palette)", t.pose * 1e3);
+    ImGui::Text("normals  %7.3f ms", t.normals * 1e3);
     if (!o.gpu_skinning) {
       // The kernel skin_lbs chose for this CPU, and the rate it ran at this frame.
       ImGui::Text("CPU skin %7.3f ms (%s, %.0f M vertices/s)", t.cpu_skin * 1e3,

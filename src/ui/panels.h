@@ -19,7 +19,6 @@
 
 namespace sv {
 
-struct Clip;
 struct Model;
 struct Skeleton;
 
@@ -62,19 +61,13 @@ bool model_panel(const ModelPanelInput& in, PanelState& state);
 // Clip list, transport, speed, loop, scrubbing. Returns true when `player` was edited.
 bool clips_panel(const Model& model, Player& player, const PanelState& state);
 
-// The time of the nearest key of any track of `clip` strictly after (direction > 0) or before
-// (direction < 0) `time`; `time` itself when there is none. Scans every key: for button
-// presses, not per frame.
-float adjacent_key_time(const Clip& clip, float time, int direction) noexcept;
-
 // One-frame step of the clip for the arrow keys and the step buttons, within [0, duration].
-float step_time(float time, float duration, int frames, int frames_per_second) noexcept;
+double step_time(double time, double duration, int frames, int frames_per_second) noexcept;
 
-// Joint tree; returns the (possibly new) selected joint. Shows the selection's local and model
-// transforms and its influenced-vertex count.
-int32_t skeleton_panel(const Skeleton& skeleton, std::span<const Transform> local,
-                       std::span<const glm::mat4> model, std::span<const uint32_t> influenced,
-                       int32_t selected);
+// Joint tree; returns the (possibly new) selected joint. Shows the selection's local (sampled
+// for it alone: Animator::local) and model transforms and its influenced-vertex count.
+int32_t skeleton_panel(const Model& m, const Animator& pose, std::span<const glm::mat4> model,
+                       std::span<const uint32_t> influenced, int32_t selected);
 
 struct SkinningPanelInput {
   const StageTimes* times = nullptr;

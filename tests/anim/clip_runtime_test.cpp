@@ -1,7 +1,8 @@
-// ClipRuntime against sample_clip on random clips that mix step, linear and cubic tracks, shared
-// and separate key times, empty and one-key tracks, joints without channels, keys starting after
-// 0 and rotations far apart: forward playback with loop wraps, random seeks, times on the keys
-// and outside them. evaluate_pose against local_to_model + build_palette. Refusals.
+// ClipRuntime against the scalar reference (reference_sampler.h) on random clips that mix step,
+// linear and cubic tracks, shared and separate key times, empty and one-key tracks, joints
+// without channels, keys starting after 0 and rotations far apart: forward playback with loop
+// wraps, random seeks, times on the keys and outside them, through sample_runtime, sample_joint
+// and evaluate_pose (against local_to_model + build_palette of the reference). Refusals.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,9 +13,10 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip_runtime.h"
+#include "anim/player.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skeleton.h"
+#include "reference_sampler.h"
 
 namespace sv {
 namespace {
@@ -23,7 +25,8 @@ Skeleton random_skeleton(int joints, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   Skeleton s;
   for (int i = 0; i < joints; ++i) {
-    s.names.push_back("j" + std::to_string(i));
+    s.names.push_back(
+        std::to_string(i).insert(0, 1, 'j'));  // GCC 12 -Wrestrict false positive on "j" + ...
     s.parents.push_back(i == 0 ? kNoParent
                                : static_cast<int32_t>(rng() % static_cast<uint32_t>(i)));
     Transform t;
@@ -40,16 +43,15 @@ Skeleton random_skeleton(int joints, std::mt19937& rng) {
 }
 
 // Key times: the shared 30 fps grid, or an irregular one of its own starting after 0.
-std::vector<float> key_times(std::mt19937& rng, float duration, bool shared) {
-  std::vector<float> times;
+std::vector<double> key_times(std::mt19937& rng, double duration, bool shared) {
+  std::vector<double> times;
   if (shared) {
-    for (int k = 0; k <= static_cast<int>(duration * 30.0f); ++k)
-      times.push_back(static_cast<float>(k) / 30.0f);
+    for (int k = 0; k <= static_cast<int>(duration * 30.0); ++k) times.push_back(k / 30.0);
     return times;
   }
-  std::uniform_real_distribution<float> step(0.01f, 0.3f);
+  std::uniform_real_distribution<double> step(0.01, 0.3);
   const int keys = 1 + static_cast<int>(rng() % 12u);
-  float t = 0.5f * step(rng);
+  double t = 0.5 * step(rng);
   for (int k = 0; k < keys && t < duration; ++k, t += step(rng)) times.push_back(t);
   return times;
 }
@@ -60,7 +62,7 @@ Interpolation random_interpolation(std::mt19937& rng) {
 }
 
 template <class T, class Make>
-void fill(Track<T>& track, std::mt19937& rng, float duration, Make make) {
+void fill(Track<T>& track, std::mt19937& rng, double duration, Make make) {
   const uint32_t kind = rng() % 10u;
   if (kind == 0) return;  // empty: rest value
   track.interpolation = random_interpolation(rng);
@@ -71,7 +73,7 @@ void fill(Track<T>& track, std::mt19937& rng, float duration, Make make) {
   for (std::size_t v = 0; v < values; ++v) track.values.push_back(make());
 }
 
-Clip random_clip(const Skeleton& s, std::mt19937& rng, float duration) {
+Clip random_clip(const Skeleton& s, std::mt19937& rng, double duration) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   Clip clip;
   clip.name = "random";
@@ -103,10 +105,15 @@ Clip random_clip(const Skeleton& s, std::mt19937& rng, float duration) {
   return clip;
 }
 
+// Within 1e-6; a cubic rotation's within 1e-6 / its length before normalisation (random
+// tangents can make that sum short, e.g. 0.3, and normalising scales float rounding up by as
+// much; `raw_length` from reference_pose, empty for all 1).
 void expect_transforms_near(const std::vector<Transform>& got, const std::vector<Transform>& want,
-                            float t, const char* what) {
+                            double t, const char* what,
+                            const std::vector<double>& raw_length = {}) {
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t j = 0; j < want.size(); ++j) {
+    const double rtol = 1e-6 / std::min(1.0, raw_length.empty() ? 1.0 : raw_length[j]);
     for (int c = 0; c < 3; ++c) {
       ASSERT_NEAR(got[j].translation[c], want[j].translation[c], 1e-6f)
           << what << " t=" << t << " joint " << j << " translation " << c;
@@ -114,14 +121,14 @@ void expect_transforms_near(const std::vector<Transform>& got, const std::vector
           << what << " t=" << t << " joint " << j << " scale " << c;
     }
     for (int c = 0; c < 4; ++c)
-      ASSERT_NEAR(got[j].rotation[c], want[j].rotation[c], 1e-6f)
+      ASSERT_NEAR(got[j].rotation[c], want[j].rotation[c], rtol)
           << what << " t=" << t << " joint " << j << " rotation " << c;
   }
 }
 
 // Relative to the matrix's magnitude (products of a chain of joints round in either order).
 void expect_matrices_near(const std::vector<glm::mat4>& got, const std::vector<glm::mat4>& want,
-                          float t, const char* what) {
+                          double t, const char* what) {
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     float scale = 1.0f;
@@ -138,7 +145,6 @@ struct Fixture {
   Clip clip;
   ClipRuntime runtime;
   RuntimeCursor cursor;
-  SamplingCursor reference_cursor;
   std::vector<Transform> got, want;
 
   Fixture(int joints, uint32_t seed) {
@@ -148,44 +154,47 @@ struct Fixture {
     const std::string error = runtime.build(clip, skeleton);
     EXPECT_TRUE(error.empty()) << error;
     cursor.reset(runtime);
-    reference_cursor.reset(clip);
     got.resize(skeleton.size());
-    want.resize(skeleton.size());
   }
 
-  void check(float t, const char* what) {
-    ASSERT_TRUE(sample_clip(clip, skeleton, t, want, &reference_cursor));
+  // sample_runtime, and sample_joint joint by joint, against the reference.
+  void check(double t, const char* what) {
+    std::vector<double> raw_length;
+    want = test::reference_pose(clip, skeleton, t, &raw_length);
     ASSERT_TRUE(sample_runtime(runtime, t, cursor, got));
-    expect_transforms_near(got, want, t, what);
+    expect_transforms_near(got, want, t, what, raw_length);
+    std::vector<Transform> one(skeleton.size());
+    for (std::size_t j = 0; j < one.size(); ++j) ASSERT_TRUE(sample_joint(runtime, t, j, one[j]));
+    expect_transforms_near(one, want, t, what, raw_length);
   }
 };
 
-TEST(ClipRuntime, MatchesSampleClipDuringPlaybackWithLoops) {
+TEST(ClipRuntime, MatchesTheReferenceDuringPlaybackWithLoops) {
   for (uint32_t seed = 1; seed <= 20; ++seed) {
     Fixture f(1 + static_cast<int>(seed * 7 % 70), seed);
-    float t = 0.0f;
+    double t = 0.0;
     for (int frame = 0; frame < 400; ++frame) {  // 3 loops of a 2 s clip at 60 fps
-      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+      t = wrap_time(t + 1.0 / 60.0, f.clip.duration, true);
       f.check(t, "playback");
     }
     for (int frame = 0; frame < 100; ++frame) {  // backwards
-      t = wrap_time(t - 1.0f / 45.0f, f.clip.duration, true);
+      t = wrap_time(t - 1.0 / 45.0, f.clip.duration, true);
       f.check(t, "reverse");
     }
   }
 }
 
-TEST(ClipRuntime, MatchesSampleClipOnSeeksKeysAndOutside) {
+TEST(ClipRuntime, MatchesTheReferenceOnSeeksKeysAndOutside) {
   for (uint32_t seed = 100; seed < 110; ++seed) {
     Fixture f(61, seed);
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> u(-0.5f, 2.5f);
+    std::uniform_real_distribution<double> u(-0.5, 2.5);
     for (int i = 0; i < 300; ++i) f.check(u(rng), "seek");
-    for (int k = 0; k <= 60; ++k) f.check(static_cast<float>(k) / 30.0f, "on a key");
-    for (const float t : {-1.0f, 0.0f, 2.0f, 5.0f, std::nanf("")}) f.check(t, "outside");
+    for (int k = 0; k <= 60; ++k) f.check(k / 30.0, "on a key");
+    for (const double t : {-1.0, 0.0, 2.0, 5.0, std::nan("")}) f.check(t, "outside");
     // Every irregular key time of the clip too.
     for (const JointChannel& ch : f.clip.channels)
-      for (const float t : ch.rotation.times) f.check(t, "rotation key");
+      for (const double t : ch.rotation.times) f.check(t, "rotation key");
   }
 }
 
@@ -201,10 +210,10 @@ TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
       inverse_bind.push_back(f.skeleton.inverse_bind[static_cast<std::size_t>(skin.back())]);
     }
     std::vector<glm::mat4> model(n), want_model(n), palette(skin.size()), want_palette(skin.size());
-    float t = 0.0f;
+    double t = 0.0;
     for (int frame = 0; frame < 150; ++frame) {
-      t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
-      ASSERT_TRUE(sample_clip(f.clip, f.skeleton, t, f.want, &f.reference_cursor));
+      t = wrap_time(t + 1.0 / 60.0, f.clip.duration, true);
+      f.want = test::reference_pose(f.clip, f.skeleton, t);
       ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
       ASSERT_TRUE(build_palette(want_model, skin, inverse_bind, want_palette));
       ASSERT_TRUE(evaluate_pose(f.runtime, t, f.cursor, skin, inverse_bind, model, palette));
@@ -227,7 +236,7 @@ TEST(ClipRuntime, SharedLinearTracksWithFarAndNearKeys) {
     ch.joint = j;
     glm::quat prev(1.0f, 0.0f, 0.0f, 0.0f);
     for (int k = 0; k <= 30; ++k) {
-      const float t = static_cast<float>(k) / 30.0f;
+      const double t = k / 30.0;
       ch.translation.times.push_back(t);
       ch.rotation.times.push_back(t);
       ch.scale.times.push_back(t);
@@ -249,17 +258,15 @@ TEST(ClipRuntime, SharedLinearTracksWithFarAndNearKeys) {
   EXPECT_EQ(rt.timelines(), 2u);
   RuntimeCursor cursor;
   cursor.reset(rt);
-  SamplingCursor ref_cursor;
-  ref_cursor.reset(clip);
-  std::vector<Transform> got(s.size()), want(s.size());
+  std::vector<Transform> got(s.size()), want;
   std::vector<int32_t> skin(s.size());
   for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
   std::vector<glm::mat4> model(s.size()), want_model(s.size()), palette(s.size()),
       want_palette(s.size());
-  float t = 0.0f;
+  double t = 0.0;
   for (int frame = 0; frame < 200; ++frame) {
-    t = wrap_time(t + 1.0f / 97.0f, clip.duration, true);
-    ASSERT_TRUE(sample_clip(clip, s, t, want, &ref_cursor));
+    t = wrap_time(t + 1.0 / 97.0, clip.duration, true);
+    want = test::reference_pose(clip, s, t);
     ASSERT_TRUE(sample_runtime(rt, t, cursor, got));
     expect_transforms_near(got, want, t, "shared linear");
     ASSERT_TRUE(local_to_model(s.parents, want, want_model));
@@ -281,9 +288,9 @@ TEST(ClipRuntime, NarrowerKernelsMatchToo) {
       for (std::size_t i = 0; i < skin.size(); ++i) skin[i] = static_cast<int32_t>(i);
       std::vector<glm::mat4> model(skin.size()), want_model(skin.size()), palette(skin.size()),
           want_palette(skin.size());
-      float t = 0.0f;
+      double t = 0.0;
       for (int frame = 0; frame < 150; ++frame) {
-        t = wrap_time(t + 1.0f / 60.0f, f.clip.duration, true);
+        t = wrap_time(t + 1.0 / 60.0, f.clip.duration, true);
         f.check(t, level == 0 ? "sse2" : "avx2");
         ASSERT_TRUE(local_to_model(f.skeleton.parents, f.want, want_model));
         ASSERT_TRUE(build_palette(want_model, skin, f.skeleton.inverse_bind, want_palette));
@@ -309,8 +316,10 @@ TEST(ClipRuntime, EmptyClipIsTheRestPose) {
   RuntimeCursor cursor;
   cursor.reset(rt);
   std::vector<Transform> got(s.size());
-  ASSERT_TRUE(sample_runtime(rt, 0.5f, cursor, got));
-  expect_transforms_near(got, s.rest, 0.5f, "rest");
+  ASSERT_TRUE(sample_runtime(rt, 0.5, cursor, got));
+  expect_transforms_near(got, s.rest, 0.5, "rest");
+  EXPECT_EQ(rt.channels(), 0u);
+  EXPECT_EQ(rt.keys(), 0u);
 }
 
 TEST(ClipRuntime, SharedKeyTimesShareOneTimeline) {
@@ -330,6 +339,52 @@ TEST(ClipRuntime, SharedKeyTimesShareOneTimeline) {
   ClipRuntime rt;
   ASSERT_EQ(rt.build(clip, s), "");
   EXPECT_EQ(rt.timelines(), 2u);  // the constant one and the shared one
+}
+
+// What --info and the UI read without the raw clip: name, duration, channels, keys, one
+// component's key times and the nearest key before or after a time (the timeline's markers and
+// the key buttons).
+TEST(ClipRuntime, KeyTimesAndCountsForTheUi) {
+  std::mt19937 rng(9u);
+  const Skeleton s = random_skeleton(3, rng);
+  Clip clip;
+  clip.name = "keys";
+  clip.duration = 2.0;
+  JointChannel a;
+  a.joint = 0;
+  a.translation.times = {0.0, 1.0, 2.0};
+  a.translation.values.resize(3);
+  a.scale.times = {1.0, 2.0};  // not the translation's: a timeline of its own
+  a.scale.values.assign(2, glm::vec3(1.0f));
+  JointChannel b;
+  b.joint = 2;
+  b.rotation.times = {0.25, 1.5};
+  b.rotation.values.assign(2, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  clip.channels.push_back(std::move(a));
+  clip.channels.push_back(std::move(b));
+  ClipRuntime rt;
+  ASSERT_EQ(rt.build(clip, s), "");
+  EXPECT_EQ(rt.name(), "keys");
+  EXPECT_EQ(rt.duration(), 2.0);
+  EXPECT_EQ(rt.channels(), 2u);  // joints 0 and 2; joint 1 is not keyed
+  EXPECT_EQ(rt.keys(), 7u);      // 3 + 2 + 2
+  const auto times = [&](std::size_t j, TrackPath p) {
+    const std::span<const double> k = rt.key_times(j, p);
+    return std::vector<double>(k.begin(), k.end());
+  };
+  EXPECT_EQ(times(0, TrackPath::Translation), (std::vector<double>{0.0, 1.0, 2.0}));
+  EXPECT_EQ(times(0, TrackPath::Scale), (std::vector<double>{1.0, 2.0}));
+  EXPECT_TRUE(times(0, TrackPath::Rotation).empty());  // the rest value: no keys
+  EXPECT_TRUE(times(1, TrackPath::Translation).empty());
+  EXPECT_EQ(times(2, TrackPath::Rotation), (std::vector<double>{0.25, 1.5}));
+  EXPECT_TRUE(times(3, TrackPath::Rotation).empty());  // out of range
+  EXPECT_EQ(rt.adjacent_key_time(0.0, 1), 0.25);
+  EXPECT_EQ(rt.adjacent_key_time(0.25, 1), 1.0);
+  EXPECT_EQ(rt.adjacent_key_time(1.2, -1), 1.0);
+  EXPECT_EQ(rt.adjacent_key_time(1.0 + 1e-7, -1), 0.25);  // within 1e-6 s of a key: that key
+  EXPECT_EQ(rt.adjacent_key_time(2.0, 1), 2.0);           // none after the last key
+  EXPECT_EQ(rt.adjacent_key_time(0.0, -1), 0.0);          // none before the first
+  EXPECT_EQ(rt.adjacent_key_time(1.6, 1), 2.0);
 }
 
 TEST(ClipRuntime, RefusesInvalidClipsAndWrongSizes) {

@@ -12,16 +12,16 @@ TEST(Player, LoopWrapsForwardAndBackward) {
   Player p;
   p.time = 1.5f;
   p.advance(1.0f, 2.0f);  // 1.5 + 1 = 2.5 -> 0.5
-  EXPECT_FLOAT_EQ(p.time, 0.5f);
+  EXPECT_DOUBLE_EQ(p.time, 0.5);
   EXPECT_TRUE(p.playing);
   p.speed = -1.0f;
   p.advance(1.0f, 2.0f);  // 0.5 - 1 = -0.5 -> 1.5 from the end
-  EXPECT_FLOAT_EQ(p.time, 1.5f);
+  EXPECT_DOUBLE_EQ(p.time, 1.5);
   p.advance(0.5f, 2.0f);  // 1.5 - 0.5 = 1.0
-  EXPECT_FLOAT_EQ(p.time, 1.0f);
+  EXPECT_DOUBLE_EQ(p.time, 1.0);
   p.speed = 2.0f;
   p.advance(0.5f, 2.0f);  // 1.0 + 2*0.5 = 2.0 == duration -> 0
-  EXPECT_FLOAT_EQ(p.time, 0.0f);
+  EXPECT_DOUBLE_EQ(p.time, 0.0);
   EXPECT_TRUE(p.playing);
 }
 
@@ -30,13 +30,13 @@ TEST(Player, NoLoopClampsAndStops) {
   p.loop = false;
   p.time = 1.5f;
   p.advance(0.25f, 2.0f);  // 1.75, still inside
-  EXPECT_FLOAT_EQ(p.time, 1.75f);
+  EXPECT_DOUBLE_EQ(p.time, 1.75);
   EXPECT_TRUE(p.playing);
   p.advance(1.0f, 2.0f);  // 2.75 -> clamped to 2, stopped
-  EXPECT_FLOAT_EQ(p.time, 2.0f);
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
   EXPECT_FALSE(p.playing);
   p.advance(1.0f, 2.0f);  // stopped: no change
-  EXPECT_FLOAT_EQ(p.time, 2.0f);
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
 }
 
 TEST(Player, NegativeSpeedNoLoopStopsAtStart) {
@@ -45,10 +45,10 @@ TEST(Player, NegativeSpeedNoLoopStopsAtStart) {
   p.speed = -2.0f;
   p.time = 0.5f;
   p.advance(0.125f, 2.0f);  // 0.5 - 0.25 = 0.25
-  EXPECT_FLOAT_EQ(p.time, 0.25f);
+  EXPECT_DOUBLE_EQ(p.time, 0.25);
   EXPECT_TRUE(p.playing);
   p.advance(0.5f, 2.0f);  // 0.25 - 1 -> clamped to 0, stopped
-  EXPECT_FLOAT_EQ(p.time, 0.0f);
+  EXPECT_DOUBLE_EQ(p.time, 0.0);
   EXPECT_FALSE(p.playing);
 }
 
@@ -57,15 +57,15 @@ TEST(Player, PausedZeroDurationAndNonFiniteStep) {
   p.time = 1.0f;
   p.playing = false;
   p.advance(0.5f, 2.0f);
-  EXPECT_FLOAT_EQ(p.time, 1.0f);
+  EXPECT_DOUBLE_EQ(p.time, 1.0);
   p.playing = true;
   p.speed = 0.5f;
   p.advance(1.0f, 2.0f);  // 1 + 0.5
-  EXPECT_FLOAT_EQ(p.time, 1.5f);
+  EXPECT_DOUBLE_EQ(p.time, 1.5);
   p.advance(std::numeric_limits<float>::quiet_NaN(), 2.0f);  // ignored
-  EXPECT_FLOAT_EQ(p.time, 1.5f);
+  EXPECT_DOUBLE_EQ(p.time, 1.5);
   p.advance(1.0f, 0.0f);  // a zero-length clip (e.g. a bind-pose clip) stays at 0
-  EXPECT_FLOAT_EQ(p.time, 0.0f);
+  EXPECT_DOUBLE_EQ(p.time, 0.0);
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skeleton.h"
+#include "anim/slerp.h"
 
 namespace sv {
 namespace {

@@ -1,7 +1,8 @@
 // Property tests on synthetic skeletons (1 to 1,000 joints, random parents-first hierarchies,
 // long chains too), random clips of every interpolation, and random skins with zero weights,
 // more than 4 influences and bad values. Fixed seeds, so a failure reproduces.
-//   - sampling and local -> model give finite transforms and unit rotations at any time;
+//   - sampling the runtime clip (sample_runtime, evaluate_pose) gives finite transforms and
+//     unit rotations at any time;
 //   - the rest pose with inverse binds that match it leaves every vertex where it is;
 //   - CPU skinning gives finite output for any model that Model::validate accepts, and
 //     Model::validate refuses weights that are NaN, negative, huge or do not sum to 1.
@@ -18,10 +19,10 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip.h"
+#include "anim/clip_runtime.h"
 #include "anim/finite.h"
 #include "anim/model.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skeleton.h"
 #include "anim/skinning.h"
 #include "anim/transform.h"
@@ -96,7 +97,7 @@ Track<T> random_track(Rng& rng, float duration) {
   for (std::size_t k = 0; k < keys; ++k) times.push_back(uniform(rng, 0, duration));
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
-  track.times = times;
+  track.times.assign(times.begin(), times.end());
   for (std::size_t k = 0; k < times.size(); ++k) {
     if (track.interpolation == Interpolation::CubicSpline) {
       track.values.push_back(uniform(rng, -1, 1) * random_value<T>(rng));  // in-tangent
@@ -130,6 +131,20 @@ Clip random_clip(Rng& rng, const Skeleton& sk) {
   return clip;
 }
 
+// The runtime form of a random clip (the builder refuses nothing random_clip makes).
+ClipRuntime random_runtime(Rng& rng, const Skeleton& sk) {
+  ClipRuntime rt;
+  EXPECT_EQ(rt.build(random_clip(rng, sk), sk), "");
+  return rt;
+}
+
+// Local transforms at time t, through a fresh cursor.
+bool sample_at(const ClipRuntime& clip, double t, std::vector<Transform>& local) {
+  RuntimeCursor cursor;
+  cursor.reset(clip);
+  return sample_runtime(clip, t, cursor, local);
+}
+
 struct Case {
   std::size_t joints;
   Shape shape;
@@ -156,19 +171,22 @@ TEST(Property, SamplingGivesFiniteTransformsAndUnitRotations) {
     Rng rng(c.seed * 7919u + static_cast<uint32_t>(c.joints));
     const Skeleton sk = random_skeleton(rng, c.joints, c.shape);
     ASSERT_EQ(sk.validate(), "") << describe(c);
-    const Clip clip = random_clip(rng, sk);
-    ASSERT_EQ(clip.validate(sk), "") << describe(c);
-    SamplingCursor cursor;
+    const Clip raw = random_clip(rng, sk);
+    ASSERT_EQ(raw.validate(sk), "") << describe(c);
+    ClipRuntime clip;
+    ASSERT_EQ(clip.build(raw, sk), "") << describe(c);
+    RuntimeCursor cursor;
     cursor.reset(clip);
     std::vector<Transform> local(sk.size());
-    std::vector<glm::mat4> model(sk.size());
+    std::vector<glm::mat4> model(sk.size()), fused(sk.size());
     // Forward in time (the cursor's common case), then random jumps, then the ends.
-    std::vector<float> times;
-    for (int i = 0; i <= 20; ++i) times.push_back(clip.duration * static_cast<float>(i) / 20.0f);
-    for (int i = 0; i < 20; ++i) times.push_back(uniform(rng, 0.0f, clip.duration));
-    times.insert(times.end(), {0.0f, clip.duration});
-    for (float t : times) {
-      ASSERT_TRUE(sample_clip(clip, sk, t, local, &cursor)) << describe(c);
+    const double duration = clip.duration();
+    std::vector<double> times;
+    for (int i = 0; i <= 20; ++i) times.push_back(duration * i / 20.0);
+    for (int i = 0; i < 20; ++i) times.push_back(uniform(rng, 0.0f, static_cast<float>(duration)));
+    times.insert(times.end(), {0.0, duration});
+    for (double t : times) {
+      ASSERT_TRUE(sample_runtime(clip, t, cursor, local)) << describe(c);
       for (std::size_t j = 0; j < sk.size(); ++j) {
         ASSERT_TRUE(finite(local[j].translation) && finite(local[j].scale))
             << describe(c) << " joint " << j << " t " << t;
@@ -176,8 +194,11 @@ TEST(Property, SamplingGivesFiniteTransformsAndUnitRotations) {
         ASSERT_NEAR(glm::length(q), 1.0f, 1e-3f) << describe(c) << " joint " << j << " t " << t;
       }
       ASSERT_TRUE(local_to_model(sk.parents, local, model));
-      for (std::size_t j = 0; j < sk.size(); ++j)
+      ASSERT_TRUE(evaluate_pose(clip, t, cursor, {}, {}, fused, {}));
+      for (std::size_t j = 0; j < sk.size(); ++j) {
         ASSERT_TRUE(finite(model[j])) << describe(c) << " joint " << j << " t " << t;
+        ASSERT_TRUE(finite(fused[j])) << describe(c) << " joint " << j << " t " << t;
+      }
     }
   }
 }
@@ -273,13 +294,13 @@ TEST(Property, SkinningAnAnimatedFrameGivesFiniteOutput) {
     Rng rng(c.seed * 15485863u + static_cast<uint32_t>(c.joints));
     Model m;
     m.skeleton = random_skeleton(rng, c.joints, c.shape);
-    m.clips.push_back(random_clip(rng, m.skeleton));
+    m.clips.push_back(random_runtime(rng, m.skeleton));
     m.meshes.push_back(random_mesh(rng, m.skeleton, 500, std::min<std::size_t>(c.joints, 200)));
     ASSERT_EQ(m.validate(), "") << describe(c);
     std::vector<Transform> local(m.skeleton.size());
     std::vector<glm::vec3> positions, reference;
-    for (float t : {0.0f, 0.37f * m.clips[0].duration, m.clips[0].duration}) {
-      ASSERT_TRUE(sample_clip(m.clips[0], m.skeleton, t, local));
+    for (double t : {0.0, 0.37 * m.clips[0].duration(), m.clips[0].duration()}) {
+      ASSERT_TRUE(sample_at(m.clips[0], t, local));
       ASSERT_TRUE(skin_frame(m.skeleton, m.meshes[0], local, positions, reference)) << describe(c);
       for (std::size_t v = 0; v < positions.size(); ++v) {
         ASSERT_TRUE(finite(positions[v])) << describe(c) << " t " << t << " v " << v;
@@ -344,7 +365,7 @@ TEST(Property, BadWeightsAreRefusedByValidateAndRepairedOnesSkinFinitely) {
     Rng rng(c.seed * 32452843u + static_cast<uint32_t>(c.joints));
     Model m;
     m.skeleton = random_skeleton(rng, c.joints, c.shape);
-    m.clips.push_back(random_clip(rng, m.skeleton));
+    m.clips.push_back(random_runtime(rng, m.skeleton));
     const std::size_t bones = std::min<std::size_t>(c.joints, 200);
     m.meshes.push_back(random_mesh(rng, m.skeleton, 400, bones));
     Mesh& mesh = m.meshes[0];
@@ -375,7 +396,7 @@ TEST(Property, BadWeightsAreRefusedByValidateAndRepairedOnesSkinFinitely) {
     ASSERT_EQ(m.validate(), "") << describe(c);
     std::vector<Transform> local(m.skeleton.size());
     std::vector<glm::vec3> positions, reference;
-    ASSERT_TRUE(sample_clip(m.clips[0], m.skeleton, 0.5f * m.clips[0].duration, local));
+    ASSERT_TRUE(sample_at(m.clips[0], 0.5 * m.clips[0].duration(), local));
     ASSERT_TRUE(skin_frame(m.skeleton, mesh, local, positions, reference)) << describe(c);
     for (std::size_t v = 0; v < positions.size(); ++v)
       ASSERT_TRUE(finite(positions[v]) && finite(reference[v])) << describe(c) << " v " << v;

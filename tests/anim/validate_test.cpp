@@ -1,5 +1,5 @@
-// Skeleton::validate / find, Clip::validate and Model::validate: each broken input is caught
-// with a message, and the well-formed ones pass.
+// Skeleton::validate / find, Clip::validate (the builder's check of raw clips) and
+// Model::validate: each broken input is caught with a message, and the well-formed ones pass.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -12,6 +12,7 @@ namespace sv {
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr double kNaNd = std::numeric_limits<double>::quiet_NaN();
 
 Skeleton chain(int n) {
   Skeleton s;
@@ -107,7 +108,7 @@ TEST(ClipValidate, CatchesUnsortedAndRepeatedTimes) {
   EXPECT_NE(c.validate(s), "");
   c.channels[0].translation.times = {0.0f, 1.0f, 1.0f};  // must be strictly increasing
   EXPECT_NE(c.validate(s), "");
-  c.channels[0].translation.times = {0.0f, kNaN, 2.0f};
+  c.channels[0].translation.times = {0.0, kNaNd, 2.0};
   EXPECT_NE(c.validate(s), "");
 }
 
@@ -120,7 +121,7 @@ TEST(ClipValidate, CatchesNonFiniteValuesAndDuration) {
   c.channels[1].rotation.values[0].x = kNaN;  // even an unused in-tangent
   EXPECT_NE(c.validate(s), "");
   c = good_clip();
-  c.duration = kNaN;
+  c.duration = kNaNd;
   EXPECT_NE(c.validate(s), "");
   c.duration = -1.0f;
   EXPECT_NE(c.validate(s), "");
@@ -143,7 +144,8 @@ TEST(ClipValidate, CatchesWrongValueCounts) {
 Model good_model() {
   Model m;
   m.skeleton = chain(3);
-  m.clips.push_back(good_clip());
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips[0].build(good_clip(), m.skeleton), "");
   Mesh mesh;
   mesh.name = "tri";
   mesh.node = 0;
@@ -225,8 +227,14 @@ TEST(ModelValidate, CatchesEachBrokenField) {
     EXPECT_NE(m.validate(), "");
   }
   {
+    // A runtime clip laid out for another skeleton: fewer joints, or other parents.
     Model m = good_model();
-    m.clips[0].channels[0].joint = 5;
+    Skeleton other = chain(2);
+    EXPECT_EQ(m.clips[0].build(Clip{}, other), "");
+    EXPECT_NE(m.validate(), "");
+    other = chain(3);
+    other.parents[2] = 0;
+    EXPECT_EQ(m.clips[0].build(Clip{}, other), "");
     EXPECT_NE(m.validate(), "");
   }
   {

@@ -25,8 +25,8 @@
 #include <glm/gtc/type_precision.hpp>
 
 #include "anim/clip.h"
+#include "anim/clip_runtime.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skeleton.h"
 #include "anim/skinning.h"
 #include "default_asset_facts.h"
@@ -115,16 +115,16 @@ class DefaultAssetGltf : public ::testing::Test {
                                    : s.interpolation == "CUBICSPLINE" ? Interpolation::CubicSpline
                                                                       : Interpolation::Linear;
       const auto times = read<float>(m(), s.input);
-      c.duration = std::max(c.duration, times.back());
+      c.duration = std::max<double>(c.duration, times.back());
       if (ch.target_path == "rotation") {
         jc.rotation.interpolation = interp;
-        jc.rotation.times = times;
+        jc.rotation.times.assign(times.begin(), times.end());
         for (const glm::vec4& q : read<glm::vec4>(m(), s.output))
           jc.rotation.values.emplace_back(q.w, q.x, q.y, q.z);
       } else {
         Track<glm::vec3>& t = ch.target_path == "translation" ? jc.translation : jc.scale;
         t.interpolation = interp;
-        t.times = times;
+        t.times.assign(times.begin(), times.end());
         t.values = read<glm::vec3>(m(), s.output);
       }
     }
@@ -326,9 +326,25 @@ TEST_F(DefaultAssetGltf, ClipsLoopWithCleanKeys) {
   EXPECT_EQ(interpolations, (std::set<std::string>{"CUBICSPLINE", "LINEAR", "STEP"}));
 }
 
+// `clip` laid out by the builder for the asset's skeleton, as the importer would.
+ClipRuntime runtime(const Clip& clip, const Skeleton& s) {
+  ClipRuntime rt;
+  EXPECT_EQ(rt.build(clip, s), "") << clip.name;
+  return rt;
+}
+
+// One joint's local transform at t through the runtime sampler.
+Transform joint_at(const ClipRuntime& rt, double t, std::size_t joint) {
+  Transform out;
+  EXPECT_TRUE(sample_joint(rt, t, joint, out));
+  return out;
+}
+
 TEST_F(DefaultAssetGltf, StepTrackHoldsAndCubicTrackFollowsItsTangents) {
   const Clip idle = to_clip(clip("idle"));
   const Clip walk = to_clip(clip("walk"));
+  const Skeleton s = skeleton();
+  const ClipRuntime idle_rt = runtime(idle, s), walk_rt = runtime(walk, s);
   const auto channel = [](const Clip& c, int joint) -> const JointChannel& {
     for (const auto& ch : c.channels)
       if (ch.joint == joint) return ch;
@@ -342,8 +358,8 @@ TEST_F(DefaultAssetGltf, StepTrackHoldsAndCubicTrackFollowsItsTangents) {
   const glm::quat expected =
       glm::quat(glm::angleAxis(facts::kHeadStepYaw[1] * kDeg, glm::dvec3(0, 1, 0)) *
                 glm::angleAxis(facts::kHeadStepPitch * kDeg, glm::dvec3(1, 0, 0)));
-  EXPECT_NEAR_GLM(sample_track(head, 1.5f, nullptr), expected, 1e-6f);
-  EXPECT_NEAR_GLM(sample_track(head, 1.999f, nullptr), expected, 1e-6f);
+  EXPECT_NEAR_GLM(joint_at(idle_rt, 1.5, 6).rotation, expected, 1e-6f);
+  EXPECT_NEAR_GLM(joint_at(idle_rt, 1.999, 6).rotation, expected, 1e-6f);
 
   // CUBICSPLINE: between keys the hips follow the bob curve the tangents describe, which a
   // straight line between the keys would miss.
@@ -356,15 +372,15 @@ TEST_F(DefaultAssetGltf, StepTrackHoldsAndCubicTrackFollowsItsTangents) {
                      facts::kHipsRestY + facts::kWalkBob * std::cos(2 * w * t) - facts::kWalkDrop,
                      0.0);
   };
-  const float t = 0.5f * (hips.times[1] + hips.times[2]);
-  const glm::vec3 cubic = sample_track(hips, t, nullptr);
+  const double t = 0.5 * (hips.times[1] + hips.times[2]);
+  const glm::vec3 cubic = joint_at(walk_rt, t, 1).translation;
   const glm::vec3 linear = 0.5f * (hips.values[3 * 1 + 1] + hips.values[3 * 2 + 1]);
   EXPECT_NEAR_GLM(cubic, curve(t), 2e-4f);
   EXPECT_GT(glm::length(cubic - linear), 2e-3f);
 }
 
 // Skins every vertex at `t` of `clip` through the anim layer.
-std::vector<glm::vec3> pose(const Skeleton& s, const Clip& clip, float t,
+std::vector<glm::vec3> pose(const Skeleton& s, const Clip& clip, double t,
                             const std::vector<glm::vec3>& positions,
                             const std::vector<glm::u16vec4>& joints,
                             const std::vector<glm::vec4>& weights) {
@@ -374,7 +390,10 @@ std::vector<glm::vec3> pose(const Skeleton& s, const Clip& clip, float t,
   std::vector<int32_t> skin_joints(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) skin_joints[i] = static_cast<int32_t>(i);
   std::vector<glm::vec3> out(positions.size());
-  EXPECT_TRUE(sample_clip(clip, s, t, local));
+  const ClipRuntime rt = runtime(clip, s);
+  RuntimeCursor cursor;
+  cursor.reset(rt);
+  EXPECT_TRUE(sample_runtime(rt, t, cursor, local));
   EXPECT_TRUE(local_to_model(s.parents, local, model));
   EXPECT_TRUE(build_palette(model, skin_joints, s.inverse_bind, palette));
   EXPECT_TRUE(build_normal_palette(palette, normal));
@@ -393,7 +412,7 @@ TEST_F(DefaultAssetGltf, WalkKeepsLimbsAttachedAndFeetOnTheFloor) {
   const auto indices = read<uint16_t>(m(), primitive().indices);
 
   for (int frame = 0; frame < 24; ++frame) {
-    const float t = walk.duration * static_cast<float>(frame) / 24.0f;
+    const double t = walk.duration * frame / 24.0;
     const auto p = pose(s, walk, t, positions, joints, weights);
     float lowest = 1e9f, highest = -1e9f, stretch = 0.0f;
     for (const glm::vec3& v : p) {
@@ -441,7 +460,7 @@ TEST_F(DefaultAssetGltf, TwistCollapsesTheElbowUnderLinearBlendSkinning) {
     }
     return sum / static_cast<double>(elbow.size());
   };
-  const double rest = mean_radius(pose(s, twist, 0.0f, positions, joints, weights));
+  const double rest = mean_radius(pose(s, twist, 0.0, positions, joints, weights));
   const double half = mean_radius(pose(s, twist, twist.duration / 2, positions, joints, weights));
   EXPECT_GT(rest, 0.025);
   EXPECT_LT(half, 0.25 * rest) << "the 180-degree roll should pinch the elbow to its axis";

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/clip_runtime.h"
 #include "anim/pose.h"
-#include "anim/sample.h"
 #include "anim/skinning.h"
 #include "default_asset_facts.h"
 #include "io/import.h"
@@ -35,9 +35,9 @@ class DefaultAssetImport : public ::testing::Test {
 
   const Model& model() const { return *result_->model; }
   const ImportReport& report() const { return result_->report; }
-  const Clip& clip(std::string_view name) const {
-    for (const Clip& c : model().clips)
-      if (c.name == name) return c;
+  const ClipRuntime& clip(std::string_view name) const {
+    for (const ClipRuntime& c : model().clips)
+      if (c.name() == name) return c;
     ADD_FAILURE() << "no clip " << name;
     return model().clips.at(0);
   }
@@ -46,11 +46,18 @@ class DefaultAssetImport : public ::testing::Test {
     EXPECT_GE(j, 0) << name;
     return j;
   }
-  const JointChannel* channel(const Clip& c, std::string_view name) const {
-    const int32_t j = joint(name);
-    for (const JointChannel& ch : c.channels)
-      if (ch.joint == j) return &ch;
-    return nullptr;
+  // How the runtime clip interpolates one component of joint `name` (from its arrays).
+  Interpolation interpolation(const ClipRuntime& c, std::string_view name, TrackPath path) const {
+    const auto j = static_cast<std::size_t>(joint(name));
+    return c.arrays().tracks[3 * j + static_cast<std::size_t>(path)].interpolation;
+  }
+  // Every joint's local transform at t, through the viewer's sampler.
+  std::vector<Transform> local_at(const ClipRuntime& c, double t) const {
+    std::vector<Transform> local(model().skeleton.size());
+    RuntimeCursor cursor;
+    cursor.reset(c);
+    EXPECT_TRUE(sample_runtime(c, t, cursor, local));
+    return local;
   }
 
   static ImportResult* result_;
@@ -89,8 +96,8 @@ TEST_F(DefaultAssetImport, HasEveryJointWithItsParent) {
 TEST_F(DefaultAssetImport, ClipsHaveTheirNamesAndDurations) {
   ASSERT_EQ(model().clips.size(), facts::kClips.size());
   for (std::size_t c = 0; c < facts::kClips.size(); ++c) {
-    EXPECT_EQ(model().clips[c].name, facts::kClips[c].name);
-    EXPECT_NEAR(model().clips[c].duration, facts::kClips[c].duration, 1e-5f)
+    EXPECT_EQ(model().clips[c].name(), facts::kClips[c].name);
+    EXPECT_NEAR(model().clips[c].duration(), facts::kClips[c].duration, 1e-5f)
         << facts::kClips[c].name;
   }
 }
@@ -124,34 +131,30 @@ TEST_F(DefaultAssetImport, MeshKeepsItsVerticesAndWeights) {
 }
 
 TEST_F(DefaultAssetImport, StepTrackHoldsThePreviousKey) {
-  const Clip& idle = clip("idle");
-  const JointChannel* head = channel(idle, "head");
-  ASSERT_NE(head, nullptr);
-  ASSERT_EQ(head->rotation.interpolation, Interpolation::Step);
+  const ClipRuntime& idle = clip("idle");
+  ASSERT_EQ(idle.key_times(static_cast<std::size_t>(joint("head")), TrackPath::Rotation).size(),
+            std::size(facts::kHeadStepYaw));
+  ASSERT_EQ(interpolation(idle, "head", TrackPath::Rotation), Interpolation::Step);
   constexpr double kDeg = std::numbers::pi / 180.0;
   const auto key = [&](int k) {
     return glm::quat(glm::angleAxis(facts::kHeadStepYaw[k] * kDeg, glm::dvec3(0, 1, 0)) *
                      glm::angleAxis(facts::kHeadStepPitch * kDeg, glm::dvec3(1, 0, 0)));
   };
-  std::vector<Transform> local(model().skeleton.size());
-  const auto head_at = [&](float t) {
-    EXPECT_TRUE(sample_clip(idle, model().skeleton, t, local));
-    return local[static_cast<std::size_t>(joint("head"))].rotation;
+  const auto head_at = [&](double t) {
+    return local_at(idle, t)[static_cast<std::size_t>(joint("head"))].rotation;
   };
-  EXPECT_NEAR_GLM(head_at(0.5f), key(0), 1e-6f);
-  EXPECT_NEAR_GLM(head_at(1.5f), key(1), 1e-6f);  // a linear track would be halfway to key 2
-  EXPECT_NEAR_GLM(head_at(2.9f), key(2), 1e-6f);
-  EXPECT_NEAR_GLM(head_at(3.5f), key(3), 1e-6f);
+  EXPECT_NEAR_GLM(head_at(0.5), key(0), 1e-6f);
+  EXPECT_NEAR_GLM(head_at(1.5), key(1), 1e-6f);  // a linear track would be halfway to key 2
+  EXPECT_NEAR_GLM(head_at(2.9), key(2), 1e-6f);
+  EXPECT_NEAR_GLM(head_at(3.5), key(3), 1e-6f);
 }
 
 TEST_F(DefaultAssetImport, CubicSplineTrackFollowsItsTangents) {
-  const Clip& walk = clip("walk");
-  const JointChannel* hips = channel(walk, "hips");
-  ASSERT_NE(hips, nullptr);
-  const Track<glm::vec3>& track = hips->translation;
-  ASSERT_EQ(track.interpolation, Interpolation::CubicSpline);
-  ASSERT_EQ(track.times.size(), 9u);
-  ASSERT_EQ(track.values.size(), 27u);
+  const ClipRuntime& walk = clip("walk");
+  const std::size_t j = static_cast<std::size_t>(joint("hips"));
+  const std::span<const double> times = walk.key_times(j, TrackPath::Translation);
+  ASSERT_EQ(interpolation(walk, "hips", TrackPath::Translation), Interpolation::CubicSpline);
+  ASSERT_EQ(times.size(), 9u);
 
   // The bob-and-sway curve the keys and tangents were made from (default_asset_facts.h).
   const double T = facts::kClips[1].duration, w = 2.0 * std::numbers::pi / T;
@@ -160,13 +163,11 @@ TEST_F(DefaultAssetImport, CubicSplineTrackFollowsItsTangents) {
                      facts::kHipsRestY + facts::kWalkBob * std::cos(2 * w * t) - facts::kWalkDrop,
                      0.0);
   };
-  std::vector<Transform> local(model().skeleton.size());
-  const std::size_t j = static_cast<std::size_t>(joint("hips"));
   for (int k = 0; k < 8; ++k) {
-    const float t0 = track.times[static_cast<std::size_t>(k)];
-    const float t1 = track.times[static_cast<std::size_t>(k) + 1];
-    const float t = t0 + 0.3f * (t1 - t0);
-    ASSERT_TRUE(sample_clip(walk, model().skeleton, t, local));
+    const double t0 = times[static_cast<std::size_t>(k)];
+    const double t1 = times[static_cast<std::size_t>(k) + 1];
+    const double t = t0 + 0.3 * (t1 - t0);
+    const std::vector<Transform> local = local_at(walk, t);
     const glm::vec3 linear = glm::mix(curve(t0), curve(t1), 0.3f);
     EXPECT_NEAR_GLM(local[j].translation, curve(t), 2e-4f) << "t = " << t;
     EXPECT_GT(glm::length(local[j].translation - linear), 1e-3f) << "t = " << t << ": linear?";
@@ -174,9 +175,8 @@ TEST_F(DefaultAssetImport, CubicSplineTrackFollowsItsTangents) {
 }
 
 TEST_F(DefaultAssetImport, TwistRollsTheForearmHalfATurn) {
-  const Clip& twist = clip("twist");
-  std::vector<Transform> local(model().skeleton.size());
-  ASSERT_TRUE(sample_clip(twist, model().skeleton, twist.duration / 2, local));
+  const ClipRuntime& twist = clip("twist");
+  const std::vector<Transform> local = local_at(twist, twist.duration() / 2);
   const glm::quat q = local[static_cast<std::size_t>(joint("forearm_l"))].rotation;
   // 180 degrees about the forearm's own axis (45 degrees below +X, in the x-y plane).
   EXPECT_NEAR(std::abs(q.w), 0.0f, 1e-5f);

@@ -77,7 +77,7 @@ TEST(Frame, NoHeapAllocationPerFrame) {
 
   auto frame = [&](bool gpu_path) {
     options.gpu_skinning = gpu_path;
-    player.advance(1.0f / 60.0f, model.clips[0].duration);
+    player.advance(1.0 / 60.0, model.clips[0].duration());
     animator.set_clip(model, player.clip);  // same clip: must not reset (or allocate)
     ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, player.time));
     if (!gpu_path) {

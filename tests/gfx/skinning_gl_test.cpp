@@ -49,7 +49,7 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
   Animator animator(model);
   const int32_t clip = model.clips.empty() ? -1 : 0;
   animator.set_clip(model, clip);
-  const float duration = clip < 0 ? 0.0f : model.clips[0].duration;
+  const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
   double worst = 0.0;
   for (float f : fractions) {
     const PoseMode mode = clip < 0 ? PoseMode::Rest : PoseMode::Clip;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/model.h"
@@ -67,16 +68,17 @@ inline Model make_chain_model(int joints, float length = 1.0f) {
   for (int j = 0; j < joints; ++j) {
     JointChannel c;
     c.joint = j;
-    c.rotation.times = {0.0f, 0.5f, 1.0f};
+    c.rotation.times = {0.0, 0.5, 1.0};
     c.rotation.values = {glm::quat(1, 0, 0, 0),
                          glm::angleAxis(bend * static_cast<float>(1 + j % 3), glm::vec3(0, 0, 1)),
                          glm::angleAxis(-bend, glm::vec3(1, 0, 0))};
-    c.translation.times = {0.0f, 1.0f};
+    c.translation.times = {0.0, 1.0};
     c.translation.values = {s.rest[static_cast<std::size_t>(j)].translation,
                             s.rest[static_cast<std::size_t>(j)].translation * 1.1f};
     clip.channels.push_back(std::move(c));
   }
-  m.clips.push_back(std::move(clip));
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(clip, m.skeleton), "");
   return m;
 }
 

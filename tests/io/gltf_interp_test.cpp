@@ -82,33 +82,33 @@ TEST(GltfInterpolation, StepAndCubicSplineTracksAreHonoured) {
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& m = *r.model;
   ASSERT_EQ(m.clips.size(), 1u);
-  const Clip& clip = m.clips[0];
-  EXPECT_EQ(clip.name, "steps");
-  EXPECT_FLOAT_EQ(clip.duration, 1.0f);
+  const ClipRuntime& clip = m.clips[0];
+  EXPECT_EQ(clip.name(), "steps");
+  EXPECT_DOUBLE_EQ(clip.duration(), 1.0);
   const int32_t joint = [&] {
     for (std::size_t j = 0; j < m.skeleton.size(); ++j)
       if (m.skeleton.names[j] == "mover") return static_cast<int32_t>(j);
     return -1;
   }();
   ASSERT_GE(joint, 0);
-  const JointChannel* ch = nullptr;
-  for (const JointChannel& c : clip.channels)
-    if (c.joint == joint) ch = &c;
-  ASSERT_NE(ch, nullptr);
-  EXPECT_EQ(ch->translation.interpolation, Interpolation::Step);
-  EXPECT_EQ(ch->translation.values.size(), 2u);
-  EXPECT_EQ(ch->scale.interpolation, Interpolation::CubicSpline);
-  ASSERT_EQ(ch->scale.values.size(), 6u);
-  EXPECT_FLOAT_EQ(ch->scale.values[4].x, 3.0f);  // key 1's value, between its tangents
+  const auto j = static_cast<std::size_t>(joint);
+  const std::span<const RuntimeTrack> tracks = clip.arrays().tracks;
+  EXPECT_EQ(tracks[3 * j + 0].interpolation, Interpolation::Step);
+  EXPECT_EQ(clip.key_times(j, TrackPath::Translation).size(), 2u);
+  EXPECT_EQ(tracks[3 * j + 2].interpolation, Interpolation::CubicSpline);
+  ASSERT_EQ(clip.key_times(j, TrackPath::Scale).size(), 2u);
+  Transform last;
+  ASSERT_TRUE(sample_joint(clip, 1.0, j, last));
+  EXPECT_FLOAT_EQ(last.scale.x, 3.0f);  // key 1's value, between its tangents
 
   // t = 0.25: the step holds (0,0,0) where linear would give 0.5; the spline with zero tangents
   // gives 1 + 2 * (3s^2 - 2s^3) = 1.3125 where linear would give 1.5.
   PosedModel pose;
-  ASSERT_EQ(pose_model(m, 0, 0.25f, pose), "");
+  ASSERT_EQ(pose_model(m, 0, 0.25, pose), "");
   const glm::mat4& g = pose.joint_model[static_cast<std::size_t>(joint)];
   EXPECT_NEAR(g[3][0], 0.0f, 1e-6f);
   EXPECT_NEAR(g[0][0], 1.3125f, 1e-5f);
-  ASSERT_EQ(pose_model(m, 0, 1.0f, pose), "");
+  ASSERT_EQ(pose_model(m, 0, 1.0, pose), "");
   EXPECT_NEAR(pose.joint_model[static_cast<std::size_t>(joint)][3][0], 2.0f, 1e-6f);
 }
 

@@ -116,7 +116,7 @@ TEST_P(RealModel, LoadsWithItsCounts) {
     EXPECT_LT(m.skeleton.parents[j], static_cast<int32_t>(j));
   ASSERT_EQ(m.clips.size(), e.clips);
   if (e.clips) {
-    EXPECT_NEAR(m.clips[0].duration, e.first_clip_duration, 1e-3f);
+    EXPECT_NEAR(m.clips[0].duration(), e.first_clip_duration, 1e-3f);
   }
 }
 
@@ -125,10 +125,10 @@ TEST_P(RealModel, MidClipPoseMovesTheModel) {
   ImportResult r = import_model(model_path(e.path));
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& m = *r.model;
-  if (m.clips.empty() || m.clips[0].duration <= 0.0f) GTEST_SKIP() << "no clip with a duration";
+  if (m.clips.empty() || m.clips[0].duration() <= 0.0) GTEST_SKIP() << "no clip with a duration";
   PosedModel start, mid;
-  ASSERT_EQ(pose_model(m, 0, 0.0f, start), "");
-  ASSERT_EQ(pose_model(m, 0, 0.37f * m.clips[0].duration, mid), "");
+  ASSERT_EQ(pose_model(m, 0, 0.0, start), "");
+  ASSERT_EQ(pose_model(m, 0, 0.37 * m.clips[0].duration(), mid), "");
   if (m.meshes.empty()) {  // BVH: a skeleton only; its joints must move
     float moved = 0.0f;
     for (std::size_t j = 0; j < m.skeleton.size(); ++j)
@@ -158,7 +158,7 @@ TEST(Import, BindPoseReproducesStoredVertices) {
     ImportResult r = import_model(model_path(file));
     ASSERT_TRUE(r.ok()) << r.error;
     PosedModel bind;
-    ASSERT_EQ(pose_model(*r.model, -1, 0.0f, bind), "");
+    ASSERT_EQ(pose_model(*r.model, -1, 0.0, bind), "");
     std::vector<std::vector<glm::vec3>> stored;
     for (const Mesh& mesh : r.model->meshes) stored.push_back(mesh.positions);
     EXPECT_LT(max_distance(bind.positions, stored), 1e-5f * bbox_diagonal(*r.model)) << file;
@@ -230,8 +230,8 @@ TEST(Import, ReportsRepairs) {
   {
     ImportResult r = import_model(model_path("X/Testwuson.X"));
     ASSERT_TRUE(r.ok()) << r.error;
-    EXPECT_EQ(r.model->clips[2].name, "Wuson_Bind");
-    EXPECT_EQ(r.model->clips[2].duration, 0.0f);
+    EXPECT_EQ(r.model->clips[2].name(), "Wuson_Bind");
+    EXPECT_EQ(r.model->clips[2].duration(), 0.0);
     EXPECT_TRUE(r.report.notes.empty());
   }
 }
@@ -247,10 +247,10 @@ TEST(Import, SimpleSkinMatchesAHandComputation) {
   const float diag = std::sqrt(5.0f);  // stored positions span (0,0,0)..(1,2,0)
   const double a1 = 2.0 * std::atan2(0.383, 0.924), a2 = 2.0 * std::atan2(0.707, 0.707);
   struct Case {
-    float time;
+    double time;
     double angle;
   };
-  for (Case c : {Case{0.5f, a1}, Case{0.75f, 0.5 * (a1 + a2)}, Case{1.0f, a2}}) {
+  for (Case c : {Case{0.5, a1}, Case{0.75, 0.5 * (a1 + a2)}, Case{1.0, a2}}) {
     PosedModel pose;
     ASSERT_EQ(pose_model(m, 0, c.time, pose), "");
     for (int k = 0; k < 10; ++k) {

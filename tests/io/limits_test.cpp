@@ -19,7 +19,8 @@
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
 
-#include "anim/sample.h"
+#include "anim/clip_runtime.h"
+#include "anim/player.h"
 #include "io/import.h"
 #include "io/import_detail.h"
 #include "test_util.h"
@@ -297,14 +298,16 @@ TEST(Limits, ZeroDurationClipIsOnePoseAndNegativeIsRefused) {
   ImportResult r = convert_scene(*scene, "test");
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.model->clips.size(), 1u);
-  EXPECT_EQ(r.model->clips[0].duration, 0.0f);
+  EXPECT_EQ(r.model->clips[0].duration(), 0.0);
   EXPECT_EQ(r.report.clips_refused, 1u);
   EXPECT_TRUE(has_note(r.report, "negative duration"));
   const Model& m = *r.model;
   std::vector<Transform> pose(m.skeleton.size());
-  for (float t : {0.0f, wrap_time(3.0f, 0.0f, true), wrap_time(3.0f, 0.0f, false)}) {
-    EXPECT_EQ(t, 0.0f);
-    ASSERT_TRUE(sample_clip(m.clips[0], m.skeleton, t, pose));
+  RuntimeCursor cursor;
+  cursor.reset(m.clips[0]);
+  for (double t : {0.0, wrap_time(3.0, 0.0, true), wrap_time(3.0, 0.0, false)}) {
+    EXPECT_EQ(t, 0.0);
+    ASSERT_TRUE(sample_runtime(m.clips[0], t, cursor, pose));
     EXPECT_EQ(pose[1].translation.x, 0.0f);  // the one key's value
   }
 }
@@ -314,10 +317,15 @@ TEST(Limits, KeysOutOfOrderAreSortedAndRepeatsDropped) {
   add_clip(*scene, 2.0, {0.0, 1.0, 1.0, 0.5, 2.0});  // values 0..4 in this order
   ImportResult r = convert_scene(*scene, "test");
   ASSERT_TRUE(r.ok()) << r.error;
-  const Track<glm::vec3>& t = r.model->clips[0].channels[0].translation;
-  ASSERT_EQ(t.times, (std::vector<float>{0.0f, 0.5f, 1.0f, 2.0f}));
-  EXPECT_EQ(t.values[1].x, 3.0f);  // the key at 0.5
-  EXPECT_EQ(t.values[2].x, 1.0f);  // the first of the two keys at 1.0 is kept
+  const ClipRuntime& clip = r.model->clips[0];
+  const std::span<const double> times = clip.key_times(1, TrackPath::Translation);
+  ASSERT_EQ(std::vector<double>(times.begin(), times.end()),
+            (std::vector<double>{0.0, 0.5, 1.0, 2.0}));
+  Transform at;
+  ASSERT_TRUE(sample_joint(clip, 0.5, 1, at));
+  EXPECT_EQ(at.translation.x, 3.0f);  // the key at 0.5
+  ASSERT_TRUE(sample_joint(clip, 1.0, 1, at));
+  EXPECT_EQ(at.translation.x, 1.0f);  // the first of the two keys at 1.0 is kept
   EXPECT_EQ(r.report.keys_out_of_order, 2u);
   EXPECT_TRUE(has_note(r.report, "out of order"));
 }
@@ -350,7 +358,7 @@ TEST(FromMemory, SameModelAsFromTheFile) {
   EXPECT_EQ(a.model->meshes[0].positions, b.model->meshes[0].positions);
   EXPECT_EQ(a.model->skeleton.names, b.model->skeleton.names);
   ASSERT_EQ(a.model->clips.size(), b.model->clips.size());
-  EXPECT_EQ(a.model->clips[0].duration, b.model->clips[0].duration);
+  EXPECT_EQ(a.model->clips[0].duration(), b.model->clips[0].duration());
   EXPECT_EQ(a.report.notes, b.report.notes);
 
   ImportResult empty = import_model_from_memory({}, "gltf", "mem");
