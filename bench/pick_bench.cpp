@@ -224,8 +224,9 @@ void legend(benchmark::State& state) {
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   const Model model = make_sheet(10000);
   const WeightStats stats = compute_weight_stats(model);
-  std::vector<std::string> names(model.skeleton.names.begin(), model.skeleton.names.end());
-  ui::LegendInput in{static_cast<ViewMode>(state.range(0)), &stats, names, 3, 7};
+  const std::vector<JointInfluence> joints = joint_influences(model);
+  ui::LegendInput in{
+      static_cast<ViewMode>(state.range(0)), &stats, joints, model.skeleton.names, 3, 7};
   for (auto _ : state) {
     ImGui::NewFrame();
     ui::draw_legend_in_corner(ImVec2(0, 0), ImVec2(kWidth, kHeight), in);

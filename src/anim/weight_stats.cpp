@@ -9,9 +9,6 @@ namespace sv {
 
 WeightStats compute_weight_stats(const Model& model) {
   WeightStats s;
-  const std::size_t joints = model.skeleton.size();
-  s.joint_vertices.assign(joints, 0);
-  s.joint_max_weight.assign(joints, 0.0f);
   for (const Mesh& mesh : model.meshes) {
     const std::size_t n = mesh.vertex_count();
     s.vertices += n;
@@ -20,17 +17,7 @@ WeightStats compute_weight_stats(const Model& model) {
       const uint8_t flags = v < mesh.vertex_flags.size() ? mesh.vertex_flags[v] : 0;
       const glm::vec4 w = v < mesh.weights.size() ? mesh.weights[v] : glm::vec4(1, 0, 0, 0);
       int kept = 0;
-      for (int i = 0; i < 4; ++i) {
-        if (!(w[i] > 0.0f)) continue;
-        ++kept;
-        const std::size_t bone = v < mesh.joints.size() ? mesh.joints[v][i] : 0;
-        if (bone >= mesh.skin_joints.size()) continue;
-        const int32_t j = mesh.skin_joints[bone];
-        if (j < 0 || static_cast<std::size_t>(j) >= joints) continue;
-        ++s.joint_vertices[static_cast<std::size_t>(j)];
-        s.joint_max_weight[static_cast<std::size_t>(j)] =
-            std::max(s.joint_max_weight[static_cast<std::size_t>(j)], w[i]);
-      }
+      for (int i = 0; i < 4; ++i) kept += w[i] > 0.0f ? 1 : 0;
       if ((flags & kVertexTruncated) != 0) {
         ++s.truncated;
       } else if (kept >= 1) {

@@ -9,13 +9,12 @@
 //    (Mesh::source_weight_sums: before the 4-limit and renormalising). A vertex is "off" when
 //    that exceeds kWeightSumTolerance; vertices with no weight at all (bound rigidly to their
 //    mesh's node, kVertexUnweighted) are a class of their own and not counted as off;
-//  - per joint: how many vertices it weighs on (weight > 0) and its largest weight.
-// Pure: std only; computing allocates the per-joint arrays, reading allocates nothing.
+// Per joint numbers (vertices weighed on, largest weight) are joint_influences() (anim/model.h).
+// Pure: std only; nothing allocates.
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <vector>
 
 namespace sv {
 
@@ -34,9 +33,6 @@ struct WeightStats {
   uint64_t sum_off = 0;            // weighted vertices whose stored sum is off 1 by > tolerance
   float largest_sum_error = 0.0f;  // the largest |s - 1| over weighted vertices
   float largest_error_sum = 1.0f;  // the stored sum s at that vertex (e.g. 1.38 or 0.94)
-  // Per skeleton joint (the skeleton's size): vertices it weighs on, and its largest weight.
-  std::vector<uint32_t> joint_vertices;
-  std::vector<float> joint_max_weight;
 };
 
 // Counts every class over `model` (which should validate; out-of-range joints are skipped).

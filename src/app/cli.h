@@ -26,13 +26,16 @@ struct Options {
   std::string clip;          // --clip NAME|INDEX ("" = the first clip)
   std::string time;          // --time T (seconds, as typed; checked by run_dump)
   std::string times;         // --times T1,T2,... (as typed)
-  bool bind = false;         // --bind: the file's rest transforms, no clip
+  bool rest_pose = false;    // --rest-pose: every joint at its rest (node) transform, no clip
+  bool bind_pose = false;    // --bind-pose: joints where the inverse bind matrices put them
+                             // (the mesh exactly as stored), no clip
   std::string output = "-";  // -o/--output: dump file, "-" = stdout
   double time_limit = 120;   // --time-limit: seconds a headless command may run, and the viewer
                              // waits for a file it reads (0 = no limit)
 };
 
-// Registers the core options on `app`, writing into `options`.
+// Registers the core options on `app`, writing into `options`, and --version. The help's footer
+// lists the window's mouse and keyboard controls (ui/controls.h).
 void add_core_options(CLI::App& app, Options& options);
 
 // Parses argv with `app`. Returns -1 when the program should go on, otherwise the exit status

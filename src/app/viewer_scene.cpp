@@ -3,6 +3,8 @@
 #include <cctype>
 #include <utility>
 
+#include "anim/clip_bounds.h"
+#include "app/app_common.h"
 #include "io/import.h"
 
 namespace sv {
@@ -10,6 +12,26 @@ namespace sv {
 double Scene::duration() const noexcept {
   if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0;
   return model.clips[static_cast<std::size_t>(player.clip)].duration();
+}
+
+const Bounds& Scene::bounds_of(int32_t clip) {
+  const std::size_t clips = model.clips.size();
+  if (clip_bounds.size() != clips + 2) {
+    clip_bounds.assign(clips + 2, Bounds{});
+    clip_bounds_done.assign(clips + 2, 0);
+  }
+  const std::size_t slot = clip == kBindPose ? clips + 1
+                           : clip < 0 || static_cast<std::size_t>(clip) >= clips
+                               ? clips
+                               : static_cast<std::size_t>(clip);
+  if (clip_bounds_done[slot] == 0) {
+    const PoseMode mode = slot == clips + 1 ? PoseMode::Bind
+                          : slot == clips   ? PoseMode::Rest
+                                            : PoseMode::Clip;
+    clip_bounds[slot] = sv::clip_bounds(model, static_cast<int32_t>(slot), mode, &skin_pool());
+    clip_bounds_done[slot] = 1;
+  }
+  return clip_bounds[slot];
 }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
@@ -35,8 +57,9 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   for (const std::string& w : scene->gpu.warnings()) scene->report.push_back(w);
   scene->player.clip = model.clips.empty() ? -1 : 0;
   scene->animator.set_clip(model, scene->player.clip);
-  scene->bounds = animated_bounds(model, scene->player.clip, false);
+  scene->bounds = scene->bounds_of(scene->player.clip);
   scene->z_up = format_is_z_up(path);
+  scene->influence = joint_influences(model);
   scene->weight_stats = compute_weight_stats(model);
   return scene;
 }

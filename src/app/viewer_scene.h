@@ -27,10 +27,18 @@ struct Scene {
   Animator animator;
   gl::GpuModel gpu;
   Player player;
-  Bounds bounds;                     // model space, over the first clip's animated poses
-  WeightStats weight_stats;          // the legends' counts, per joint too; once per model
-  bool z_up = false;                 // shown upright by rotating -90 degrees about X
-  double duration() const noexcept;  // of the player's clip; 0 for the rest pose
+  Bounds bounds;  // model space: what the camera framed last (a clip's, see bounds_of)
+  // Per clip, then the rest and the bind pose: animated bounds over the whole clip, computed on
+  // first use (anim/clip_bounds.h) and kept.
+  std::vector<Bounds> clip_bounds;
+  std::vector<uint8_t> clip_bounds_done;
+  std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
+  WeightStats weight_stats;               // the legends' counts; once per model
+  bool z_up = false;                      // shown upright by rotating -90 degrees about X
+  double duration() const noexcept;       // of the player's clip; 0 for the rest pose
+  // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
+  // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
+  const Bounds& bounds_of(int32_t clip);
 };
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns

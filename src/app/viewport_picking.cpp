@@ -7,24 +7,10 @@
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
 #include "gfx/render_options.h"
+#include "ui/viewer_state.h"
 #include "ui/viewport_overlay.h"
 
 namespace sv {
-
-bool ClickTracker::update(bool down, const glm::vec2& cursor, bool press_allowed) noexcept {
-  bool clicked = false;
-  if (down && !was_down_) {
-    armed_ = press_allowed;
-    press_ = cursor;
-  } else if (down && armed_ && glm::length(cursor - press_) > kClickSlopPx) {
-    armed_ = false;  // a drag (orbit), not a click
-  } else if (!down && was_down_) {
-    clicked = armed_ && glm::length(cursor - press_) <= kClickSlopPx;
-    armed_ = false;
-  }
-  was_down_ = down;
-  return clicked;
-}
 
 bool ViewportPicking::init(std::string* error) {
   ready_ = picker_.init(error);
@@ -57,16 +43,18 @@ gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& sc
 }
 
 bool ViewportPicking::update(const ViewportFrame& frame, const Scene& scene,
-                             RenderOptions& options) {
+                             const RenderOptions& options, ui::Selection& selection) {
   if (!ready_) return false;
-  const int32_t before = options.selected_joint;
-  if (frame.clicked && frame.rect.contains(frame.cursor)) {
-    const gl::PickResult r = picker_.pick(input(frame, scene, options));
-    options.selected_joint = r.joint;  // -1 (nothing under the cursor) clears the selection
-    hover_ = r;
+  const int32_t before = selection.joint;
+  if (std::isnan(first_cursor_.x)) first_cursor_ = frame.cursor;
+  pointer_moved_ = pointer_moved_ || glm::length(frame.cursor - first_cursor_) >= 1.0f;
+  if (frame.clicked && frame.rect.contains(frame.cursor.x, frame.cursor.y)) {
+    hover_ = picker_.pick(input(frame, scene, options));
+    selection.joint = hover_.joint;  // -1 (nothing under the cursor) clears the selection
     hover_cursor_ = frame.cursor;
     hover_time_ = frame.now;
-  } else if (!frame.hovered || !frame.rect.contains(frame.cursor)) {
+  } else if (!frame.hovered || !pointer_moved_ ||
+             !frame.rect.contains(frame.cursor.x, frame.cursor.y)) {
     // Dragging (orbit, pan), off the viewport or over a panel: no read-out.
     hover_ = gl::PickResult();
     hover_time_ = -1e9;
@@ -80,8 +68,11 @@ bool ViewportPicking::update(const ViewportFrame& frame, const Scene& scene,
     hover_time_ = frame.now;
     hover_next_ = frame.now + cost / kHoverCostShare;
   }
-  options.hovered_joint = hover_.joint;
-  return options.selected_joint != before;
+  selection.hovered_joint = hover_.joint;
+  const bool surface = hover_.kind == gl::PickResult::Kind::Surface;
+  selection.hovered_mesh = surface ? static_cast<int32_t>(hover_.surface.mesh) : -1;
+  selection.hovered_vertex = surface ? hover_.surface.nearest_vertex : 0;
+  return selection.joint != before;
 }
 
 const gl::PickResult* ViewportPicking::hover_at(const glm::vec2& cursor) const noexcept {
@@ -98,6 +89,7 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   ui::LegendInput legend;
   legend.view = options.view;
   legend.stats = &scene.weight_stats;
+  legend.joints = scene.influence;
   legend.names = model.skeleton.names;
   legend.selected_joint = options.selected_joint;
   if (hover != nullptr && hover->kind == gl::PickResult::Kind::Surface &&

@@ -2,9 +2,8 @@
 // joint under the cursor, a hover names the vertex under it) and draws what goes over the 3D
 // viewport (the legend of the debug view, "click a joint", the hover tooltip).
 //
-// A click is a left press and release within kClickSlopPx pixels of each other in the viewport
-// (a drag orbits the camera instead; the press must not land on a panel: ClickTracker). It
-// selects the joint
+// A click (ui/viewport.h: a left press and release in the viewport within kClickSlop; a drag
+// orbits the camera instead) selects the joint
 // the picker finds (gfx/picker.h): an overlay joint near the cursor, else the joint with the
 // largest weight at the hit point of the mesh as drawn; a click on nothing clears the selection,
 // as in Blender and Maya. Hover picks run while no button is held, when the cursor has moved or
@@ -13,13 +12,17 @@
 // hover pick waits t / kHoverCostShare. A pick is one more vertex pass over the meshes: well
 // under a millisecond on a GPU, but a quarter of a frame on a software rasteriser at 1M
 // vertices (BENCHMARKS.md), where hovering would otherwise halve the frame rate. Clicks always
-// pick at once. The tooltip is hidden while the cursor is away from where the hover was picked.
+// pick at once. The tooltip is hidden while the cursor is away from where the hover was picked,
+// and there is no hover read-out before the pointer has moved at all: a pointer left resting
+// where the window opened gets no tooltip the user did not ask for.
 //
-// Inputs are the frame's own: the viewport rectangle in framebuffer pixels (today the whole
-// window; the layout's viewport later), the camera's matrices, the scene as drawn this frame.
-// Nothing allocates per frame.
+// Inputs are the frame's own: the viewport rectangle in framebuffer pixels, the camera's
+// matrices, the scene as drawn (the pick runs before this frame's pose is evaluated, so it sees
+// exactly the picture on screen). Outputs go to the one selection (ui::Selection) that the
+// outliner, the inspector and the viewport share. Nothing allocates per frame.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -33,28 +36,14 @@ namespace sv {
 
 struct Scene;
 struct RenderOptions;
+namespace ui {
+struct Selection;
+}
 
-// Click-versus-drag from the left button's state, one call per frame. Pure.
-class ClickTracker {
- public:
-  static constexpr float kClickSlopPx = 4.0f;
-
-  // `press_allowed`: a press now may start a click (over the viewport, not over a panel).
-  // Returns true on the frame a click completes (the release), the click at `cursor`.
-  bool update(bool down, const glm::vec2& cursor, bool press_allowed) noexcept;
-  // A press that is still held (a click or a drag in progress).
-  bool held() const noexcept { return was_down_; }
-
- private:
-  bool was_down_ = false;
-  bool armed_ = false;  // the held press may still end as a click
-  glm::vec2 press_{0.0f};
-};
-
-// One frame of the viewport as picking sees it. The window's input code fills it (the click from
-// a ClickTracker today; from the layout's viewport input later).
+// One frame of the viewport as picking sees it, from the layout's viewport input
+// (ui::ViewerState: viewport, input) and the camera.
 struct ViewportFrame {
-  ViewportRect rect;        // framebuffer pixels
+  PixelRect rect;           // framebuffer pixels
   float ui_scale = 1.0f;    // ImGui units per framebuffer pixel (window / framebuffer size)
   glm::vec2 cursor{-1.0f};  // framebuffer pixels
   // The cursor rests over the viewport: not over a panel, no button held (no drag).
@@ -75,9 +64,11 @@ class ViewportPicking {
   // Forgets the hover (a new model).
   void reset() noexcept;
 
-  // After the frame's scene was drawn: runs the picks this frame needs and applies a click to
-  // options.selected_joint; sets options.hovered_joint. True when the selection changed.
-  bool update(const ViewportFrame& frame, const Scene& scene, RenderOptions& options);
+  // Runs the picks this frame needs: a click sets selection.joint (-1 when it hit nothing), a
+  // hover the selection's hovered_* fields. `options` says how the scene was drawn (path,
+  // skeleton overlay, up axis). True when selection.joint changed.
+  bool update(const ViewportFrame& frame, const Scene& scene, const RenderOptions& options,
+              ui::Selection& selection);
 
   const gl::PickResult& hover() const noexcept { return hover_; }
   // The hover read-out for a cursor at `cursor`: null when it was picked elsewhere (the cursor
@@ -92,13 +83,16 @@ class ViewportPicking {
   gl::PickResult hover_;
   glm::vec2 hover_cursor_{-1e9f};
   double hover_time_ = -1e9;
-  double hover_next_ = -1e9;  // no hover pick before this time (the cost share)
+  double hover_next_ = -1e9;     // no hover pick before this time (the cost share)
+  glm::vec2 first_cursor_{NAN};  // where the pointer was on the first frame
+  bool pointer_moved_ = false;   // it has moved since
   bool ready_ = false;
 };
 
 // Draws over the viewport (ImGui, between NewFrame and Render): the legend of options.view in
-// the bottom-right corner, "click a joint" in the weights view with nothing selected, and the
-// hover tooltip. `hover` may be null (no read-out, e.g. in screenshots).
+// the bottom-right corner, "click a joint" in the weights view with nothing selected
+// (options.selected_joint), and the hover tooltip. `hover` may be null (no read-out, e.g. in
+// screenshots).
 void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
                            const ViewportFrame& frame, const gl::PickResult* hover);
 

@@ -58,7 +58,8 @@ bool Picker::init(std::string* error) {
 }
 
 bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
-  if (in.model == nullptr || in.gpu == nullptr || in.rect.empty() || !in.rect.contains(in.cursor))
+  if (in.model == nullptr || in.gpu == nullptr || in.rect.empty() ||
+      !in.rect.contains(in.cursor.x, in.cursor.y))
     return false;
   GLint draw_fbo = 0, read_fbo = 0, viewport[4] = {};
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
@@ -122,7 +123,7 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
 PickResult Picker::pick(const PickInput& in) {
   PickResult r;
   if (in.model == nullptr || in.animator == nullptr || in.rect.empty() ||
-      !in.rect.contains(in.cursor))
+      !in.rect.contains(in.cursor.x, in.cursor.y))
     return r;
   const glm::mat4 view_proj = in.projection * in.view;
   if (in.skeleton) {

@@ -57,7 +57,7 @@ struct PickInput {
   glm::mat4 world{1.0f};               // model -> world (up_axis_matrix)
   glm::mat4 view{1.0f};                // world -> eye
   glm::mat4 projection{1.0f};          // eye -> clip, for the rectangle's aspect ratio
-  ViewportRect rect;                   // the 3D viewport in the framebuffer
+  PixelRect rect;                      // the 3D viewport in the framebuffer
   glm::vec2 cursor{0.0f};              // framebuffer pixels, top-left origin
   float joint_radius_px = 6.0f;
 };

@@ -6,14 +6,14 @@
 
 namespace sv {
 
-glm::vec2 cursor_ndc(const ViewportRect& rect, const glm::vec2& cursor) noexcept {
+glm::vec2 cursor_ndc(const PixelRect& rect, const glm::vec2& cursor) noexcept {
   const float w = static_cast<float>(rect.width > 0 ? rect.width : 1);
   const float h = static_cast<float>(rect.height > 0 ? rect.height : 1);
   return {2.0f * (cursor.x - static_cast<float>(rect.x)) / w - 1.0f,
           1.0f - 2.0f * (cursor.y - static_cast<float>(rect.y)) / h};
 }
 
-Ray cursor_ray(const glm::mat4& view_proj, const ViewportRect& rect,
+Ray cursor_ray(const glm::mat4& view_proj, const PixelRect& rect,
                const glm::vec2& cursor) noexcept {
   const glm::vec2 n = cursor_ndc(rect, cursor);
   const glm::mat4 inv = glm::inverse(view_proj);
@@ -25,7 +25,7 @@ Ray cursor_ray(const glm::mat4& view_proj, const ViewportRect& rect,
   return ray;
 }
 
-glm::mat4 pick_matrix(const ViewportRect& rect, const glm::vec2& cursor) noexcept {
+glm::mat4 pick_matrix(const PixelRect& rect, const glm::vec2& cursor) noexcept {
   const glm::vec2 n = cursor_ndc(rect, cursor);
   const float sx = static_cast<float>(rect.width > 0 ? rect.width : 1);
   const float sy = static_cast<float>(rect.height > 0 ? rect.height : 1);
@@ -37,7 +37,7 @@ glm::mat4 pick_matrix(const ViewportRect& rect, const glm::vec2& cursor) noexcep
   return m;
 }
 
-bool project_to_screen(const glm::mat4& view_proj, const ViewportRect& rect,
+bool project_to_screen(const glm::mat4& view_proj, const PixelRect& rect,
                        const glm::vec3& world_point, glm::vec2* pixel, float* depth) noexcept {
   const glm::vec4 c = view_proj * glm::vec4(world_point, 1.0f);
   if (!(c.w > 0.0f)) return false;
@@ -50,7 +50,7 @@ bool project_to_screen(const glm::mat4& view_proj, const ViewportRect& rect,
 
 JointOnScreen nearest_joint_on_screen(const glm::mat4& view_proj, const glm::mat4& world,
                                       std::span<const glm::mat4> model_matrices,
-                                      const ViewportRect& rect, const glm::vec2& cursor,
+                                      const PixelRect& rect, const glm::vec2& cursor,
                                       float radius_px) noexcept {
   JointOnScreen best;
   float best_depth = 0.0f;
@@ -59,7 +59,7 @@ JointOnScreen nearest_joint_on_screen(const glm::mat4& view_proj, const glm::mat
     glm::vec2 p;
     float depth = 0.0f;
     if (!project_to_screen(to_clip, rect, glm::vec3(model_matrices[j][3]), &p, &depth)) continue;
-    if (!rect.contains(p)) continue;
+    if (!rect.contains(p.x, p.y)) continue;
     const float d = glm::length(p - cursor);
     if (!(d <= radius_px)) continue;
     if (best.joint < 0 || d < best.distance_px || (d == best.distance_px && depth < best_depth)) {

@@ -131,13 +131,15 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out) {
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose) {
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
   // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
   Animator animator(model);
-  animator.set_clip(model, clip);
+  animator.set_clip(model, bind_pose ? -1 : clip);
   double t = 0.0;
-  if (clip >= 0) {
+  if (bind_pose) {
+    if (!animator.evaluate(model, PoseMode::Bind, 0.0)) return "posing the bind pose failed";
+  } else if (clip >= 0) {
     const ClipRuntime& c = model.clips[static_cast<std::size_t>(clip)];
     t = std::isfinite(time) ? std::clamp(time, 0.0, c.duration()) : 0.0;
     if (!animator.evaluate(model, PoseMode::Clip, t))
@@ -165,7 +167,8 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   if (request.times.empty()) return "no time to dump";
   PosedModel pose;
   if (!request.frames && request.times.size() == 1) {
-    if (std::string e = pose_model(model, request.clip, request.times[0], pose); !e.empty())
+    if (std::string e = pose_model(model, request.clip, request.times[0], pose, request.bind_pose);
+        !e.empty())
       return e;
     out << "{\"meshes\":";
     write_meshes(out, model, &pose, true);
@@ -178,7 +181,8 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   write_meshes(out, model, nullptr, true);
   out << ",\"frames\":[";
   for (std::size_t i = 0; i < request.times.size(); ++i) {
-    if (std::string e = pose_model(model, request.clip, request.times[i], pose); !e.empty())
+    if (std::string e = pose_model(model, request.clip, request.times[i], pose, request.bind_pose);
+        !e.empty())
       return e;
     if (i) out << ',';
     out << "{\"time\":";

@@ -38,15 +38,18 @@ struct PosedModel {
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
-// rest transforms of the file when clip < 0, through the viewer's own path: an Animator
+// rest transforms of the file when clip < 0, or, with `bind_pose`, every joint where its inverse
+// bind matrix puts it (the mesh exactly as stored), through the viewer's own path: an Animator
 // (evaluate_pose, build_normal_palette, skin_lbs; anim/animator.h). Returns "" or what went
 // wrong.
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out);
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out,
+                       bool bind_pose = false);
 
 struct DumpRequest {
-  int clip = -1;              // -1: rest pose
+  int clip = -1;              // -1: rest pose (or the bind pose, below)
   std::vector<double> times;  // seconds; at least one
   bool frames = false;        // true: the "frames" form even for one time
+  bool bind_pose = false;     // with clip -1: the bind pose instead of the rest pose
 };
 
 // Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "anim/model.h"
 #include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
 
@@ -136,11 +137,10 @@ void weights_legend(Painter& p, const LegendInput& in) {
   p.ramp([](float t) { return heat_color(t); }, kTicks, kLabels);
   if (in.selected_joint < 0) {
     p.text("no joint selected: click one", kText);
-  } else if (in.stats != nullptr &&
-             static_cast<std::size_t>(in.selected_joint) < in.stats->joint_vertices.size()) {
-    const auto j = static_cast<std::size_t>(in.selected_joint);
-    std::snprintf(line, sizeof(line), "weighs on %u vertices, largest %.3f",
-                  in.stats->joint_vertices[j], static_cast<double>(in.stats->joint_max_weight[j]));
+  } else if (static_cast<std::size_t>(in.selected_joint) < in.joints.size()) {
+    const JointInfluence& j = in.joints[static_cast<std::size_t>(in.selected_joint)];
+    std::snprintf(line, sizeof(line), "weighs on %u vertices, largest %.3f", j.vertices,
+                  static_cast<double>(j.max_weight));
     p.text(line);
   }
 }

@@ -23,15 +23,17 @@
 namespace sv {
 
 struct WeightStats;
+struct JointInfluence;
 
 namespace ui {
 
 struct LegendInput {
   ViewMode view = ViewMode::Shaded;
-  const WeightStats* stats = nullptr;  // of the model shown; null: counts are left out
-  std::span<const std::string> names;  // the skeleton's joint names
-  int32_t selected_joint = -1;         // -1: none
-  int32_t hovered_joint = -1;          // the joint under the cursor (dominant view), -1: none
+  const WeightStats* stats = nullptr;      // of the model shown; null: counts are left out
+  std::span<const JointInfluence> joints;  // per joint (joint_influences); may be empty
+  std::span<const std::string> names;      // the skeleton's joint names
+  int32_t selected_joint = -1;             // -1: none
+  int32_t hovered_joint = -1;              // the joint under the cursor (dominant view), -1: none
 };
 
 // The size of the legend of `in` in pixels at the current font; (0, 0) when the view has no

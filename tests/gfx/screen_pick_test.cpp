@@ -15,7 +15,7 @@
 namespace sv {
 namespace {
 
-const ViewportRect kRect{0, 0, 200, 100};
+const PixelRect kRect{0, 0, 200, 100};
 
 glm::mat4 view_proj() {
   return glm::perspective(glm::radians(90.0f), 2.0f, 1.0f, 10.0f) *
@@ -28,8 +28,8 @@ TEST(ScreenPick, CursorToNdc) {
   EXPECT_NEAR_GLM(cursor_ndc(kRect, {200, 100}), glm::vec2(1, -1), 0.0f);
   // A rectangle that does not start at the framebuffer's corner (panels to its left and top).
   EXPECT_NEAR_GLM(cursor_ndc({10, 20, 200, 100}, {110, 70}), glm::vec2(0, 0), 0.0f);
-  EXPECT_TRUE(kRect.contains({0, 0}));
-  EXPECT_FALSE(kRect.contains({200, 50}));  // one past the last pixel
+  EXPECT_TRUE(kRect.contains(0, 0));
+  EXPECT_FALSE(kRect.contains(200, 50));  // one past the last pixel
   EXPECT_FLOAT_EQ(kRect.aspect(), 2.0f);
 }
 

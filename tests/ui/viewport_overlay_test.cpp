@@ -1,4 +1,4 @@
-// The viewport legends in a headless Dear ImGui context (font atlas built, no renderer): each
+// The viewport legends in a headless Dear ImGui context (imgui_harness.h): each
 // draws inside the rectangle legend_size() announces, with the colours gfx/view_colors.h gives
 // the shaders (so what the legend shows is what the mesh shows).
 #include "ui/viewport_overlay.h"
@@ -12,29 +12,13 @@
 
 #include <imgui.h>
 
+#include "anim/model.h"
 #include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
+#include "imgui_harness.h"
 
 namespace sv {
 namespace {
-
-class Headless {
- public:
-  Headless() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    ImGui::GetStyle().AntiAliasedLines = false;  // no fringe outside the shapes
-    ImGui::GetStyle().AntiAliasedFill = false;
-  }
-  ~Headless() { ImGui::DestroyContext(); }
-  Headless(const Headless&) = delete;
-  Headless& operator=(const Headless&) = delete;
-};
 
 ImU32 shown(const glm::vec3& linear) {
   const glm::vec3 c = display_color(linear);
@@ -50,21 +34,24 @@ struct Drawn {
 };
 
 Drawn draw(const ui::LegendInput& in, const ImVec2& at) {
-  Headless imgui;
-  ImGui::NewFrame();
+  test::ImGuiHarness imgui;
+  ImGui::GetStyle().AntiAliasedLines = false;  // no fringe outside the shapes
+  ImGui::GetStyle().AntiAliasedFill = false;
   Drawn d;
-  d.size = ui::legend_size(in);
-  ImDrawList* list = ImGui::GetBackgroundDrawList();
-  const int before = list->VtxBuffer.Size;
-  ui::draw_legend(list, at, in);
-  for (int i = before; i < list->VtxBuffer.Size; ++i) {
-    const ImDrawVert& v = list->VtxBuffer[i];
-    d.lo = ImVec2(std::min(d.lo.x, v.pos.x), std::min(d.lo.y, v.pos.y));
-    d.hi = ImVec2(std::max(d.hi.x, v.pos.x), std::max(d.hi.y, v.pos.y));
-    d.colors.insert(v.col);
-    ++d.vertices;
-  }
-  ImGui::EndFrame();
+  imgui.draw = [&] {
+    d.size = ui::legend_size(in);
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    const int before = list->VtxBuffer.Size;
+    ui::draw_legend(list, at, in);
+    for (int i = before; i < list->VtxBuffer.Size; ++i) {
+      const ImDrawVert& v = list->VtxBuffer[i];
+      d.lo = ImVec2(std::min(d.lo.x, v.pos.x), std::min(d.lo.y, v.pos.y));
+      d.hi = ImVec2(std::max(d.hi.x, v.pos.x), std::max(d.hi.y, v.pos.y));
+      d.colors.insert(v.col);
+      ++d.vertices;
+    }
+  };
+  imgui.frame();
   return d;
 }
 
@@ -92,12 +79,11 @@ WeightStats stats() {
   s.sum_off = 7;
   s.largest_sum_error = 0.38f;
   s.largest_error_sum = 1.38f;
-  s.joint_vertices = {0, 60, 50};
-  s.joint_max_weight = {0.0f, 1.0f, 0.5f};
   return s;
 }
 
 const std::vector<std::string> kNames = {"root", "spine", "arm"};
+const std::vector<JointInfluence> kJoints = {{0, 0.0f}, {60, 1.0f}, {50, 0.5f}};
 
 TEST(Legend, ShadedHasNone) {
   ui::LegendInput in;
@@ -108,7 +94,7 @@ TEST(Legend, ShadedHasNone) {
 
 TEST(Legend, WeightsRampFromBlueToRed) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Weights, &s, kNames, 1, -1};
+  ui::LegendInput in{ViewMode::Weights, &s, kJoints, kNames, 1, -1};
   const ImVec2 at(500, 300);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -119,7 +105,7 @@ TEST(Legend, WeightsRampFromBlueToRed) {
 
 TEST(Legend, InfluenceClassesHaveTheViewsColours) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Influences, &s, kNames, -1, -1};
+  ui::LegendInput in{ViewMode::Influences, &s, kJoints, kNames, -1, -1};
   const ImVec2 at(0, 0);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -128,7 +114,7 @@ TEST(Legend, InfluenceClassesHaveTheViewsColours) {
 
 TEST(Legend, WeightSumClassesAndErrorRamp) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::WeightSum, &s, kNames, -1, -1};
+  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
   const ImVec2 at(20, 40);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -140,7 +126,7 @@ TEST(Legend, WeightSumClassesAndErrorRamp) {
 
 TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Dominant, &s, kNames, 1, 2};
+  ui::LegendInput in{ViewMode::Dominant, &s, kJoints, kNames, 1, 2};
   const ImVec2 at(0, 0);
   const Drawn both = draw(in, at);
   expect_inside(both, at);
@@ -154,7 +140,7 @@ TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
 }
 
 TEST(Legend, WithoutStatsItStillDraws) {
-  ui::LegendInput in{ViewMode::Influences, nullptr, kNames, -1, -1};
+  ui::LegendInput in{ViewMode::Influences, nullptr, kJoints, kNames, -1, -1};
   const Drawn d = draw(in, ImVec2(0, 0));
   expect_inside(d, ImVec2(0, 0));
 }
