@@ -111,17 +111,18 @@ struct Start {
 //
 // ImGui 1.86 samples key state once per frame (1.87 added an input queue), so a key pressed and
 // released between two frames -- a quick tap, a remote desktop, xdotool -- never reaches ImGui:
-// Enter in the path box or Ctrl+A would do nothing. The key callback therefore holds back the
-// release of a key pressed since the last frame and hands it to ImGui before the next one
-// (release_held_keys()), so ImGui sees every press for at least one frame.
+// Enter in the path box or Ctrl+A would do nothing. The key callback therefore holds back, until
+// the next frame, every release that arrives while some key has been pressed since the last
+// frame (the pressed key's own, and a modifier's: Ctrl released right after A must still be down
+// when ImGui sees A), so ImGui sees every press for at least one frame, with its modifiers.
 struct Input {
   struct Release {
     int key, scancode, mods;
   };
   std::array<ui::KeyEvent, 32> keys{};
   int count = 0;
-  std::array<uint8_t, GLFW_KEY_LAST + 1> pressed{};  // pressed since the last frame
-  std::array<Release, 16> held{};                    // releases held back for the next frame
+  bool any_pressed = false;        // some key was pressed since the last frame
+  std::array<Release, 16> held{};  // releases held back for the next frame
   int held_count = 0;
   std::string dropped;
   void push(const ui::KeyEvent& e) {
@@ -348,8 +349,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     const bool known = key >= 0 && key <= GLFW_KEY_LAST;
     if (action == GLFW_PRESS || action == GLFW_REPEAT) {
       in->push({key, mods, 0});
-      if (known) in->pressed[static_cast<std::size_t>(key)] = 1;
-    } else if (action == GLFW_RELEASE && known && in->pressed[static_cast<std::size_t>(key)] != 0 &&
+      in->any_pressed = true;
+    } else if (action == GLFW_RELEASE && known && in->any_pressed &&
                in->held_count < static_cast<int>(in->held.size())) {
       in->held[static_cast<std::size_t>(in->held_count++)] = {key, scancode, mods};
       return;
@@ -405,7 +406,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         ImGui_ImplGlfw_KeyCallback(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
       }
       input_.held_count = 0;
-      input_.pressed.fill(0);
+      input_.any_pressed = false;
       glfwPollEvents();
       if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) {
         glfwWaitEvents();

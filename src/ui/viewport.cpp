@@ -13,6 +13,13 @@ bool pressed_in(const ImGuiIO& io, const Rect& viewport, int b) noexcept {
          viewport.contains(io.MouseClickedPos[b].x, io.MouseClickedPos[b].y);
 }
 
+// Whether button `b` is held in a drag that started in the viewport. Not on the frame of the
+// press itself: that frame's pointer motion happened before the press (a pointer that jumps and
+// clicks within one frame would otherwise spin the camera by the whole jump).
+bool dragging(const ImGuiIO& io, const Rect& viewport, int b) noexcept {
+  return io.MouseDown[b] && !io.MouseClicked[b] && pressed_in(io, viewport, b);
+}
+
 }  // namespace
 
 ViewportInput viewport_input(const ImGuiIO& io, const Rect& viewport) noexcept {
@@ -24,12 +31,11 @@ ViewportInput viewport_input(const ImGuiIO& io, const Rect& viewport) noexcept {
   in.mouse_y = m.y * io.DisplayFramebufferScale.y;
   const float dx = io.MouseDelta.x, dy = io.MouseDelta.y;
   const bool moved = valid && std::isfinite(dx) && std::isfinite(dy) && (dx != 0 || dy != 0);
-  if (moved && io.MouseDown[0] && pressed_in(io, viewport, 0)) {
+  if (moved && dragging(io, viewport, 0)) {
     in.orbit_yaw = -dx * kOrbitPerUnit;
     in.orbit_pitch = dy * kOrbitPerUnit;
   } else if (moved && viewport.h > 0.0f &&
-             ((io.MouseDown[1] && pressed_in(io, viewport, 1)) ||
-              (io.MouseDown[2] && pressed_in(io, viewport, 2)))) {
+             (dragging(io, viewport, 1) || dragging(io, viewport, 2))) {
     in.pan_x = dx / viewport.h;
     in.pan_y = dy / viewport.h;
   }

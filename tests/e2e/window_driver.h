@@ -154,6 +154,8 @@ class WindowDriver {
     xdotool({"click", std::to_string(button)});
     settle(250);
   }
+  // Two clicks 80 ms apart. ImGui 1.86 sees a double click only if they reach it in separate
+  // frames within 0.3 s of each other: on a loaded machine (slow frames) prefer another way.
   void double_click(double x, double y) {
     move(x, y, 100);
     xdotool({"click", "--repeat", "2", "--delay", "80", "1"});

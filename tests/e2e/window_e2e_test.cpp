@@ -129,9 +129,13 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   s = w.state();
   EXPECT_EQ(s["loading"], fifo);
   const long frame = s["frame"].get<long>();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  s = w.state();
-  EXPECT_GT(s["frame"].get<long>(), frame + 5) << "the window stopped drawing";
+  // The window keeps drawing while the read hangs, and gives up on it after the limit.
+  const auto t0 = std::chrono::steady_clock::now();
+  while (s["loadError"] == "" && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    s = w.state();
+  }
+  EXPECT_GT(s["frame"].get<long>(), frame + 2) << "the window stopped drawing";
   EXPECT_EQ(s["loading"], "");
   EXPECT_NE(s["loadError"].get<std::string>().find("gave up after 2 s"), std::string::npos)
       << s["loadError"];
@@ -140,10 +144,10 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   std::filesystem::remove(fifo);
 }
 
-// The file browser: double click opens, the new file starts with a fresh camera and the shaded
-// view, and Recent remembers the file in the window's XDG_CONFIG_HOME, where a second window
-// finds it.
-TEST(WindowE2E, TheBrowserOpensOnDoubleClickAndRecentSurvivesARestart) {
+// The file browser: a click selects, Enter opens, the new file starts with a fresh camera and
+// the shaded view, and Recent remembers the file in the window's XDG_CONFIG_HOME, where a second
+// window finds it.
+TEST(WindowE2E, TheBrowserOpensAFileAndRecentSurvivesARestart) {
   WindowDriver w;
   SV_REQUIRE_DRIVER(w);
   const std::string models = std::string(SKINVIEW_TEST_MODELS) + "/X";
@@ -185,13 +189,16 @@ TEST(WindowE2E, TheBrowserOpensOnDoubleClickAndRecentSurvivesARestart) {
   w.click(ex, ey);
   s = w.state();
   EXPECT_EQ(s["model"], models + "/anim_test.x") << "a single click must only select";
-  w.double_click(ex, ey);
+  // Enter opens the selected entry. (A double click opens too: tests/ui drives that headless,
+  // where frames come at a fixed rate; here, on a loaded machine, a frame can take longer than
+  // ImGui 1.86's double-click time and the two clicks would arrive as one.)
+  w.key("Return");
   for (int i = 0; i < 100 && s["model"] == models + "/anim_test.x"; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     s = w.state();
   }
   const std::string opened = s["model"];
-  EXPECT_EQ(opened, models + "/Testwuson.X") << "a double click did not open the file";
+  EXPECT_EQ(opened, models + "/Testwuson.X") << "Enter did not open the file";
   EXPECT_EQ(s["view"], "shaded");
   EXPECT_NEAR(s["camera"]["yaw"].get<double>(), opening_yaw, 1e-6) << "the camera carried over";
   EXPECT_EQ(s["recent"][0], opened);

@@ -1,8 +1,12 @@
 // The window's panels, clicked as a user clicks them: the real ui::draw_ui in a headless ImGui
 // context (imgui_harness.h) with the default character loaded, synthetic mouse and keys, and the
 // result read back from the state the panels edit.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -356,6 +360,15 @@ TEST(Clicks, TheViewportOrbitsPansZoomsAndClicks) {
   f.harness.frame();
   EXPECT_TRUE(f.state.input.clicked);
   EXPECT_FLOAT_EQ(f.state.input.mouse_x, cx);
+  // A pointer that jumps and presses within one frame: the jump is not a drag.
+  f.harness.move(cx + 300.0f, cy + 100.0f);
+  f.harness.io().MousePos = ImVec2(cx, cy);
+  f.harness.io().MouseDown[0] = true;
+  f.harness.frame();
+  EXPECT_EQ(f.state.input.orbit_yaw, 0.0f);
+  EXPECT_EQ(f.state.input.orbit_pitch, 0.0f);
+  f.harness.io().MouseDown[0] = false;
+  f.harness.frame();
   // A press on a panel dragged into the viewport moves no camera.
   const ui::Rect o = f.state.layout.outliner;
   f.harness.move(o.x + 0.5f * o.w, o.bottom() - 4.0f);
@@ -417,6 +430,47 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   f.harness.click_mark(f.marks(), "combo:View");
   f.harness.click(combo->rect.x + 20.0f, combo->rect.bottom() + 1.5f * ImGui::GetFrameHeight());
   EXPECT_EQ(f.state.render.view, ViewMode::Weights);
+}
+
+// The browser: folders first, then files, case-insensitive; a click selects, a double click or
+// Enter opens (a folder is entered).
+TEST(Clicks, TheBrowserSelectsOnAClickAndOpensOnADoubleClickOrEnter) {
+  char name[] = "/tmp/skinview_browser_XXXXXX";
+  ASSERT_NE(::mkdtemp(name), nullptr);
+  const std::string dir = name;
+  std::filesystem::create_directory(dir + "/sub");
+  for (const char* f : {"b.glb", "A.glb", "notes.txt", "sub/c.glb"}) std::ofstream(dir + "/" + f);
+  UiFixture f;
+  f.state.files.extensions = {"glb"};
+  f.state.files.browse_dir = dir;
+  f.harness.click_mark(f.marks(), "node:Browse");
+  f.harness.frame();
+  ASSERT_EQ(f.state.files.entries.size(), 3u);
+  EXPECT_EQ(f.state.files.entries[0].name, "sub");
+  EXPECT_EQ(f.state.files.entries[1].name, "A.glb");
+  EXPECT_EQ(f.state.files.entries[2].name, "b.glb");
+  f.harness.click_mark(f.marks(), "entry", 1);
+  EXPECT_EQ(f.state.files.selected, 1);
+  EXPECT_EQ(f.open_requests, 0) << "a single click opened the file";
+  const ui::Landmark* a = f.marks().find("entry", 1);
+  ASSERT_NE(a, nullptr);
+  f.harness.double_click(a->rect.x + 10.0f, a->rect.y + 0.5f * a->rect.h);
+  EXPECT_EQ(f.open_requests, 1);
+  EXPECT_EQ(std::string(f.state.files.open_path), dir + "/A.glb");
+  f.harness.click_mark(f.marks(), "entry", 2);
+  EXPECT_EQ(f.open_requests, 1);
+  f.harness.key(ui::kKeyEnter);
+  EXPECT_EQ(f.open_requests, 2);
+  EXPECT_EQ(std::string(f.state.files.open_path), dir + "/b.glb");
+  f.harness.frame();
+  const ui::Landmark* sub = f.marks().find("entry", 0);
+  ASSERT_NE(sub, nullptr);
+  f.harness.double_click(sub->rect.x + 10.0f, sub->rect.y + 0.5f * sub->rect.h);
+  f.harness.frame();
+  EXPECT_EQ(f.state.files.browse_dir, dir + "/sub");
+  ASSERT_EQ(f.state.files.entries.size(), 1u);
+  EXPECT_EQ(f.state.files.entries[0].name, "c.glb");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Clicks, ANewModelStartsShadedWithNothingSelected) {

@@ -47,6 +47,7 @@ class UiFixture {
       v.influence = influence;
       v.times = &animator.times();
       edits = ui::draw_ui(v, status, keys, state);
+      if (edits.open) ++open_requests;
       keys.clear();
     };
     harness.frames(2);
@@ -77,7 +78,8 @@ class UiFixture {
   ui::ViewerState state;
   ui::StatusView status;
   std::vector<ui::KeyEvent> keys;
-  ui::UiEdits edits;
+  ui::UiEdits edits;      // the last frame's
+  int open_requests = 0;  // frames whose edits asked to open a file (a click spans frames)
 };
 
 }  // namespace sv::test
