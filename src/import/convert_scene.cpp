@@ -342,6 +342,7 @@ std::string SceneConverter::build_mesh(unsigned index,
   }
 
   mesh.skinned = true;
+  mesh.source_weight_sums.assign(nv, 0.0f);
   std::vector<std::vector<Influence>> influences(nv);
   uint64_t bones_dropped = 0;
   uint64_t weights_invalid = 0;
@@ -418,6 +419,7 @@ std::string SceneConverter::build_mesh(unsigned index,
                      [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
     double total = 0.0;
     for (const Influence& i : inf) total += i.weight;
+    mesh.source_weight_sums[v] = static_cast<float>(total);
     if (std::abs(total - 1.0) > 1e-4) {
       mesh.vertex_flags[v] |= kVertexRenormalised;
       ++renormalised;

@@ -175,6 +175,7 @@ void write_mesh(Writer& w, const Mesh& m) {
   w.array(m.vertex_flags);
   w.array(m.indices);
   w.array(m.source_vertex);
+  w.array(m.source_weight_sums);
   w.array(m.skin_joints);
   w.array(m.inverse_bind);
   w.end();
@@ -434,6 +435,7 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   in.array(m.vertex_flags, n, "vertex flags");
   in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices");
   in.array(m.source_vertex, n, "file vertex numbers");
+  in.array(m.source_weight_sums, n, "stored weight sums");
   in.array(m.skin_joints, kMaxSkinBones, "skin joints");
   in.array(m.inverse_bind, kMaxSkinBones, "skin inverse bind matrices");
   if (!in.at_end("the mesh section")) return in.error();
@@ -443,6 +445,9 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
     return "node " + std::to_string(m.node) + " is out of range of " + std::to_string(joints) +
            " joints";
   if (m.skin_joints.empty()) return "no skin joint";
+  if (!m.source_weight_sums.empty() && m.source_weight_sums.size() != n)
+    return std::to_string(m.source_weight_sums.size()) + " stored weight sums for " +
+           std::to_string(n) + " vertices";
   if (!m.source_vertex.empty()) {
     if (m.source_vertex.size() != n)
       return std::to_string(m.source_vertex.size()) + " file vertex numbers for " +

@@ -25,11 +25,11 @@
 // clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest
 // quaternions of unit length; per mesh, stream lengths equal, joint indices within the skin,
 // skin joints within the skeleton, weights non-negative and summing to 1, triangle indices
-// within the vertices, source_vertex a permutation; clips in runtime form, their arrays checked
-// against anim/clip_arrays.h's contract (ClipRuntime::adopt: every track, timeline and value
-// index in range, times finite and increasing), laid out for this skeleton, keys within the
-// duration (Model::validate and the checks the format adds). No assimp here: the parent links
-// this file, the worker writes with it.
+// within the vertices, source_vertex a permutation, stored weight sums one per vertex; clips in
+// runtime form, their arrays checked against anim/clip_arrays.h's contract (ClipRuntime::adopt:
+// every track, timeline and value index in range, times finite and increasing), laid out for this
+// skeleton, keys within the duration (Model::validate and the checks the format adds). No assimp
+// here: the parent links this file, the worker writes with it.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +44,7 @@
 namespace sv {
 
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
-inline constexpr uint32_t kModelFormatVersion = 1;
+inline constexpr uint32_t kModelFormatVersion = 2;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

@@ -49,6 +49,7 @@ Model sample_model() {
   mesh.vertex_flags = {0, kVertexRenormalised, 0, kVertexTruncated};
   mesh.indices = {0, 1, 2, 2, 1, 3};
   mesh.source_vertex = {2, 0, 3, 1};
+  mesh.source_weight_sums = {1.0f, 1.25f, 1.0f, 0.9f};
   mesh.max_joint = 1;
   mesh.skin_joints = {1, 2};
   mesh.inverse_bind = {sk.inverse_bind[1], sk.inverse_bind[2]};
@@ -142,6 +143,7 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(a.vertex_flags, b.vertex_flags);
   EXPECT_EQ(a.indices, b.indices);
   EXPECT_EQ(a.source_vertex, b.source_vertex);
+  EXPECT_EQ(a.source_weight_sums, b.source_weight_sums);
   EXPECT_EQ(a.max_joint, b.max_joint);
   EXPECT_EQ(a.skin_joints, b.skin_joints);
   EXPECT_EQ(a.inverse_bind, b.inverse_bind);
@@ -224,7 +226,8 @@ TEST(ModelFormat, OtherVersionsAndMagicsAreRefused) {
   bytes[8] = static_cast<uint8_t>(kModelFormatVersion + 1);
   ImportResult r = read_model(bytes, "f.bin");
   EXPECT_TRUE(refused(r));
-  EXPECT_NE(r.error.find("format version 2"), std::string::npos) << r.error;
+  const std::string other = "format version " + std::to_string(kModelFormatVersion + 1);
+  EXPECT_NE(r.error.find(other), std::string::npos) << r.error;
   bytes = sample_stream();
   bytes[0] = 'X';
   EXPECT_NE(read_model(bytes, "f.bin").error.find("wrong magic"), std::string::npos);
@@ -300,6 +303,16 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
     Model m = sample_model();
     m.meshes[0].source_vertex = {2, 0, 2, 1};  // not a permutation
     EXPECT_NE(read_back_error(m).find("permutation"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].source_weight_sums.pop_back();  // one short of the vertices
+    EXPECT_NE(read_back_error(m).find("stored weight sums"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].source_weight_sums[1] = std::numeric_limits<float>::infinity();
+    EXPECT_NE(read_back_error(m).find("not finite"), std::string::npos);
   }
   {
     Model m = sample_model();
