@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iostream>
 
+#include "io/model_cache.h"
 #include "ui/controls.h"
 
 namespace sv {
@@ -52,6 +53,9 @@ void add_core_options(CLI::App& app, Options& o) {
                  "MiB of memory the import of a file may take (default: half the physical "
                  "memory, at most 4096)")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-cache", o.no_cache,
+               "Read the file with the importer even when the model cache holds it, and cache "
+               "nothing (the cache: $XDG_CACHE_HOME/skinview, else ~/.cache/skinview; 1 GiB)");
   app.set_version_flag("--version", std::string("skinview ") + SKINVIEW_VERSION);
   app.footer("\n" + ui::controls_text());
 }
@@ -60,6 +64,7 @@ ImportOptions import_options(const Options& o) {
   ImportOptions io;
   io.time_limit_s = o.time_limit;
   io.memory_limit_bytes = static_cast<uint64_t>(o.memory_limit_mib * 1048576.0);
+  if (!o.no_cache) io.cache_dir = ModelCache::default_dir();
   return io;
 }
 

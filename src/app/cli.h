@@ -34,9 +34,10 @@ struct Options {
   std::string output = "-";     // -o/--output: dump file, "-" = stdout
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
+  bool no_cache = false;        // --no-cache: always run the importer, store nothing
 };
 
-// The import worker's bounds from the options.
+// The import worker's bounds and the model cache's folder from the options.
 ImportOptions import_options(const Options& options);
 
 // Registers the core options on `app`, writing into `options`, and --version. The help's footer

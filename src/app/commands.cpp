@@ -106,6 +106,8 @@ int run_info(const Options& o) {
     out << "\n";
     for (const std::string& note : r.report.notes) out << "  " << note << "\n";
   }
+  if (r.from_cache)
+    out << "Read from the model cache (the importer did not run; --no-cache runs it).\n";
   std::cout << out.str();
   std::cout.flush();
   return kExitOk;

@@ -1,20 +1,69 @@
 #include "app/model_loader.h"
 
+#include <span>
 #include <utility>
+#include <vector>
 
 namespace sv {
 
+ModelLoader::~ModelLoader() {
+  if (lookup_.valid()) lookup_.wait();
+  finish_store();
+}
+
+void ModelLoader::finish_store() {
+  if (store_.valid()) store_.wait();
+}
+
 std::string ModelLoader::start(const std::string& path) {
   process_.cancel();
+  if (lookup_.valid()) lookup_.wait();  // bounded: a local file of at most kMaxFileBytes
+  lookup_ = {};
+  key_.clear();
+  path_ = path;
+  started_ = std::chrono::steady_clock::now();
+  if (import_cache_enabled(options_)) {
+    lookup_ = std::async(std::launch::async,
+                         [path, options = options_] { return look_up_import(path, options); });
+    return {};
+  }
   return process_.start(path, options_);
 }
 
+double ModelLoader::elapsed_seconds() const {
+  if (!busy()) return 0.0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
 std::optional<ModelLoader::Finished> ModelLoader::poll() {
+  if (lookup_.valid()) {
+    if (lookup_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
+    CacheLookup lookup = lookup_.get();
+    if (lookup.result) return Finished{path_, std::move(*lookup.result)};
+    key_ = std::move(lookup.key);
+    ImportOptions child = options_;
+    child.keep_stream = !key_.empty();
+    if (std::string e = process_.start(path_, child); !e.empty()) {
+      ImportResult failed;
+      failed.error = std::move(e);
+      return Finished{path_, std::move(failed)};
+    }
+    return std::nullopt;
+  }
   if (!process_.running()) return std::nullopt;
-  std::string path = process_.name();
   std::optional<ImportResult> result = process_.poll();
   if (!result) return std::nullopt;
-  return Finished{std::move(path), std::move(*result)};
+  if (result->ok() && !key_.empty() && !result->stream.empty()) {
+    finish_store();  // one store at a time: each is a write of one model
+    store_ = std::async(std::launch::async, [key = std::move(key_), path = path_,
+                                             options = options_, stream = std::move(result->stream),
+                                             files = result->provenance.read_files] {
+      store_import(key, path, stream, files, options);
+    });
+    result->stream.clear();
+  }
+  key_.clear();
+  return Finished{path_, std::move(*result)};
 }
 
 }  // namespace sv

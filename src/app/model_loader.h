@@ -1,34 +1,45 @@
-// ModelLoader: reads model files for the viewer without blocking its window. Each read is the
-// import worker run as a child process (io/import_process.h) that the viewer polls once a frame:
-// the window keeps drawing and shows "Loading ..." meanwhile, and the model replaces the current
-// one only once it has been read and checked. Opening another file cancels the read in progress,
-// and a read past the time limit is given up on: either way its child is killed and reaped on
-// the spot, so no read is ever left running (no threads, nothing to wait for at exit).
+// ModelLoader: reads model files for the viewer without blocking its window. A read is, first, a
+// look into the model cache (io/import_cache.h) on a thread of its own -- hashing the file and
+// checking a cached copy take a few milliseconds for a character and up to a fraction of a second
+// for the largest file the importer accepts -- and, on a miss, the import worker run as a child
+// process (io/import_process.h) that the viewer polls once a frame. Meanwhile the window keeps
+// drawing and shows "Loading ...", and the model replaces the current one only once it has been
+// read and checked. What the worker wrote is stored in the cache on another short thread.
+//
+// Opening another file cancels the read in progress: its child is killed and reaped on the spot,
+// and a cache lookup still running is waited for (it only reads a local file of bounded size).
+// A read past the time limit is given up on. No thread or process outlives the loader.
 //
 // No GL here: the result is an ImportResult; the caller builds the scene (and uploads it) on its
 // own thread.
 #pragma once
 
+#include <chrono>
+#include <future>
 #include <optional>
 #include <string>
 
 #include "io/import.h"
+#include "io/import_cache.h"
 #include "io/import_process.h"
 
 namespace sv {
 
 class ModelLoader {
  public:
-  // options.time_limit_s <= 0: no limit.
-  explicit ModelLoader(ImportOptions options = {}) : options_(options) {}
+  // options.time_limit_s <= 0: no limit; options.cache_dir "" : no cache.
+  explicit ModelLoader(ImportOptions options = {}) : options_(std::move(options)) {}
+  ~ModelLoader();
+  ModelLoader(const ModelLoader&) = delete;
+  ModelLoader& operator=(const ModelLoader&) = delete;
 
   // Starts reading `path`; a read in progress is cancelled first (its child killed). Returns ""
   // or, when no child could be started, why.
   std::string start(const std::string& path);
 
-  bool busy() const noexcept { return process_.running(); }
-  const std::string& path() const noexcept { return process_.name(); }   // of the read
-  double elapsed_seconds() const { return process_.elapsed_seconds(); }  // 0 when idle
+  bool busy() const noexcept { return lookup_.valid() || process_.running(); }
+  const std::string& path() const noexcept { return path_; }  // of the read
+  double elapsed_seconds() const;                             // 0 when idle
   double time_limit_seconds() const noexcept { return options_.time_limit_s; }
 
   struct Finished {
@@ -40,8 +51,15 @@ class ModelLoader {
   std::optional<Finished> poll();
 
  private:
+  void finish_store();
+
   ImportOptions options_;
   ImportProcess process_;
+  std::string path_;
+  std::chrono::steady_clock::time_point started_{};
+  std::future<CacheLookup> lookup_;  // the cache lookup in flight
+  std::string key_;                  // a miss's cache key: where the worker's model goes
+  std::future<void> store_;          // the last store in flight
 };
 
 }  // namespace sv

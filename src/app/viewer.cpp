@@ -73,6 +73,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.player = &scene->player;
   v.path = scene->path;
   v.report = scene->report;
+  v.from_cache = scene->from_cache;
   v.pose = &scene->animator;
   v.model_matrices = scene->animator.model_matrices();
   v.influence = scene->influence;

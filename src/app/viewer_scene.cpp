@@ -48,6 +48,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->path = path;
   scene->model = std::move(*result.model);
   scene->report = std::move(result.report.notes);
+  scene->from_cache = result.from_cache;
   if (!result.report.ticks_per_second_note.empty()) {
     scene->report.push_back(result.report.ticks_per_second_note);
   }

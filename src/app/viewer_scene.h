@@ -23,6 +23,7 @@ struct Scene {
   std::string path;
   Model model;
   std::vector<std::string> report;  // import notes, then GPU upload warnings
+  bool from_cache = false;          // read from the model cache: the importer did not run
   Animator animator;
   gl::GpuModel gpu;
   Player player;

@@ -1,5 +1,6 @@
 // import_model and import_model_from_memory: one ImportProcess (io/import_process.h) each, waited
-// for. supported_extensions asks the worker once.
+// for, with the model cache (io/import_cache.h) around import_model. supported_extensions asks the
+// worker once.
 #include "io/import.h"
 
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "io/import_cache.h"
 #include "io/import_process.h"
 
 extern char** environ;
@@ -30,12 +32,22 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
     result.error = e;
     return result;
   }
+  CacheLookup lookup = look_up_import(path, options);
+  if (lookup.result) return std::move(*lookup.result);
+  ImportOptions child_options = options;
+  child_options.keep_stream = options.keep_stream || !lookup.key.empty();
   ImportProcess child;
-  if (std::string e = child.start(path, options); !e.empty()) {
+  if (std::string e = child.start(path, child_options); !e.empty()) {
     result.error = e;
     return result;
   }
-  return child.wait();
+  result = child.wait();
+  if (result.ok() && !lookup.key.empty()) {
+    // A cache that cannot be written only means the next open imports again.
+    store_import(lookup.key, path, result.stream, result.provenance.read_files, options);
+    if (!options.keep_stream) std::vector<uint8_t>().swap(result.stream);
+  }
+  return result;
 }
 
 ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std::string& hint,

@@ -104,6 +104,7 @@ struct ImportResult {
   // The flat binary model the worker wrote (io/model_format.h), when ImportOptions::keep_stream
   // asked for it and the import succeeded: the bytes a model cache stores.
   std::vector<uint8_t> stream;
+  bool from_cache = false;  // read from the model cache (io/import_cache.h), not by the worker
 
   bool ok() const noexcept { return model.has_value(); }
 };
@@ -114,6 +115,10 @@ struct ImportOptions {
   uint64_t memory_limit_bytes = 0;  // the child's address space beyond what it starts with;
                                     // 0: default_import_memory_limit()
   bool keep_stream = false;         // hand back the worker's bytes too (ImportResult::stream)
+  // The model cache's folder (io/import_cache.h): "" for none, the default here; the command line
+  // and the window pass ModelCache::default_dir() unless --no-cache. `cache_max_bytes` bounds it.
+  std::string cache_dir;
+  uint64_t cache_max_bytes = uint64_t{1} << 30;
 };
 
 // Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far
@@ -125,7 +130,9 @@ uint64_t default_import_memory_limit() noexcept;
 // "PATH: is a directory, not a model file"). Said without starting a process.
 std::string missing_file_error(const std::string& path);
 
-// Imports `path` in a child process (see the top of this file). Never throws: a file that cannot
+// Imports `path` in a child process (see the top of this file), or, when options.cache_dir is set
+// and the model cache holds the file, reads the cached copy instead (ImportResult::from_cache)
+// and stores what the child wrote otherwise. Never throws: a file that cannot
 // be read, that assimp rejects, that holds nothing to show, or whose import crashes, hangs or
 // runs out of memory gives ok() == false with `error` set. The worker refuses .md5camera files
 // (no model), and runs its pre-read checks (src/import/pre_read.h) before assimp reads a byte.

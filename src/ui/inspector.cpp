@@ -134,6 +134,11 @@ void report_section(const SceneView& scene, ViewerState& state) {
   if (scene.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& line : scene.report) ImGui::BulletText("%s", line.c_str());
+  // The repairs above are the ones the import made when the file was first read.
+  if (scene.from_cache)
+    ImGui::TextDisabled(
+        "Read from the model cache: the importer did not run this time "
+        "(--no-cache runs it).");
   ImGui::PopTextWrapPos();
 }
 

@@ -32,6 +32,7 @@ struct SceneView {
   Player* player = nullptr;
   std::string_view path;
   std::span<const std::string> report;        // import notes
+  bool from_cache = false;                    // the model came from the model cache
   const Animator* pose = nullptr;             // the current pose (local() samples one joint)
   std::span<const glm::mat4> model_matrices;  // per joint, model space
   std::span<const JointInfluence> influence;  // per joint

@@ -282,6 +282,41 @@ TEST(Cli, AnImporterThatFailsIsOneLineAndStatus2) {
   }
 }
 
+// The model cache on the command line: the first --info imports and stores, the second reads the
+// cache and says so; --dump from the cache equals --dump with --no-cache; --no-cache stores
+// nothing. $XDG_CACHE_HOME is a fresh folder for the test.
+TEST(Cli, AReopenReadsTheModelCacheAndNoCacheBypassesIt) {
+  const std::string character = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string home = temp_file("xdg-cache");
+  std::filesystem::remove_all(home);
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("XDG_CACHE_HOME", home.c_str(), 1);
+  const std::string says = "Read from the model cache";
+  const ProcessResult no_cache = run_process({kExe, "--info", character, "--no-cache"});
+  EXPECT_EQ(no_cache.exit_code, 0) << no_cache.err;
+  EXPECT_FALSE(std::filesystem::exists(home + "/skinview")) << "--no-cache stored something";
+  const ProcessResult first = run_process({kExe, "--info", character});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out.find(says), std::string::npos) << first.out;
+  EXPECT_TRUE(std::filesystem::exists(home + "/skinview"));
+  const ProcessResult second = run_process({kExe, "--info", character});
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.out.find(says), std::string::npos) << second.out;
+  // Apart from that line, what the file holds reads the same.
+  EXPECT_EQ(second.out.substr(0, second.out.find(says)), first.out);
+  const std::vector<std::string> pose{"--clip", "walk", "--time", "0.4"};
+  std::vector<std::string> uncached = pose;
+  uncached.push_back("--no-cache");
+  EXPECT_EQ(dump(pose, character), dump(uncached, character));
+  if (old != nullptr) {
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("XDG_CACHE_HOME");
+  }
+  std::filesystem::remove_all(home);
+}
+
 // skinview itself never runs assimp: the library is not even loaded into its process.
 TEST(Cli, SkinviewDoesNotLinkAssimp) {
   const ProcessResult r = run_process({"/usr/bin/ldd", kExe});

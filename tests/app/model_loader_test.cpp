@@ -4,7 +4,10 @@
 // left behind.
 #include "app/model_loader.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -51,6 +54,36 @@ TEST(ModelLoader, ReadsARealFileWithoutBlocking) {
   EXPECT_FALSE(loader.busy());
   EXPECT_FALSE(loader.poll().has_value());
   EXPECT_EQ(test::child_process_count(), 0);
+}
+
+// With a cache folder: the first read runs the worker and stores its model (on a thread the
+// loader waits for when destroyed); a second loader finds it and runs no worker.
+TEST(ModelLoader, AReopenComesFromTheModelCache) {
+  const std::string dir =
+      ::testing::TempDir() + "skinview-loader-cache-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  ImportOptions o = limit(60.0);
+  o.cache_dir = dir;
+  {
+    ModelLoader loader(o);
+    ASSERT_EQ(loader.start(kModel), "");
+    EXPECT_TRUE(loader.busy());
+    auto done = wait_for(loader, 60.0);
+    ASSERT_TRUE(done.has_value());
+    ASSERT_TRUE(done->result.ok()) << done->result.error;
+    EXPECT_FALSE(done->result.from_cache);
+    EXPECT_TRUE(done->result.stream.empty());
+  }
+  ModelLoader loader(o);
+  ASSERT_EQ(loader.start(kModel), "");
+  auto done = wait_for(loader, 60.0);
+  ASSERT_TRUE(done.has_value());
+  ASSERT_TRUE(done->result.ok()) << done->result.error;
+  EXPECT_TRUE(done->result.from_cache);
+  EXPECT_FALSE(done->result.model->meshes.empty());
+  EXPECT_FALSE(loader.busy());
+  EXPECT_EQ(test::child_process_count(), 0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ModelLoader, GivesUpOnAHangingReadKillsItAndOpensTheNextFile) {
