@@ -116,6 +116,16 @@ WorkerPool& skin_pool() {
 }
 
 void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
+  // The blend while the player is on its base clip; picking another clip ends it.
+  if (scene.blend.blends() && scene.player.clip != scene.blend.base) set_blend(scene, {}, 0.0);
+  if (!bind && scene.blend.blends() &&
+      scene.blend.at(scene.model, scene.blend_clock, scene.blend_layers) &&
+      scene.animator.set_layers(scene.model, scene.blend_layers).empty() &&
+      scene.animator.evaluate(scene.model, scene.blend_layers)) {
+    scene.player.time = scene.blend_layers[0].time;  // the timeline shows the base's time
+    if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+    return;
+  }
   scene.animator.set_clip(scene.model, scene.player.clip);
   const PoseMode mode = bind                    ? PoseMode::Bind
                         : scene.player.clip < 0 ? PoseMode::Rest

@@ -21,6 +21,16 @@ void add_core_options(CLI::App& app, Options& o) {
   time->excludes(times);
   auto* bind = app.add_flag("--bind", o.bind, "Pose with the file's rest transforms, no clip");
   bind->excludes(clip);
+  auto* layer = app.add_option("--layer", o.layers,
+                               "A layer over the --clip base, repeatable, in order: "
+                               "CLIP[:weight=W][:time=T][:mask=JOINT][:additive][:ref=T]")
+                    ->allow_extra_args(false);
+  auto* crossfade = app.add_option("--crossfade", o.crossfade,
+                                   "Cross-fade as the base instead of --clip: "
+                                   "FROM:TO:START:DURATION[:sync]");
+  bind->excludes(layer);
+  bind->excludes(crossfade);
+  crossfade->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
                  "Seconds --info/--dump may take before giving up with exit status 2, and the "

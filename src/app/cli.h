@@ -20,16 +20,18 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
 struct Options {
-  std::string model;         // the model file (positional)
-  bool info = false;         // --info: print what the file holds
-  bool dump = false;         // --dump: write a pose as JSON
-  std::string clip;          // --clip NAME|INDEX ("" = the first clip)
-  std::string time;          // --time T (seconds, as typed; checked by run_dump)
-  std::string times;         // --times T1,T2,... (as typed)
-  bool bind = false;         // --bind: the file's rest transforms, no clip
-  std::string output = "-";  // -o/--output: dump file, "-" = stdout
-  double time_limit = 120;   // --time-limit: seconds a headless command may run, and the viewer
-                             // waits for a file it reads (0 = no limit)
+  std::string model;                // the model file (positional)
+  bool info = false;                // --info: print what the file holds
+  bool dump = false;                // --dump: write a pose as JSON
+  std::string clip;                 // --clip NAME|INDEX ("" = the first clip)
+  std::string time;                 // --time T (seconds, as typed; checked by run_dump)
+  std::string times;                // --times T1,T2,... (as typed)
+  bool bind = false;                // --bind: the file's rest transforms, no clip
+  std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
+  std::string crossfade;            // --crossfade SPEC
+  std::string output = "-";         // -o/--output: dump file, "-" = stdout
+  double time_limit = 120;  // --time-limit: seconds a headless command may run, and the viewer
+                            // waits for a file it reads (0 = no limit)
 };
 
 // Registers the core options on `app`, writing into `options`.

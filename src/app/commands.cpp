@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
@@ -150,6 +151,9 @@ int run_info(const Options& o) {
 
 int run_dump(const Options& o) {
   if (o.model.empty()) return fail("skinview: --dump needs a model file (see --help)");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty())
+    return fail("skinview: " + e);
   DumpRequest request;
   if (!o.times.empty()) {
     std::string item;
@@ -184,6 +188,13 @@ int run_dump(const Options& o) {
                   std::to_string(m.clips.size()) + " clips)");
   } else {
     request.clip = m.clips.empty() ? -1 : 0;
+  }
+  if (blend.any()) {
+    // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
+    const double base_time = request.frames ? 0.0 : request.times[0];
+    if (std::string e = make_layer_stack(m, request.clip, base_time, blend, &request.blend);
+        !e.empty())
+      return fail("skinview: " + o.model + ": " + e);
   }
 
   if (o.output == "-") {

@@ -22,6 +22,7 @@
 
 #include "anim/worker_pool.h"
 #include "app/app_common.h"
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
@@ -230,6 +231,14 @@ void Viewer::draw_ui() {
 }
 
 int Viewer::run(const Options& options, const ViewerOptions& viewer) {
+  // --layer / --crossfade: their syntax is checked before any window opens, the names once the
+  // model is read. The blend's clock starts at --time (0 without).
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
+  double blend_time = 0.0;
+  if (blend.any() && !options.time.empty() && !parse_seconds(options.time, &blend_time))
+    return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
     std::fprintf(stderr, "skinview: cannot initialise GLFW (no display?)\n");
@@ -301,6 +310,15 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       if (!scene_ || scene_->path != model) return;
       const int32_t clip = options.bind ? -1 : resolve_clip(scene_->model, options.clip);
       if (clip != -2) scene_->player.clip = clip;
+      if (blend.any()) {
+        LayerStack stack;
+        if (std::string e = make_layer_stack(scene_->model, clip, blend_time, blend, &stack);
+            !e.empty()) {
+          status = bad_input(model + ": " + e);
+          return;
+        }
+        set_blend(*scene_, std::move(stack), blend_time);
+      }
       if (viewer.up != "auto") {
         scene_->z_up = viewer.up == "z";
         int w = 0, h = 0;
@@ -341,7 +359,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       int w = 0, h = 0;
       glfwGetFramebufferSize(window_, &w, &h);
       if (scene_) {
-        scene_->player.advance(dt, scene_->duration());
+        advance(*scene_, dt);
         evaluate(*scene_, options_, false);
         const auto t0 = Clock::now();
         renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
@@ -460,6 +478,9 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
       return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
     }
   }
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
   HeadlessScene h;
   if (int status = open_headless_scene(options, "screenshot", width, height, &h); status >= 0) {
     return status;
@@ -474,7 +495,13 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   s.player.clip = clip;
   s.player.playing = false;
   s.player.time = clip >= 0 ? std::min(time, s.duration()) : 0.0;
-  s.bounds = animated_bounds(s.model, clip, false);
+  if (blend.any()) {
+    LayerStack stack;
+    if (std::string e = make_layer_stack(s.model, clip, time, blend, &stack); !e.empty())
+      return bad_input(options.model + ": " + e);
+    set_blend(s, std::move(stack), time);
+  }
+  s.bounds = animated_bounds(s.model, s.player.clip, false);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);
   OrbitCamera camera;

@@ -1,5 +1,6 @@
 #include "app/viewer_scene.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -10,6 +11,19 @@ namespace sv {
 double Scene::duration() const noexcept {
   if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0;
   return model.clips[static_cast<std::size_t>(player.clip)].duration();
+}
+
+void set_blend(Scene& scene, LayerStack blend, double clock) {
+  scene.blend = std::move(blend);
+  scene.blend_layers.assign(scene.blend.size(), Layer{});
+  scene.blend_clock = clock;
+  if (scene.blend.blends() && scene.blend.base >= 0) scene.player.clip = scene.blend.base;
+}
+
+void advance(Scene& scene, double dt) {
+  if (scene.player.playing) scene.blend_clock += dt * scene.player.speed;
+  scene.blend_clock = std::max(scene.blend_clock, 0.0);
+  scene.player.advance(dt, scene.duration());
 }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,

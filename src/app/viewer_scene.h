@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "anim/animator.h"
+#include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "gfx/camera.h"
@@ -30,7 +31,19 @@ struct Scene {
   std::vector<uint32_t> influenced;  // per joint: vertices it weighs on (weight > 0)
   bool z_up = false;                 // shown upright by rotating -90 degrees about X
   double duration() const noexcept;  // of the player's clip; 0 for the rest pose
+  // A blend (the command line's --layer / --crossfade, app/blend_options.h), played while the
+  // player stays on its base clip; empty (blend.blends() false) when there is none.
+  LayerStack blend;
+  std::vector<Layer> blend_layers;  // the frame's layers, sized by set_blend
+  double blend_clock = 0.0;         // seconds on the blend's clock (never wrapped)
 };
+
+// Plays `blend` from clock time `clock`: the player moves to its base clip.
+void set_blend(Scene& scene, LayerStack blend, double clock);
+
+// Advances the player and the blend's clock by dt seconds (at the player's speed, while it
+// plays).
+void advance(Scene& scene, double dt);
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns
 // null with `error` set when the import failed or the model is inconsistent.
