@@ -189,6 +189,14 @@ TEST(BlendCli, BlendsAreContinuousAtFadeEndsAndLoopSeams) {
                                               "wave:mask=clavicle_r:time=0.5"};
   for (const double t : {0.3, 0.7, 1.5, 2.7, 4.0})
     EXPECT_LT(jump_ratio(kDefault, character, t), 0.3) << t;
+  // Walk into run in phase, with breathing added: the fade's ends, run's seams (where the synced
+  // phase p = 0.5 / 1.2 + 0.5 / (0.7 - 1.2) ln(0.7 / 1.2) at the fade's end, then + (t - 1) / 0.7,
+  // crosses a whole number) and breathe's (3.5 s).
+  const std::vector<std::string> run = {"--crossfade", "walk:run:0.5:0.5:sync", "--layer",
+                                        "breathe:additive"};
+  const double p_end = 0.5 / 1.2 + 0.5 / (0.7 - 1.2) * std::log(0.7 / 1.2);
+  for (const double t : {0.5, 1.0, 1.0 + (1.0 - p_end) * 0.7, 1.0 + (2.0 - p_end) * 0.7, 3.5})
+    EXPECT_LT(jump_ratio(kDefault, run, t), 0.3) << t;
   // The check sees a real pop: Wuson_Run's own seam, whose first and last keys differ by ~6 %
   // of the model's height (the fade comes much later, so run plays alone and loops).
   EXPECT_GT(jump_ratio(kWuson, {"--crossfade", "Wuson_Run:Wuson_Walk:5:1"}, 0.9666667), 0.5);
