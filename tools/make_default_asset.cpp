@@ -362,6 +362,41 @@ double wave(double phase, double cycles = 1.0, double offset = 0.0) {
   return std::sin(2.0 * kPi * (cycles * phase + offset));
 }
 
+// A walking or running gait's limbs, in one phase convention (so a synchronised cross-fade
+// between gaits keeps the feet in phase): each function takes the side's phase q, the left
+// side's q = p and the right side's half a cycle later, q = p + 0.5.
+struct Gait {
+  std::function<double(double)> thigh_fwd;  // forward swing of the thigh, degrees
+  std::function<double(double)> knee;       // knee bend, degrees
+  double foot_level;                        // the part of the leg's pitch the foot undoes
+  double arm_swing;                         // the upper arm's swing against the leg, degrees
+  double arm_down;                          // the arms below the A-pose, degrees
+  std::function<double(double)> elbow;      // elbow bend, degrees
+};
+
+// Adds thigh, shin, foot, upper arm and forearm channels for both sides (left first).
+void add_gait(ClipDef& clip, double T, int n, const Gait& g) {
+  for (const double s : {1.0, -1.0}) {
+    const bool left = s > 0;
+    const double offset = left ? 0.0 : 0.5;  // the right side runs half a cycle behind
+    clip.channels.push_back(sample_rotation(left ? kThighL : kThighR, T, n, [&](double p) {
+      return axis_angle(kX, -g.thigh_fwd(p + offset));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kShinL : kShinR, T, n, [&](double p) {
+      return axis_angle(kX, g.knee(p + offset));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kFootL : kFootR, T, n, [&](double p) {
+      return axis_angle(kX, g.foot_level * (g.thigh_fwd(p + offset) - g.knee(p + offset)));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kUpperArmL : kUpperArmR, T, n, [&](double p) {
+      return axis_angle(kX, g.arm_swing * wave(p + offset)) * arm_lower(s, g.arm_down);
+    }));
+    clip.channels.push_back(sample_rotation(left ? kForearmL : kForearmR, T, n, [&](double p) {
+      return elbow_bend(s, g.elbow(p + offset));
+    }));
+  }
+}
+
 ClipDef make_idle(const std::vector<JointDef>& j) {
   // Four seconds: one slow breath, a slight sway of the hips, arms relaxed at the sides, and a
   // head that glances left and right in steps.
@@ -446,30 +481,15 @@ ClipDef make_walk(const std::vector<JointDef>& j) {
   clip.channels.push_back(sample_rotation(
       kNeck, T, n, [](double p) { return axis_angle(kY, 1.0 * wave(p)) * axis_angle(kX, -2.0); }));
 
-  for (const double s : {1.0, -1.0}) {
-    const bool left = s > 0;
-    const double offset = left ? 0.0 : 0.5;  // the right side runs half a cycle behind
-    // Forward swing of the thigh in degrees; knee bend peaks while the leg swings forward.
-    const auto thigh_fwd = [=](double p) { return 20.0 * wave(p, 1, offset); };
-    const auto knee = [=](double p) {
-      const double c = std::cos(2.0 * kPi * (p + offset));
-      return 6.0 + 50.0 * (c > 0.0 ? c * c : 0.0);
-    };
-    clip.channels.push_back(sample_rotation(
-        left ? kThighL : kThighR, T, n, [=](double p) { return axis_angle(kX, -thigh_fwd(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kShinL : kShinR, T, n,
-                                            [=](double p) { return axis_angle(kX, knee(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kFootL : kFootR, T, n, [=](double p) {
-      // Undo most of the shin's pitch so the sole stays near level, toes up at heel strike.
-      return axis_angle(kX, 0.9 * (thigh_fwd(p) - knee(p)));
-    }));
-    clip.channels.push_back(sample_rotation(left ? kUpperArmL : kUpperArmR, T, n, [=](double p) {
-      return axis_angle(kX, 20.0 * wave(p, 1, offset)) * arm_lower(s, 38.0);
-    }));
-    clip.channels.push_back(sample_rotation(left ? kForearmL : kForearmR, T, n, [=](double p) {
-      return elbow_bend(s, 18.0 + 12.0 * std::max(0.0, -wave(p, 1, offset)));
-    }));
-  }
+  // Forward swing of the thigh in degrees; knee bend peaks while the leg swings forward; the
+  // foot undoes most of the shin's pitch so the sole stays near level, toes up at heel strike.
+  add_gait(clip, T, n,
+           Gait{[](double q) { return 20.0 * wave(q); },
+                [](double q) {
+                  const double c = std::cos(2.0 * kPi * q);
+                  return 6.0 + 50.0 * (c > 0.0 ? c * c : 0.0);
+                },
+                0.9, 20.0, 38.0, [](double q) { return 18.0 + 12.0 * std::max(0.0, -wave(q)); }});
   return clip;
 }
 
@@ -499,30 +519,15 @@ ClipDef make_run(const std::vector<JointDef>& j) {
   clip.channels.push_back(sample_rotation(kNeck, T, n, [](double p) {
     return axis_angle(kY, 2.0 * wave(p)) * axis_angle(kX, -9.0);  // eyes ahead
   }));
-  for (const double s : {1.0, -1.0}) {
-    const bool left = s > 0;
-    const double offset = left ? 0.0 : 0.5;
-    // Forward of vertical by 14 degrees on average, so the foot lands under the hips with the
-    // stance knee bent.
-    const auto thigh_fwd = [=](double p) { return 14.0 + 32.0 * wave(p, 1, offset); };
-    const auto knee = [=](double p) {
-      const double c = std::cos(2.0 * kPi * (p + offset));
-      return 12.0 + (c > 0.0 ? 85.0 * c * c : 18.0 * -c);  // swing fold, stance give
-    };
-    clip.channels.push_back(sample_rotation(
-        left ? kThighL : kThighR, T, n, [=](double p) { return axis_angle(kX, -thigh_fwd(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kShinL : kShinR, T, n,
-                                            [=](double p) { return axis_angle(kX, knee(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kFootL : kFootR, T, n, [=](double p) {
-      return axis_angle(kX, 0.8 * (thigh_fwd(p) - knee(p)));
-    }));
-    clip.channels.push_back(sample_rotation(left ? kUpperArmL : kUpperArmR, T, n, [=](double p) {
-      return axis_angle(kX, 35.0 * wave(p, 1, offset)) * arm_lower(s, 32.0);
-    }));
-    clip.channels.push_back(sample_rotation(left ? kForearmL : kForearmR, T, n, [=](double p) {
-      return elbow_bend(s, 80.0 + 15.0 * wave(p, 1, offset));
-    }));
-  }
+  // The thigh forward of vertical by 14 degrees on average, so the foot lands under the hips
+  // with the stance knee bent; the knee folds in the swing and gives at mid-stance.
+  add_gait(clip, T, n,
+           Gait{[](double q) { return 14.0 + 32.0 * wave(q); },
+                [](double q) {
+                  const double c = std::cos(2.0 * kPi * q);
+                  return 12.0 + (c > 0.0 ? 85.0 * c * c : 18.0 * -c);
+                },
+                0.8, 35.0, 32.0, [](double q) { return 80.0 + 15.0 * wave(q); }});
   return clip;
 }
 

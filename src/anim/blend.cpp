@@ -73,6 +73,40 @@ inline uint8_t joint_keys(std::span<const uint8_t> keyed, std::size_t j) noexcep
   return keyed.empty() ? uint8_t{kKeyedAll} : keyed[j];
 }
 
+// One group of up to 4 joints' rotations to slerp, as slerp4 takes them.
+struct SlerpGroup {
+  std::size_t n = 0;  // joints in the group
+  float alpha[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  glm::quat* a[4] = {nullptr, nullptr, nullptr, nullptr};
+  const glm::quat* b[4] = {nullptr, nullptr, nullptr, nullptr};
+  bool any = false;
+  void add(std::size_t lane, glm::quat* from, const glm::quat* to, float w) noexcept {
+    alpha[lane] = w;
+    a[lane] = from;
+    b[lane] = to;
+    any = true;
+  }
+};
+
+// The joints 4 at a time: joint(j, lane, w, keys, group) for each joint the layer moves
+// (weight w > 0, some component keyed), then the group's rotations are slerped, then
+// done(first joint, group).
+template <class Joint, class Done>
+void for_each_group(std::size_t joints, std::span<const float> mask, std::span<const uint8_t> keyed,
+                    float w0, Joint&& joint, Done&& done) {
+  for (std::size_t j0 = 0; j0 < joints; j0 += 4) {
+    SlerpGroup g;
+    g.n = std::min<std::size_t>(4, joints - j0);
+    for (std::size_t l = 0; l < g.n; ++l) {
+      const float w = joint_weight(mask, j0 + l, w0);
+      const uint8_t keys = joint_keys(keyed, j0 + l);
+      if (w != 0.0f && keys != 0) joint(j0 + l, l, w, keys, g);
+    }
+    if (g.any) slerp4(g.a, g.b, g.alpha);
+    done(j0, g);
+  }
+}
+
 bool sizes_fit(std::size_t joints, std::size_t layer, std::span<const uint8_t> keyed,
                std::span<const float> mask) noexcept {
   return layer == joints && (keyed.empty() || keyed.size() == joints) &&
@@ -117,34 +151,20 @@ bool blend_override(std::span<Transform> pose, std::span<const Transform> layer,
   if (!sizes_fit(pose.size(), layer.size(), keyed, mask)) return false;
   const float w0 = blend_weight(weight);
   if (w0 == 0.0f) return true;
-  // Four joints at a time: translation and scale per joint, the rotations in lanes.
-  for (std::size_t j0 = 0; j0 < pose.size(); j0 += 4) {
-    const std::size_t n = std::min<std::size_t>(4, pose.size() - j0);
-    float alpha[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // the rotation's weight per lane
-    glm::quat* a[4] = {nullptr, nullptr, nullptr, nullptr};
-    const glm::quat* b[4] = {nullptr, nullptr, nullptr, nullptr};
-    bool slerp = false;
-    for (std::size_t l = 0; l < n; ++l) {
-      const std::size_t j = j0 + l;
-      const float w = joint_weight(mask, j, w0);
-      const uint8_t keys = joint_keys(keyed, j);
-      if (w == 0.0f || keys == 0) continue;
-      Transform& p = pose[j];
-      const Transform& x = layer[j];
-      if (keys & kKeyedTranslation) p.translation = mix(p.translation, x.translation, w);
-      if (keys & kKeyedScale) p.scale = mix(p.scale, x.scale, w);
-      if (!(keys & kKeyedRotation)) continue;
-      if (w >= 1.0f) {  // a copy, no slerp
-        p.rotation = x.rotation;
-        continue;
-      }
-      alpha[l] = w;
-      a[l] = &p.rotation;
-      b[l] = &x.rotation;
-      slerp = true;
-    }
-    if (slerp) slerp4(a, b, alpha);
-  }
+  for_each_group(
+      pose.size(), mask, keyed, w0,
+      [&](std::size_t j, std::size_t l, float w, uint8_t keys, SlerpGroup& g) {
+        Transform& p = pose[j];
+        const Transform& x = layer[j];
+        if (keys & kKeyedTranslation) p.translation = mix(p.translation, x.translation, w);
+        if (keys & kKeyedScale) p.scale = mix(p.scale, x.scale, w);
+        if (!(keys & kKeyedRotation)) return;
+        if (w >= 1.0f)  // a copy, no slerp
+          p.rotation = x.rotation;
+        else
+          g.add(l, &p.rotation, &x.rotation, w);
+      },
+      [](std::size_t, const SlerpGroup&) {});
   return true;
 }
 
@@ -155,49 +175,39 @@ bool blend_additive(std::span<Transform> pose, std::span<const Transform> layer,
     return false;
   const float w0 = blend_weight(weight);
   if (w0 == 0.0f) return true;
-  // Four joints at a time: the rotation differences are scaled in lanes (slerped from the
-  // identity).
-  for (std::size_t j0 = 0; j0 < pose.size(); j0 += 4) {
-    const std::size_t n = std::min<std::size_t>(4, pose.size() - j0);
-    float alpha[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    glm::quat scaled[4], delta[4];
-    glm::quat* a[4] = {nullptr, nullptr, nullptr, nullptr};
-    const glm::quat* b[4] = {nullptr, nullptr, nullptr, nullptr};
-    bool slerp = false;
-    for (std::size_t l = 0; l < n; ++l) {
-      const std::size_t j = j0 + l;
-      const float w = joint_weight(mask, j, w0);
-      const uint8_t keys = joint_keys(keyed, j);
-      if (w == 0.0f || keys == 0) continue;
-      Transform& p = pose[j];
-      const Transform& x = layer[j];
-      const Transform& r = reference[j];
-      if (keys & kKeyedTranslation) p.translation += (x.translation - r.translation) * w;
-      if (keys & kKeyedScale) {
-        glm::vec3 ratio(1.0f);
-        for (int c = 0; c < 3; ++c)
-          if (r.scale[c] != 0.0f) ratio[c] = x.scale[c] / r.scale[c];
-        p.scale *= mix(glm::vec3(1.0f), ratio, w);
-      }
-      if (!(keys & kKeyedRotation)) continue;
-      // The difference in the joint's own frame: reference * delta = layer.
-      delta[l] = glm::conjugate(r.rotation) * x.rotation;
-      scaled[l] = delta[l];
-      if (w < 1.0f) {
-        scaled[l] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-        alpha[l] = w;
-        a[l] = &scaled[l];
-        b[l] = &delta[l];
-        slerp = true;
-      }
-    }
-    if (slerp) slerp4(a, b, alpha);  // scaled[l]: the identity moved w of the way to delta[l]
-    for (std::size_t l = 0; l < n; ++l) {
-      const std::size_t j = j0 + l;
-      if ((joint_keys(keyed, j) & kKeyedRotation) && joint_weight(mask, j, w0) != 0.0f)
-        pose[j].rotation = glm::normalize(pose[j].rotation * scaled[l]);
-    }
-  }
+  // Per group, each rotated joint's difference from the reference (delta) and the part of it
+  // the weight asks for (scaled: the identity slerped w of the way to delta).
+  glm::quat scaled[4], delta[4];
+  bool rotates[4] = {false, false, false, false};
+  for_each_group(
+      pose.size(), mask, keyed, w0,
+      [&](std::size_t j, std::size_t l, float w, uint8_t keys, SlerpGroup& g) {
+        Transform& p = pose[j];
+        const Transform& x = layer[j];
+        const Transform& r = reference[j];
+        if (keys & kKeyedTranslation) p.translation += (x.translation - r.translation) * w;
+        if (keys & kKeyedScale) {
+          glm::vec3 ratio(1.0f);
+          for (int c = 0; c < 3; ++c)
+            if (r.scale[c] != 0.0f) ratio[c] = x.scale[c] / r.scale[c];
+          p.scale *= mix(glm::vec3(1.0f), ratio, w);
+        }
+        rotates[l] = (keys & kKeyedRotation) != 0;
+        if (!rotates[l]) return;
+        // The difference in the joint's own frame: reference * delta = layer.
+        delta[l] = glm::conjugate(r.rotation) * x.rotation;
+        scaled[l] = delta[l];
+        if (w < 1.0f) {
+          scaled[l] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+          g.add(l, &scaled[l], &delta[l], w);
+        }
+      },
+      [&](std::size_t j0, const SlerpGroup& g) {
+        for (std::size_t l = 0; l < g.n; ++l) {
+          if (rotates[l]) pose[j0 + l].rotation = glm::normalize(pose[j0 + l].rotation * scaled[l]);
+          rotates[l] = false;
+        }
+      });
   return true;
 }
 

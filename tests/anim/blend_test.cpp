@@ -28,24 +28,6 @@ glm::quat rot(float degrees, const glm::vec3& axis) {
   return glm::angleAxis(glm::radians(degrees), axis);
 }
 
-Transform trs(glm::vec3 t, glm::quat r = glm::quat(1, 0, 0, 0), glm::vec3 s = glm::vec3(1)) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
-
-// The same rotation (q and -q are one rotation).
-::testing::AssertionResult same_rotation(const glm::quat& a, const glm::quat& b, float tol) {
-  // Component by component, b's sign matched to a's (q and -q are one rotation).
-  const glm::quat c = glm::dot(a, b) < 0.0f ? -b : b;
-  if (std::abs(a.w - c.w) <= tol && std::abs(a.x - c.x) <= tol && std::abs(a.y - c.y) <= tol &&
-      std::abs(a.z - c.z) <= tol)
-    return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << test::to_string(a) << " vs " << test::to_string(b);
-}
-
 TEST(BlendWeight, ClampsIntoZeroOne) {
   EXPECT_EQ(blend_weight(0.25f), 0.25f);
   EXPECT_EQ(blend_weight(1.0f), 1.0f);
@@ -58,13 +40,13 @@ TEST(BlendWeight, ClampsIntoZeroOne) {
 TEST(BlendOverride, TwoJointsAtKnownWeights) {
   // Joint 0: translation (0,0,0) -> (0,2,0); joint 1: rotation identity -> 90 deg about Z,
   // scale 1 -> 3.
-  std::array<Transform, 2> pose = {trs({0, 0, 0}), trs({1, 0, 0})};
-  const std::array<Transform, 2> layer = {trs({0, 2, 0}),
-                                          trs({1, 0, 0}, rot(90, kZ), glm::vec3(3))};
+  std::array<Transform, 2> pose = {test::trs({0, 0, 0}), test::trs({1, 0, 0})};
+  const std::array<Transform, 2> layer = {test::trs({0, 2, 0}),
+                                          test::trs({1, 0, 0}, rot(90, kZ), glm::vec3(3))};
   ASSERT_TRUE(blend_override(pose, layer, {}, {}, 0.25f));
   EXPECT_NEAR_GLM(pose[0].translation, glm::vec3(0, 0.5f, 0), 1e-6f);
   // A quarter of the arc: 22.5 degrees (slerp turns at constant speed).
-  EXPECT_TRUE(same_rotation(pose[1].rotation, rot(22.5f, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(pose[1].rotation, rot(22.5f, kZ), 1e-6f);
   EXPECT_NEAR_GLM(pose[1].scale, glm::vec3(1.5f), 1e-6f);
   EXPECT_NEAR(glm::length(pose[1].rotation), 1.0f, 1e-6f);
 }
@@ -74,23 +56,23 @@ TEST(BlendOverride, HalfWeightIsTheExactSlerpMidpoint) {
   for (const float degrees : {20.0f, 150.0f}) {
     const glm::quat a = rot(10, kX) * rot(-30, kY);
     const glm::quat b = a * rot(degrees, glm::normalize(glm::vec3(1, 2, 3)));
-    std::array<Transform, 1> pose = {trs({0, 0, 0}, a)};
-    const std::array<Transform, 1> layer = {trs({0, 0, 0}, b)};
+    std::array<Transform, 1> pose = {test::trs({0, 0, 0}, a)};
+    const std::array<Transform, 1> layer = {test::trs({0, 0, 0}, b)};
     ASSERT_TRUE(blend_override(pose, layer, {}, {}, 0.5f));
     const glm::quat mid = a * rot(degrees / 2, glm::normalize(glm::vec3(1, 2, 3)));
-    EXPECT_TRUE(same_rotation(pose[0].rotation, mid, 1e-6f)) << degrees;
+    EXPECT_SAME_ROTATION(pose[0].rotation, mid, 1e-6f) << degrees;
     // The normalised sum gives the same rotation at 0.5.
-    EXPECT_TRUE(same_rotation(pose[0].rotation, glm::normalize(a + b), 1e-6f)) << degrees;
+    EXPECT_SAME_ROTATION(pose[0].rotation, glm::normalize(a + b), 1e-6f) << degrees;
   }
 }
 
 TEST(BlendOverride, FullWeightCopiesAndShorterArcIsTaken) {
-  std::array<Transform, 1> pose = {trs({1, 2, 3}, rot(10, kZ), glm::vec3(2))};
-  const std::array<Transform, 1> layer = {trs({4, 5, 6}, -rot(40, kZ), glm::vec3(0.5f))};
+  std::array<Transform, 1> pose = {test::trs({1, 2, 3}, rot(10, kZ), glm::vec3(2))};
+  const std::array<Transform, 1> layer = {test::trs({4, 5, 6}, -rot(40, kZ), glm::vec3(0.5f))};
   std::array<Transform, 1> half = pose;
   ASSERT_TRUE(blend_override(half, layer, {}, {}, 0.5f));
   // -q is the same 40 degree turn: the midpoint is at 25 degrees, not the long way round.
-  EXPECT_TRUE(same_rotation(half[0].rotation, rot(25, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(half[0].rotation, rot(25, kZ), 1e-6f);
   ASSERT_TRUE(blend_override(pose, layer, {}, {}, 1.0f));
   EXPECT_EQ(pose[0].translation, layer[0].translation);  // exactly: mix at w = 1 is b
   EXPECT_EQ(pose[0].scale, layer[0].scale);
@@ -99,10 +81,11 @@ TEST(BlendOverride, FullWeightCopiesAndShorterArcIsTaken) {
 
 TEST(BlendOverride, SparseTracksKeepThePoseBelow) {
   // The layer keys only joint 1's rotation: nothing else moves, whatever the weight.
-  std::array<Transform, 2> pose = {trs({0, 1, 0}, rot(5, kX)), trs({1, 0, 0}, rot(0, kZ))};
+  std::array<Transform, 2> pose = {test::trs({0, 1, 0}, rot(5, kX)),
+                                   test::trs({1, 0, 0}, rot(0, kZ))};
   const std::array<Transform, 2> below = pose;
-  const std::array<Transform, 2> layer = {trs({9, 9, 9}, rot(80, kY), glm::vec3(7)),
-                                          trs({9, 9, 9}, rot(60, kZ), glm::vec3(7))};
+  const std::array<Transform, 2> layer = {test::trs({9, 9, 9}, rot(80, kY), glm::vec3(7)),
+                                          test::trs({9, 9, 9}, rot(60, kZ), glm::vec3(7))};
   const std::array<uint8_t, 2> keyed = {0, kKeyedRotation};
   ASSERT_TRUE(blend_override(pose, layer, keyed, {}, 1.0f));
   EXPECT_EQ(pose[0].translation, below[0].translation);
@@ -110,12 +93,14 @@ TEST(BlendOverride, SparseTracksKeepThePoseBelow) {
   EXPECT_EQ(pose[0].scale, below[0].scale);
   EXPECT_EQ(pose[1].translation, below[1].translation);
   EXPECT_EQ(pose[1].scale, below[1].scale);
-  EXPECT_TRUE(same_rotation(pose[1].rotation, rot(60, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(pose[1].rotation, rot(60, kZ), 1e-6f);
 }
 
 TEST(BlendOverride, MaskWeighsEachJoint) {
-  std::array<Transform, 3> pose = {trs({0, 0, 0}), trs({0, 0, 0}), trs({0, 0, 0})};
-  const std::array<Transform, 3> layer = {trs({4, 0, 0}), trs({4, 0, 0}), trs({4, 0, 0})};
+  std::array<Transform, 3> pose = {test::trs({0, 0, 0}), test::trs({0, 0, 0}),
+                                   test::trs({0, 0, 0})};
+  const std::array<Transform, 3> layer = {test::trs({4, 0, 0}), test::trs({4, 0, 0}),
+                                          test::trs({4, 0, 0})};
   const std::array<float, 3> mask = {0.0f, 0.5f, 1.0f};
   ASSERT_TRUE(blend_override(pose, layer, {}, mask, 0.5f));  // per joint 0, 0.25, 0.5
   EXPECT_EQ(pose[0].translation, glm::vec3(0));
@@ -124,8 +109,8 @@ TEST(BlendOverride, MaskWeighsEachJoint) {
 }
 
 TEST(BlendOverride, WeightsOutsideZeroOneAreClamped) {
-  const std::array<Transform, 1> start = {trs({0, 0, 0}, rot(0, kZ))};
-  const std::array<Transform, 1> layer = {trs({2, 0, 0}, rot(60, kZ))};
+  const std::array<Transform, 1> start = {test::trs({0, 0, 0}, rot(0, kZ))};
+  const std::array<Transform, 1> layer = {test::trs({2, 0, 0}, rot(60, kZ))};
   for (const float w : {0.0f, -1.0f, kNaN}) {
     std::array<Transform, 1> pose = start;
     ASSERT_TRUE(blend_override(pose, layer, {}, {}, w));
@@ -135,7 +120,7 @@ TEST(BlendOverride, WeightsOutsideZeroOneAreClamped) {
   std::array<Transform, 1> pose = start;
   ASSERT_TRUE(blend_override(pose, layer, {}, {}, 2.5f));  // as 1: no overshoot
   EXPECT_EQ(pose[0].translation, glm::vec3(2, 0, 0));
-  EXPECT_TRUE(same_rotation(pose[0].rotation, rot(60, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(pose[0].rotation, rot(60, kZ), 1e-6f);
   // Mask weights are clamped too.
   pose = start;
   const std::array<float, 1> mask = {4.0f};
@@ -156,8 +141,8 @@ TEST(BlendOverride, LanesAgreeWithTheScalarSlerpJointByJoint) {
   std::vector<uint8_t> keyed(n);
   std::vector<float> mask(n);
   for (std::size_t j = 0; j < n; ++j) {
-    pose[j] = trs({u(rng), u(rng), u(rng)}, random_rotation(), glm::vec3(1 + 0.5f * u(rng)));
-    layer[j] = trs({u(rng), u(rng), u(rng)}, random_rotation(), glm::vec3(1 + 0.5f * u(rng)));
+    pose[j] = test::trs({u(rng), u(rng), u(rng)}, random_rotation(), glm::vec3(1 + 0.5f * u(rng)));
+    layer[j] = test::trs({u(rng), u(rng), u(rng)}, random_rotation(), glm::vec3(1 + 0.5f * u(rng)));
     if (j % 5 == 0) layer[j].rotation = pose[j].rotation * rot(170, kY);    // far apart
     if (j % 7 == 3) layer[j].rotation = pose[j].rotation * rot(0.01f, kX);  // nearly equal
     keyed[j] = static_cast<uint8_t>(rng() % 8u);
@@ -177,7 +162,7 @@ TEST(BlendOverride, LanesAgreeWithTheScalarSlerpJointByJoint) {
         expect.translation = pose[j].translation * (1 - w) + layer[j].translation * w;
       if (w > 0.0f && (keyed[j] & kKeyedScale))
         expect.scale = pose[j].scale * (1 - w) + layer[j].scale * w;
-      EXPECT_TRUE(same_rotation(lanes[j].rotation, expect.rotation, 1e-6f)) << j << " " << w;
+      EXPECT_SAME_ROTATION(lanes[j].rotation, expect.rotation, 1e-6f) << j << " " << w;
       EXPECT_NEAR_GLM(lanes[j].translation, expect.translation, 1e-6f) << j;
       EXPECT_NEAR_GLM(lanes[j].scale, expect.scale, 1e-6f) << j;
       if (w <= 0.0f || !(keyed[j] & kKeyedRotation)) {
@@ -188,9 +173,9 @@ TEST(BlendOverride, LanesAgreeWithTheScalarSlerpJointByJoint) {
 }
 
 TEST(BlendOverride, WrongSizesAreRefused) {
-  std::array<Transform, 2> pose = {trs({1, 0, 0}), trs({1, 0, 0})};
-  const std::array<Transform, 2> layer = {trs({2, 0, 0}), trs({2, 0, 0})};
-  const std::array<Transform, 1> short_layer = {trs({2, 0, 0})};
+  std::array<Transform, 2> pose = {test::trs({1, 0, 0}), test::trs({1, 0, 0})};
+  const std::array<Transform, 2> layer = {test::trs({2, 0, 0}), test::trs({2, 0, 0})};
+  const std::array<Transform, 1> short_layer = {test::trs({2, 0, 0})};
   const std::array<uint8_t, 1> short_keyed = {kKeyedAll};
   const std::array<float, 3> long_mask = {1, 1, 1};
   EXPECT_FALSE(blend_override(pose, short_layer, {}, {}, 1.0f));
@@ -204,12 +189,12 @@ TEST(BlendAdditive, AddsTheDifferenceFromTheReference) {
   // Below: translation (1,0,0), 20 deg about X, scale 2. Reference: (0,1,0), identity, scale 1.
   // Layer: (0,1.4,0), 30 deg about X, scale 1.2. At weight 0.5 the difference is halved:
   // translation + (0,0.2,0), rotation + 15 deg, scale * mix(1, 1.2, 0.5) = * 1.1.
-  std::array<Transform, 1> pose = {trs({1, 0, 0}, rot(20, kX), glm::vec3(2))};
-  const std::array<Transform, 1> reference = {trs({0, 1, 0})};
-  const std::array<Transform, 1> layer = {trs({0, 1.4f, 0}, rot(30, kX), glm::vec3(1.2f))};
+  std::array<Transform, 1> pose = {test::trs({1, 0, 0}, rot(20, kX), glm::vec3(2))};
+  const std::array<Transform, 1> reference = {test::trs({0, 1, 0})};
+  const std::array<Transform, 1> layer = {test::trs({0, 1.4f, 0}, rot(30, kX), glm::vec3(1.2f))};
   ASSERT_TRUE(blend_additive(pose, layer, reference, {}, {}, 0.5f));
   EXPECT_NEAR_GLM(pose[0].translation, glm::vec3(1, 0.2f, 0), 1e-6f);
-  EXPECT_TRUE(same_rotation(pose[0].rotation, rot(35, kX), 1e-6f));
+  EXPECT_SAME_ROTATION(pose[0].rotation, rot(35, kX), 1e-6f);
   EXPECT_NEAR_GLM(pose[0].scale, glm::vec3(2.2f), 1e-6f);
 }
 
@@ -217,35 +202,35 @@ TEST(BlendAdditive, TheDifferenceIsTakenInTheJointsOwnFrame) {
   // Reference 90 deg about Y, layer = reference then 30 deg about X (in the joint's frame): the
   // difference is 30 deg about X, applied after whatever rotation is below.
   const glm::quat ref = rot(90, kY);
-  std::array<Transform, 1> pose = {trs({0, 0, 0}, rot(45, kZ))};
-  const std::array<Transform, 1> reference = {trs({0, 0, 0}, ref)};
-  const std::array<Transform, 1> layer = {trs({0, 0, 0}, ref * rot(30, kX))};
+  std::array<Transform, 1> pose = {test::trs({0, 0, 0}, rot(45, kZ))};
+  const std::array<Transform, 1> reference = {test::trs({0, 0, 0}, ref)};
+  const std::array<Transform, 1> layer = {test::trs({0, 0, 0}, ref * rot(30, kX))};
   ASSERT_TRUE(blend_additive(pose, layer, reference, {}, {}, 1.0f));
-  EXPECT_TRUE(same_rotation(pose[0].rotation, rot(45, kZ) * rot(30, kX), 1e-6f));
+  EXPECT_SAME_ROTATION(pose[0].rotation, rot(45, kZ) * rot(30, kX), 1e-6f);
   // A pose below equal to the reference gives the layer's pose at weight 1.
   std::array<Transform, 1> at_ref = reference;
   ASSERT_TRUE(blend_additive(at_ref, layer, reference, {}, {}, 1.0f));
-  EXPECT_TRUE(same_rotation(at_ref[0].rotation, layer[0].rotation, 1e-6f));
+  EXPECT_SAME_ROTATION(at_ref[0].rotation, layer[0].rotation, 1e-6f);
 }
 
 TEST(BlendAdditive, ALayerThatIsItsOwnReferenceAddsNothing) {
-  std::array<Transform, 2> pose = {trs({1, 2, 3}, rot(33, kY), glm::vec3(1.5f)),
-                                   trs({0, 1, 0}, rot(-70, kX))};
+  std::array<Transform, 2> pose = {test::trs({1, 2, 3}, rot(33, kY), glm::vec3(1.5f)),
+                                   test::trs({0, 1, 0}, rot(-70, kX))};
   const std::array<Transform, 2> below = pose;
-  const std::array<Transform, 2> layer = {trs({5, 5, 5}, rot(80, kZ), glm::vec3(3)),
-                                          trs({0, 0, 2}, rot(12, kX), glm::vec3(0.5f))};
+  const std::array<Transform, 2> layer = {test::trs({5, 5, 5}, rot(80, kZ), glm::vec3(3)),
+                                          test::trs({0, 0, 2}, rot(12, kX), glm::vec3(0.5f))};
   ASSERT_TRUE(blend_additive(pose, layer, layer, {}, {}, 1.0f));
   for (std::size_t j = 0; j < 2; ++j) {
     EXPECT_NEAR_GLM(pose[j].translation, below[j].translation, 1e-6f);
-    EXPECT_TRUE(same_rotation(pose[j].rotation, below[j].rotation, 1e-6f));
+    EXPECT_SAME_ROTATION(pose[j].rotation, below[j].rotation, 1e-6f);
     EXPECT_NEAR_GLM(pose[j].scale, below[j].scale, 1e-6f);
   }
 }
 
 TEST(BlendAdditive, AZeroReferenceScaleChangesNothingOnThatAxis) {
-  std::array<Transform, 1> pose = {trs({0, 0, 0}, rot(0, kX), glm::vec3(2))};
-  const std::array<Transform, 1> reference = {trs({0, 0, 0}, rot(0, kX), glm::vec3(0, 1, 1))};
-  const std::array<Transform, 1> layer = {trs({0, 0, 0}, rot(0, kX), glm::vec3(5, 3, 1))};
+  std::array<Transform, 1> pose = {test::trs({0, 0, 0}, rot(0, kX), glm::vec3(2))};
+  const std::array<Transform, 1> reference = {test::trs({0, 0, 0}, rot(0, kX), glm::vec3(0, 1, 1))};
+  const std::array<Transform, 1> layer = {test::trs({0, 0, 0}, rot(0, kX), glm::vec3(5, 3, 1))};
   ASSERT_TRUE(blend_additive(pose, layer, reference, {}, {}, 1.0f));
   EXPECT_NEAR_GLM(pose[0].scale, glm::vec3(2, 6, 2), 1e-6f);
 }

@@ -106,15 +106,6 @@ void pose(Animator& a, const Model& m, const std::vector<Layer>& layers) {
   ASSERT_TRUE(a.evaluate(m, layers));
 }
 
-::testing::AssertionResult same_rotation(const glm::quat& a, const glm::quat& b, float tol) {
-  // Component by component, b's sign matched to a's (q and -q are one rotation).
-  const glm::quat c = glm::dot(a, b) < 0.0f ? -b : b;
-  if (std::abs(a.w - c.w) <= tol && std::abs(a.x - c.x) <= tol && std::abs(a.y - c.y) <= tol &&
-      std::abs(a.z - c.z) <= tol)
-    return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << test::to_string(a) << " vs " << test::to_string(b);
-}
-
 TEST(Layers, TwoJointChainAtKnownWeights) {
   Model m = make_model(true);
   // A: the root still at the origin, the child unturned. B: the root lifted to (0,2,0), the
@@ -135,7 +126,7 @@ TEST(Layers, TwoJointChainAtKnownWeights) {
     EXPECT_NEAR_GLM(glm::vec3(tip), glm::vec3(1 + std::cos(angle), 2 * w + std::sin(angle), 0),
                     1e-6f)
         << w;
-    EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(90 * w, kZ), 1e-6f));
+    EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(90 * w, kZ), 1e-6f);
   }
 }
 
@@ -155,10 +146,10 @@ TEST(Layers, AMaskOnTheUpperBodyKeepsTheLowerBody) {
   over.mask = upper;
   Animator an(m);
   pose(an, m, {layer(walk, 0.2), over});
-  EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(30, kY), 1e-6f));   // hips: walk
-  EXPECT_TRUE(same_rotation(an.local(m, 4).rotation, rot(40, kX), 1e-6f));   // leg: walk
-  EXPECT_TRUE(same_rotation(an.local(m, 2).rotation, rot(-10, kX), 1e-6f));  // spine: wave
-  EXPECT_TRUE(same_rotation(an.local(m, 3).rotation, rot(-80, kZ), 1e-6f));  // arm: wave
+  EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(30, kY), 1e-6f);   // hips: walk
+  EXPECT_SAME_ROTATION(an.local(m, 4).rotation, rot(40, kX), 1e-6f);   // leg: walk
+  EXPECT_SAME_ROTATION(an.local(m, 2).rotation, rot(-10, kX), 1e-6f);  // spine: wave
+  EXPECT_SAME_ROTATION(an.local(m, 3).rotation, rot(-80, kZ), 1e-6f);  // arm: wave
   // The leg's model transform is walk's alone: hips turned 30 about Y, the leg 40 about X.
   const glm::mat4 leg = an.model_matrices()[4];
   const glm::vec3 foot = glm::vec3(leg * glm::vec4(0, -1, 0, 1));
@@ -168,8 +159,8 @@ TEST(Layers, AMaskOnTheUpperBodyKeepsTheLowerBody) {
   // A per-joint weight: the arm at half its mask, so it turns halfway, 20 -> -30.
   upper[3] = 0.5f;
   ASSERT_TRUE(an.evaluate(m, std::vector<Layer>{layer(walk, 0.2), over}));
-  EXPECT_TRUE(same_rotation(an.local(m, 3).rotation, rot(-30, kZ), 1e-6f));
-  EXPECT_TRUE(same_rotation(an.local(m, 2).rotation, rot(-10, kX), 1e-6f));
+  EXPECT_SAME_ROTATION(an.local(m, 3).rotation, rot(-30, kZ), 1e-6f);
+  EXPECT_SAME_ROTATION(an.local(m, 2).rotation, rot(-10, kX), 1e-6f);
 }
 
 TEST(Layers, AdditiveLayerAddsItsDifferenceFromItsFirstFrame) {
@@ -187,12 +178,12 @@ TEST(Layers, AdditiveLayerAddsItsDifferenceFromItsFirstFrame) {
   pose(an, m, {layer(base, 0.0), add});
   const Transform spine = an.local(m, 2);
   EXPECT_NEAR_GLM(spine.translation, glm::vec3(0, 0.55f, 0), 1e-6f);  // rest + 0.5 * 0.1
-  EXPECT_TRUE(same_rotation(spine.rotation, rot(35, kX), 1e-6f));     // 20 + 0.5 * 30
+  EXPECT_SAME_ROTATION(spine.rotation, rot(35, kX), 1e-6f);           // 20 + 0.5 * 30
   EXPECT_NEAR_GLM(spine.scale, glm::vec3(1.1f), 1e-6f);               // 1 * mix(1, 1.2, 0.5)
   // At its first frame it adds nothing.
   add.time = 0.0;
   ASSERT_TRUE(an.evaluate(m, std::vector<Layer>{layer(base, 0.0), add}));
-  EXPECT_TRUE(same_rotation(an.local(m, 2).rotation, rot(20, kX), 1e-6f));
+  EXPECT_SAME_ROTATION(an.local(m, 2).rotation, rot(20, kX), 1e-6f);
 }
 
 TEST(Layers, AnAdditiveLayerThatIsItsOwnReferenceAddsNothing) {
@@ -233,15 +224,15 @@ TEST(Layers, CrossFadeStartsAtTheFirstClipAndEndsAtTheSecond) {
   };
   at(0.9);  // before the fade: FROM
   EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 2, 0), 1e-6f);
-  EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(90, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(90, kZ), 1e-6f);
   at(1.25);  // halfway: root at (0,1,0), the child halfway from 90 to -30, i.e. 30
   EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 1, 0), 1e-6f);
-  EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(30, kZ), 1e-6f));
+  EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(30, kZ), 1e-6f);
   for (const double t : {1.5, 7.0}) {  // at and after the end: TO's whole pose
     at(t);
     EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 0, 0), 1e-6f) << t;
     EXPECT_NEAR_GLM(origin(an, 1), glm::vec3(1, 0, 0), 1e-6f) << t;
-    EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(-30, kZ), 1e-6f)) << t;
+    EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(-30, kZ), 1e-6f) << t;
   }
   // A plain override layer in its place would leave FROM's root translation, which TO does not
   // key: the sparse rule, which is right for layers and wrong for a transition.
@@ -296,9 +287,9 @@ TEST(Layers, SparseTracksLeaveWhatTheLayerDoesNotKey) {
   Animator an(m);
   pose(an, m, {layer(base, 0), layer(arm, 0)});
   EXPECT_NEAR_GLM(an.local(m, 1).translation, glm::vec3(0, 2, 0), 1e-6f);  // base's hips
-  EXPECT_TRUE(same_rotation(an.local(m, 1).rotation, rot(10, kY), 1e-6f));
-  EXPECT_NEAR_GLM(an.local(m, 3).translation, glm::vec3(1, 0, 0), 1e-6f);   // base's arm place
-  EXPECT_TRUE(same_rotation(an.local(m, 3).rotation, rot(60, kZ), 1e-6f));  // layer's turn
+  EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(10, kY), 1e-6f);
+  EXPECT_NEAR_GLM(an.local(m, 3).translation, glm::vec3(1, 0, 0), 1e-6f);  // base's arm place
+  EXPECT_SAME_ROTATION(an.local(m, 3).rotation, rot(60, kZ), 1e-6f);       // layer's turn
 }
 
 TEST(Layers, OneFullLayerIsTheFusedPathAndTheBlendPathAgrees) {

@@ -12,32 +12,17 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_util.h"
 #include "run_process.h"
 
 namespace sv::test {
 namespace {
 
-const std::string kExe = SKINVIEW_EXE;
 const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
 const std::string kWuson = std::string(SKINVIEW_TEST_MODELS) + "/X/Testwuson.X";
 
-std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("skinview_blend_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
-
 nlohmann::json dump(const std::string& file, const std::vector<std::string>& extra) {
-  const std::string out = temp_file("dump.json");
-  std::vector<std::string> args{kExe, "--dump", file, "-o", out};
-  args.insert(args.end(), extra.begin(), extra.end());
-  ProcessResult r = run_process(args);
-  EXPECT_TRUE(r.exited()) << "timed out or crashed";
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(out);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  std::filesystem::remove(out);
-  return j;
+  return test::dump(extra, file);
 }
 
 // The largest distance any vertex of any mesh moves between two posed models (a dump or a
@@ -202,23 +187,14 @@ TEST(BlendCli, BlendsAreContinuousAtFadeEndsAndLoopSeams) {
   EXPECT_GT(jump_ratio(kWuson, {"--crossfade", "Wuson_Run:Wuson_Walk:5:1"}, 0.9666667), 0.5);
 }
 
-// Expects exit status 2 with exactly one line on stderr that mentions `must_mention`.
-void expect_bad_input(std::vector<std::string> args, const std::string& must_mention) {
-  args.insert(args.begin(), kExe);
-  ProcessResult r = run_process(args);
-  ASSERT_TRUE(r.exited()) << "timed out or crashed (signal " << r.signal << ")";
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(line_count(r.err), 1u) << r.err;
-  EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
-  EXPECT_EQ(r.err.rfind("skinview: ", 0), 0u) << r.err;
-}
-
 TEST(BlendCli, BadSpecsExit2WithOneLineNamingTheProblem) {
   const std::string out = temp_file("bad.json");
   const auto bad = [&](std::vector<std::string> extra, const std::string& mention) {
-    std::vector<std::string> args{"--dump", kDefault, "-o", out};
+    std::vector<std::string> args{kExe, "--dump", kDefault, "-o", out};
     args.insert(args.end(), extra.begin(), extra.end());
     expect_bad_input(args, mention);
+    const ProcessResult r = run_process(args);  // and the line names the program
+    EXPECT_EQ(r.err.rfind("skinview: ", 0), 0u) << r.err;
   };
   bad({"--layer", "nope"}, "no clip 'nope' (clips: idle, walk, wave, twist");
   bad({"--layer", "wave:weight=1.5"}, "weight '1.5' is not a number in [0, 1]");
