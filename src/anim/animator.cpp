@@ -232,27 +232,4 @@ bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
   return true;
 }
 
-Bounds animated_bounds(const Model& model, int32_t clip, bool bind, int samples) {
-  Animator a(model);
-  a.set_clip(model, clip);
-  const bool has_clip = !bind && clip >= 0 && clip < static_cast<int32_t>(model.clips.size());
-  const double duration = has_clip ? model.clips[static_cast<std::size_t>(clip)].duration() : 0.0;
-  const int n = has_clip && duration > 0.0 ? std::max(samples, 1) : 1;
-  const PoseMode mode = bind ? PoseMode::Bind : has_clip ? PoseMode::Clip : PoseMode::Rest;
-  Bounds b;
-  for (int i = 0; i < n; ++i) {
-    const double t = n > 1 ? duration * i / (n - 1) : 0.0;
-    if (!a.evaluate(model, mode, t)) continue;
-    if (model.meshes.empty()) {
-      for (const glm::mat4& m : a.model_matrices()) b.add(glm::vec3(m[3]));
-      continue;
-    }
-    if (!a.skin_cpu(model)) continue;
-    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-      for (const glm::vec3& p : a.skinned_positions(m)) b.add(p);
-    }
-  }
-  return b;
-}
-
 }  // namespace sv

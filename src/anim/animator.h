@@ -162,9 +162,4 @@ class Animator {
   StageTimes times_;
 };
 
-// Bounds (model space) of the skinned meshes over `samples` evenly spaced times of `clip`
-// (the rest pose when clip < 0, the bind pose when `bind`), or of the joints when the model
-// has no mesh. For framing on load: a pose later in the clip stays in view.
-Bounds animated_bounds(const Model& model, int32_t clip, bool bind, int samples = 8);
-
 }  // namespace sv

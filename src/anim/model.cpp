@@ -174,4 +174,24 @@ std::string Model::validate() const {
   return {};
 }
 
+std::vector<JointInfluence> joint_influences(const Model& model) {
+  std::vector<JointInfluence> out(model.skeleton.size());
+  for (const Mesh& mesh : model.meshes) {
+    const std::size_t n = std::min(mesh.joints.size(), mesh.weights.size());
+    for (std::size_t v = 0; v < n; ++v) {
+      for (int i = 0; i < 4; ++i) {
+        const float w = mesh.weights[v][i];
+        const std::size_t bone = mesh.joints[v][i];
+        if (!(w > 0.0f) || bone >= mesh.skin_joints.size()) continue;
+        const int32_t j = mesh.skin_joints[bone];
+        if (j < 0 || static_cast<std::size_t>(j) >= out.size()) continue;
+        JointInfluence& ji = out[static_cast<std::size_t>(j)];
+        ++ji.vertices;
+        ji.max_weight = std::max(ji.max_weight, w);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace sv

@@ -91,6 +91,16 @@ struct Model {
   std::string validate() const;
 };
 
+// Per skeleton joint: how many vertices (of all meshes) it weighs on, and its largest weight on
+// any vertex. For the inspector and the outliner's bone marks; computed once per model.
+struct JointInfluence {
+  uint32_t vertices = 0;    // vertices with a weight > 0 on this joint
+  float max_weight = 0.0f;  // the largest such weight (0 when none)
+};
+// One entry per skeleton joint; joints no vertex weighs on (plain nodes) get {0, 0}. Influences
+// naming a bone past a mesh's skin, or a skin joint past the skeleton, are skipped.
+std::vector<JointInfluence> joint_influences(const Model& model);
+
 // Lays a mesh out for skinning (the importer calls it on every mesh it builds):
 //  - each vertex's influences in one canonical order: weighted slots first, by joint index
 //    ascending; unused slots (weight 0) last, with joint 0;

@@ -27,4 +27,20 @@ void Player::advance(double dt, double duration) noexcept {
   if ((step > 0.0 && t >= duration) || (step < 0.0 && t <= 0.0)) playing = false;
 }
 
+void Player::play(double duration) noexcept {
+  if (!loop && duration > 0.0) {
+    if (speed >= 0.0f && time >= duration) time = 0.0;
+    if (speed < 0.0f && time <= 0.0) time = duration;
+  }
+  playing = true;
+}
+
+void Player::toggle(double duration) noexcept {
+  if (playing) {
+    playing = false;
+  } else {
+    play(duration);
+  }
+}
+
 }  // namespace sv

@@ -12,9 +12,13 @@ namespace sv {
 // negative times wrap from the end), clamps otherwise. A zero duration gives 0.
 double wrap_time(double t, double duration, bool loop) noexcept;
 
+// Player::clip values that are poses, not clips.
+inline constexpr int32_t kRestPose = -1;  // every joint at its rest (node) transform
+inline constexpr int32_t kBindPose = -2;  // every joint where the inverse bind matrices put it
+
 struct Player {
-  int32_t clip = -1;  // index into Model::clips; -1 shows the rest pose
-  double time = 0.0;  // seconds, always within [0, duration]
+  int32_t clip = kRestPose;  // index into Model::clips, or kRestPose / kBindPose
+  double time = 0.0;         // seconds, always within [0, duration]
   float speed = 1.0f;
   bool loop = true;
   bool playing = true;
@@ -22,6 +26,13 @@ struct Player {
   // Advances time by dt * speed when playing, wrapping (loop) or clamping (no loop) into
   // [0, duration]; a clamped clip stops at its end. Allocation-free.
   void advance(double dt, double duration) noexcept;
+
+  // Starts playing. A clip that does not loop and has run into the end it plays towards (the
+  // end for speed >= 0, the start for negative speed) starts over from the other end, so Play
+  // after a clip finished plays it again instead of doing nothing.
+  void play(double duration) noexcept;
+  // Pauses when playing, otherwise play(duration): the Play/Pause button and the Space key.
+  void toggle(double duration) noexcept;
 };
 
 }  // namespace sv

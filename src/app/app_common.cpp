@@ -1,6 +1,8 @@
 #include "app/app_common.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -89,21 +91,70 @@ bool parse_view(const std::string& s, ViewMode* v) {
   return true;
 }
 
-int32_t resolve_clip(const Model& model, const std::string& clip) {
-  if (clip.empty()) return model.clips.empty() ? -1 : 0;
+std::optional<int32_t> resolve_clip(const Model& model, const std::string& clip) {
+  if (clip.empty()) return model.clips.empty() ? kRestPose : 0;
   for (std::size_t i = 0; i < model.clips.size(); ++i) {
     if (model.clips[i].name() == clip) return static_cast<int32_t>(i);
   }
   char* end = nullptr;
+  errno = 0;
   const long i = std::strtol(clip.c_str(), &end, 10);
-  if (end != clip.c_str() && *end == '\0' && i >= 0 &&
+  if (errno == 0 && end != clip.c_str() && *end == '\0' && i >= 0 &&
       static_cast<std::size_t>(i) < model.clips.size()) {
     return static_cast<int32_t>(i);
   }
-  return -2;
+  return std::nullopt;
 }
 
-void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
+std::optional<int32_t> requested_clip(const Model& model, const Options& options) {
+  if (options.rest_pose) return kRestPose;
+  if (options.bind_pose) return kBindPose;
+  return resolve_clip(model, options.clip);
+}
+
+namespace {
+// "a, b, c" from names; cut after ~400 characters with the count, so a 65,536-joint skeleton
+// still fits on one line.
+template <class NameOf>
+std::string name_list(std::size_t count, NameOf name_of) {
+  std::string out;
+  std::size_t i = 0;
+  for (; i < count && out.size() < 400; ++i) {
+    if (i > 0) out += ", ";
+    out += name_of(i);
+  }
+  if (i < count) out += ", ... (" + std::to_string(count) + " in all)";
+  return count == 0 ? std::string("none") : out;
+}
+}  // namespace
+
+std::string no_clip_message(const Model& model, const std::string& file, const std::string& clip) {
+  return "no clip '" + clip + "' in " + file +
+         "; clips: " + name_list(model.clips.size(), [&](std::size_t i) {
+           return model.clips[i].name().empty() ? std::to_string(i) : model.clips[i].name();
+         });
+}
+
+std::string no_joint_message(const Model& model, const std::string& file,
+                             const std::string& joint) {
+  return "no joint '" + joint + "' in " + file + "; joints: " +
+         name_list(model.skeleton.size(), [&](std::size_t i) { return model.skeleton.names[i]; });
+}
+
+bool parse_seconds(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v) || v < 0.0 ||
+      v > 3.0e38) {
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
   const Bounds world = world_bounds(scene);
   camera.frame(world, aspect);
   options.floor_y = world.valid() ? world.min.y : 0.0f;
@@ -115,11 +166,10 @@ WorkerPool& skin_pool() {
   return pool;
 }
 
-void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
+void evaluate(Scene& scene, const RenderOptions& options) {
   // The blend while the player is on its base clip; picking another clip ends it.
   if (scene.blend.blends() && scene.player.clip != scene.blend.base) set_blend(scene, {}, 0.0);
-  if (!bind && scene.blend.blends() &&
-      scene.blend.at(scene.model, scene.blend_clock, scene.blend_layers) &&
+  if (scene.blend.blends() && scene.blend.at(scene.model, scene.blend_clock, scene.blend_layers) &&
       scene.animator.set_layers(scene.model, scene.blend_layers).empty() &&
       scene.animator.evaluate(scene.model, scene.blend_layers)) {
     scene.player.time = scene.blend_layers[0].time;  // the timeline shows the base's time
@@ -127,9 +177,9 @@ void evaluate(Scene& scene, const RenderOptions& options, bool bind) {
     return;
   }
   scene.animator.set_clip(scene.model, scene.player.clip);
-  const PoseMode mode = bind                    ? PoseMode::Bind
-                        : scene.player.clip < 0 ? PoseMode::Rest
-                                                : PoseMode::Clip;
+  const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind
+                        : scene.player.clip < 0        ? PoseMode::Rest
+                                                       : PoseMode::Clip;
   scene.animator.evaluate(scene.model, mode, scene.player.time);
   if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
 }
@@ -168,17 +218,21 @@ HeadlessGl::~HeadlessGl() {
 }
 
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
-                        HeadlessScene* out) {
+                        HeadlessScene* out, const std::function<std::string(const Model&)>& check) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
   ImportResult imported = import_model(options.model);
   if (!imported.ok()) return bad_input(imported.error);
+  const std::optional<int32_t> clip = requested_clip(*imported.model, options);
+  if (!clip) return bad_input(no_clip_message(*imported.model, options.model, options.clip));
+  if (check) {
+    if (std::string e = check(*imported.model); !e.empty()) return bad_input(e);
+  }
+  out->clip = *clip;
   out->gl.emplace(width, height);
   if (!out->gl->ok()) return 1;
   if (std::string e = adopt_scene(std::move(imported), options.model, &out->scene); !e.empty()) {
     return bad_input(e);
   }
-  out->clip = options.bind ? -1 : resolve_clip(out->scene->model, options.clip);
-  if (out->clip == -2) return bad_input(options.model + ": no clip '" + options.clip + "'");
   return -1;
 }
 

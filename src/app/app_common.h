@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,18 +40,33 @@ bool parse_size(const std::string& s, int* w, int* h);
 // shaded | weights | dominant | influences | weight-sum.
 bool parse_view(const std::string& s, ViewMode* v);
 
-// Resolves --clip NAME|INDEX: -1 for "" when the model has no clip, -2 when not found.
-int32_t resolve_clip(const Model& model, const std::string& clip);
+// Resolves --clip NAME|INDEX (a name first, then an index): for "" the first clip, or kRestPose
+// when the model has none; nullopt when nothing matches.
+std::optional<int32_t> resolve_clip(const Model& model, const std::string& clip);
 
-// Points the camera at the scene's animated bounds, turned upright.
-void frame_scene(const Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect);
+// The clip or pose the command line asks for (--rest-pose, --bind-pose, --clip); nullopt when
+// --clip names no clip.
+std::optional<int32_t> requested_clip(const Model& model, const Options& options);
+
+// "no clip 'X' in FILE; clips: a, b, c" and "no joint 'X' in FILE; joints: a, b, ... (N)": what
+// the command line says when --clip or --bone names nothing, listing what exists (long lists are
+// cut after about 400 characters, with the count).
+std::string no_clip_message(const Model& model, const std::string& file, const std::string& clip);
+std::string no_joint_message(const Model& model, const std::string& file, const std::string& joint);
+
+// Parses --time: a finite number of seconds >= 0, nothing else.
+bool parse_seconds(const std::string& text, double* out);
+
+// Points the camera at the animated bounds of the scene's current clip (computed over the whole
+// clip once, then cached in the scene), turned upright, for a viewport of `aspect`.
+void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect);
 
 // The CPU path's threads: started on first use, one per core, kept for the process's life.
 WorkerPool& skin_pool();
 
-// One frame's animation work for the scene's player: sample (or rest / bind pose), palettes,
-// and CPU skinning when the options ask for the CPU path.
-void evaluate(Scene& scene, const RenderOptions& options, bool bind);
+// One frame's animation work for the scene's player: sample (or the rest / bind pose, by
+// Player::clip), palettes, and CPU skinning when the options ask for the CPU path.
+void evaluate(Scene& scene, const RenderOptions& options);
 
 // Prints "skinview: MSG" on stderr and returns the bad-input exit status (2).
 int bad_input(const std::string& msg);
@@ -83,14 +99,16 @@ class HeadlessGl {
 struct HeadlessScene {
   std::optional<HeadlessGl> gl;
   std::unique_ptr<Scene> scene;
-  int32_t clip = -1;  // resolved --clip; -1 (rest pose) with --bind or when there is no clip
+  int32_t clip = -1;  // resolved --clip, or kRestPose / kBindPose
 };
 
-// The start --screenshot and --bench-frames share: imports options.model before any window is
-// made (bad input exits 2 even without a display), opens a width x height HeadlessGl, makes the
-// scene and resolves --clip. Returns -1 to go on, otherwise the exit status (message printed;
-// `mode` names the option in "--MODE needs a model file").
+// The start --screenshot and --bench-frames share: imports options.model and resolves --clip /
+// --rest-pose / --bind-pose before any window is made (bad input exits 2 even without a display),
+// runs `check` on the model (a non-empty message is bad input: exit 2), then opens a width x
+// height HeadlessGl and makes the scene. Returns -1 to go on, otherwise the exit status (message
+// printed; `mode` names the option in "--MODE needs a model file").
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
-                        HeadlessScene* out);
+                        HeadlessScene* out,
+                        const std::function<std::string(const Model&)>& check = {});
 
 }  // namespace sv

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "anim/model.h"
+#include "app/app_common.h"
 
 namespace sv {
 namespace {
@@ -47,37 +48,7 @@ std::string key_of(const std::string& part) {
   return part.substr(0, eq);
 }
 
-// "clips: a, b, c" (cut after about 300 characters, with the count).
-std::string list_clips(const Model& model) {
-  if (model.clips.empty()) return "the file has no clips";
-  std::string s = "clips: ";
-  for (std::size_t i = 0; i < model.clips.size(); ++i) {
-    if (s.size() > 300) return s + "... (" + std::to_string(model.clips.size()) + ")";
-    s += (i ? ", " : "") + model.clips[i].name();
-  }
-  return s;
-}
-
 }  // namespace
-
-bool parse_seconds(const std::string& text, double* out) {
-  double v = 0.0;
-  if (!parse_number(text, &v) || v < 0.0) return false;
-  *out = v;
-  return true;
-}
-
-int32_t find_clip_index(const Model& model, const std::string& which) {
-  for (std::size_t i = 0; i < model.clips.size(); ++i)
-    if (model.clips[i].name() == which) return static_cast<int32_t>(i);
-  char* end = nullptr;
-  errno = 0;
-  const long index = std::strtol(which.c_str(), &end, 10);
-  if (!which.empty() && errno == 0 && end == which.c_str() + which.size() && index >= 0 &&
-      static_cast<std::size_t>(index) < model.clips.size())
-    return static_cast<int32_t>(index);
-  return -1;
-}
 
 std::string parse_layer_spec(const std::string& text, LayerSpec* out) {
   LayerSpec spec;
@@ -169,18 +140,21 @@ std::string parse_blend_specs(const std::vector<std::string>& layers, const std:
   return {};
 }
 
-std::string make_layer_stack(const Model& model, int32_t base, double base_time,
-                             const BlendSpecs& specs, LayerStack* out) {
-  const std::optional<CrossFadeSpec>& fade = specs.fade;
-  const std::vector<LayerSpec>& layers = specs.layers;
+std::string make_layer_stack(const Model& model, const std::string& file, int32_t base,
+                             double base_time, const BlendSpecs& specs, LayerStack* out) {
+  // A clip by name or index ("" names none here).
+  const auto find_clip = [&model](const std::string& which) -> int32_t {
+    if (which.empty()) return -1;
+    return resolve_clip(model, which).value_or(-1);
+  };
   LayerStack stack;
   stack.base = base;
-  if (fade) {
+  if (const std::optional<CrossFadeSpec>& fade = specs.fade) {
     // FROM:TO where both halves name clips (names may hold ':').
     const std::vector<std::string> parts = split(fade->clips, ':');
     for (std::size_t i = 1; i < parts.size() && stack.fade_to < 0; ++i) {
-      const int32_t from = find_clip_index(model, join(parts, 0, i));
-      const int32_t to = find_clip_index(model, join(parts, i, parts.size()));
+      const int32_t from = find_clip(join(parts, 0, i));
+      const int32_t to = find_clip(join(parts, i, parts.size()));
       if (from >= 0 && to >= 0) {
         stack.base = from;
         stack.fade_to = to;
@@ -188,15 +162,15 @@ std::string make_layer_stack(const Model& model, int32_t base, double base_time,
     }
     if (stack.fade_to < 0)
       return "--crossfade '" + fade->text + "': '" + fade->clips +
-             "' is not FROM:TO, two clips of the file (" + list_clips(model) + ")";
+             "' is not FROM:TO, two clips: " + no_clip_message(model, file, fade->clips);
     stack.fade = CrossFade{fade->start, fade->duration, fade->sync};
   }
   const std::size_t joints = model.skeleton.size();
-  for (const LayerSpec& spec : layers) {
+  for (const LayerSpec& spec : specs.layers) {
     const std::string what = "--layer '" + spec.text + "': ";
     StackLayer l;
-    l.clip = find_clip_index(model, spec.clip);
-    if (l.clip < 0) return what + "no clip '" + spec.clip + "' (" + list_clips(model) + ")";
+    l.clip = find_clip(spec.clip);
+    if (l.clip < 0) return what + no_clip_message(model, file, spec.clip);
     l.weight = spec.weight;
     l.mode = spec.additive ? BlendMode::Additive : BlendMode::Override;
     l.reference_time = spec.reference_time;
@@ -204,15 +178,13 @@ std::string make_layer_stack(const Model& model, int32_t base, double base_time,
     if (!spec.masks.empty()) l.mask.assign(joints, 0.0f);
     for (const std::string& joint : spec.masks) {
       const int32_t j = model.skeleton.find(joint);
-      if (j < 0)
-        return what + "no joint '" + joint + "' for mask= (the file has " + std::to_string(joints) +
-               " joints; --info lists them)";
+      if (j < 0) return what + "mask=: " + no_joint_message(model, file, joint);
       set_subtree(model.skeleton.parents, static_cast<std::size_t>(j), 1.0f, l.mask);
     }
     stack.layers.push_back(std::move(l));
   }
   if (stack.base < 0 && !stack.layers.empty())
-    return "--layer needs a clip under it, and the file has no clips";
+    return "--layer needs a clip under it: " + no_clip_message(model, file, "");
   *out = std::move(stack);
   return {};
 }

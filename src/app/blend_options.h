@@ -62,16 +62,10 @@ std::string parse_crossfade_spec(const std::string& text, CrossFadeSpec* out);
 std::string parse_blend_specs(const std::vector<std::string>& layers, const std::string& crossfade,
                               BlendSpecs* out);
 
-// The blend for `model`: `base` is --clip's clip (ignored with a cross-fade), `base_time` the
-// time the layers' time=T are relative to. Returns "" or one line naming the problem (a clip or
-// joint the model does not have, listing what it has).
-std::string make_layer_stack(const Model& model, int32_t base, double base_time,
-                             const BlendSpecs& specs, LayerStack* out);
-
-// A time in seconds: a finite number >= 0, the whole text.
-bool parse_seconds(const std::string& text, double* out);
-
-// A clip by exact name, then by index; -1 when neither matches.
-int32_t find_clip_index(const Model& model, const std::string& which);
+// The blend for `model` (read from `file`, for messages): `base` is --clip's clip (ignored with a
+// cross-fade), `base_time` the time the layers' time=T are relative to. Returns "" or one line
+// naming the problem (a clip or joint the model does not have, listing what it has).
+std::string make_layer_stack(const Model& model, const std::string& file, int32_t base,
+                             double base_time, const BlendSpecs& specs, LayerStack* out);
 
 }  // namespace sv

@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include "ui/controls.h"
+
 namespace sv {
 
 void add_core_options(CLI::App& app, Options& o) {
@@ -19,8 +21,27 @@ void add_core_options(CLI::App& app, Options& o) {
       app.add_option("--time", o.time, "Time in seconds (default 0; clamped into [0, duration])");
   auto* times = app.add_option("--times", o.times, "Several times, comma-separated: T1,T2,...");
   time->excludes(times);
-  auto* bind = app.add_flag("--bind", o.bind, "Pose with the file's rest transforms, no clip");
+  auto* rest = app.add_flag("--rest-pose", o.rest_pose,
+                            "Pose every joint at its rest transform (the file's node transforms), "
+                            "no clip");
+  auto* bind =
+      app.add_flag("--bind-pose", o.bind_pose,
+                   "Pose every joint where the inverse bind matrices put it: the mesh "
+                   "exactly as stored, no clip (differs from the rest pose in some files)");
+  rest->excludes(clip);
   bind->excludes(clip);
+  rest->excludes(bind);
+  // The old name posed the rest transforms, which is not the bind pose: refused with a pointer
+  // to the two options named for what they do.
+  app.add_flag_callback(
+         "--bind",
+         [] {
+           throw CLI::ValidationError(
+               "--bind",
+               "is gone: use --rest-pose (the file's node transforms, what --bind did) "
+               "or --bind-pose (where the inverse bind matrices put the joints)");
+         })
+      ->group("");
   auto* layer = app.add_option("--layer", o.layers,
                                "A layer over the --clip base, repeatable, in order: "
                                "CLIP[:weight=W][:time=T][:mask=JOINT][:additive][:ref=T]")
@@ -28,14 +49,18 @@ void add_core_options(CLI::App& app, Options& o) {
   auto* crossfade = app.add_option("--crossfade", o.crossfade,
                                    "Cross-fade as the base instead of --clip: "
                                    "FROM:TO:START:DURATION[:sync]");
-  bind->excludes(layer);
-  bind->excludes(crossfade);
+  for (CLI::Option* pose : {rest, bind}) {
+    pose->excludes(layer);
+    pose->excludes(crossfade);
+  }
   crossfade->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
                  "Seconds --info/--dump may take before giving up with exit status 2, and the "
                  "viewer waits for a file before giving up on it (0: none)")
       ->check(CLI::NonNegativeNumber);
+  app.set_version_flag("--version", std::string("skinview ") + SKINVIEW_VERSION);
+  app.footer("\n" + ui::controls_text());
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {

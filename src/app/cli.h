@@ -20,13 +20,15 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
 struct Options {
-  std::string model;                // the model file (positional)
-  bool info = false;                // --info: print what the file holds
-  bool dump = false;                // --dump: write a pose as JSON
-  std::string clip;                 // --clip NAME|INDEX ("" = the first clip)
-  std::string time;                 // --time T (seconds, as typed; checked by run_dump)
-  std::string times;                // --times T1,T2,... (as typed)
-  bool bind = false;                // --bind: the file's rest transforms, no clip
+  std::string model;       // the model file (positional)
+  bool info = false;       // --info: print what the file holds
+  bool dump = false;       // --dump: write a pose as JSON
+  std::string clip;        // --clip NAME|INDEX ("" = the first clip)
+  std::string time;        // --time T (seconds, as typed; checked by run_dump)
+  std::string times;       // --times T1,T2,... (as typed)
+  bool rest_pose = false;  // --rest-pose: every joint at its rest (node) transform, no clip
+  bool bind_pose = false;  // --bind-pose: joints where the inverse bind matrices put them
+                           // (the mesh exactly as stored), no clip
   std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
   std::string crossfade;            // --crossfade SPEC
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
@@ -34,7 +36,8 @@ struct Options {
                             // waits for a file it reads (0 = no limit)
 };
 
-// Registers the core options on `app`, writing into `options`.
+// Registers the core options on `app`, writing into `options`, and --version. The help's footer
+// lists the window's mouse and keyboard controls (ui/controls.h).
 void add_core_options(CLI::App& app, Options& options);
 
 // Parses argv with `app`. Returns -1 when the program should go on, otherwise the exit status

@@ -1,5 +1,6 @@
 // The headless commands: --info (what a file holds, and what the importer repaired) and --dump
-// (a pose as JSON, io/dump.h). Every failure is one line on stderr, "FILE: reason", exit 2.
+// (a pose as JSON, io/dump.h). Every failure is one line on stderr, "skinview: FILE: reason",
+// exit 2.
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
@@ -30,7 +32,8 @@ class Watchdog {
     thread_ = std::thread([this, seconds] {
       std::unique_lock lock(mutex_);
       if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
-        std::fprintf(stderr, "%s: gave up after %g s (--time-limit)\n", file_.c_str(), seconds);
+        std::fprintf(stderr, "skinview: %s: gave up after %g s (--time-limit)\n", file_.c_str(),
+                     seconds);
         std::fflush(stderr);
         std::_Exit(kExitBadInput);
       }
@@ -55,7 +58,7 @@ class Watchdog {
 };
 
 int fail(const std::string& line) {
-  std::cerr << line << '\n';
+  std::cerr << "skinview: " << line << '\n';
   return kExitBadInput;
 }
 
@@ -93,7 +96,7 @@ int find_clip(const Model& model, const std::string& which) {
 }  // namespace
 
 int run_info(const Options& o) {
-  if (o.model.empty()) return fail("skinview: no model file given (see --help)");
+  if (o.model.empty()) return fail("no model file given (see --help)");
   Watchdog watchdog(o.model, o.time_limit);
   ImportResult r = import_model(o.model);
   if (!r.ok()) return fail(r.error);
@@ -150,10 +153,9 @@ int run_info(const Options& o) {
 }
 
 int run_dump(const Options& o) {
-  if (o.model.empty()) return fail("skinview: --dump needs a model file (see --help)");
+  if (o.model.empty()) return fail("--dump needs a model file (see --help)");
   BlendSpecs blend;
-  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty())
-    return fail("skinview: " + e);
+  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty()) return fail(e);
   DumpRequest request;
   if (!o.times.empty()) {
     std::string item;
@@ -179,22 +181,22 @@ int run_dump(const Options& o) {
   ImportResult r = import_model(o.model);
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
-  if (o.bind) {
+  if (o.rest_pose || o.bind_pose) {
     request.clip = -1;
+    request.bind_pose = o.bind_pose;
   } else if (!o.clip.empty()) {
     request.clip = find_clip(m, o.clip);
-    if (request.clip < 0)
-      return fail(o.model + ": no clip '" + o.clip + "' (the file has " +
-                  std::to_string(m.clips.size()) + " clips)");
+    if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
   } else {
     request.clip = m.clips.empty() ? -1 : 0;
   }
   if (blend.any()) {
     // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
     const double base_time = request.frames ? 0.0 : request.times[0];
-    if (std::string e = make_layer_stack(m, request.clip, base_time, blend, &request.blend);
+    if (std::string e =
+            make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
         !e.empty())
-      return fail("skinview: " + o.model + ": " + e);
+      return fail(e);
   }
 
   if (o.output == "-") {

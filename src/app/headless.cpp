@@ -54,7 +54,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   const auto start = Clock::now();
   for (int frame = 0; frame < viewer.bench_frames; ++frame) {
     s.player.advance(1.0f / 60.0f, s.duration());
-    evaluate(s, ro, false);
+    evaluate(s, ro);
     const StageTimes& t = s.animator.times();
     sum.pose += t.pose;
     sum.normals += t.normals;
@@ -153,7 +153,7 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
           }
           ro.gpu_skinning = (f / 50) % 2 == 0;
           s.player.advance(1.0f / 60.0f, s.duration());
-          evaluate(s, ro, false);
+          evaluate(s, ro);
           gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
           glFinish();  // a frame ends as a swap would end it: no work queued across frames
           errors += gl_errors();

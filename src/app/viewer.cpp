@@ -4,10 +4,12 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,25 +22,39 @@
 #include <imgui_impl_opengl3.h>
 #include <CLI/CLI.hpp>
 
-#include "anim/worker_pool.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
+#include "app/exit_state.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
-#include "ui/panels.h"
+#include "ui/ui.h"
 
 namespace sv {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// What the panels keep between frames, and what they asked for this frame.
-struct UiFrame {
-  ui::PanelState panels;
+// Set by SIGUSR1 (installed only with --exit-json or --exit-png): write the state files after
+// the next frame, as at exit. Tests ask for the window's state this way while it runs.
+volatile std::sig_atomic_t g_state_requested = 0;
+extern "C" void request_state(int) { g_state_requested = 1; }
+
+static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
+                  ui::kKeyG == GLFW_KEY_G && ui::kKeyQ == GLFW_KEY_Q && ui::kKeyS == GLFW_KEY_S &&
+                  ui::kKeyW == GLFW_KEY_W && ui::kKeyEscape == GLFW_KEY_ESCAPE &&
+                  ui::kKeyEnter == GLFW_KEY_ENTER && ui::kKeyRight == GLFW_KEY_RIGHT &&
+                  ui::kKeyLeft == GLFW_KEY_LEFT && ui::kKeyHome == GLFW_KEY_HOME &&
+                  ui::kKeyPageUp == GLFW_KEY_PAGE_UP && ui::kKeyPageDown == GLFW_KEY_PAGE_DOWN &&
+                  ui::kKeyF1 == GLFW_KEY_F1 && ui::kKeyKeypadEnter == GLFW_KEY_KP_ENTER &&
+                  ui::kModControl == GLFW_MOD_CONTROL,
+              "ui/controls.h key codes must be GLFW's");
+
+// What the window keeps besides the ViewerState: reads in progress, errors, frame times.
+struct Status {
   std::string load_error;
   std::string loading;           // the file being read, "" when none
   double loading_seconds = 0.0;  // how long it has been read
@@ -49,196 +65,233 @@ struct UiFrame {
   double gpu_seconds = -1.0;
   std::vector<std::string> shader_warnings;  // from Renderer::init
 };
-struct PanelEdits {
-  bool open = false;     // open ui.panels.open_path
-  bool reframe = false;  // the up axis changed
-};
 
-// All panels in one window; shared by the viewer and `--screenshot --ui`.
-PanelEdits draw_panels(Scene* scene, RenderOptions& options, UiFrame& ui) {
-  PanelEdits edits;
-  ui::ModelPanelInput in;
-  if (scene != nullptr) {
-    in.path = scene->path;
-    in.model = &scene->model;
-    in.report = scene->report;
-  }
-  in.load_error = ui.load_error;
-  in.loading = ui.loading;
-  in.loading_seconds = ui.loading_seconds;
-  in.loading_limit = ui.loading_limit;
-  in.shader_warnings = ui.shader_warnings;
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  // The left column, full height: sized to its content on the first frame, the panel would
-  // stay as small as the "Loading ..." line shown while the first file is read.
-  ImGui::SetNextWindowSize(ImVec2(360, std::max(200.0f, ImGui::GetIO().DisplaySize.y - 20.0f)),
-                           ImGuiCond_FirstUseEver);
-  ImGui::Begin("skinview");
-  edits.open = ui::model_panel(in, ui.panels);
-  if (scene != nullptr) {
-    ui::clips_panel(scene->model, scene->player, ui.panels);
-    ui::SkinningPanelInput sk;
-    sk.times = &scene->animator.times();
-    sk.upload_seconds = ui.upload_seconds;
-    sk.gpu_seconds = ui.gpu_seconds;
-    sk.bones = scene->gpu.bone_count();
-    for (const Mesh& m : scene->model.meshes) sk.vertices += m.vertex_count();
-    const bool z_up = options.z_up;
-    ui::skinning_panel(sk, options);
-    if (z_up != options.z_up) {
-      scene->z_up = options.z_up;
-      edits.reframe = true;
-    }
-    options.selected_joint =
-        ui::skeleton_panel(scene->model, scene->animator, scene->animator.model_matrices(),
-                           scene->influenced, options.selected_joint);
-  }
-  ui::stats_panel(ui.frame_times, ui.frame_index);
-  ImGui::End();
-  return edits;
+ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer) {
+  ui::SceneView v;
+  if (scene == nullptr) return v;
+  v.model = &scene->model;
+  v.player = &scene->player;
+  v.path = scene->path;
+  v.report = scene->report;
+  v.pose = &scene->animator;
+  v.model_matrices = scene->animator.model_matrices();
+  v.influence = scene->influence;
+  v.times = &scene->animator.times();
+  v.upload_seconds = st.upload_seconds;
+  v.gpu_seconds = renderer != nullptr ? renderer->gpu_seconds() : -1.0;
+  v.bones = scene->gpu.bone_count();
+  for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
+  v.z_up = scene->z_up;
+  return v;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The interactive viewer.
+ui::StatusView status_view(const Status& st) {
+  ui::StatusView v;
+  v.load.error = st.load_error;
+  v.load.loading = st.loading;
+  v.load.loading_seconds = st.loading_seconds;
+  v.load.loading_limit = st.loading_limit;
+  v.load.shader_warnings = st.shader_warnings;
+  v.frame_times = st.frame_times;
+  v.frame_newest = st.frame_index;
+  return v;
+}
 
+// What the command line asks the window to start with, checked against the model before the
+// window opens.
+struct Start {
+  int32_t clip = kRestPose;
+  std::optional<double> time;  // --time: start paused there
+  LayerStack blend;            // --layer / --crossfade, on a clock starting at --time (or 0)
+  int32_t joint = -1;          // --bone
+  RenderOptions render;
+  std::string up = "auto";
+};
+
+// The viewer's own queue of key presses and typed characters, and a dropped file.
+//
+// ImGui 1.86 samples key state once per frame (1.87 added an input queue), so a key pressed and
+// released between two frames -- a quick tap, a remote desktop, xdotool -- never reaches ImGui:
+// Enter in the path box or Ctrl+A would do nothing. The key callback therefore holds back, until
+// the next frame, every release that arrives while some key has been pressed since the last
+// frame (the pressed key's own, and a modifier's: Ctrl released right after A must still be down
+// when ImGui sees A), so ImGui sees every press for at least one frame, with its modifiers.
 struct Input {
-  double scroll = 0.0;
-  std::array<int, 16> keys{};  // presses since the last frame (no allocation per frame)
-  int key_count = 0;
-  std::string dropped;  // a file dropped onto the window
+  struct Release {
+    int key, scancode, mods;
+  };
+  std::array<ui::KeyEvent, 32> keys{};
+  int count = 0;
+  bool any_pressed = false;        // some key was pressed since the last frame
+  std::array<Release, 16> held{};  // releases held back for the next frame
+  int held_count = 0;
+  std::string dropped;
+  void push(const ui::KeyEvent& e) {
+    if (count < static_cast<int>(keys.size())) keys[static_cast<std::size_t>(count++)] = e;
+  }
 };
 
 Input* input_of(GLFWwindow* w) { return static_cast<Input*>(glfwGetWindowUserPointer(w)); }
 
 class Viewer {
  public:
-  int run(const Options& options, const ViewerOptions& viewer);
+  int run(const Options& options, const ViewerOptions& viewer, const std::string& model,
+          ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader);
 
  private:
   void open(const std::string& path);
-  bool finish_open();  // true when a read ended this frame
-  void handle_input(float dt);
-  void draw_ui();
+  bool adopt(ImportResult&& result, const std::string& path);
+  void finish_open();
+  void frame(float dt);
+  float viewport_aspect() const;
+  void frame_camera(bool reset);
+  // Writes --exit-json and --exit-png; `redraw` renders one more frame first (at exit, when the
+  // back buffer holds nothing yet), otherwise the frame just drawn is read before its swap.
+  void write_state_files(const ViewerOptions& viewer, bool redraw);
 
   GLFWwindow* window_ = nullptr;
   Input input_;
   gl::Renderer renderer_;
-  // Files are read on a worker thread (the window keeps drawing) and given up on after
-  // --time-limit seconds; the scene is built here, on the thread that owns the context.
+  // Files opened from the window are read on a worker thread (the window keeps drawing) and
+  // given up on after --time-limit seconds; the scene is built here, on the context's thread.
   std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
-  RenderOptions options_;
-  UiFrame ui_;
-  double last_x_ = 0.0, last_y_ = 0.0;
+  ui::ViewerState state_;
+  Status status_;
+  long frames_drawn_ = 0;
 };
 
 void Viewer::open(const std::string& path) {
-  ui_.load_error = loader_->start(path);
-  if (!ui_.load_error.empty()) std::fprintf(stderr, "skinview: %s\n", ui_.load_error.c_str());
+  status_.load_error = loader_->start(path);
+  if (!status_.load_error.empty())
+    std::fprintf(stderr, "skinview: %s\n", status_.load_error.c_str());
 }
 
-bool Viewer::finish_open() {
-  ui_.loading = loader_->busy() ? loader_->path() : std::string();
-  ui_.loading_seconds = loader_->elapsed_seconds();
-  std::optional<ModelLoader::Finished> done = loader_->poll();
-  if (!done) return false;
-  ui_.loading.clear();
-  const std::string path = done->path;
-  ui_.load_error = adopt_scene(std::move(done->result), path, &scene_);
-  if (!ui_.load_error.empty()) {
-    std::fprintf(stderr, "skinview: %s\n", ui_.load_error.c_str());
-    return true;
+bool Viewer::adopt(ImportResult&& result, const std::string& path) {
+  status_.load_error = adopt_scene(std::move(result), path, &scene_);
+  if (!status_.load_error.empty()) {
+    std::fprintf(stderr, "skinview: %s\n", status_.load_error.c_str());
+    return false;
   }
-  int w = 0, h = 0;
-  glfwGetFramebufferSize(window_, &w, &h);
   renderer_.prepare(scene_->model);
-  options_.selected_joint = -1;
-  frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
-  std::snprintf(ui_.panels.open_path, sizeof(ui_.panels.open_path), "%s", path.c_str());
-  ui::remember_recent(ui_.panels, path);
+  state_.new_model(scene_->model);
+  frame_camera(true);  // a new file starts with a fresh camera
+  std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s", path.c_str());
+  ui::remember_recent(state_.files, path);
+  if (std::string e; !ui::save_recent(state_.files, &e)) {
+    std::fprintf(stderr, "skinview: %s (Recent is not kept)\n", e.c_str());
+  }
   glfwSetWindowTitle(window_, ("skinview - " + path).c_str());
   return true;
 }
 
-void Viewer::handle_input(float /*dt*/) {
-  const ImGuiIO& io = ImGui::GetIO();
-  double x = 0.0, y = 0.0;
-  glfwGetCursorPos(window_, &x, &y);
-  int wh = 1;
-  glfwGetWindowSize(window_, nullptr, &wh);
-  const float dx = static_cast<float>(x - last_x_), dy = static_cast<float>(y - last_y_);
-  last_x_ = x;
-  last_y_ = y;
-  if (!io.WantCaptureMouse) {
-    if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
-      camera_.orbit(-dx * 0.008f, dy * 0.008f);
-    } else if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ||
-               glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_MIDDLE) == GLFW_PRESS) {
-      camera_.pan(dx / static_cast<float>(std::max(wh, 1)),
-                  dy / static_cast<float>(std::max(wh, 1)));
-    }
-    if (input_.scroll != 0.0) camera_.zoom(std::pow(0.88f, static_cast<float>(input_.scroll)));
+void Viewer::finish_open() {
+  status_.loading = loader_->busy() ? loader_->path() : std::string();
+  status_.loading_seconds = loader_->elapsed_seconds();
+  std::optional<ModelLoader::Finished> done = loader_->poll();
+  if (!done) return;
+  status_.loading.clear();
+  adopt(std::move(done->result), done->path);
+}
+
+// The viewport's aspect from the pure layout (valid before the first UI frame has run).
+float Viewer::viewport_aspect() const {
+  int w = 0, h = 0;
+  glfwGetWindowSize(window_, &w, &h);
+  const ui::Layout l = ui::compute_layout(static_cast<float>(w), static_cast<float>(h),
+                                          state_.layout_prefs, state_.ui_scale);
+  return l.viewport.h > 0.0f ? l.viewport.w / l.viewport.h : 1.0f;
+}
+
+// Frames the current clip's bounds in the viewport; `reset` also returns to the opening view.
+void Viewer::frame_camera(bool reset) {
+  if (!scene_) return;
+  if (reset) camera_ = OrbitCamera{};
+  scene_->bounds = scene_->bounds_of(scene_->player.clip);
+  frame_scene(*scene_, camera_, state_.render, viewport_aspect());
+}
+
+void Viewer::frame(float dt) {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  const ui::UiEdits edits = ui::draw_ui(
+      scene_view(scene_.get(), status_, &renderer_), status_view(status_),
+      std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count)),
+      state_);
+  input_.count = 0;
+  if (edits.open) open(state_.files.open_path);
+  if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+  if (scene_ && edits.up_axis) {
+    scene_->z_up = state_.render.z_up;
+    frame_camera(false);
   }
-  input_.scroll = 0.0;
-  const int keys = input_.key_count;
-  input_.key_count = 0;
-  if (io.WantCaptureKeyboard || !scene_) return;
-  Player& p = scene_->player;
-  const double duration = scene_->duration();
-  for (int i = 0; i < keys; ++i) {
-    switch (input_.keys[static_cast<std::size_t>(i)]) {
-      case GLFW_KEY_SPACE:
-        p.playing = !p.playing;
-        break;
-      case GLFW_KEY_RIGHT:
-        p.playing = false;
-        p.time = ui::step_time(p.time, duration, 1, ui_.panels.frames_per_second);
-        break;
-      case GLFW_KEY_LEFT:
-        p.playing = false;
-        p.time = ui::step_time(p.time, duration, -1, ui_.panels.frames_per_second);
-        break;
-      case GLFW_KEY_F: {
-        int w = 0, h = 0;
-        glfwGetFramebufferSize(window_, &w, &h);
-        frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
-        break;
-      }
-      case GLFW_KEY_W:
-        options_.wireframe = !options_.wireframe;
-        break;
-      case GLFW_KEY_S:
-        options_.skeleton = !options_.skeleton;
-        break;
-      case GLFW_KEY_G:
-        options_.gpu_skinning = !options_.gpu_skinning;
-        break;
-      default:
-        break;
+  if (edits.frame) frame_camera(false);
+  if (edits.reset_view) frame_camera(true);
+  const ui::ViewportInput& in = state_.input;
+  camera_.orbit(in.orbit_yaw, in.orbit_pitch);
+  camera_.pan(in.pan_x, in.pan_y);
+  if (in.zoom != 1.0f) camera_.zoom(in.zoom);
+  // Picking plugs in here: it reads state_.input (clicked, hovered, mouse_x/y), state_.viewport,
+  // camera_ and the scene's current pose, and writes state_.selection.
+
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  glViewport(0, 0, fw, fh);
+  const glm::vec3& bg = state_.render.background;
+  glClearColor(bg.r, bg.g, bg.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (scene_) {
+    advance(*scene_, dt);
+    evaluate(*scene_, state_.render);
+    state_.render.selected_joint = state_.selection.joint;
+    const auto t0 = Clock::now();
+    renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, state_.render,
+                   state_.viewport, fh);
+    status_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+  glViewport(0, 0, fw, fh);
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ++frames_drawn_;
+}
+
+void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
+  int fw = 0, fh = 0, w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  glfwGetWindowSize(window_, &w, &h);
+  if (redraw) frame(0.0f);
+  if (!viewer.exit_png.empty()) {
+    std::vector<uint8_t> rgba;
+    gl::read_window_rgba(fw, fh, &rgba);
+    std::string error;
+    if (!gl::write_png(viewer.exit_png, fw, fh, rgba, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+    }
+  }
+  if (!viewer.exit_json.empty()) {
+    ExitState s;
+    s.state = &state_;
+    s.scene = scene_.get();
+    s.camera = &camera_;
+    s.window_width = w;
+    s.window_height = h;
+    s.framebuffer_width = fw;
+    s.framebuffer_height = fh;
+    s.load_error = status_.load_error;
+    s.loading = status_.loading;
+    s.frame = frames_drawn_;
+    std::string error;
+    if (!write_exit_json(viewer.exit_json, s, &error)) {
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
     }
   }
 }
 
-void Viewer::draw_ui() {
-  const PanelEdits edits = draw_panels(scene_.get(), options_, ui_);
-  if (edits.open) open(ui_.panels.open_path);
-  if (edits.reframe && scene_) {
-    int w = 0, h = 0;
-    glfwGetFramebufferSize(window_, &w, &h);
-    frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
-  }
-}
-
-int Viewer::run(const Options& options, const ViewerOptions& viewer) {
-  // --layer / --crossfade: their syntax is checked before any window opens, the names once the
-  // model is read. The blend's clock starts at --time (0 without).
-  BlendSpecs blend;
-  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
-    return bad_input(e);
-  double blend_time = 0.0;
-  if (blend.any() && !options.time.empty() && !parse_seconds(options.time, &blend_time))
-    return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
+int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::string& model,
+                ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader) {
+  loader_ = std::move(loader);
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
     std::fprintf(stderr, "skinview: cannot initialise GLFW (no display?)\n");
@@ -255,14 +308,9 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
   glfwSwapInterval(1);
   gl::install_debug_output();
   glfwSetWindowUserPointer(window_, &input_);
-  // Installed before ImGui, which chains to them.
-  glfwSetScrollCallback(window_,
-                        [](GLFWwindow* w, double, double dy) { input_of(w)->scroll += dy; });
-  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
-    Input* in = input_of(w);
-    if ((action == GLFW_PRESS || action == GLFW_REPEAT) && in->key_count < 16) {
-      in->keys[static_cast<std::size_t>(in->key_count++)] = key;
-    }
+  // Installed before ImGui, which chains to it.
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int c) {
+    input_of(w)->push({0, 0, static_cast<uint32_t>(c)});
   });
   glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
     if (count > 0) input_of(w)->dropped = paths[0];
@@ -275,8 +323,23 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
   glfwGetWindowContentScale(window_, &xs, &ys);
   ImGui::GetStyle().ScaleAllSizes(xs);
   ImGui::GetIO().FontGlobalScale = xs;
+  state_.ui_scale = xs;
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  // Replaces the backend's key callback and forwards to it, holding back quick releases (Input).
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+    Input* in = input_of(w);
+    const bool known = key >= 0 && key <= GLFW_KEY_LAST;
+    if (action == GLFW_PRESS || action == GLFW_REPEAT) {
+      in->push({key, mods, 0});
+      in->any_pressed = true;
+    } else if (action == GLFW_RELEASE && known && in->any_pressed &&
+               in->held_count < static_cast<int>(in->held.size())) {
+      in->held[static_cast<std::size_t>(in->held_count++)] = {key, scancode, mods};
+      return;
+    }
+    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+  });
 
   int status = 0;
   {
@@ -287,50 +350,43 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       status = 1;
     }
     for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
-    ui_.shader_warnings = warnings;
-    options_.gpu_skinning = viewer.skinning != "cpu";
-    options_.skeleton = viewer.skeleton;
-    parse_view(viewer.view, &options_.view);
-    std::string model = options.model;
-#ifdef SKINVIEW_DEFAULT_MODEL
-    // With no argument, the project's default character (when assets/ has it).
-    if (std::FILE* f = model.empty() ? std::fopen(SKINVIEW_DEFAULT_MODEL, "rb") : nullptr) {
-      std::fclose(f);
-      model = SKINVIEW_DEFAULT_MODEL;
+    status_.shader_warnings = warnings;
+    status_.loading_limit = options.time_limit;
+    state_.render = start.render;
+    state_.files.extensions = supported_extensions();
+    state_.files.recent_file = ui::recent_file_path();
+    if (!ui::load_recent(state_.files)) {
+      std::fprintf(stderr, "skinview: cannot read %s\n", state_.files.recent_file.c_str());
     }
-#endif
-    // Files are read on a worker thread. The first read (MODEL) also takes --clip and --up when
-    // it ends, and --frames counts the frames drawn after it ended (or failed).
-    set_import_silences_stdio(false);  // see model_loader.h: a read given up on keeps running
-    loader_ = std::make_unique<ModelLoader>(options.time_limit);
-    ui_.loading_limit = options.time_limit;
-    if (status == 0 && !model.empty()) open(model);
-    bool first_read = loader_->busy();
-    auto apply_command_line = [&] {
-      if (!scene_ || scene_->path != model) return;
-      const int32_t clip = options.bind ? -1 : resolve_clip(scene_->model, options.clip);
-      if (clip != -2) scene_->player.clip = clip;
-      if (blend.any()) {
-        LayerStack stack;
-        if (std::string e = make_layer_stack(scene_->model, clip, blend_time, blend, &stack);
-            !e.empty()) {
-          status = bad_input(model + ": " + e);
-          return;
-        }
-        set_blend(*scene_, std::move(stack), blend_time);
+    if (status == 0 && first.ok() && adopt(std::move(first), model)) {
+      // What the command line asked for, checked by run_viewer before the window opened.
+      Player& p = scene_->player;
+      p.clip = start.clip;
+      if (start.time) {
+        p.time = std::min(*start.time, scene_->duration());
+        p.playing = false;
       }
-      if (viewer.up != "auto") {
-        scene_->z_up = viewer.up == "z";
-        int w = 0, h = 0;
-        glfwGetFramebufferSize(window_, &w, &h);
-        frame_scene(*scene_, camera_, options_, h > 0 ? static_cast<float>(w) / h : 1.0f);
+      if (start.blend.blends()) set_blend(*scene_, start.blend, start.time.value_or(0.0));
+      state_.render.view = start.render.view;
+      state_.selection.joint = start.joint;
+      if (start.up != "auto") {
+        scene_->z_up = start.up == "z";
+        state_.render.z_up = scene_->z_up;
       }
-    };
+      frame_camera(true);
+    }
 
     auto last = Clock::now();
-    int frames_after_first_read = 0;
+    int frames = 0;
     while (status == 0 && !glfwWindowShouldClose(window_)) {
-      if (viewer.frames > 0 && !first_read && ++frames_after_first_read > viewer.frames) break;
+      if (viewer.frames > 0 && ++frames > viewer.frames) break;
+      // Releases held back last frame reach ImGui now, after it saw their keys down once.
+      for (int i = 0; i < input_.held_count; ++i) {
+        const Input::Release& r = input_.held[static_cast<std::size_t>(i)];
+        ImGui_ImplGlfw_KeyCallback(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
+      }
+      input_.held_count = 0;
+      input_.any_pressed = false;
       glfwPollEvents();
       if (glfwGetWindowAttrib(window_, GLFW_ICONIFIED) == GLFW_TRUE) {
         glfwWaitEvents();
@@ -340,41 +396,21 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
       const auto now = Clock::now();
       const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.25f);
       last = now;
-      ui_.frame_times[ui_.frame_index] = dt;
-      ui_.frame_index = (ui_.frame_index + 1) % ui_.frame_times.size();
+      status_.frame_times[status_.frame_index] = dt;
+      status_.frame_index = (status_.frame_index + 1) % status_.frame_times.size();
       if (!input_.dropped.empty()) {
         open(input_.dropped);
         input_.dropped.clear();
       }
-      if (finish_open() && first_read) {
-        first_read = false;
-        apply_command_line();
+      finish_open();
+      frame(dt);
+      if (g_state_requested != 0) {
+        g_state_requested = 0;
+        write_state_files(viewer, false);
       }
-
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
-      ImGui::NewFrame();
-      handle_input(dt);
-
-      int w = 0, h = 0;
-      glfwGetFramebufferSize(window_, &w, &h);
-      if (scene_) {
-        advance(*scene_, dt);
-        evaluate(*scene_, options_, false);
-        const auto t0 = Clock::now();
-        renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, options_, w, h);
-        ui_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        ui_.gpu_seconds = renderer_.gpu_seconds();
-      } else {
-        glViewport(0, 0, w, h);
-        glClearColor(options_.background.r, options_.background.g, options_.background.b, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-      }
-      draw_ui();
-      ImGui::Render();
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       glfwSwapBuffers(window_);
     }
+    if (status == 0) write_state_files(viewer, true);
   }
   // GL objects die while the context is current.
   scene_.reset();
@@ -387,32 +423,53 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer) {
   return status;
 }
 
-// Draws the panels over the bound framebuffer (for `--screenshot --ui`). A few frames run so
-// auto-sized windows settle; only the last is rendered.
-void draw_ui_offscreen(GLFWwindow* window, Scene* scene, RenderOptions& options, int width,
-                       int height, const std::vector<std::string>& shader_warnings) {
+// Draws the panels over the bound framebuffer (for `--screenshot --ui`), around the viewport
+// the 3D view was drawn into. A few frames run so auto-sized widgets settle; only the last is
+// rendered.
+void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
+                       int32_t joint, int width, int height,
+                       const std::vector<std::string>& shader_warnings) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   ImGui_ImplGlfw_InitForOpenGL(window, false);
   ImGui_ImplOpenGL3_Init("#version 330 core");
-  UiFrame ui;
-  ui.shader_warnings = shader_warnings;
-  std::snprintf(ui.panels.open_path, sizeof(ui.panels.open_path), "%s", scene->path.c_str());
+  ui::ViewerState state;
+  state.new_model(scene->model);
+  state.render = options;
+  state.selection.joint = joint;
+  Status status;
+  status.shader_warnings = shader_warnings;
+  std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s", scene->path.c_str());
   for (int frame = 0; frame < 3; ++frame) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
-    draw_panels(scene, options, ui);
+    ui::draw_ui(scene_view(scene, status, nullptr), status_view(status), {}, state);
     ImGui::Render();
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+}
+
+// Reads `path` on the loader's thread and waits for it (or for --time-limit): the window's first
+// model is read before the window opens, so a bad file exits 2 with no window.
+ImportResult read_first(ModelLoader& loader, const std::string& path) {
+  if (std::string e = loader.start(path); !e.empty()) {
+    ImportResult r;
+    r.error = e;
+    return r;
+  }
+  for (;;) {
+    if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(done->result);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 }  // namespace
@@ -424,13 +481,22 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
       ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--view", o.view, "shaded (default), weights, dominant, influences or weight-sum")
       ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences", "weight-sum"}));
-  app.add_option("--bone", o.bone, "Joint whose weights the weights view shows");
+  app.add_option("--bone", o.bone,
+                 "Joint to select (the weights view shows its heat map), by name");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
-  app.add_flag("--skeleton", o.skeleton, "Draw the skeleton over the mesh");
+  app.add_flag("--skeleton", o.skeleton,
+               "Draw the skeleton over the mesh (always on for files without a mesh)");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
-  app.add_option("--frames", o.frames,
-                 "Close the window N frames after MODEL was read or failed (0: when closed)")
+  app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--exit-json", o.exit_json,
+                 "At exit and on SIGUSR1, write the window's state (selection, clip, time, camera, "
+                 "panel and widget rectangles, joints on screen) as JSON, for tests")
+      ->group("Testing");
+  app.add_option("--exit-png", o.exit_png,
+                 "At exit and on SIGUSR1, write the window's frame (panels included) as a PNG, "
+                 "for tests")
+      ->group("Testing");
   app.add_option("--bench-frames", o.bench_frames,
                  "Play N frames headless as fast as possible; print frames/s and the stage split")
       ->check(CLI::PositiveNumber);
@@ -446,10 +512,67 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
 }
 
 int run_viewer(const Options& options, const ViewerOptions& viewer) {
+  // Before anything else: a test may ask for the state as soon as the window shows, and SIGUSR1's
+  // default action would end the process.
+  if (!viewer.exit_json.empty() || !viewer.exit_png.empty()) std::signal(SIGUSR1, request_state);
+  int width = 0, height = 0;
+  if (!parse_size(viewer.size, &width, &height)) {
+    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
+  }
+  Start start;
+  if (!parse_view(viewer.view, &start.render.view)) {
+    return bad_input("bad --view '" + viewer.view + "'");
+  }
+  start.render.gpu_skinning = viewer.skinning != "cpu";
+  start.render.skeleton = viewer.skeleton;
+  start.up = viewer.up;
+  if (!options.time.empty()) {
+    double t = 0.0;
+    if (!parse_seconds(options.time, &t)) {
+      return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
+    }
+    start.time = t;
+  }
+  if (!options.times.empty()) return bad_input("--times is for --dump; the window takes --time");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
+  std::string model = options.model;
+#ifdef SKINVIEW_DEFAULT_MODEL
+  // With no argument, the project's default character (when assets/ has it).
+  if (std::FILE* f = model.empty() ? std::fopen(SKINVIEW_DEFAULT_MODEL, "rb") : nullptr) {
+    std::fclose(f);
+    model = SKINVIEW_DEFAULT_MODEL;
+  }
+#endif
+  // The loader's threads leave stdio open: see model_loader.h (a read given up on keeps running).
+  set_import_silences_stdio(false);
+  auto loader = std::make_unique<ModelLoader>(options.time_limit);
+  ImportResult first;
+  if (!model.empty()) {
+    first = read_first(*loader, model);
+    if (!first.ok()) return bad_input(first.error);
+    const Model& m = *first.model;
+    const std::optional<int32_t> clip = requested_clip(m, options);
+    if (!clip) return bad_input(no_clip_message(m, model, options.clip));
+    start.clip = *clip;
+    if (blend.any()) {
+      if (std::string e =
+              make_layer_stack(m, model, start.clip, start.time.value_or(0.0), blend, &start.blend);
+          !e.empty())
+        return bad_input(e);
+    }
+    if (!viewer.bone.empty()) {
+      start.joint = m.skeleton.find(viewer.bone);
+      if (start.joint < 0) return bad_input(no_joint_message(m, model, viewer.bone));
+    }
+  } else if (!viewer.bone.empty() || !options.clip.empty() || blend.any()) {
+    return bad_input("--clip, --bone, --layer and --crossfade need a model file");
+  }
   int status = 0;
   {
     Viewer v;
-    status = v.run(options, viewer);
+    status = v.run(options, viewer, model, std::move(first), start, std::move(loader));
   }
   if (ModelLoader::running() > 0) {
     // A read given up on is still inside assimp: static destructors must not run under it.
@@ -471,44 +594,55 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   ro.gpu_skinning = viewer.skinning == "gpu";
   ro.skeleton = viewer.skeleton;
   double time = 0.0;
-  if (!options.time.empty()) {
-    char* end = nullptr;
-    time = std::strtod(options.time.c_str(), &end);
-    if (end == options.time.c_str() || *end != '\0' || !std::isfinite(time) || time < 0.0) {
-      return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
-    }
+  if (!options.time.empty() && !parse_seconds(options.time, &time)) {
+    return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   }
   BlendSpecs blend;
   if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
     return bad_input(e);
+  int32_t joint = -1;
+  LayerStack stack;  // the blend, resolved against the model before any window opens
   HeadlessScene h;
-  if (int status = open_headless_scene(options, "screenshot", width, height, &h); status >= 0) {
-    return status;
-  }
+  const int status =
+      open_headless_scene(options, "screenshot", width, height, &h, [&](const Model& m) {
+        if (blend.any()) {
+          const int32_t base = requested_clip(m, options).value_or(kRestPose);
+          if (std::string e = make_layer_stack(m, options.model, base, time, blend, &stack);
+              !e.empty())
+            return e;
+        }
+        if (viewer.bone.empty()) return std::string();
+        joint = m.skeleton.find(viewer.bone);
+        return joint < 0 ? no_joint_message(m, options.model, viewer.bone) : std::string();
+      });
+  if (status >= 0) return status;
   HeadlessGl& gl = *h.gl;
   Scene& s = *h.scene;
-  const int32_t clip = h.clip;
-  if (!viewer.bone.empty() && s.model.skeleton.find(viewer.bone) < 0) {
-    return bad_input(options.model + ": no joint '" + viewer.bone + "'");
-  }
-  ro.selected_joint = viewer.bone.empty() ? -1 : s.model.skeleton.find(viewer.bone);
-  s.player.clip = clip;
+  ro.selected_joint = joint;
+  // Skeleton-only files (BVH, CSM) have nothing else to show.
+  if (s.model.meshes.empty()) ro.skeleton = true;
+  s.player.clip = h.clip;
   s.player.playing = false;
-  s.player.time = clip >= 0 ? std::min(time, s.duration()) : 0.0;
-  if (blend.any()) {
-    LayerStack stack;
-    if (std::string e = make_layer_stack(s.model, clip, time, blend, &stack); !e.empty())
-      return bad_input(options.model + ": " + e);
-    set_blend(s, std::move(stack), time);
-  }
-  s.bounds = animated_bounds(s.model, s.player.clip, false);
+  s.player.time = std::min(time, s.duration());
+  if (stack.blends()) set_blend(s, std::move(stack), time);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);
+  // With the panels, the model is drawn in the viewport they leave, as in the window.
+  PixelRect viewport{0, 0, width, height};
+  if (viewer.ui) {
+    const ui::Layout l = ui::compute_layout(static_cast<float>(width), static_cast<float>(height),
+                                            ui::LayoutPrefs{});
+    viewport = ui::to_pixels(l.viewport, 1.0f, 1.0f);
+  }
   OrbitCamera camera;
-  frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
-  evaluate(s, ro, false);
-  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
-  if (viewer.ui) draw_ui_offscreen(gl.window(), &s, ro, width, height, gl.warnings());
+  s.bounds = s.bounds_of(s.player.clip);
+  frame_scene(s, camera, ro, viewport.aspect());
+  evaluate(s, ro);
+  glViewport(0, 0, width, height);
+  glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, viewport, height);
+  if (viewer.ui) draw_ui_offscreen(gl.window(), &s, ro, joint, width, height, gl.warnings());
   std::vector<uint8_t> rgba;
   gl.target().read_rgba(&rgba);
   std::string error;

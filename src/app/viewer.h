@@ -3,6 +3,10 @@
 // Both share the scene loading (viewer_scene.h), the framing on load and the renderer; the
 // screenshot renders one frame into an offscreen framebuffer of a hidden window's context, so
 // it needs a display (or Xvfb) but shows nothing.
+//
+// The window reads its first model (MODEL, or the default character) before it opens, so a
+// missing file or a bad --clip, --bone or --time exits 2 with one line and no window; files
+// opened later are read in the background (model_loader.h) while the window keeps drawing.
 #pragma once
 
 #include <string>
@@ -24,18 +28,21 @@ struct ViewerOptions {
   std::string size = "1280x720";  // --size WxH
   bool skeleton = false;          // --skeleton: draw the skeleton overlay
   bool ui = false;                // --ui: draw the panels into the screenshot too
-  int frames = 0;                 // --frames N: close N frames after MODEL's read ended (tests)
-  std::string up = "auto";        // --up auto|y|z: the file's up axis
-  int bench_frames = 0;           // --bench-frames N: play N frames headless, print timings
-  int soak = 0;                   // --soak N: frames per model per cycle of the soak run
-  int soak_cycles = 3;            // --soak-cycles C
+  int frames = 0;                 // --frames N: close after N frames (tests)
+  std::string exit_json;    // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
+  std::string exit_png;     // --exit-png FILE: the frame (panels included), when as above
+  std::string up = "auto";  // --up auto|y|z: the file's up axis
+  int bench_frames = 0;     // --bench-frames N: play N frames headless, print timings
+  int soak = 0;             // --soak N: frames per model per cycle of the soak run
+  int soak_cycles = 3;      // --soak-cycles C
   std::vector<std::string> more_models;  // further model files (positional; --soak only)
 };
 
 // Registers the viewer's options next to the core ones (see cli.h).
 void add_viewer_options(CLI::App& app, ViewerOptions& options);
 
-// Opens the window on options.model (or nothing); returns the exit status.
+// Opens the window on options.model (the default character when none is given); returns the
+// exit status: 2 (one line on stderr, no window) for a file that cannot be read or a bad option.
 int run_viewer(const Options& options, const ViewerOptions& viewer);
 
 // Renders one frame of options.model to viewer.screenshot; 0 on success, 2 on bad input

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <utility>
 
+#include "anim/clip_bounds.h"
+#include "app/app_common.h"
 #include "io/import.h"
 
 namespace sv {
@@ -11,6 +13,26 @@ namespace sv {
 double Scene::duration() const noexcept {
   if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0;
   return model.clips[static_cast<std::size_t>(player.clip)].duration();
+}
+
+const Bounds& Scene::bounds_of(int32_t clip) {
+  const std::size_t clips = model.clips.size();
+  if (clip_bounds.size() != clips + 2) {
+    clip_bounds.assign(clips + 2, Bounds{});
+    clip_bounds_done.assign(clips + 2, 0);
+  }
+  const std::size_t slot = clip == kBindPose ? clips + 1
+                           : clip < 0 || static_cast<std::size_t>(clip) >= clips
+                               ? clips
+                               : static_cast<std::size_t>(clip);
+  if (clip_bounds_done[slot] == 0) {
+    const PoseMode mode = slot == clips + 1 ? PoseMode::Bind
+                          : slot == clips   ? PoseMode::Rest
+                                            : PoseMode::Clip;
+    clip_bounds[slot] = sv::clip_bounds(model, static_cast<int32_t>(slot), mode, &skin_pool());
+    clip_bounds_done[slot] = 1;
+  }
+  return clip_bounds[slot];
 }
 
 void set_blend(Scene& scene, LayerStack blend, double clock) {
@@ -49,22 +71,9 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   for (const std::string& w : scene->gpu.warnings()) scene->report.push_back(w);
   scene->player.clip = model.clips.empty() ? -1 : 0;
   scene->animator.set_clip(model, scene->player.clip);
-  scene->bounds = animated_bounds(model, scene->player.clip, false);
+  scene->bounds = scene->bounds_of(scene->player.clip);
   scene->z_up = format_is_z_up(path);
-  scene->influenced.assign(model.skeleton.size(), 0);
-  for (const Mesh& mesh : model.meshes) {
-    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
-      for (int i = 0; i < 4; ++i) {
-        if (mesh.weights[v][i] <= 0.0f) continue;
-        const std::size_t bone = mesh.joints[v][i];
-        if (bone >= mesh.skin_joints.size()) continue;
-        const int32_t j = mesh.skin_joints[bone];
-        if (j >= 0 && static_cast<std::size_t>(j) < scene->influenced.size()) {
-          ++scene->influenced[static_cast<std::size_t>(j)];
-        }
-      }
-    }
-  }
+  scene->influence = joint_influences(model);
   return scene;
 }
 

@@ -27,10 +27,17 @@ struct Scene {
   Animator animator;
   gl::GpuModel gpu;
   Player player;
-  Bounds bounds;                     // model space, over the first clip's animated poses
-  std::vector<uint32_t> influenced;  // per joint: vertices it weighs on (weight > 0)
-  bool z_up = false;                 // shown upright by rotating -90 degrees about X
-  double duration() const noexcept;  // of the player's clip; 0 for the rest pose
+  Bounds bounds;  // model space: what the camera framed last (a clip's, see bounds_of)
+  // Per clip, then the rest and the bind pose: animated bounds over the whole clip, computed on
+  // first use (anim/clip_bounds.h) and kept.
+  std::vector<Bounds> clip_bounds;
+  std::vector<uint8_t> clip_bounds_done;
+  std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
+  bool z_up = false;                      // shown upright by rotating -90 degrees about X
+  double duration() const noexcept;       // of the player's clip; 0 for the rest pose
+  // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
+  // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
+  const Bounds& bounds_of(int32_t clip);
   // A blend (the command line's --layer / --crossfade, app/blend_options.h), played while the
   // player stays on its base clip; empty (blend.blends() false) when there is none.
   LayerStack blend;

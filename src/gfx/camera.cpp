@@ -53,7 +53,7 @@ void OrbitCamera::pan(float dx_fraction, float dy_fraction) noexcept {
 }
 
 void OrbitCamera::zoom(float factor) noexcept {
-  distance = std::clamp(distance * factor, 1e-3f * radius, 1e3f * radius);
+  distance = std::clamp(distance * factor, kMinZoom * radius, kMaxZoom * radius);
 }
 
 glm::vec3 OrbitCamera::eye() const noexcept {

@@ -28,8 +28,12 @@ struct OrbitCamera {
   void orbit(float dx_radians, float dy_radians) noexcept;
   // Moves the target in the view plane by a fraction of the view height.
   void pan(float dx_fraction, float dy_fraction) noexcept;
-  // Multiplies the distance (factor < 1 zooms in).
+  // Multiplies the distance (factor < 1 zooms in), kept within [kMinZoom, kMaxZoom] x radius:
+  // close enough to look at one joint from inside the mesh, not so close that the near plane
+  // (distance x 2e-3) cuts through it, and never so far that the model is a dot.
   void zoom(float factor) noexcept;
+  static constexpr float kMinZoom = 0.05f;
+  static constexpr float kMaxZoom = 50.0f;
 
   glm::vec3 eye() const noexcept;
   glm::mat4 view() const noexcept;

@@ -34,23 +34,37 @@ void OffscreenTarget::bind() const noexcept { glBindFramebuffer(GL_FRAMEBUFFER, 
 
 void OffscreenTarget::unbind() noexcept { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
 
-void OffscreenTarget::read_rgba(std::vector<uint8_t>* rgba) const {
-  const auto row = static_cast<std::size_t>(width_) * 4;
-  rgba->resize(row * static_cast<std::size_t>(height_));
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo_.id());
+namespace {
+
+// Reads `framebuffer`'s colour (0: the window's back buffer) as top-down RGBA8 rows.
+void read_rows(GLuint framebuffer, int width, int height, std::vector<uint8_t>* rgba) {
+  const auto row = static_cast<std::size_t>(width) * 4;
+  rgba->resize(row * static_cast<std::size_t>(height));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer);
+  if (framebuffer == 0) glReadBuffer(GL_BACK);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba->data());
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   // GL rows run bottom-up; PNG rows top-down.
   std::vector<uint8_t> tmp(row);
-  for (int y = 0; y < height_ / 2; ++y) {
+  for (int y = 0; y < height / 2; ++y) {
     uint8_t* a = rgba->data() + static_cast<std::size_t>(y) * row;
-    uint8_t* b = rgba->data() + static_cast<std::size_t>(height_ - 1 - y) * row;
+    uint8_t* b = rgba->data() + static_cast<std::size_t>(height - 1 - y) * row;
     std::memcpy(tmp.data(), a, row);
     std::memcpy(a, b, row);
     std::memcpy(b, tmp.data(), row);
   }
-  SV_GL_CHECK("read_rgba");
+  SV_GL_CHECK("read_rows");
+}
+
+}  // namespace
+
+void OffscreenTarget::read_rgba(std::vector<uint8_t>* rgba) const {
+  read_rows(fbo_.id(), width_, height_, rgba);
+}
+
+void read_window_rgba(int width, int height, std::vector<uint8_t>* rgba) {
+  read_rows(0, width, height, rgba);
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,

@@ -33,6 +33,10 @@ class OffscreenTarget {
   int height_ = 0;
 };
 
+// Reads the current window's back buffer (width x height, before the swap) as top-down RGBA8
+// rows: what the window is about to show, panels included.
+void read_window_rgba(int width, int height, std::vector<uint8_t>* rgba);
+
 // Writes top-down RGBA8 rows as a PNG; false with `error` on failure.
 bool write_png(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba,
                std::string* error);

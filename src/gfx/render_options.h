@@ -16,6 +16,20 @@ enum class ViewMode : int32_t {
   WeightSum = 4,
 };
 
+// A rectangle of the framebuffer in pixels, origin at its top-left corner, y down (as mouse
+// positions are); the renderer turns it into GL's bottom-left origin.
+struct PixelRect {
+  int x = 0, y = 0, width = 0, height = 0;
+
+  bool empty() const noexcept { return width <= 0 || height <= 0; }
+  float aspect() const noexcept {
+    return height > 0 ? static_cast<float>(width) / static_cast<float>(height) : 1.0f;
+  }
+  bool contains(double px, double py) const noexcept {
+    return px >= x && py >= y && px < x + width && py < y + height;
+  }
+};
+
 struct RenderOptions {
   bool gpu_skinning = true;
   bool wireframe = false;

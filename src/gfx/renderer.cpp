@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "anim/model.h"
 #include "anim/animator.h"
+#include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
@@ -19,6 +20,14 @@ namespace {
 constexpr int kGridHalfLines = 10;
 constexpr std::size_t kGridVertices = 2 * 2 * (2 * kGridHalfLines + 1);
 constexpr std::size_t kAxisVertices = 6;
+
+// The gizmo's X, Y and Z labels as line strokes in a unit box ([-1, 1]^2): no font in the GL
+// layer, and the labels then appear in --screenshot pictures too.
+constexpr float kGlyphX[] = {-1, -1, 1, 1, -1, 1, 1, -1};
+constexpr float kGlyphY[] = {-1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, -1};
+constexpr float kGlyphZ[] = {-1, 1, 1, 1, 1, 1, -1, -1, -1, -1, 1, -1};
+constexpr std::size_t kLabelVertices =
+    (std::size(kGlyphX) + std::size(kGlyphY) + std::size(kGlyphZ)) / 2;
 
 bool build(const ProgramDesc& desc, Program* out, std::string* error,
            std::vector<std::string>* warnings) {
@@ -81,9 +90,9 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
 
 void Renderer::prepare(const Model& model) {
   const std::size_t joints = model.skeleton.size();
-  // Grid, axes, corner gizmo, then per joint: a bone line (2) and a point (1); then the
-  // selection's axes (6).
-  line_capacity_ = kGridVertices + 2 * kAxisVertices + 3 * joints + 6;
+  // Grid, axes, corner gizmo and its labels, then per joint: a bone line (2) and a point (1);
+  // then the selection's axes (6).
+  line_capacity_ = kGridVertices + 2 * kAxisVertices + kLabelVertices + 3 * joints + 6;
   lines_.assign(line_capacity_, LineVertex{});
   glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(line_capacity_ * sizeof(LineVertex)),
@@ -162,15 +171,30 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
 void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
                     const OrbitCamera& camera, const RenderOptions& options, int width,
                     int height) {
-  glViewport(0, 0, width, height);
+  draw(model, gpu, animator, camera, options, PixelRect{0, 0, width, height}, height);
+}
+
+void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
+                    const OrbitCamera& camera, const RenderOptions& options,
+                    const PixelRect& viewport, int framebuffer_height) {
+  // GL counts rows from the bottom; the rectangle counts them from the top.
+  const int gl_x = viewport.x;
+  const int gl_y = framebuffer_height - viewport.y - viewport.height;
+  const int width = viewport.width, height = viewport.height;
+  glViewport(gl_x, gl_y, std::max(width, 0), std::max(height, 0));
+  glScissor(gl_x, gl_y, std::max(width, 0), std::max(height, 0));
+  glEnable(GL_SCISSOR_TEST);
   glClearColor(options.background.r, options.background.g, options.background.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (width <= 0 || height <= 0) return;
+  if (width <= 0 || height <= 0) {
+    glDisable(GL_SCISSOR_TEST);
+    return;
+  }
   glEnable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
   glDisable(GL_BLEND);
 
-  const float aspect = static_cast<float>(width) / static_cast<float>(height);
+  const float aspect = viewport.aspect();
   const glm::mat4 view = camera.view();
   const glm::mat4 view_proj = camera.projection(aspect) * view;
   // A light over the viewer's right shoulder, fixed to the camera.
@@ -237,6 +261,25 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
     put(glm::vec3(0.0f), col);
     put(tip, col);
   }
+  // The labels, placed past each axis tip as the gizmo projects it (in the gizmo's own NDC).
+  const glm::mat4 gizmo = glm::mat4(glm::vec4(0.72f, 0, 0, 0), glm::vec4(0, 0.72f, 0, 0),
+                                    glm::vec4(0, 0, -0.1f, 0), glm::vec4(0, 0, 0, 1)) *
+                          glm::mat4(glm::mat3(view));
+  const std::size_t labels_first = n;
+  {
+    const std::span<const float> glyphs[3] = {kGlyphX, kGlyphY, kGlyphZ};
+    for (int a = 0; a < 3; ++a) {
+      glm::vec4 col(0.25f, 0.25f, 0.25f, 1.0f);
+      col[a] = 1.0f;
+      glm::vec4 tip(0.0f, 0.0f, 0.0f, 1.0f);
+      tip[a] = 1.0f;
+      const glm::vec2 at = glm::vec2(gizmo * tip) * 1.2f;
+      const float size = 0.1f;
+      for (std::size_t i = 0; i + 1 < glyphs[a].size(); i += 2) {
+        put(glm::vec3(at.x + size * glyphs[a][i], at.y + size * glyphs[a][i + 1], 0.0f), col);
+      }
+    }
+  }
   const std::size_t bones_first = n;
   const glm::mat4 world = up_axis_matrix(options.z_up);
   const auto matrices = animator.model_matrices();
@@ -286,17 +329,17 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   draw_lines(GL_POINTS, points_first, sel_first - points_first, 5.0f);
   draw_lines(GL_LINES, sel_first, n - sel_first, 1.0f);
   if (options.axes) {
-    // The world axes as the camera sees them, in the lower-left corner.
-    const int size = std::clamp(std::min(width, height) / 8, 48, 128);
-    glViewport(8, 8, size, size);
-    const glm::mat4 rotation = glm::mat4(glm::mat3(view));
-    const glm::mat4 gizmo = glm::mat4(glm::vec4(0.8f, 0, 0, 0), glm::vec4(0, 0.8f, 0, 0),
-                                      glm::vec4(0, 0, -0.1f, 0), glm::vec4(0, 0, 0, 1)) *
-                            rotation;
+    // The world axes as the camera sees them, labelled, in the viewport's lower-left corner.
+    const int size = std::clamp(std::min(width, height) / 7, 56, 128);
+    glViewport(gl_x + 6, gl_y + 6, size, size);
     glUniformMatrix4fv(line_view_proj_, 1, GL_FALSE, glm::value_ptr(gizmo));
     draw_lines(GL_LINES, gizmo_first, kAxisVertices, 1.0f);
-    glViewport(0, 0, width, height);
+    const glm::mat4 identity(1.0f);
+    glUniformMatrix4fv(line_view_proj_, 1, GL_FALSE, glm::value_ptr(identity));
+    draw_lines(GL_LINES, labels_first, kLabelVertices, 1.0f);
+    glViewport(gl_x, gl_y, width, height);
   }
+  glDisable(GL_SCISSOR_TEST);
   glDisable(GL_PROGRAM_POINT_SIZE);
   glEnable(GL_DEPTH_TEST);
   glBindVertexArray(0);

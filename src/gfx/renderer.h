@@ -42,6 +42,11 @@ class Renderer {
   // `animator.skin_cpu()` must have run for this pose.
   void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
             const RenderOptions& options, int width, int height);
+  // The same into the viewport rectangle of a framebuffer `framebuffer_height` pixels tall: only
+  // that rectangle is cleared and drawn (viewport and scissor), the projection takes its aspect,
+  // and the axis gizmo sits in its lower-left corner. The rest of the framebuffer is untouched.
+  void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
+            const RenderOptions& options, const PixelRect& viewport, int framebuffer_height);
 
   // The grid spacing the last draw used, for the UI.
   float grid_spacing() const noexcept { return grid_spacing_; }

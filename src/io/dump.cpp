@@ -153,13 +153,15 @@ std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out) {
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose) {
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
   // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
   Animator animator(model);
-  animator.set_clip(model, clip);
+  animator.set_clip(model, bind_pose ? -1 : clip);
   double t = 0.0;
-  if (clip >= 0) {
+  if (bind_pose) {
+    if (!animator.evaluate(model, PoseMode::Bind, 0.0)) return "posing the bind pose failed";
+  } else if (clip >= 0) {
     const ClipRuntime& c = model.clips[static_cast<std::size_t>(clip)];
     t = std::isfinite(time) ? std::clamp(time, 0.0, c.duration()) : 0.0;
     if (!animator.evaluate(model, PoseMode::Clip, t))
@@ -186,7 +188,7 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   PosedModel pose;
   const auto pose_at = [&](double t) {
     return request.blend.blends() ? pose_model(model, request.blend, t, pose)
-                                  : pose_model(model, request.clip, t, pose);
+                                  : pose_model(model, request.clip, t, pose, request.bind_pose);
   };
   if (!request.frames && request.times.size() == 1) {
     if (std::string e = pose_at(request.times[0]); !e.empty()) return e;

@@ -39,19 +39,22 @@ struct PosedModel {
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the
-// rest transforms of the file when clip < 0, through the viewer's own path: an Animator
+// rest transforms of the file when clip < 0, or, with `bind_pose`, every joint where its inverse
+// bind matrix puts it (the mesh exactly as stored), through the viewer's own path: an Animator
 // (evaluate_pose, build_normal_palette, skin_lbs; anim/animator.h). Returns "" or what went
 // wrong.
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out);
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out,
+                       bool bind_pose = false);
 
 // Poses the blend `stack` (anim/layer_stack.h) at clock time `time` (seconds >= 0; every clip
 // loops), through the same Animator's layer stack. Returns "" or what went wrong.
 std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out);
 
 struct DumpRequest {
-  int clip = -1;              // -1: rest pose
+  int clip = -1;              // -1: rest pose (or the bind pose, below)
   std::vector<double> times;  // seconds; at least one
   bool frames = false;        // true: the "frames" form even for one time
+  bool bind_pose = false;     // with clip -1: the bind pose instead of the rest pose
   LayerStack blend;           // when blend.blends(): the blend at each time; `clip` is unused
 };
 

@@ -1666,4 +1666,24 @@ ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std:
   return import_source(src);
 }
 
+std::vector<std::string> supported_extensions() {
+  std::string list;  // "*.3ds;*.obj;..."
+  Assimp::Importer().GetExtensionList(list);
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < list.size()) {
+    std::size_t end = list.find(';', start);
+    if (end == std::string::npos) end = list.size();
+    std::string ext = list.substr(start, end - start);
+    start = end + 1;
+    if (ext.rfind("*.", 0) == 0) ext.erase(0, 2);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // Refused before assimp reads it (see import_model): no model in a camera path.
+    if (ext.empty() || ext == "md5camera") continue;
+    if (std::find(out.begin(), out.end(), ext) == out.end()) out.push_back(std::move(ext));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace sv

@@ -95,6 +95,10 @@ ImportResult import_model(const std::string& path);
 ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std::string& hint,
                                       const std::string& name = "<memory>");
 
+// The file extensions the importer reads (lower-case, without the dot, sorted), as assimp lists
+// them, less those skinview refuses (.md5camera). The file browser shows only these files.
+std::vector<std::string> supported_extensions();
+
 // Whether an import points stdout and stderr at /dev/null while assimp runs (some of its parsers
 // print directly). On by default: the command line promises one line of error output, and
 // --dump may write JSON to stdout. The viewer turns it off: its reads run on worker threads,

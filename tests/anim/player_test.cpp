@@ -68,5 +68,37 @@ TEST(Player, PausedZeroDurationAndNonFiniteStep) {
   EXPECT_DOUBLE_EQ(p.time, 0.0);
 }
 
+TEST(Player, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
+  Player p;
+  p.loop = false;
+  p.time = 1.9;
+  p.advance(0.5f, 2.0f);  // runs into the end and stops there
+  EXPECT_FALSE(p.playing);
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
+  p.toggle(2.0f);
+  EXPECT_TRUE(p.playing);
+  EXPECT_DOUBLE_EQ(p.time, 0.0);
+  p.advance(0.25f, 2.0f);
+  EXPECT_DOUBLE_EQ(p.time, 0.25);
+  p.toggle(2.0f);  // pauses where it is
+  EXPECT_FALSE(p.playing);
+  EXPECT_DOUBLE_EQ(p.time, 0.25);
+  p.play(2.0f);  // mid-clip: resumes, no jump
+  EXPECT_DOUBLE_EQ(p.time, 0.25);
+  // Backwards: the start is the end it runs into, so play starts over from the duration.
+  p.speed = -1.0f;
+  p.time = 0.0;
+  p.playing = false;
+  p.play(2.0f);
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
+  // A looping clip never restarts on play.
+  Player q;
+  q.time = 2.0;
+  q.playing = false;
+  q.play(2.0f);
+  EXPECT_DOUBLE_EQ(q.time, 2.0);
+  EXPECT_TRUE(q.playing);
+}
+
 }  // namespace
 }  // namespace sv

@@ -119,7 +119,7 @@ TEST(LayerStackFromSpecs, ResolvesClipsJointsTimesAndTheFade) {
                               "walk:run:fast:1:0.5:sync", &specs),
             "");
   LayerStack stack;
-  ASSERT_EQ(make_layer_stack(m, 0, 2.0, specs, &stack), "");
+  ASSERT_EQ(make_layer_stack(m, "small.glb", 0, 2.0, specs, &stack), "");
   EXPECT_EQ(stack.base, 0);
   EXPECT_EQ(stack.fade_to, 1);  // "walk" into "run:fast": the split where both halves are clips
   EXPECT_EQ(stack.fade.start, 1.0);
@@ -144,14 +144,15 @@ TEST(LayerStackFromSpecs, NamesWhatTheModelDoesNotHave) {
     BlendSpecs specs;
     EXPECT_EQ(parse_blend_specs(layers, fade, &specs), "");
     LayerStack stack;
-    const std::string e = make_layer_stack(m, 0, 0.0, specs, &stack);
+    const std::string e = make_layer_stack(m, "small.glb", 0, 0.0, specs, &stack);
     EXPECT_NE(e, "");
     return e;
   };
-  EXPECT_NE(error({"jog"}, "").find("no clip 'jog' (clips: walk, run:fast, run)"),
+  EXPECT_NE(error({"jog"}, "").find("no clip 'jog' in small.glb; clips: walk, run:fast, run"),
             std::string::npos);
   EXPECT_NE(error({"3"}, "").find("no clip '3'"), std::string::npos);
-  EXPECT_NE(error({"walk:mask=c"}, "").find("no joint 'c' for mask="), std::string::npos);
+  EXPECT_NE(error({"walk:mask=c"}, "").find("mask=: no joint 'c' in small.glb; joints: root"),
+            std::string::npos);
   EXPECT_NE(error({}, "walk:jog:0:1").find("'walk:jog' is not FROM:TO"), std::string::npos);
 }
 

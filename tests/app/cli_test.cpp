@@ -1,5 +1,7 @@
-// The command line as a user (or a script) sees it: --info, --dump's JSON shape, --bind, and one
-// line on stderr with exit status 2 for every kind of bad input.
+// The command line as a user (or a script) sees it: --info, --dump's JSON shape, --rest-pose and
+// --bind-pose, --version and --help, and one line on stderr starting "skinview: " with exit
+// status 2 for every kind of bad input, the window's options included (checked before any window
+// opens, so these run without a display).
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -63,26 +65,44 @@ TEST(Cli, DumpWritesTheContractShape) {
   EXPECT_EQ(by_index["meshes"][0]["positions"], f["frames"][2]["meshes"][0]["positions"]);
 }
 
-TEST(Cli, BindReproducesStoredVertices) {
-  for (const char* file : {"X/BCN_Epileptic.X", "X/Testwuson.X"}) {
-    nlohmann::json j = dump({"--bind"}, model(file));
-    double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30}, worst = 0;
-    for (const auto& mesh : j["meshes"]) {
-      const auto& p = mesh["positions"];
-      const auto& b = mesh["bindPositions"];
-      ASSERT_EQ(p.size(), b.size());
-      for (std::size_t i = 0; i < p.size(); ++i) {
-        const double bv = b[i].get<double>();
-        lo[i % 3] = std::min(lo[i % 3], bv);
-        hi[i % 3] = std::max(hi[i % 3], bv);
-        worst = std::max(worst, std::abs(p[i].get<double>() - bv));
-      }
+// The largest distance between posed and stored vertices, over the model's diagonal.
+double pose_error_over_diagonal(const nlohmann::json& j) {
+  double lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30}, worst = 0;
+  for (const auto& mesh : j["meshes"]) {
+    const auto& p = mesh["positions"];
+    const auto& b = mesh["bindPositions"];
+    EXPECT_EQ(p.size(), b.size());
+    for (std::size_t i = 0; i < p.size() && i < b.size(); ++i) {
+      const double bv = b[i].get<double>();
+      lo[i % 3] = std::min(lo[i % 3], bv);
+      hi[i % 3] = std::max(hi[i % 3], bv);
+      worst = std::max(worst, std::abs(p[i].get<double>() - bv));
     }
-    const double diag =
-        std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                  (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    EXPECT_LT(worst, 1e-5 * diag) << file;
   }
+  return worst / std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                           (hi[2] - lo[2]) * (hi[2] - lo[2]));
+}
+
+// --bind-pose puts every joint where its inverse bind matrix says, so the skinned mesh is the
+// stored one exactly; --rest-pose uses the node transforms, which equal the bind pose in the X
+// files but not in simple_skin.gltf (its joint 0 rests at (0,1,0), bound at (0.5,1,0)).
+TEST(Cli, BindPoseReproducesStoredVerticesAndRestPoseIsTheNodes) {
+  for (const char* file :
+       {"X/BCN_Epileptic.X", "X/Testwuson.X", "glTF2/simple_skin/simple_skin.gltf"}) {
+    SCOPED_TRACE(file);
+    EXPECT_LT(pose_error_over_diagonal(dump({"--bind-pose"}, model(file))), 1e-5);
+  }
+  for (const char* file : {"X/BCN_Epileptic.X", "X/Testwuson.X"}) {
+    EXPECT_LT(pose_error_over_diagonal(dump({"--rest-pose"}, model(file))), 1e-5) << file;
+  }
+  const nlohmann::json rest = dump({"--rest-pose"}, model("glTF2/simple_skin/simple_skin.gltf"));
+  EXPECT_GT(pose_error_over_diagonal(rest), 0.1);
+  // The old --bind (which posed the rest transforms) is refused with both new names.
+  ProcessResult r = run_process({kExe, "--dump", model("X/Testwuson.X"), "--bind"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--rest-pose"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--bind-pose"), std::string::npos) << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
 }
 
 // --dump's numbers by hand, vertex by vertex in the file's order: simple_skin.gltf (as in
@@ -132,7 +152,8 @@ TEST(Cli, BadInputIsOneLineAndStatus2) {
   std::ofstream(empty_gltf) << R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[]}],"scene":0})";
   expect_bad_input({kExe, "--info", empty_gltf}, empty_gltf);
   std::filesystem::remove(empty_gltf);
-  expect_bad_input({kExe, "--dump", wuson, "--clip", "Nope", "-o", temp_file("x.json")}, wuson);
+  expect_bad_input({kExe, "--dump", wuson, "--clip", "Nope", "-o", temp_file("x.json")},
+                   "no clip 'Nope' in " + wuson + "; clips: Wuson_Run, Wuson_Walk, Wuson_Bind");
   expect_bad_input({kExe, "--dump", wuson, "--clip", "7", "-o", temp_file("x.json")}, wuson);
   expect_bad_input({kExe, "--dump", wuson, "--time", "-1", "-o", temp_file("x.json")}, wuson);
   expect_bad_input({kExe, "--dump", wuson, "--time", "nan", "-o", temp_file("x.json")}, wuson);
@@ -140,6 +161,43 @@ TEST(Cli, BadInputIsOneLineAndStatus2) {
   expect_bad_input({kExe, "--info", wuson, "--no-such-option"}, "no-such-option");
   expect_bad_input({kExe, "--info", wuson, "--time", "1", "--times", "1,2"}, "skinview");
   std::filesystem::remove(temp_file("x.json"));
+}
+
+// The window reads its first model and checks every option against it before it opens: each bad
+// value exits 2 with one line naming what exists, even with no display to open a window on.
+TEST(Cli, TheWindowsBadOptionsExitTwoBeforeAnyWindowOpens) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string wuson = model("X/Testwuson.X");
+  expect_bad_input(windowless({"/nonexistent.glb"}), "/nonexistent.glb");
+  expect_bad_input(windowless({def, "--clip", "nosuch"}),
+                   "skinview: no clip 'nosuch' in " + def + "; clips: idle, walk, wave, twist");
+  expect_bad_input(windowless({"--clip", "nosuch"}), "clips: idle, walk, wave, twist");
+  expect_bad_input(windowless({wuson, "--clip", "3"}), "clips: Wuson_Run, Wuson_Walk, Wuson_Bind");
+  expect_bad_input(windowless({def, "--bone", "tail"}), "no joint 'tail' in " + def + "; joints: ");
+  expect_bad_input(windowless({def, "--time", "-1"}), "--time");
+  expect_bad_input(windowless({def, "--time", "soon"}), "--time");
+  expect_bad_input(windowless({def, "--view", "xray"}), "--view");
+  expect_bad_input(windowless({def, "--skinning", "tpu"}), "--skinning");
+  expect_bad_input(windowless({def, "--size", "12"}), "--size");
+  expect_bad_input(windowless({def, "--rest-pose", "--clip", "walk"}), "--clip");
+  expect_bad_input(windowless({model("invalid/empty.x")}), "empty.x");
+  // Good values get past the checks: then it is the missing display that stops the window (1).
+  ProcessResult r = run_process(windowless({def, "--clip", "wave", "--time", "0.5", "--bone",
+                                            "hand_r", "--view", "weights", "--skinning", "cpu"}));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("skinview: "), std::string::npos) << r.err;
+}
+
+TEST(Cli, VersionAndHelpWithTheControls) {
+  ProcessResult v = run_process({kExe, "--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out.rfind("skinview ", 0), 0u) << v.out;
+  ProcessResult h = run_process({kExe, "--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  for (const char* s : {"--rest-pose", "--bind-pose", "--version", "Controls", "Left drag", "Wheel",
+                        "Space", "Home", "F1 or ?", "Ctrl+Q"}) {
+    EXPECT_NE(h.out.find(s), std::string::npos) << s;
+  }
 }
 
 TEST(Cli, EveryInvalidFileExits2WithOneLine) {

@@ -1,6 +1,6 @@
 // What the command-line suites (cli_test.cpp, blend_cli_test.cpp) share: the executable under
-// test, a per-process temporary file name, --dump read back as JSON, and the one-line,
-// exit-status-2 check for bad input.
+// test, a per-process temporary file name, --dump read back as JSON, the one-line,
+// exit-status-2 check for bad input, and the window's command line without a display.
 #pragma once
 
 #include <unistd.h>
@@ -40,14 +40,23 @@ inline nlohmann::json dump(const std::vector<std::string>& extra, const std::str
   return j;
 }
 
-// Expects exit status 2 with exactly one line on stderr that mentions `must_mention`.
+// Expects exit status 2 with exactly one line on stderr, starting "skinview: ", that mentions
+// `must_mention`.
 inline void expect_bad_input(const std::vector<std::string>& args,
                              const std::string& must_mention) {
   ProcessResult r = run_process(args);
   ASSERT_TRUE(r.exited()) << "timed out or crashed (signal " << r.signal << ")";
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("skinview: ", 0), 0u) << r.err;
   EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
+}
+
+// The window's command line with no display at all: what is checked before the window opens
+// must fail with exit 2 and its message, not with "no display".
+inline std::vector<std::string> windowless(std::vector<std::string> args) {
+  args.insert(args.begin(), {"/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", kExe});
+  return args;
 }
 
 }  // namespace sv::test

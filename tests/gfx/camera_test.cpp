@@ -70,6 +70,22 @@ TEST(OrbitCamera, ZoomAndOrbitStayFinite) {
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(std::isfinite(v[c][r]));
 }
 
+TEST(OrbitCamera, ZoomIsClampedToTheFramedSize) {
+  OrbitCamera cam;
+  Bounds b;
+  b.add(glm::vec3(0.0f));
+  b.add(glm::vec3(2.0f, 0.0f, 0.0f));  // radius 1
+  cam.frame(b, 1.0f);
+  const float framed = cam.distance;
+  for (int i = 0; i < 100; ++i) cam.zoom(0.5f);
+  EXPECT_FLOAT_EQ(cam.distance, OrbitCamera::kMinZoom * cam.radius);
+  for (int i = 0; i < 100; ++i) cam.zoom(2.0f);
+  EXPECT_FLOAT_EQ(cam.distance, OrbitCamera::kMaxZoom * cam.radius);
+  cam.zoom(0.5f);
+  EXPECT_FLOAT_EQ(cam.distance, 0.5f * OrbitCamera::kMaxZoom * cam.radius);
+  EXPECT_GT(framed, OrbitCamera::kMinZoom);
+}
+
 TEST(UpAxis, ZUpBecomesYUp) {
   const glm::vec4 up = up_axis_matrix(true) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
   EXPECT_NEAR(up.y, 1.0f, 1e-6f);

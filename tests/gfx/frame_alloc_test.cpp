@@ -3,10 +3,7 @@
 // skeleton overlay) performs no C++ heap allocation on either skinning path, for one clip and
 // for a blend (a cross-fade with a masked override layer and an additive layer over it).
 // Counted by replacing the global operator new in this test program.
-#include <atomic>
-#include <cstdlib>
 #include <functional>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -14,6 +11,7 @@
 
 #include "anim/animator.h"
 #include "anim/blend.h"
+#include "anim/clip_bounds.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
@@ -24,25 +22,7 @@
 #include "gl_context.h"
 #include "synthetic_models.h"
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-// AddressSanitizer owns the allocation functions; the count is only taken in plain builds.
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_COUNT_ALLOCATIONS 0
-#else
-#define SV_COUNT_ALLOCATIONS 1
-// GCC sees through the replacement into free() and warns of a new/free mismatch.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#endif
+#include "allocation_counter.h"
 
 namespace sv {
 namespace {
@@ -51,17 +31,17 @@ namespace {
 long allocations_per_10_frames(const std::function<void(bool gpu_path)>& frame) {
   frame(true);  // warm-up: first draws may set up driver state
   frame(false);
-  const long before = g_allocations.load();
+  const long before = test::g_allocations.load();
   for (int i = 0; i < 10; ++i) {
     frame(true);
     frame(false);
   }
-  const long n = g_allocations.load() - before;
+  const long n = test::g_allocations.load() - before;
   // The counter does see allocations (guards against a vacuous pass).
-  const long probe = g_allocations.load();
+  const long probe = test::g_allocations.load();
   int* volatile escaped = new int(1);  // volatile: the compiler may not elide the pair
   delete escaped;
-  EXPECT_EQ(g_allocations.load() - probe, 1);
+  EXPECT_EQ(test::g_allocations.load() - probe, 1);
   return n;
 }
 
@@ -104,7 +84,7 @@ struct Rig {
     gpu = gl::GpuModel(model);
     animator = Animator(model);
     target.bind();
-    camera.frame(animated_bounds(model, 0, false), 160.0f / 120.0f);
+    camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
     options.skeleton = true;
     options.selected_joint = 3;
     return true;

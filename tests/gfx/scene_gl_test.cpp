@@ -61,11 +61,11 @@ TEST(SceneLoading, GoodLoadReplacesAndSizesEverything) {
   EXPECT_EQ(scene->path, "chain50");
   EXPECT_EQ(scene->gpu.bone_count(), 50u);
   EXPECT_EQ(scene->animator.palette().size(), 50u);
-  EXPECT_EQ(scene->influenced.size(), 50u);
+  EXPECT_EQ(scene->influence.size(), 50u);
   EXPECT_EQ(scene->player.clip, 0);
   EXPECT_TRUE(scene->bounds.valid());
   // Every joint of the chain carries weight.
-  for (uint32_t n : scene->influenced) EXPECT_GT(n, 0u);
+  for (const JointInfluence& ji : scene->influence) EXPECT_GT(ji.vertices, 0u);
 }
 
 }  // namespace

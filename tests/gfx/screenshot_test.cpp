@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,8 +38,8 @@ int run(const std::string& args) {
 Image shoot(const std::string& model, const std::string& name, const std::string& extra) {
   const std::string out = out_path(name);
   std::remove(out.c_str());
-  const std::string path = model[0] == '/' ? model : kModels + "/" + model;  // else a test model
-  const int status = run("'" + path + "' --screenshot '" + out + "' --size 320x240 " + extra);
+  const std::string file = model[0] == '/' ? model : kModels + "/" + model;
+  const int status = run("'" + file + "' --screenshot '" + out + "' --size 320x240 " + extra);
   EXPECT_EQ(status, 0) << model << " " << extra;
   Image img;
   int n = 0;
@@ -96,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(AssimpTestModels, CpuGpu,
 
 TEST(Screenshot, RestPoseAndMidClipDiffer) {
   SV_REQUIRE_SCREENSHOTS();
-  const Image rest = shoot("X/BCN_Epileptic.X", "rest", "--bind");
+  const Image rest = shoot("X/BCN_Epileptic.X", "rest", "--rest-pose");
   const Image mid = shoot("X/BCN_Epileptic.X", "mid", "--time 1.0");
   EXPECT_GT(differing(rest, mid), 0.01);
 }
@@ -144,13 +145,67 @@ TEST(Screenshot, BadInputExitsTwo) {
   EXPECT_EQ(run(model + " --screenshot " + out + " --view weights --bone no_such_bone"), 2);
 }
 
+// A model pixel in the shaded view of the default character: its skin and checker are warm (red
+// well above blue); the background, the grid and the gizmo are not.
+bool warm(const Image& img, int x, int y) {
+  const unsigned char* p = &img.rgba[(static_cast<std::size_t>(y) * img.width + x) * 4];
+  return int(p[0]) - int(p[2]) > 30;
+}
+
+// Framing covers the whole clip: wave's raised hand stays inside the picture at every time of
+// the clip (framed on the first frame of the first clip, as before, it left through the top).
+TEST(Screenshot, FramingKeepsTheWholeClipInThePicture) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  for (const char* t : {"0", "0.5", "1", "1.5", "2"}) {
+    SCOPED_TRACE(t);
+    const Image img = shoot(def, "wave", std::string("--clip wave --time ") + t);
+    ASSERT_EQ(img.width, 320);
+    int inside = 0, edge = 0, top = img.height;
+    for (int y = 0; y < img.height; ++y) {
+      for (int x = 0; x < img.width; ++x) {
+        if (!warm(img, x, y)) continue;
+        ++inside;
+        top = std::min(top, y);
+        if (x < 2 || y < 2 || x >= img.width - 2 || y >= img.height - 2) ++edge;
+      }
+    }
+    EXPECT_GT(inside, 2000);
+    EXPECT_EQ(edge, 0) << "the model touches the picture's edge";
+    EXPECT_GE(top, 3);
+  }
+}
+
+// A file with a skeleton and no mesh shows its skeleton (bone lines in the overlay's yellow),
+// framed on the clip: spread over a good part of the picture, not an empty grid.
+TEST(Screenshot, SkeletonOnlyFilesShowTheirSkeleton) {
+  SV_REQUIRE_SCREENSHOTS();
+  const Image img = shoot("BVH/01_01.bvh", "bvh", "--time 2");
+  ASSERT_EQ(img.width, 320);
+  int bone = 0, top = img.height, bottom = 0;
+  for (int y = 0; y < img.height; ++y) {
+    for (int x = 0; x < img.width; ++x) {
+      const unsigned char* p = &img.rgba[(static_cast<std::size_t>(y) * img.width + x) * 4];
+      if (p[0] > 200 && p[1] > 150 && p[2] < 120) {  // (1, 0.85, 0.2): bone lines
+        ++bone;
+        top = std::min(top, y);
+        bottom = std::max(bottom, y);
+      }
+    }
+  }
+  // 01_01 walks about, so its whole clip's bounds are wider than the skeleton at one time.
+  EXPECT_GT(bone, 40);
+  EXPECT_GT(bottom - top, img.height / 6) << "the skeleton is not framed";
+}
+
 TEST(Window, RunsFramesOnBothPathsAndCloses) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string model = "'" + kModels + "/X/Testwuson.X'";
   EXPECT_EQ(run(model + " --frames 20 --skeleton"), 0);
   EXPECT_EQ(run(model + " --frames 20 --skinning cpu --view dominant"), 0);
-  // A file that fails to load leaves an empty window that still runs.
-  EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 0);
+  EXPECT_EQ(run(model + " --frames 20 --clip Wuson_Run --time 0.4 --bone Tail01"), 0);
+  // The first file is read before the window opens: a missing one is bad input.
+  EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 2);
 }
 
 // A layer moves what it keys, and at weight 0 nothing; the window plays a blend and refuses a bad
@@ -230,11 +285,12 @@ TEST(Soak, ModelsInTurnRaiseNoGlErrorAndHoldMemorySteady) {
   EXPECT_EQ(status, 2);  // two files without --soak
 }
 
-// The viewer reads files on a worker thread with --time-limit: a file that hangs the reader (a
-// FIFO without a writer blocks its open(), as a parser stuck in a loop would never return) leaves
-// the window drawing, is given up on after the limit with its error on stderr, and the viewer
-// still closes after --frames (counted once the read ended) instead of freezing.
-TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
+// The viewer reads files on a worker thread with --time-limit, the first one too (before the
+// window opens): a file that hangs the reader (a FIFO without a writer blocks its open(), as a
+// parser stuck in a loop would never return) is given up on after the limit, with its error on
+// stderr and exit status 2, instead of freezing. (A hanging read of a file opened from the window
+// leaves the window drawing: tests/e2e.)
+TEST(Window, AFileThatHangsTheReaderIsGivenUpOn) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string fifo =
       ::testing::TempDir() + "skinview_hang_" + std::to_string(::getpid()) + ".x";
@@ -255,8 +311,9 @@ TEST(Window, AFileThatHangsTheReaderDoesNotFreezeIt) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::remove(fifo.c_str());
-  EXPECT_EQ(status, 0) << out;
-  EXPECT_NE(out.find(fifo + ": gave up after 1 s (--time-limit)"), std::string::npos) << out;
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_NE(out.find("skinview: " + fifo + ": gave up after 1 s (--time-limit)"), std::string::npos)
+      << out;
   EXPECT_GE(seconds, 1.0);
   EXPECT_LT(seconds, 30.0);
 }

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerates the README's pictures (docs/*.png) with the built skinview. Needs a display, or:
+#   xvfb-run -a -s "-screen 0 1280x720x24" docs/make_pictures.sh [path/to/skinview]
+# Look at every picture before committing it.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+exe="${1:-build/skinview}"
+models=/usr/share/assimp/models
+
+"$exe" "$models/X/Testwuson.X" --screenshot docs/screenshot-shaded.png --size 560x400 \
+  --skeleton --clip Wuson_Walk --time 0.5
+"$exe" "$models/X/BCN_Epileptic.X" --screenshot docs/screenshot-weights.png --size 560x400 \
+  --view weights --bone B_UpperArm_Right --time 3
+"$exe" "$models/FBX/huesitos.fbx" --screenshot docs/screenshot-weight-sum.png --size 560x400 \
+  --view weight-sum --rest-pose
+# The window itself: its frame after 40 frames, panels included (--exit-png), with an empty
+# Recent list (a private XDG_CONFIG_HOME).
+config="$(mktemp -d)"
+XDG_CONFIG_HOME="$config" "$exe" assets/default.glb --clip wave --time 0.8 --bone upperarm_r \
+  --view weights --skeleton --frames 40 --exit-png docs/screenshot-viewer.png
+rm -rf "$config"

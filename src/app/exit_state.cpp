@@ -1,0 +1,162 @@
+#include "app/exit_state.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <glm/vec4.hpp>
+
+#include "app/viewer_scene.h"
+#include "gfx/camera.h"
+#include "ui/clip_info.h"
+#include "ui/viewer_state.h"
+
+namespace sv {
+namespace {
+
+std::string quoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + '"';
+}
+
+std::string number(double v) {
+  if (!std::isfinite(v)) return "0";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+std::string rect(float x, float y, float w, float h) {
+  char buf[128];
+  std::snprintf(buf, sizeof(buf), "[%.6g,%.6g,%.6g,%.6g]", x, y, w, h);
+  return buf;
+}
+
+const char* view_name(ViewMode v) {
+  switch (v) {
+    case ViewMode::Weights:
+      return "weights";
+    case ViewMode::Dominant:
+      return "dominant";
+    case ViewMode::Influences:
+      return "influences";
+    case ViewMode::WeightSum:
+      return "weight-sum";
+    default:
+      return "shaded";
+  }
+}
+
+}  // namespace
+
+bool write_exit_json(const std::string& path, const ExitState& in, std::string* error) {
+  const ui::ViewerState& st = *in.state;
+  const Scene* scene = in.scene;
+  std::ostringstream o;
+  o << "{\"frame\":" << in.frame << ",\"window\":[" << in.window_width << "," << in.window_height
+    << "],\"framebuffer\":[" << in.framebuffer_width << "," << in.framebuffer_height
+    << "],\"viewport\":[" << st.viewport.x << "," << st.viewport.y << "," << st.viewport.width
+    << "," << st.viewport.height << "]";
+  o << ",\"model\":" << (scene != nullptr ? quoted(scene->path) : "null");
+  o << ",\"loadError\":" << quoted(in.load_error) << ",\"loading\":" << quoted(in.loading);
+  if (scene != nullptr) {
+    const Player& p = scene->player;
+    o << ",\"clip\":" << p.clip << ",\"clipName\":" << quoted(ui::clip_name(scene->model, p.clip))
+      << ",\"time\":" << number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
+      << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << number(p.speed);
+  }
+  const int32_t sel = st.selection.joint;
+  const bool sel_ok =
+      scene != nullptr && sel >= 0 && static_cast<std::size_t>(sel) < scene->model.skeleton.size();
+  o << ",\"selectedJoint\":" << sel << ",\"selectedJointName\":"
+    << (sel_ok ? quoted(scene->model.skeleton.names[static_cast<std::size_t>(sel)]) : "null")
+    << ",\"hoveredJoint\":" << st.selection.hovered_joint
+    << ",\"hoveredMesh\":" << st.selection.hovered_mesh
+    << ",\"hoveredVertex\":" << st.selection.hovered_vertex;
+  const RenderOptions& r = st.render;
+  auto b = [](bool v) { return v ? "true" : "false"; };
+  o << ",\"view\":\"" << view_name(r.view) << "\",\"skinning\":\""
+    << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"skeleton\":" << b(r.skeleton)
+    << ",\"wireframe\":" << b(r.wireframe) << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
+    << ",\"helpOpen\":" << b(st.help_open);
+  const ui::Layout& l = st.layout;
+  const ui::LayoutPrefs& lp = st.layout_prefs;
+  auto panel = [&](const char* name, const ui::Rect& rc, bool collapsed) {
+    o << "\"" << name << "\":{\"collapsed\":" << b(collapsed)
+      << ",\"rect\":" << rect(rc.x, rc.y, rc.w, rc.h) << "}";
+  };
+  o << ",\"panels\":{";
+  panel("outliner", l.outliner, lp.outliner_collapsed);
+  o << ",";
+  panel("inspector", l.inspector, lp.inspector_collapsed);
+  o << ",";
+  panel("timeline", l.timeline, lp.timeline_collapsed);
+  o << ",\"viewport\":{\"rect\":" << rect(l.viewport.x, l.viewport.y, l.viewport.w, l.viewport.h)
+    << "}}";
+  const OrbitCamera& c = *in.camera;
+  o << ",\"camera\":{\"target\":[" << number(c.target.x) << "," << number(c.target.y) << ","
+    << number(c.target.z) << "],\"distance\":" << number(c.distance) << ",\"yaw\":" << number(c.yaw)
+    << ",\"pitch\":" << number(c.pitch) << ",\"fovY\":" << number(c.fov_y) << "}";
+  o << ",\"joints\":[";
+  if (scene != nullptr) {
+    // As the renderer projects them: world = up-axis turn, then the camera with the viewport's
+    // aspect; NDC to the viewport's pixels, y down.
+    const PixelRect& vp = st.viewport;
+    const glm::mat4 vp_matrix = c.projection(vp.aspect()) * c.view() * up_axis_matrix(scene->z_up);
+    const auto matrices = scene->animator.model_matrices();
+    for (std::size_t j = 0; j < matrices.size() && j < scene->model.skeleton.size(); ++j) {
+      const glm::vec4 clip = vp_matrix * glm::vec4(glm::vec3(matrices[j][3]), 1.0f);
+      const bool front = clip.w > 1e-6f;
+      const float nx = front ? clip.x / clip.w : 0.0f, ny = front ? clip.y / clip.w : 0.0f;
+      const float x = static_cast<float>(vp.x) + (nx * 0.5f + 0.5f) * static_cast<float>(vp.width);
+      const float y = static_cast<float>(vp.y) + (0.5f - ny * 0.5f) * static_cast<float>(vp.height);
+      o << (j ? "," : "") << "{\"name\":" << quoted(scene->model.skeleton.names[j])
+        << ",\"x\":" << number(x) << ",\"y\":" << number(y) << ",\"inFront\":" << b(front) << "}";
+    }
+  }
+  o << "],\"landmarks\":[";
+  bool first = true;
+  for (const ui::Landmark& m : st.landmarks) {
+    o << (first ? "" : ",") << "{\"name\":" << quoted(m.name) << ",\"index\":" << m.index
+      << ",\"rect\":" << rect(m.rect.x, m.rect.y, m.rect.w, m.rect.h) << "}";
+    first = false;
+  }
+  o << "],\"recent\":[";
+  first = true;
+  for (const std::string& p : st.files.recent) {
+    if (p.empty()) continue;
+    o << (first ? "" : ",") << quoted(p);
+    first = false;
+  }
+  o << "]}\n";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << o.str();
+    if (!f) {
+      *error = "cannot write " + tmp;
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace sv

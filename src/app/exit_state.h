@@ -1,0 +1,49 @@
+// The window's state as a small JSON file (`skinview --exit-json FILE`), written at exit and
+// whenever the process gets SIGUSR1, for tests that drive the real window with the real pointer
+// (tests/e2e/): they ask for the state, click where it says a widget or a joint is, ask again and
+// read back what the click did.
+//
+//   {"frame":N (frames drawn so far), "window":[W,H], "framebuffer":[W,H], "viewport":[x,y,w,h]
+//   (framebuffer pixels, top-left),
+//    "model":PATH|null, "loadError":S, "loading":S (a file being read, "" when none), "clip":I,
+//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "selectedJoint":I,
+//    "selectedJointName":S|null, "hoveredJoint":I, "hoveredMesh":I, "hoveredVertex":I,
+//    "view":"shaded"|..., "skinning":"cpu"|"gpu", "skeleton":B, "wireframe":B, "grid":B, "axes":B,
+//    "helpOpen":B, "panels":{"outliner":{"collapsed":B,"rect":[x,y,w,h]}, "inspector":...,
+//    "timeline":...,
+//              "viewport":{"rect":[...]}}   (display units, as ImGui sees the window),
+//    "camera":{"target":[x,y,z],"distance":D,"yaw":Y,"pitch":P,"fovY":F},
+//    "joints":[{"name":S,"x":X,"y":Y,"inFront":B}]  (each joint's position now, framebuffer
+//              pixels from the top-left, projected as the viewport draws it),
+//    "landmarks":[{"name":S,"index":I,"rect":[x,y,w,h]}]  (display units; ui/landmarks.h),
+//    "recent":[PATH,...]}
+#pragma once
+
+#include <string>
+
+struct GLFWwindow;
+
+namespace sv {
+
+struct Scene;
+struct OrbitCamera;
+namespace ui {
+struct ViewerState;
+}
+
+struct ExitState {
+  const ui::ViewerState* state = nullptr;
+  const Scene* scene = nullptr;  // null: nothing loaded
+  const OrbitCamera* camera = nullptr;
+  int window_width = 0, window_height = 0;
+  int framebuffer_width = 0, framebuffer_height = 0;
+  std::string load_error;
+  std::string loading;
+  long frame = 0;
+};
+
+// Writes the JSON above to `path` (through a temporary file renamed over it, so a reader never
+// sees half a file); false with `error` when the file cannot be written.
+bool write_exit_json(const std::string& path, const ExitState& in, std::string* error);
+
+}  // namespace sv

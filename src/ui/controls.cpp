@@ -1,0 +1,77 @@
+#include "ui/controls.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include <imgui.h>
+
+namespace sv::ui {
+
+Action action_for(const KeyEvent& e) noexcept {
+  for (const Binding& b : kBindings) {
+    if (e.typed != 0) {
+      if (b.typed == e.typed) return b.action;
+      continue;
+    }
+    if (e.key == 0 || (e.key != b.key && e.key != b.key2)) continue;
+    // Ctrl+Q is not Q: the modifiers a binding needs must be held, and a plain key wants none
+    // of Control (Shift is left alone, it is part of typing on some layouts).
+    if ((e.mods & kModControl) != (b.mods & kModControl)) continue;
+    return b.action;
+  }
+  return Action::None;
+}
+
+std::string controls_text() {
+  std::size_t width = 0;
+  for (const Binding& b : kBindings) width = std::max(width, std::strlen(b.input));
+  std::string out = "Controls (in the window; also the help overlay, F1 or ?):\n";
+  for (const Binding& b : kBindings) {
+    out += "  ";
+    out += b.input;
+    out.append(width + 2 - std::strlen(b.input), ' ');
+    out += b.what;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string controls_markdown() {
+  std::string out;
+  for (const Binding& b : kBindings) {
+    out += "- **";
+    out += b.input;
+    out += "**: ";
+    out += b.what;
+    out += '\n';
+  }
+  return out;
+}
+
+void help_overlay(bool* open) {
+  if (!*open) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.45f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.94f);
+  constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize |
+                                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
+                                     ImGuiWindowFlags_NoSavedSettings;
+  if (ImGui::Begin("Controls (F1 or ? to close)###help", open, flags)) {
+    if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const Binding& b : kBindings) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(b.input);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(b.what);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::TextDisabled("Outliner: click a joint to select it; the arrow opens its children.");
+    ImGui::TextDisabled("Timeline: drag the bar to scrub; ticks mark the selected joint's keys.");
+  }
+  ImGui::End();
+}
+
+}  // namespace sv::ui

@@ -1,0 +1,239 @@
+#include "ui/files.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <imgui.h>
+
+#include "ui/controls.h"
+#include "ui/widgets.h"
+
+namespace sv::ui {
+namespace {
+
+namespace fs = std::filesystem;
+
+int compare_nocase(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const int ca = std::tolower(static_cast<unsigned char>(a[i]));
+    const int cb = std::tolower(static_cast<unsigned char>(b[i]));
+    if (ca != cb) return ca < cb ? -1 : 1;
+  }
+  return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
+}
+
+void copy_path(FileState& s, const std::string& path) {
+  std::snprintf(s.open_path, sizeof(s.open_path), "%s", path.c_str());
+}
+
+// Draws the folder list; returns true when a file was opened (its path in open_path).
+bool browser(FileState& s, Landmarks& marks) {
+  if (s.listed_dir != s.browse_dir) {
+    s.entries = list_folder(s.browse_dir, s.extensions, &s.list_error);
+    s.listed_dir = s.browse_dir;
+    s.selected = -1;
+  }
+  bool opened = false;
+  std::string next_dir;  // entered this frame (assigned only on a click: no per-frame allocation)
+  if (ImGui::SmallButton("Up")) next_dir = fs::path(s.browse_dir).parent_path().string();
+  marks.add_last_item("button:Up");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", s.browse_dir.c_str());
+  if (!s.list_error.empty()) error_text("%s", s.list_error.c_str());
+  const float rows = std::clamp(static_cast<float>(s.entries.size()), 4.0f, 10.0f);
+  if (ImGui::BeginChild("entries", ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 8),
+                        true)) {
+    for (std::size_t i = 0; i < s.entries.size(); ++i) {
+      const FolderEntry& e = s.entries[i];
+      ImGui::PushID(static_cast<int>(i));
+      char label[300];
+      std::snprintf(label, sizeof(label), "%s%s", e.name.c_str(), e.folder ? "/" : "");
+      if (ImGui::Selectable(label, s.selected == static_cast<int32_t>(i),
+                            ImGuiSelectableFlags_AllowDoubleClick)) {
+        s.selected = static_cast<int32_t>(i);
+        if (ImGui::IsMouseDoubleClicked(0)) {
+          if (e.folder) {
+            next_dir = (fs::path(s.browse_dir) / e.name).string();
+          } else {
+            copy_path(s, (fs::path(s.browse_dir) / e.name).string());
+            opened = true;
+          }
+        }
+      }
+      marks.add_last_item("entry", static_cast<int32_t>(i));
+      ImGui::PopID();
+    }
+    // Enter opens the selection while the list has the keyboard focus.
+    if (s.selected >= 0 && static_cast<std::size_t>(s.selected) < s.entries.size() &&
+        ImGui::IsWindowFocused() &&
+        (ImGui::IsKeyPressed(kKeyEnter, false) || ImGui::IsKeyPressed(kKeyKeypadEnter, false))) {
+      const FolderEntry& e = s.entries[static_cast<std::size_t>(s.selected)];
+      if (e.folder) {
+        next_dir = (fs::path(s.browse_dir) / e.name).string();
+      } else {
+        copy_path(s, (fs::path(s.browse_dir) / e.name).string());
+        opened = true;
+      }
+    }
+  }
+  ImGui::EndChild();
+  if (!next_dir.empty()) s.browse_dir = next_dir;
+  return opened;
+}
+
+}  // namespace
+
+bool has_extension(std::string_view name, std::span<const std::string> extensions) noexcept {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot + 1 == name.size()) return false;
+  const std::string_view ext = name.substr(dot + 1);
+  for (const std::string& e : extensions) {
+    if (compare_nocase(ext, e) == 0) return true;
+  }
+  return false;
+}
+
+std::vector<FolderEntry> list_folder(const std::string& dir,
+                                     std::span<const std::string> extensions, std::string* error) {
+  std::vector<FolderEntry> out;
+  error->clear();
+  std::error_code ec;
+  fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+  if (ec) {
+    *error = "cannot read " + dir + ": " + ec.message();
+    return out;
+  }
+  for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) break;
+    std::string name = it->path().filename().string();
+    if (name.empty() || name[0] == '.') continue;
+    std::error_code e2;
+    const bool folder = it->is_directory(e2);
+    if (folder || has_extension(name, extensions)) out.push_back({std::move(name), folder});
+  }
+  std::sort(out.begin(), out.end(), [](const FolderEntry& a, const FolderEntry& b) {
+    if (a.folder != b.folder) return a.folder;
+    const int c = compare_nocase(a.name, b.name);
+    return c != 0 ? c < 0 : a.name < b.name;
+  });
+  return out;
+}
+
+void remember_recent(FileState& state, const std::string& path) {
+  auto it = std::find(state.recent.begin(), state.recent.end(), path);
+  if (it == state.recent.end()) it = state.recent.end() - 1;
+  std::rotate(state.recent.begin(), it, it + 1);
+  state.recent[0] = path;
+}
+
+std::string recent_file_path() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/skinview/recent";
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] != '\0') return std::string(home) + "/.config/skinview/recent";
+  return {};
+}
+
+bool load_recent(FileState& state) {
+  state.recent.fill({});
+  if (state.recent_file.empty()) return true;
+  std::error_code ec;
+  if (!fs::exists(state.recent_file, ec)) return true;
+  std::ifstream in(state.recent_file);
+  if (!in) return false;
+  std::size_t n = 0;
+  for (std::string line; n < kRecent && std::getline(in, line);) {
+    if (line.empty() ||
+        std::find(state.recent.begin(), state.recent.end(), line) != state.recent.end()) {
+      continue;
+    }
+    state.recent[n++] = line;
+  }
+  return true;
+}
+
+bool save_recent(const FileState& state, std::string* error) {
+  if (state.recent_file.empty()) return true;
+  std::error_code ec;
+  fs::create_directories(fs::path(state.recent_file).parent_path(), ec);
+  // Written beside and renamed over, so a crash mid-write never leaves half a list.
+  const std::string tmp = state.recent_file + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    for (const std::string& r : state.recent) {
+      if (!r.empty()) out << r << '\n';
+    }
+    if (!out) {
+      *error = "cannot write " + tmp;
+      return false;
+    }
+  }
+  fs::rename(tmp, state.recent_file, ec);
+  if (ec) {
+    *error = "cannot write " + state.recent_file + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+bool file_section(std::string_view current, const LoadStatus& in, FileState& s, Landmarks& marks) {
+  if (s.followed != current && !current.empty()) {
+    s.followed = std::string(current);
+    s.browse_dir = fs::path(s.followed).parent_path().string();
+  }
+  if (s.browse_dir.empty()) {
+    std::error_code ec;
+    s.browse_dir = fs::current_path(ec).string();
+  }
+  ImGui::SetNextItemWidth(-60.0f);
+  bool open = ImGui::InputText("##path", s.open_path, sizeof(s.open_path),
+                               ImGuiInputTextFlags_EnterReturnsTrue);
+  marks.add_last_item("input:path");
+  ImGui::SameLine();
+  open |= ImGui::Button("Open");
+  marks.add_last_item("button:Open");
+  if (ImGui::TreeNode("Browse")) {
+    marks.add_last_item("node:Browse");
+    open |= browser(s, marks);
+    ImGui::TreePop();
+  } else {
+    marks.add_last_item("node:Browse");
+  }
+  const bool any_recent = !s.recent[0].empty();
+  if (any_recent && ImGui::TreeNode("Recent")) {
+    marks.add_last_item("node:Recent");
+    for (std::size_t i = 0; i < s.recent.size() && !s.recent[i].empty(); ++i) {
+      ImGui::PushID(static_cast<int>(i));
+      if (ImGui::Selectable(s.recent[i].c_str())) {
+        copy_path(s, s.recent[i]);
+        open = true;
+      }
+      marks.add_last_item("recent", static_cast<int32_t>(i));
+      ImGui::PopID();
+    }
+    ImGui::TreePop();
+  } else if (any_recent) {
+    marks.add_last_item("node:Recent");
+  }
+  for (const std::string& w : in.shader_warnings) warning_text("%s", w.c_str());
+  if (!in.loading.empty()) {
+    warning_text("Loading %.*s ... %.1f s", static_cast<int>(in.loading.size()), in.loading.data(),
+                 in.loading_seconds);
+    if (in.loading_limit > 0.0) {
+      warning_text("(given up on after %g s, --time-limit; the model shown stays)",
+                   in.loading_limit);
+    }
+  }
+  if (!in.error.empty()) {
+    error_text("%.*s", static_cast<int>(in.error.size()), in.error.data());
+  }
+  return open;
+}
+
+}  // namespace sv::ui

@@ -1,0 +1,179 @@
+// The inspector (the right panel): the selected joint (local and model transforms, inverse bind,
+// the vertices it skins and its largest weight), the view options, the import report, and the
+// per-stage timings with the frame rate.
+#include <algorithm>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/matrix_decompose.hpp>
+
+#include "anim/skinning.h"
+#include "ui/ui.h"
+#include "ui/widgets.h"
+
+namespace sv::ui {
+namespace {
+
+void trs_rows(const char* label, const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
+  const glm::vec3 e = glm::degrees(glm::eulerAngles(r));
+  ImGui::TextUnformatted(label);
+  ImGui::Text(" T % .3f % .3f % .3f", t.x, t.y, t.z);
+  ImGui::Text(" R % .1f % .1f % .1f  deg XYZ", e.x, e.y, e.z);
+  ImGui::TextDisabled("   q % .3f % .3f % .3f % .3f  wxyz", r.w, r.x, r.y, r.z);
+  ImGui::Text(" S % .3f % .3f % .3f", s.x, s.y, s.z);
+}
+
+void matrix_rows(const char* label, const glm::mat4& m) {
+  glm::vec3 s, t, skew;
+  glm::quat r;
+  glm::vec4 persp;
+  if (glm::decompose(m, s, r, t, skew, persp)) {
+    trs_rows(label, t, r, s);
+  } else {
+    ImGui::Text("%s: not decomposable", label);
+  }
+}
+
+void joint_section(const SceneView& scene, ViewerState& state) {
+  Section section("Joint###joint", "joint", "header:Joint", state.landmarks);
+  if (!section) return;
+  const Skeleton& sk = scene.model->skeleton;
+  const int32_t sel = state.selection.joint;
+  if (sel < 0 || static_cast<std::size_t>(sel) >= sk.size()) {
+    ImGui::TextDisabled("No joint selected: choose one in the outliner.");
+    return;
+  }
+  const auto j = static_cast<std::size_t>(sel);
+  ImGui::Text("%s", sk.names[j].c_str());
+  ImGui::TextDisabled("joint %d", sel);
+  const int32_t parent = sk.parents[j];
+  if (parent >= 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("parent");
+    ImGui::SameLine();
+    if (ImGui::SmallButton(sk.names[static_cast<std::size_t>(parent)].c_str())) {
+      state.selection.joint = parent;
+    }
+    state.landmarks.add_last_item("button:Parent");
+  }
+  if (j < scene.influence.size() && scene.influence[j].vertices > 0) {
+    ImGui::Text("Skins %u vertices", scene.influence[j].vertices);
+    ImGui::Text("Largest weight %.4f", scene.influence[j].max_weight);
+  } else {
+    ImGui::TextDisabled("Skins no vertex (a plain node)");
+  }
+  if (scene.pose != nullptr) {
+    const Transform l = scene.pose->local(*scene.model, j);
+    trs_rows("Local (parent space)", l.translation, l.rotation, l.scale);
+  }
+  if (j < scene.model_matrices.size()) matrix_rows("Model (model space)", scene.model_matrices[j]);
+  matrix_rows("Inverse bind", sk.inverse_bind[j]);
+  if (ImGui::TreeNode("Inverse bind matrix")) {
+    const glm::mat4& m = sk.inverse_bind[j];
+    for (int r = 0; r < 4; ++r) {
+      ImGui::Text("% .3f % .3f % .3f % .3f", m[0][r], m[1][r], m[2][r], m[3][r]);
+    }
+    ImGui::TreePop();
+  }
+  if (ImGui::SmallButton("Clear selection")) state.selection.joint = -1;
+  state.landmarks.add_last_item("button:Clear selection");
+}
+
+void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
+  Section section("View###view", "view", "header:View", state.landmarks);
+  if (!section) return;
+  RenderOptions& o = state.render;
+  int path = o.gpu_skinning ? 1 : 0;
+  ImGui::RadioButton("CPU skinning", &path, 0);
+  state.landmarks.add_last_item("radio:CPU");
+  ImGui::SameLine();
+  ImGui::RadioButton("GPU skinning", &path, 1);
+  state.landmarks.add_last_item("radio:GPU");
+  o.gpu_skinning = path == 1;
+  int view = static_cast<int>(o.view);
+  ImGui::SetNextItemWidth(-50.0f);
+  if (ImGui::Combo("View", &view,
+                   "Shaded\0Weights (selected joint)\0Dominant joint\0Influences\0"
+                   "Weight-sum error\0")) {
+    o.view = static_cast<ViewMode>(view);
+  }
+  state.landmarks.add_last_item("combo:View");
+  ImGui::Checkbox("Skeleton", &o.skeleton);
+  state.landmarks.add_last_item("check:Skeleton");
+  ImGui::SameLine();
+  ImGui::Checkbox("Wireframe", &o.wireframe);
+  ImGui::SameLine();
+  ImGui::Checkbox("Grid", &o.grid);
+  ImGui::SameLine();
+  ImGui::Checkbox("Axes", &o.axes);
+  int up = scene.z_up ? 1 : 0;
+  ImGui::TextUnformatted("File's up axis");
+  ImGui::SameLine();
+  bool up_changed = ImGui::RadioButton("Y", &up, 0);
+  ImGui::SameLine();
+  up_changed |= ImGui::RadioButton("Z", &up, 1);
+  if (up_changed && (up == 1) != scene.z_up) {
+    o.z_up = up == 1;
+    edits.up_axis = true;
+  }
+  ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_NoInputs);
+  if (ImGui::Button("Frame (F)")) edits.frame = true;
+  state.landmarks.add_last_item("button:Frame");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset view (Home)")) edits.reset_view = true;
+  state.landmarks.add_last_item("button:Reset view");
+}
+
+void report_section(const SceneView& scene, ViewerState& state) {
+  char label[64];
+  std::snprintf(label, sizeof(label), "Import report (%zu)###report", scene.report.size());
+  Section section(label, "report", "header:Import report", state.landmarks, false);
+  if (!section) return;
+  if (scene.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& line : scene.report) ImGui::BulletText("%s", line.c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void performance_section(const SceneView& scene, const StatusView& status, ViewerState& state) {
+  Section section("Performance###perf", "perf", "header:Performance", state.landmarks);
+  if (!section) return;
+  float sum = 0.0f;
+  for (float t : status.frame_times) sum += t;
+  const float mean =
+      status.frame_times.empty() ? 0.0f : sum / static_cast<float>(status.frame_times.size());
+  ImGui::Text("%.1f FPS (%.2f ms a frame)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
+  ImGui::PlotLines("##frames", status.frame_times.data(),
+                   static_cast<int>(status.frame_times.size()),
+                   static_cast<int>(status.frame_newest), nullptr, 0.0f, 0.05f,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 40));
+  if (scene.times == nullptr) return;
+  const StageTimes& t = *scene.times;
+  ImGui::Text("%zu bones, %zu vertices", scene.bones, scene.vertices);
+  ImGui::Text("pose      %7.3f ms", t.pose * 1e3);
+  ImGui::TextDisabled("  sample, to model, palette: one pass");
+  ImGui::Text("normals   %7.3f ms", t.normals * 1e3);
+  if (!state.render.gpu_skinning) {
+    // The kernel skin_lbs chose for this CPU, and the rate it ran at.
+    ImGui::Text("CPU skin  %7.3f ms", t.cpu_skin * 1e3);
+    ImGui::TextDisabled(
+        "  %s, %.0f M vertices/s", skin_isa_name(skin_best_isa()),
+        t.cpu_skin > 0.0 ? static_cast<double>(scene.vertices) / t.cpu_skin * 1e-6 : 0.0);
+  }
+  ImGui::Text("upload+draw %5.3f ms (CPU)", scene.upload_seconds * 1e3);
+  if (scene.gpu_seconds >= 0.0) ImGui::Text("GPU draws %7.3f ms", scene.gpu_seconds * 1e3);
+}
+
+}  // namespace
+
+void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
+                     UiEdits& edits) {
+  if (scene.model != nullptr) joint_section(scene, state);
+  view_section(scene, state, edits);
+  if (scene.model != nullptr) report_section(scene, state);
+  performance_section(scene, status, state);
+}
+
+}  // namespace sv::ui

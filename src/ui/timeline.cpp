@@ -1,0 +1,184 @@
+// The timeline (the bottom panel): transport (play/pause, stop, frame and key steps), the clip,
+// speed and loop, a scrub bar with the selected joint's keys marked, and the frame readout.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "ui/clip_info.h"
+#include "ui/ui.h"
+
+namespace sv::ui {
+namespace {}  // namespace
+
+std::span<const double> selected_keys(const Model& model, const Player& player, ViewerState& s) {
+  TimelineState& t = s.timeline;
+  if (t.keys_clip != player.clip || t.keys_joint != s.selection.joint ||
+      t.keys_generation != s.model_generation) {
+    key_times(model, player.clip, s.selection.joint, t.keys);
+    t.keys_clip = player.clip;
+    t.keys_joint = s.selection.joint;
+    t.keys_generation = s.model_generation;
+  }
+  return t.keys;
+}
+
+namespace {
+
+void clip_combo(const Model& model, Player& p, ViewerState& s) {
+  char current[160];
+  if (p.clip < 0) {
+    std::snprintf(current, sizeof(current), "(rest pose)");
+  } else {
+    const std::string_view name = clip_name(model, p.clip);
+    std::snprintf(current, sizeof(current), "%d: %.*s", p.clip, static_cast<int>(name.size()),
+                  name.data());
+  }
+  ImGui::SetNextItemWidth(190.0f);
+  if (ImGui::BeginCombo("##clip", current)) {
+    if (ImGui::Selectable("(rest pose)", p.clip < 0)) {
+      p.clip = -1;
+      p.time = 0.0;
+    }
+    s.landmarks.add_last_item("clip", -1);
+    for (std::size_t i = 0; i < clip_count(model); ++i) {
+      const auto c = static_cast<int32_t>(i);
+      const std::string_view name = clip_name(model, c);
+      char label[200];
+      std::snprintf(label, sizeof(label), "%zu: %.*s (%.2f s)", i, static_cast<int>(name.size()),
+                    name.data(), clip_duration(model, c));
+      ImGui::PushID(c);
+      if (ImGui::Selectable(label, p.clip == c)) {
+        p.clip = c;
+        p.time = 0.0;
+      }
+      s.landmarks.add_last_item("clip", c);
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  s.landmarks.add_last_item("combo:Clip");
+}
+
+// The bar: drag to scrub (pauses), ticks at the keys, a line at the current time.
+void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
+  const ImVec2 size(std::max(10.0f, ImGui::CalcItemWidth()), ImGui::GetFrameHeight());
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##scrub", size);
+  s.landmarks.add_last_item("scrub");
+  const bool active = ImGui::IsItemActive();
+  if (active && duration > 0.0) {
+    const double u = std::clamp((ImGui::GetIO().MousePos.x - a.x) / size.x, 0.0f, 1.0f);
+    p.time = u * duration;
+    p.playing = false;
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 b(a.x + size.x, a.y + size.y);
+  dl->AddRectFilled(a, b, ImGui::GetColorU32(active ? ImGuiCol_FrameBgActive : ImGuiCol_FrameBg),
+                    3.0f);
+  if (duration <= 0.0) {
+    dl->AddText(ImVec2(a.x + 6, a.y + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                p.clip < 0 ? "rest pose: no time to scrub" : "a single pose (zero duration)");
+    return;
+  }
+  // Second ticks (or tenths for short clips) along the bottom edge.
+  const double step = duration > 20.0 ? 5.0 : duration > 2.0 ? 1.0 : 0.1;
+  const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  for (int i = 0; i * step <= duration + 1e-4; ++i) {
+    const float x = a.x + size.x * static_cast<float>(i * step / duration);
+    dl->AddLine(ImVec2(x, b.y - 4), ImVec2(x, b.y), tick);
+  }
+  // The selected joint's keys: a tick each in the bar's upper part (one per pixel column: keys
+  // that land on the column already drawn are skipped; mocap at 120 Hz reads as a band).
+  if (s.selection.joint >= 0) {
+    const ImU32 key_color = IM_COL32(250, 200, 60, 210);
+    float last_x = -1e9f;
+    for (double k : selected_keys(model, p, s)) {
+      const float x =
+          std::round(a.x + size.x * static_cast<float>(std::clamp(k / duration, 0.0, 1.0)));
+      if (x == last_x) continue;
+      last_x = x;
+      dl->AddLine(ImVec2(x, a.y + 2), ImVec2(x, a.y + 0.6f * size.y), key_color, 1.0f);
+    }
+  }
+  const float x = a.x + size.x * static_cast<float>(std::clamp(p.time / duration, 0.0, 1.0));
+  dl->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), IM_COL32(255, 80, 80, 255), 2.0f);
+}
+
+}  // namespace
+
+void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) {
+  if (scene.model == nullptr || scene.player == nullptr) {
+    ImGui::TextDisabled("No model loaded.");
+    return;
+  }
+  const Model& model = *scene.model;
+  Player& p = *scene.player;
+  const double duration = clip_duration(model, p.clip);
+  if (ImGui::Button(p.playing ? "Pause" : "Play", ImVec2(52, 0))) p.toggle(duration);
+  s.landmarks.add_last_item("button:Play");
+  ImGui::SameLine();
+  if (ImGui::Button("Stop")) {
+    p.playing = false;
+    p.time = 0.0;
+  }
+  s.landmarks.add_last_item("button:Stop");
+  ImGui::SameLine();
+  const std::span<const double> keys = selected_keys(model, p, s);
+  if (ImGui::Button("|<")) {
+    p.playing = false;
+    p.time = std::clamp(adjacent_time(keys, p.time, -1), 0.0, duration);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("previous key (Page Up)");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left)) {
+    p.playing = false;
+    p.time = step_time(p.time, duration, -1, s.frames_per_second);
+  }
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) {
+    p.playing = false;
+    p.time = step_time(p.time, duration, 1, s.frames_per_second);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button(">|")) {
+    p.playing = false;
+    p.time = std::clamp(adjacent_time(keys, p.time, 1), 0.0, duration);
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("next key (Page Down)");
+  ImGui::SameLine(0, 16);
+  clip_combo(model, p, s);
+  ImGui::SameLine(0, 16);
+  ImGui::SetNextItemWidth(110.0f);
+  ImGui::SliderFloat("Speed", &p.speed, -2.0f, 2.0f, "%.2fx");
+  ImGui::SameLine();
+  ImGui::Checkbox("Loop", &p.loop);
+  s.landmarks.add_last_item("check:Loop");
+  if (s.selection.joint >= 0 &&
+      static_cast<std::size_t>(s.selection.joint) < model.skeleton.size()) {
+    ImGui::SameLine(0, 16);
+    ImGui::TextDisabled("ticks: %zu keys of %s", keys.size(),
+                        model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
+  }
+  // The bar, then the readout at its right end.
+  const double fps = s.frames_per_second;
+  char readout[96];
+  std::snprintf(readout, sizeof(readout), "frame %d/%d  %.3f/%.3f s",
+                static_cast<int>(std::round(p.time * fps)),
+                static_cast<int>(std::round(duration * fps)), p.time, duration);
+  // Its widest form (the last frame), so the bar does not change length as the digits do.
+  char widest[96];
+  std::snprintf(widest, sizeof(widest), "frame %d/%d  %.3f/%.3f s",
+                static_cast<int>(std::round(duration * fps)),
+                static_cast<int>(std::round(duration * fps)), duration, duration);
+  const float readout_w = ImGui::CalcTextSize(widest).x + ImGui::GetStyle().ItemSpacing.x;
+  ImGui::PushItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - readout_w));
+  scrub_bar(model, p, s, duration);
+  ImGui::PopItemWidth();
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(readout);
+}
+
+}  // namespace sv::ui

@@ -1,0 +1,197 @@
+#include "ui/ui.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include <imgui.h>
+
+#include "ui/clip_info.h"
+#include "ui/viewport.h"
+
+namespace sv::ui {
+namespace {
+
+constexpr ImGuiWindowFlags kPanelFlags =
+    ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+
+enum class Side { Left, Right, Bottom };
+
+// Begins the panel window at `r`. Returns false when the panel is collapsed: then it drew its
+// strip (with the expand button) and the caller draws nothing else before End().
+bool begin_panel(const char* name, const Rect& r, bool* collapsed, Side side, Landmarks& marks) {
+  ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
+  // Only the panel's thickness follows a drag of its edge; the other side is the layout's.
+  if (side == Side::Bottom) {
+    ImGui::SetNextWindowSizeConstraints(ImVec2(r.w, 0.0f), ImVec2(r.w, FLT_MAX));
+  } else {
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, r.h), ImVec2(FLT_MAX, r.h));
+  }
+  // The inner edge resizes the panel (see end_panel); the corner grip would only confuse.
+  ImGui::PushStyleColor(ImGuiCol_ResizeGrip, 0);
+  ImGui::PushStyleColor(ImGuiCol_ResizeGripHovered, 0);
+  ImGui::PushStyleColor(ImGuiCol_ResizeGripActive, 0);
+  if (*collapsed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
+  ImGui::Begin(
+      name, nullptr,
+      kPanelFlags | (*collapsed ? ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoScrollbar : 0));
+  if (*collapsed) ImGui::PopStyleVar();
+  ImGui::PopStyleColor(3);
+  const ImGuiDir open_dir = side == Side::Left    ? ImGuiDir_Right
+                            : side == Side::Right ? ImGuiDir_Left
+                                                  : ImGuiDir_Up;
+  const ImGuiDir close_dir = side == Side::Left    ? ImGuiDir_Left
+                             : side == Side::Right ? ImGuiDir_Right
+                                                   : ImGuiDir_Down;
+  if (*collapsed) {
+    if (ImGui::ArrowButton("##expand", open_dir)) *collapsed = false;
+    marks.add_last_item(side == Side::Left    ? "expand:Outliner"
+                        : side == Side::Right ? "expand:Inspector"
+                                              : "expand:Timeline");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("show the %s", name);
+    return false;
+  }
+  // The title row: the panel's name and the button that collapses it, on its outer side.
+  if (side == Side::Bottom) {
+    if (ImGui::ArrowButton("##collapse", close_dir)) *collapsed = true;
+    marks.add_last_item("collapse:Timeline");
+    ImGui::SameLine();
+    return true;
+  }
+  if (side == Side::Right) {
+    if (ImGui::ArrowButton("##collapse", close_dir)) *collapsed = true;
+    marks.add_last_item("collapse:Inspector");
+    ImGui::SameLine();
+    ImGui::TextUnformatted(name);
+  } else {
+    ImGui::TextUnformatted(name);
+    ImGui::SameLine(ImGui::GetContentRegionMax().x - ImGui::GetFrameHeight());
+    if (ImGui::ArrowButton("##collapse", close_dir)) *collapsed = true;
+    marks.add_last_item("collapse:Outliner");
+  }
+  ImGui::Separator();
+  return true;
+}
+
+// Ends the panel; a size the user dragged its edge to becomes the preferred size.
+void end_panel(bool open, const Rect& r, float* preferred, bool width) {
+  if (open) {
+    const ImVec2 size = ImGui::GetWindowSize();
+    const float now = width ? size.x : size.y;
+    const float was = width ? r.w : r.h;
+    if (std::abs(now - was) >= 1.0f) *preferred = now;
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void ViewerState::new_model(const Model& model) {
+  ++model_generation;
+  selection = Selection{};
+  render.view = ViewMode::Shaded;
+  render.selected_joint = -1;
+  if (model.meshes.empty()) render.skeleton = true;
+  tree.reset(model.skeleton);
+  timeline = TimelineState{};
+}
+
+void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits) {
+  Player* p = scene.player;
+  const double duration =
+      scene.model != nullptr && p != nullptr ? clip_duration(*scene.model, p->clip) : 0.0;
+  switch (action) {
+    case Action::TogglePlay:
+      if (p != nullptr) p->toggle(duration);
+      break;
+    case Action::StepBack:
+    case Action::StepForward:
+      if (p != nullptr) {
+        p->playing = false;
+        p->time = step_time(p->time, duration, action == Action::StepForward ? 1 : -1,
+                            state.frames_per_second);
+      }
+      break;
+    case Action::PreviousKey:
+    case Action::NextKey:
+      if (p != nullptr && scene.model != nullptr) {
+        const std::span<const double> keys = selected_keys(*scene.model, *p, state);
+        p->playing = false;
+        p->time = std::clamp(adjacent_time(keys, p->time, action == Action::NextKey ? 1 : -1), 0.0,
+                             duration);
+      }
+      break;
+    case Action::Frame:
+      edits.frame = true;
+      break;
+    case Action::ResetView:
+      edits.reset_view = true;
+      break;
+    case Action::Wireframe:
+      state.render.wireframe = !state.render.wireframe;
+      break;
+    case Action::Skeleton:
+      state.render.skeleton = !state.render.skeleton;
+      break;
+    case Action::SkinningPath:
+      state.render.gpu_skinning = !state.render.gpu_skinning;
+      break;
+    case Action::Help:
+      state.help_open = !state.help_open;
+      break;
+    case Action::CloseHelp:
+      state.help_open = false;
+      break;
+    case Action::Quit:
+      edits.quit = true;
+      break;
+    default:
+      break;
+  }
+}
+
+UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<const KeyEvent> keys,
+                ViewerState& state) {
+  UiEdits edits;
+  const ImGuiIO& io = ImGui::GetIO();
+  state.landmarks.clear();
+  state.layout =
+      compute_layout(io.DisplaySize.x, io.DisplaySize.y, state.layout_prefs, state.ui_scale);
+  state.viewport =
+      to_pixels(state.layout.viewport, io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y);
+  state.input = viewport_input(io, state.layout.viewport);
+  if (scene.model == nullptr || static_cast<std::size_t>(std::max(state.selection.joint, -1) + 1) >
+                                    scene.model->skeleton.size()) {
+    state.selection.joint = -1;
+  }
+  // While a text field has the keyboard, plain keys are typing; Ctrl shortcuts still act.
+  for (const KeyEvent& k : keys) {
+    if (!io.WantCaptureKeyboard || (k.typed == 0 && (k.mods & kModControl) != 0)) {
+      apply_action(action_for(k), scene, state, edits);
+    }
+  }
+
+  LayoutPrefs& prefs = state.layout_prefs;
+  const Layout& l = state.layout;
+  bool open =
+      begin_panel("Outliner", l.outliner, &prefs.outliner_collapsed, Side::Left, state.landmarks);
+  if (open) edits.open = outliner_panel(scene, status, state);
+  end_panel(open, l.outliner, &prefs.outliner_width, true);
+
+  open = begin_panel("Inspector", l.inspector, &prefs.inspector_collapsed, Side::Right,
+                     state.landmarks);
+  if (open) inspector_panel(scene, status, state, edits);
+  end_panel(open, l.inspector, &prefs.inspector_width, true);
+
+  open =
+      begin_panel("Timeline", l.timeline, &prefs.timeline_collapsed, Side::Bottom, state.landmarks);
+  if (open) timeline_panel(scene, state, edits);
+  end_panel(open, l.timeline, &prefs.timeline_height, false);
+
+  help_overlay(&state.help_open);
+  return edits;
+}
+
+}  // namespace sv::ui

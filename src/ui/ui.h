@@ -1,0 +1,80 @@
+// The window's UI, one call per frame: ui::draw_ui() lays the panels out around the viewport
+// (layout.h), reads the viewport's mouse (viewport.h) and the queued keys (controls.h), draws the
+// outliner, the inspector, the timeline and the help overlay, and returns what the app must do
+// (open a file, frame, reset the view, quit). It works on any ImGui context: the window's, the
+// screenshot's, and the tests' headless one (tests/ui/), which clicks the real panels.
+//
+// The panels read the model and the pose through SceneView and never own them; they edit only
+// the Player and the ViewerState they are given; they issue no GL calls. Per frame nothing here
+// allocates (caches are rebuilt only when the model, the clip, the selection or the filter
+// changes).
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <glm/mat4x4.hpp>
+
+#include "anim/animator.h"
+#include "anim/model.h"
+#include "anim/player.h"
+#include "anim/transform.h"
+#include "ui/controls.h"
+#include "ui/viewer_state.h"
+
+namespace sv::ui {
+
+// The loaded model as the panels see it. model == nullptr: nothing loaded (player null too).
+struct SceneView {
+  const Model* model = nullptr;
+  Player* player = nullptr;
+  std::string_view path;
+  std::span<const std::string> report;        // import notes
+  const Animator* pose = nullptr;             // the current pose (local() samples one joint)
+  std::span<const glm::mat4> model_matrices;  // per joint, model space
+  std::span<const JointInfluence> influence;  // per joint
+  const StageTimes* times = nullptr;          // the last frame's pose stages
+  double upload_seconds = 0.0;                // upload + draw calls, CPU side
+  double gpu_seconds = -1.0;                  // GPU time of the mesh draws; < 0 unmeasured
+  std::size_t bones = 0, vertices = 0;
+  bool z_up = false;  // the model is shown turned upright (Z-up file)
+};
+
+// The app's state the panels show: reads in progress, errors, frame times.
+struct StatusView {
+  LoadStatus load;
+  std::span<const float> frame_times;  // a ring of the last frame times, seconds
+  std::size_t frame_newest = 0;        // index of the oldest entry (PlotLines' offset)
+};
+
+struct UiEdits {
+  bool open = false;        // open state.files.open_path
+  bool frame = false;       // frame the current clip's bounds (F, the Frame button)
+  bool reset_view = false;  // back to the opening view (Home)
+  bool up_axis = false;     // the up axis changed (scene's z_up: state.render.z_up)
+  bool quit = false;        // Ctrl+Q
+};
+
+// One frame of UI, between ImGui::NewFrame() and ImGui::Render(). `keys` are the presses and
+// characters queued since the last frame; they act unless an ImGui text field has the keyboard.
+UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<const KeyEvent> keys,
+                ViewerState& state);
+
+// The panels draw_ui places (each inside the current ImGui window).
+bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerState& state);
+void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
+                     UiEdits& edits);
+void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);
+
+// The key times the scrub bar marks and the key steps jump between: the selected joint's in the
+// player's clip (every joint's when none is selected), sorted; cached in state.timeline and
+// recomputed only when the clip, the selection or the model changes.
+std::span<const double> selected_keys(const Model& model, const Player& player, ViewerState& state);
+
+// Applies a key action to the player, the render options and the help overlay; the actions that
+// need the app (frame, reset view, quit) go to `edits`.
+void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits);
+
+}  // namespace sv::ui

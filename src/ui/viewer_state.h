@@ -1,0 +1,66 @@
+// ViewerState: what the window's UI keeps from frame to frame and what its parts share — the
+// one selection (outliner, viewport and inspector show and change the same joint), the render
+// options the panels edit, the layout and this frame's viewport rectangle, the viewport's input,
+// and each panel's own state. The app owns one; ui::draw_ui() (ui.h) reads and edits it each
+// frame; the renderer and picking read the viewport rectangle and the selection from it.
+//
+// Plugging picking in (app/viewer.cpp, after draw_ui): when `input.clicked`, pick at
+// (input.mouse_x, input.mouse_y) inside `viewport` with the camera and the current pose, then
+// set selection.joint; while `input.hovered`, set the selection's hovered_* fields.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gfx/render_options.h"
+#include "ui/files.h"
+#include "ui/landmarks.h"
+#include "ui/layout.h"
+#include "ui/outliner.h"
+#include "ui/viewport.h"
+
+namespace sv {
+struct Model;
+}
+
+namespace sv::ui {
+
+// One selection for every part of the window. Joint indices are skeleton joints.
+struct Selection {
+  int32_t joint = -1;           // the selected joint, -1 none
+  int32_t hovered_joint = -1;   // the joint under the pointer in the viewport, -1 none
+  int32_t hovered_mesh = -1;    // the mesh of the vertex under the pointer, -1 none
+  uint32_t hovered_vertex = 0;  // that vertex (the Mesh's order); valid when hovered_mesh >= 0
+};
+
+struct TimelineState {
+  std::vector<double> keys;  // key times of keys_joint in keys_clip (all joints when -1)
+  int32_t keys_clip = -2;    // what `keys` was computed for (-2: nothing yet)
+  int32_t keys_joint = -2;
+  uint64_t keys_generation = 0;
+};
+
+struct ViewerState {
+  RenderOptions render;  // the app copies selection.joint into render.selected_joint to draw
+  Selection selection;
+  LayoutPrefs layout_prefs;
+  Layout layout;       // this frame's rectangles, display units
+  PixelRect viewport;  // this frame's viewport, framebuffer pixels
+  ViewportInput input;
+  bool help_open = false;
+  float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
+  int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
+
+  FileState files;
+  JointTreeState tree;
+  TimelineState timeline;
+  Landmarks landmarks;            // this frame's (landmarks.h)
+  uint64_t model_generation = 0;  // counts new_model() calls; caches compare against it
+
+  // A new model was opened: clears the selection, the panels' per-model caches and the view
+  // mode (back to shaded); skeleton-only models turn the skeleton overlay on, as they show
+  // nothing else. Allocates (sizes the outliner for the skeleton).
+  void new_model(const Model& model);
+};
+
+}  // namespace sv::ui

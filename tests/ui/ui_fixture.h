@@ -1,0 +1,85 @@
+// The window's UI with a real model, in a headless ImGui context: the default character
+// (assets/default.glb, read by the importer) posed by an Animator, the real ui::draw_ui each
+// frame, and what the frame returned. Tests click through ImGuiHarness and read the state back.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "anim/animator.h"
+#include "anim/model.h"
+#include "anim/player.h"
+#include "imgui_harness.h"
+#include "io/import.h"
+#include "ui/ui.h"
+
+namespace sv::test {
+
+class UiFixture {
+ public:
+  explicit UiFixture(const std::string& path = std::string(SKINVIEW_SOURCE_DIR) +
+                                               "/assets/default.glb",
+                     float width = 1280.0f, float height = 720.0f)
+      : harness(width, height) {
+    ImportResult r = import_model(path);
+    if (!r.ok()) {
+      ADD_FAILURE() << r.error;
+      return;
+    }
+    model = std::move(*r.model);
+    this->path = path;
+    report = r.report.notes;
+    animator = Animator(model);
+    influence = joint_influences(model);
+    player.clip = model.clips.empty() ? kRestPose : 0;
+    player.playing = false;
+    state.new_model(model);
+    harness.draw = [this] {
+      animator.set_clip(model, player.clip);
+      animator.evaluate(model, player.clip >= 0 ? PoseMode::Clip : PoseMode::Rest, player.time);
+      ui::SceneView v;
+      v.model = &model;
+      v.player = &player;
+      v.path = this->path;
+      v.report = report;
+      v.pose = &animator;
+      v.model_matrices = animator.model_matrices();
+      v.influence = influence;
+      v.times = &animator.times();
+      edits = ui::draw_ui(v, status, keys, state);
+      if (edits.open) ++open_requests;
+      keys.clear();
+    };
+    harness.frames(2);
+  }
+
+  const ui::Landmarks& marks() const { return state.landmarks; }
+  int32_t joint(const char* name) const { return model.skeleton.find(name); }
+  double duration() const {
+    return player.clip >= 0 ? model.clips[static_cast<std::size_t>(player.clip)].duration() : 0.0;
+  }
+  // Queues a key press (or a typed character) for the next frame, as the window's callbacks do.
+  void press(int key, int mods = 0) {
+    keys.push_back({key, mods, 0});
+    harness.frame();
+  }
+  void typed(uint32_t c) {
+    keys.push_back({0, 0, c});
+    harness.frame();
+  }
+
+  ImGuiHarness harness;
+  std::string path;
+  Model model;
+  std::vector<std::string> report;
+  Animator animator;
+  std::vector<JointInfluence> influence;
+  Player player;
+  ui::ViewerState state;
+  ui::StatusView status;
+  std::vector<ui::KeyEvent> keys;
+  ui::UiEdits edits;      // the last frame's
+  int open_requests = 0;  // frames whose edits asked to open a file (a click spans frames)
+};
+
+}  // namespace sv::test
