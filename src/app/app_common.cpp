@@ -167,14 +167,17 @@ WorkerPool& skin_pool() {
 }
 
 void evaluate(Scene& scene, const RenderOptions& options) {
-  // The blend while the player is on its base clip; picking another clip ends it.
-  if (scene.blend.blends() && scene.player.clip != scene.blend.base) set_blend(scene, {}, 0.0);
-  if (scene.blend.blends() && scene.blend.at(scene.model, scene.blend_clock, scene.blend_layers) &&
-      scene.animator.set_layers(scene.model, scene.blend_layers).empty() &&
-      scene.animator.evaluate(scene.model, scene.blend_layers)) {
-    scene.player.time = scene.blend_layers[0].time;  // the timeline shows the base's time
-    if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
-    return;
+  // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless
+  // the stack changed size or clips).
+  if (scene.stack.blends() && scene.player.clip >= 0) {
+    if (scene.frame_layers.size() != scene.stack.size())
+      scene.frame_layers.resize(scene.stack.size());
+    if (scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
+        scene.animator.set_layers(scene.model, scene.frame_layers).empty() &&
+        scene.animator.evaluate(scene.model, scene.frame_layers)) {
+      if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+      return;
+    }
   }
   scene.animator.set_clip(scene.model, scene.player.clip);
   const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind

@@ -71,6 +71,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   if (scene == nullptr) return v;
   v.model = &scene->model;
   v.player = &scene->player;
+  v.stack = &scene->stack;
   v.path = scene->path;
   v.report = scene->report;
   v.pose = &scene->animator;
@@ -624,7 +625,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   s.player.clip = h.clip;
   s.player.playing = false;
   s.player.time = std::min(time, s.duration());
-  if (stack.blends()) set_blend(s, std::move(stack), time);
+  if (stack.blends()) set_blend(s, stack, time);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);
   // With the panels, the model is drawn in the viewport they leave, as in the window.

@@ -35,18 +35,11 @@ const Bounds& Scene::bounds_of(int32_t clip) {
   return clip_bounds[slot];
 }
 
-void set_blend(Scene& scene, LayerStack blend, double clock) {
-  scene.blend = std::move(blend);
-  scene.blend_layers.assign(scene.blend.size(), Layer{});
-  scene.blend_clock = clock;
-  if (scene.blend.blends() && scene.blend.base >= 0) scene.player.clip = scene.blend.base;
+void set_blend(Scene& scene, const LayerStack& blend, double clock) {
+  scene.stack = from_stack(scene.model, blend, clock, scene.player);
 }
 
-void advance(Scene& scene, double dt) {
-  if (scene.player.playing) scene.blend_clock += dt * scene.player.speed;
-  scene.blend_clock = std::max(scene.blend_clock, 0.0);
-  scene.player.advance(dt, scene.duration());
-}
+void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error) {

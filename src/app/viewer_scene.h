@@ -13,6 +13,7 @@
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
+#include "anim/stack_player.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 
@@ -38,18 +39,17 @@ struct Scene {
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
   // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
   const Bounds& bounds_of(int32_t clip);
-  // A blend (the command line's --layer / --crossfade, app/blend_options.h), played while the
-  // player stays on its base clip; empty (blend.blends() false) when there is none.
-  LayerStack blend;
-  std::vector<Layer> blend_layers;  // the frame's layers, sized by set_blend
-  double blend_clock = 0.0;         // seconds on the blend's clock (never wrapped)
+  // The layers over the player's clip and a cross-fade in progress (anim/stack_player.h): the
+  // command line's --layer / --crossfade to begin with, then the Layers section's edits.
+  StackPlayer stack;
+  std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
 };
 
-// Plays `blend` from clock time `clock`: the player moves to its base clip.
-void set_blend(Scene& scene, LayerStack blend, double clock);
+// Plays the command line's `blend` from its clock time `clock`: the player moves to its base
+// clip and time, and the layers start at theirs.
+void set_blend(Scene& scene, const LayerStack& blend, double clock);
 
-// Advances the player and the blend's clock by dt seconds (at the player's speed, while it
-// plays).
+// Advances the player, the layers and a cross-fade by dt seconds (anim/stack_player.h).
 void advance(Scene& scene, double dt);
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns
