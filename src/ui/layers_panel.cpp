@@ -247,8 +247,11 @@ void layers_section(const SceneView& scene, ViewerState& state) {
   clip_picker("##add_clip", m, &ls.add_clip, std::max(60.0f, ImGui::GetContentRegionAvail().x),
               state.landmarks, "combo:Add layer clip");
   if (stack.layers.empty()) {
-    ImGui::TextDisabled("Layers go over the base in order; one that keys only some joints moves");
-    ImGui::TextDisabled("only those (wave over walk moves the arms and leaves the legs walking).");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped(
+        "Layers go over the base in order; one that keys only some joints moves only those "
+        "(wave over walk moves the arms and leaves the legs walking).");
+    ImGui::PopStyleColor();
   }
 }
 

@@ -73,6 +73,9 @@ class UiFixture {
   // wheel until the landmark is inside it, as a user does before clicking something below the
   // fold, then clicks it. False (a test failure) when it cannot be found.
   bool click_mark(std::string_view name, int32_t index = -1) {
+    // One frame first: a panel whose content just shrank clamps its scroll a frame later, which
+    // moves what is below; the landmarks are then where the click will land.
+    harness.frame();
     for (int tries = 0; tries < 60; ++tries) {
       const ui::Landmark* m = marks().find(name, index);
       if (m == nullptr) break;
