@@ -5,50 +5,17 @@
 // Xvfb (xvfb-run -a ...); without a display each size is skipped with a message.
 #include <benchmark/benchmark.h>
 
-#include "gfx/gl.h"
-
-#include <map>
-#include <memory>
-#include <random>
-
-#include <GLFW/glfw3.h>
+#include <string>
 
 #include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "gfx/gpu_model.h"
+#include "gl_bench.h"
 #include "synthetic.h"
 
 namespace sv::bench {
 namespace {
-
-// One hidden window for the program, made on first use.
-class Context {
- public:
-  Context() {
-    if (glfwInit() != GLFW_TRUE) return;
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-    window_ = glfwCreateWindow(64, 64, "skinview_bench", nullptr, nullptr);
-    if (window_ != nullptr) glfwMakeContextCurrent(window_);
-  }
-  ~Context() {
-    if (window_ != nullptr) glfwDestroyWindow(window_);
-    glfwTerminate();
-  }
-  bool ok() const noexcept { return window_ != nullptr; }
-
- private:
-  GLFWwindow* window_ = nullptr;
-};
-
-Context& context() {
-  static Context c;
-  return c;
-}
 
 void gpu_frame_cpu_cost(benchmark::State& state) {
   if (!context().ok()) {

@@ -2,17 +2,25 @@
 // this file, then the stage's own file). Computes the colour of the debug views per vertex.
 //
 // View modes (u_view_mode): 0 shaded (material colour), 1 weight of the selected bone as a heat
-// map (0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not interpolated:
-// see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange; vertices
-// that lost weight to the 4-limit magenta), 4 weight-sum error (vertices whose stored weights
-// did not sum to 1 red, unweighted ones yellow, the rest grey).
+// map (Blender's ramp, 0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not
+// interpolated: see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange;
+// vertices that lost weight to the 4-limit magenta), 4 weight-sum error (grey within tolerance,
+// unweighted yellow, off by more an orange -> red ramp of the error).
+//
+// Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
+// legends read them too; heat(), joint_color() and sum_color() mirror the functions there.
+
+#if !defined(SV_HEAT_STOPS) || !defined(SV_INFLUENCE_COLORS)
+#error "common.vert needs the view colours: build with sv::view_color_defines()"
+#endif
 
 layout(location = 0) in vec3 a_position;  // bind space (as stored in the file)
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 layout(location = 3) in uvec4 a_joints;   // skin bone indices of this mesh
-layout(location = 4) in vec4 a_weights;   // sum 1, largest first
+layout(location = 4) in vec4 a_weights;   // sum 1; weighted slots first, by joint
 layout(location = 5) in uvec2 a_info;     // x: dominant skeleton joint, y: VertexFlag bits
+                                         // (0-7) | weight-sum level (8-15, weight_sum_level)
 
 uniform mat4 u_world;      // model space -> world (the up-axis fix)
 uniform mat4 u_view_proj;  // world -> clip
@@ -25,13 +33,18 @@ out vec2 v_uv;
 out vec4 v_color;
 flat out vec4 v_flat_color;  // the provoking vertex's colour: hard edges between joints
 
+const vec3 kHeatStops[SV_HEAT_STOP_COUNT] = SV_HEAT_STOPS;
+const vec3 kInfluenceColors[5] = SV_INFLUENCE_COLORS;
+
 vec3 heat(float w) {
-  w = clamp(w, 0.0, 1.0);
-  vec3 c = vec3(0.0);
-  c.r = smoothstep(0.5, 0.75, w);
-  c.g = w < 0.5 ? smoothstep(0.0, 0.25, w) : 1.0 - smoothstep(0.75, 1.0, w);
-  c.b = 1.0 - smoothstep(0.25, 0.5, w);
-  return c;
+  float x = clamp(w, 0.0, 1.0) * float(SV_HEAT_STOP_COUNT - 1);
+  int i = min(int(x), SV_HEAT_STOP_COUNT - 2);
+  return mix(kHeatStops[i], kHeatStops[i + 1], smoothstep(0.0, 1.0, x - float(i)));
+}
+
+vec3 sum_color(uint level) {
+  if (level == 0u) return SV_SUM_OK_COLOR;
+  return mix(SV_SUM_ERROR_LOW_COLOR, SV_SUM_ERROR_HIGH_COLOR, float(min(level, 255u) - 1u) / 254.0);
 }
 
 vec3 joint_color(uint j) {
@@ -52,17 +65,14 @@ vec4 view_color() {
   }
   if (u_view_mode == 2) return vec4(joint_color(a_info.x), 1.0);
   if (u_view_mode == 3) {
-    if ((a_info.y & 1u) != 0u) return vec4(1.0, 0.0, 1.0, 1.0);
+    if ((a_info.y & 1u) != 0u) return vec4(kInfluenceColors[4], 1.0);
     int n = 0;
     for (int i = 0; i < 4; ++i) n += a_weights[i] > 0.0 ? 1 : 0;
-    vec3 c = n <= 1 ? vec3(0.6) : n == 2 ? vec3(0.2, 0.8, 0.2) : n == 3 ? vec3(0.95, 0.9, 0.2)
-                                                                        : vec3(1.0, 0.5, 0.1);
-    return vec4(c, 1.0);
+    return vec4(kInfluenceColors[clamp(n, 1, 4) - 1], 1.0);
   }
   if (u_view_mode == 4) {
-    if ((a_info.y & 2u) != 0u) return vec4(1.0, 0.1, 0.1, 1.0);
-    if ((a_info.y & 4u) != 0u) return vec4(1.0, 0.9, 0.1, 1.0);
-    return vec4(0.55, 0.55, 0.55, 1.0);
+    if ((a_info.y & 4u) != 0u) return vec4(SV_SUM_UNWEIGHTED_COLOR, 1.0);
+    return vec4(sum_color((a_info.y >> 8) & 255u), 1.0);
   }
   return u_base_color;
 }

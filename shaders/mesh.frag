@@ -28,5 +28,5 @@ void main() {
   // Debug views keep their colours readable: a soft shade only, no ambient tint.
   float shade = 0.55 + 0.45 * max(dot(n, u_light_dir), 0.0);
   vec3 lit = u_lit != 0 ? base.rgb * (ambient + direct) : base.rgb * shade;
-  frag_color = vec4(pow(lit, vec3(1.0 / 2.2)), base.a);
+  frag_color = vec4(pow(lit, vec3(1.0 / SV_DISPLAY_GAMMA)), base.a);
 }

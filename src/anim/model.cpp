@@ -20,13 +20,15 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
   const std::size_t n = mesh.vertex_count();
   if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
       mesh.vertex_flags.size() != n || (!mesh.uvs.empty() && mesh.uvs.size() != n) ||
-      (!mesh.source_vertex.empty() && mesh.source_vertex.size() != n))
+      (!mesh.source_vertex.empty() && mesh.source_vertex.size() != n) ||
+      (!mesh.source_weight_sums.empty() && mesh.source_weight_sums.size() != n))
     return "vertex streams differ in length (positions " + std::to_string(n) + ", normals " +
            std::to_string(mesh.normals.size()) + ", uvs " + std::to_string(mesh.uvs.size()) +
            ", joints " + std::to_string(mesh.joints.size()) + ", weights " +
            std::to_string(mesh.weights.size()) + ", flags " +
            std::to_string(mesh.vertex_flags.size()) + ", source indices " +
-           std::to_string(mesh.source_vertex.size()) + ")";
+           std::to_string(mesh.source_vertex.size()) + ", source weight sums " +
+           std::to_string(mesh.source_weight_sums.size()) + ")";
   if (mesh.node != -1 && (mesh.node < 0 || static_cast<std::size_t>(mesh.node) >= joint_count))
     return "node " + std::to_string(mesh.node) + " is out of range";
   if (mesh.material != -1 &&
@@ -67,6 +69,8 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
     return "position " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.normals); i < n)
     return "normal " + std::to_string(i) + " is not finite";
+  if (std::size_t i = first_non_finite(mesh.source_weight_sums); i < mesh.source_weight_sums.size())
+    return "source weight sum " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.uvs); i < mesh.uvs.size())
     return "uv " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.inverse_bind); i < mesh.inverse_bind.size())
@@ -143,6 +147,7 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   permute(mesh.joints, order);
   permute(mesh.weights, order);
   permute(mesh.vertex_flags, order);
+  permute(mesh.source_weight_sums, order);
   if (mesh.source_vertex.size() == n) {
     permute(mesh.source_vertex, order);
   } else {

@@ -59,7 +59,11 @@ struct Mesh {
   std::vector<glm::u16vec4> joints;   // indices into skin_joints
   std::vector<glm::vec4> weights;     // sum 1; order: see group_vertices_by_bone_set
   std::vector<uint8_t> vertex_flags;  // VertexFlag bits, same count as positions
-  std::vector<uint32_t> indices;      // triangles
+  // Each vertex's weights summed as the file stored them, before the 4-limit and renormalising
+  // (0 for an unweighted vertex), for the weight-sum view and its counts. Empty, or the same
+  // count as positions; empty means every stored sum was exactly 1 (meshes built in code).
+  std::vector<float> source_weight_sums;
+  std::vector<uint32_t> indices;  // triangles
   // The file's index of each vertex (the importer reorders vertices: see
   // group_vertices_by_bone_set); empty means the file's order.
   std::vector<uint32_t> source_vertex;

@@ -9,6 +9,7 @@
 
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
+#include "gfx/screen_pick.h"
 #include "ui/clip_info.h"
 #include "ui/viewer_state.h"
 
@@ -127,18 +128,18 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   o << ",\"joints\":[";
   if (scene != nullptr) {
     // As the renderer projects them: world = up-axis turn, then the camera with the viewport's
-    // aspect; NDC to the viewport's pixels, y down.
+    // aspect; NDC to the viewport's pixels, y down (gfx/screen_pick.h, as picking projects).
     const PixelRect& vp = st.viewport;
     const glm::mat4 vp_matrix = c.projection(vp.aspect()) * c.view() * up_axis_matrix(scene->z_up);
     const auto matrices = scene->animator.model_matrices();
     for (std::size_t j = 0; j < matrices.size() && j < scene->model.skeleton.size(); ++j) {
-      const glm::vec4 clip = vp_matrix * glm::vec4(glm::vec3(matrices[j][3]), 1.0f);
-      const bool front = clip.w > 1e-6f;
-      const float nx = front ? clip.x / clip.w : 0.0f, ny = front ? clip.y / clip.w : 0.0f;
-      const float x = static_cast<float>(vp.x) + (nx * 0.5f + 0.5f) * static_cast<float>(vp.width);
-      const float y = static_cast<float>(vp.y) + (0.5f - ny * 0.5f) * static_cast<float>(vp.height);
+      glm::vec2 at(0.0f);
+      float depth = 0.0f;
+      const bool front = project_to_screen(vp_matrix, vp, glm::vec3(matrices[j][3]), &at, &depth);
+      if (!front) at = glm::vec2(0.0f);
       o << (j ? "," : "") << "{\"name\":" << quoted(scene->model.skeleton.names[j])
-        << ",\"x\":" << number(x) << ",\"y\":" << number(y) << ",\"inFront\":" << b(front) << "}";
+        << ",\"x\":" << number(at.x) << ",\"y\":" << number(at.y) << ",\"inFront\":" << b(front)
+        << "}";
     }
   }
   o << "],\"landmarks\":[";

@@ -28,6 +28,7 @@
 #include "app/exit_state.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
+#include "app/viewport_picking.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
@@ -159,6 +160,7 @@ class Viewer {
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   ui::ViewerState state_;
+  ViewportPicking picking_;
   Status status_;
   long frames_drawn_ = 0;
 };
@@ -177,6 +179,7 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   }
   renderer_.prepare(scene_->model);
   state_.new_model(scene_->model);
+  picking_.reset();
   frame_camera(true);  // a new file starts with a fresh camera
   std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s", path.c_str());
   ui::remember_recent(state_.files, path);
@@ -234,8 +237,24 @@ void Viewer::frame(float dt) {
   camera_.orbit(in.orbit_yaw, in.orbit_pitch);
   camera_.pan(in.pan_x, in.pan_y);
   if (in.zoom != 1.0f) camera_.zoom(in.zoom);
-  // Picking plugs in here: it reads state_.input (clicked, hovered, mouse_x/y), state_.viewport,
-  // camera_ and the scene's current pose, and writes state_.selection.
+  // Picking, before this frame's pose: the palette and buffers still hold the picture on screen.
+  ViewportFrame viewport;
+  viewport.rect = state_.viewport;
+  viewport.ui_scale = ImGui::GetIO().DisplayFramebufferScale.x > 0.0f
+                          ? 1.0f / ImGui::GetIO().DisplayFramebufferScale.x
+                          : 1.0f;
+  viewport.cursor = glm::vec2(in.mouse_x, in.mouse_y);
+  viewport.hovered = in.hovered && !ImGui::IsAnyMouseDown();
+  viewport.clicked = in.clicked;
+  viewport.now = glfwGetTime();
+  viewport.view = camera_.view();
+  viewport.projection = camera_.projection(state_.viewport.aspect());
+  if (scene_) {
+    picking_.update(viewport, *scene_, state_.render, state_.selection);
+    state_.render.selected_joint = state_.selection.joint;
+    state_.render.hovered_joint = state_.selection.hovered_joint;
+    draw_viewport_overlay(*scene_, state_.render, viewport, picking_.hover_at(viewport.cursor));
+  }
 
   int fw = 0, fh = 0;
   glfwGetFramebufferSize(window_, &fw, &fh);
@@ -351,6 +370,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
       status = 1;
     }
     for (const std::string& w : warnings) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+    if (status == 0 && !picking_.init(&error)) {
+      std::fprintf(stderr, "skinview: %s (picking is off)\n", error.c_str());
+      warnings.push_back(error + " (picking is off)");
+    }
     status_.shader_warnings = warnings;
     status_.loading_limit = options.time_limit;
     state_.render = start.render;
@@ -416,6 +439,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
   // GL objects die while the context is current.
   scene_.reset();
   renderer_ = gl::Renderer();
+  picking_ = ViewportPicking();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -428,7 +452,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
 // the 3D view was drawn into. A few frames run so auto-sized widgets settle; only the last is
 // rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
-                       int32_t joint, int width, int height,
+                       int32_t joint, int width, int height, const PixelRect& viewport,
                        const std::vector<std::string>& shader_warnings) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -451,6 +475,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     ui::draw_ui(scene_view(scene, status, nullptr), status_view(status), {}, state);
+    ViewportFrame in_viewport;
+    in_viewport.rect = viewport;
+    draw_viewport_overlay(*scene, state.render, in_viewport, nullptr);
     ImGui::Render();
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -643,7 +670,9 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, viewport, height);
-  if (viewer.ui) draw_ui_offscreen(gl.window(), &s, ro, joint, width, height, gl.warnings());
+  if (viewer.ui) {
+    draw_ui_offscreen(gl.window(), &s, ro, joint, width, height, viewport, gl.warnings());
+  }
   std::vector<uint8_t> rgba;
   gl.target().read_rgba(&rgba);
   std::string error;

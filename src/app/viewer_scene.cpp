@@ -67,6 +67,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->bounds = scene->bounds_of(scene->player.clip);
   scene->z_up = format_is_z_up(path);
   scene->influence = joint_influences(model);
+  scene->weight_stats = compute_weight_stats(model);
   return scene;
 }
 

@@ -14,6 +14,7 @@
 #include "anim/model.h"
 #include "anim/player.h"
 #include "anim/stack_player.h"
+#include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 
@@ -34,6 +35,7 @@ struct Scene {
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
+  WeightStats weight_stats;               // the legends' counts; once per model
   bool z_up = false;                      // shown upright by rotating -90 degrees about X
   double duration() const noexcept;       // of the player's clip; 0 for the rest pose
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;

@@ -10,6 +10,7 @@
 #include <glm/vec2.hpp>
 
 #include "anim/model.h"
+#include "gfx/view_colors.h"
 
 namespace sv::gl {
 namespace {
@@ -108,8 +109,10 @@ GpuModel::GpuModel(const Model& model) {
         if (v.weights[k] > v.weights[largest]) largest = k;
       const std::size_t bone = v.joints[largest];
       const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
+      const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
+      const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
       v.info = glm::u32vec2(static_cast<uint32_t>(joint < 0 ? 0 : joint),
-                            i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u);
+                            flags | weight_sum_level(sum) << 8);
     }
     dst.vertex_count = static_cast<GLsizei>(n);
     dst.index_count = static_cast<GLsizei>(src.indices.size());

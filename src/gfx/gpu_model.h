@@ -37,7 +37,8 @@ enum Attribute : GLuint {
   kUv = 2,
   kJoints = 3,  // integer (glVertexAttribIPointer), 4 x uint16
   kWeights = 4,
-  kInfo = 5,  // integer, 2 x uint32: dominant skeleton joint, VertexFlag bits
+  kInfo = 5,  // integer, 2 x uint32: dominant skeleton joint; VertexFlag bits | weight-sum
+              // level << 8 (gfx/view_colors.h)
 };
 
 struct GpuMesh {

@@ -39,6 +39,7 @@ struct RenderOptions {
   bool z_up = false;
   ViewMode view = ViewMode::Shaded;
   int32_t selected_joint = -1;  // skeleton joint: heat map and overlay highlight
+  int32_t hovered_joint = -1;   // skeleton joint under the cursor: overlay highlight
   glm::vec3 background{0.18f, 0.19f, 0.21f};
   float floor_y = 0.0f;  // world height of the grid (the framed bounds' lowest point)
 };

@@ -13,6 +13,7 @@
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
+#include "gfx/view_colors.h"
 
 namespace sv::gl {
 namespace {
@@ -44,8 +45,9 @@ bool build(const ProgramDesc& desc, Program* out, std::string* error,
 }  // namespace
 
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
-  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {}}, &skin_, error, warnings) ||
-      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, {}, {}}, &mesh_, error, warnings) ||
+  const std::vector<std::string> colors = view_color_defines();
+  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, colors, {}}, &skin_, error, warnings) ||
+      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, colors, {}}, &mesh_, error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
   }
@@ -91,8 +93,8 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
 void Renderer::prepare(const Model& model) {
   const std::size_t joints = model.skeleton.size();
   // Grid, axes, corner gizmo and its labels, then per joint: a bone line (2) and a point (1);
-  // then the selection's axes (6).
-  line_capacity_ = kGridVertices + 2 * kAxisVertices + kLabelVertices + 3 * joints + 6;
+  // then the selected and hovered joints' larger points (2) and the selection's axes (6).
+  line_capacity_ = kGridVertices + 2 * kAxisVertices + kLabelVertices + 3 * joints + 2 + 6;
   lines_.assign(line_capacity_, LineVertex{});
   glBindBuffer(GL_ARRAY_BUFFER, line_buffer_.id());
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(line_capacity_ * sizeof(LineVertex)),
@@ -287,19 +289,36 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   const std::size_t joints = std::min(matrices.size(), parents.size());
   const glm::vec4 bone_color(1.0f, 0.85f, 0.2f, 1.0f);
   const glm::vec4 selected_color(1.0f, 0.2f, 0.9f, 1.0f);
+  const glm::vec4 hovered_color(1.0f, 1.0f, 1.0f, 1.0f);
+  const int32_t sel = options.selected_joint;
+  const int32_t hov = options.hovered_joint;
+  // The selected joint's bone is the segment(s) it rotates, to its children; a leaf's is the
+  // segment from its parent. Drawn whole in the selection colour.
+  bool sel_has_child = false;
+  for (std::size_t j = 0; j < joints; ++j) sel_has_child |= sel >= 0 && parents[j] == sel;
   if (options.skeleton) {
     for (std::size_t j = 0; j < joints; ++j) {
       if (parents[j] < 0) continue;
-      const bool sel = static_cast<int32_t>(j) == options.selected_joint;
-      put(glm::vec3(world * matrices[static_cast<std::size_t>(parents[j])][3]), bone_color);
-      put(glm::vec3(world * matrices[j][3]), sel ? selected_color : bone_color);
+      const bool highlighted =
+          parents[j] == sel || (!sel_has_child && static_cast<int32_t>(j) == sel && sel >= 0);
+      const glm::vec4 c = highlighted ? selected_color : bone_color;
+      put(glm::vec3(world * matrices[static_cast<std::size_t>(parents[j])][3]), c);
+      put(glm::vec3(world * matrices[j][3]), c);
     }
   }
   const std::size_t points_first = n;
   if (options.skeleton) {
     for (std::size_t j = 0; j < joints; ++j) {
-      const bool sel = static_cast<int32_t>(j) == options.selected_joint;
-      put(glm::vec3(world * matrices[j][3]), sel ? selected_color : glm::vec4(0.2f, 0.9f, 1, 1));
+      put(glm::vec3(world * matrices[j][3]), glm::vec4(0.2f, 0.9f, 1, 1));
+    }
+  }
+  const std::size_t big_points_first = n;
+  if (options.skeleton) {
+    if (hov >= 0 && static_cast<std::size_t>(hov) < joints && hov != sel) {
+      put(glm::vec3(world * matrices[static_cast<std::size_t>(hov)][3]), hovered_color);
+    }
+    if (sel >= 0 && static_cast<std::size_t>(sel) < joints) {
+      put(glm::vec3(world * matrices[static_cast<std::size_t>(sel)][3]), selected_color);
     }
   }
   const std::size_t sel_first = n;
@@ -326,7 +345,8 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_PROGRAM_POINT_SIZE);
   draw_lines(GL_LINES, bones_first, points_first - bones_first, 1.0f);
-  draw_lines(GL_POINTS, points_first, sel_first - points_first, 5.0f);
+  draw_lines(GL_POINTS, points_first, big_points_first - points_first, 5.0f);
+  draw_lines(GL_POINTS, big_points_first, sel_first - big_points_first, 9.0f);
   draw_lines(GL_LINES, sel_first, n - sel_first, 1.0f);
   if (options.axes) {
     // The world axes as the camera sees them, labelled, in the viewport's lower-left corner.

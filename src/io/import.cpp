@@ -446,6 +446,7 @@ struct Importer {
     }
 
     mesh.skinned = true;
+    mesh.source_weight_sums.assign(nv, 0.0f);
     std::vector<std::vector<Influence>> influences(nv);
     uint64_t bones_dropped = 0;
     uint64_t weights_invalid = 0;
@@ -522,6 +523,7 @@ struct Importer {
                        [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
       double total = 0.0;
       for (const Influence& i : inf) total += i.weight;
+      mesh.source_weight_sums[v] = static_cast<float>(total);
       if (std::abs(total - 1.0) > 1e-4) {
         mesh.vertex_flags[v] |= kVertexRenormalised;
         ++renormalised;

@@ -25,6 +25,8 @@ inline constexpr int kModControl = 0x0002;  // GLFW_MOD_CONTROL
 
 enum class Action : uint8_t {
   None,
+  Pick,
+  Hover,
   Orbit,
   Pan,
   Zoom,
@@ -56,6 +58,9 @@ struct Binding {
 
 // clang-format off
 inline constexpr Binding kBindings[] = {
+    {"Left click", "select the joint under the cursor (on the mesh: the one weighing most there)",
+     Action::Pick},
+    {"Hover", "the vertex under the cursor, its joints and weights (a tooltip)", Action::Hover},
     {"Left drag", "orbit the camera around the model", Action::Orbit},
     {"Right or middle drag", "pan the camera", Action::Pan},
     {"Wheel", "zoom (clamped to the model's size)", Action::Zoom},

@@ -1,6 +1,6 @@
 // The inspector (the right panel): the selected joint (local and model transforms, inverse bind,
-// the vertices it skins and its largest weight), the layer stack (layers_panel.cpp), the view
-// options, the import report, and the per-stage timings with the frame rate.
+// the vertices it skins and its largest weight), the view options, the layer stack
+// (layers_panel.cpp), the import report, and the per-stage timings with the frame rate.
 #include <algorithm>
 #include <cstdio>
 
@@ -175,8 +175,10 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
 void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
                      UiEdits& edits) {
   if (scene.model != nullptr) joint_section(scene, state);
-  if (scene.model != nullptr) layers_section(scene, state);
+  // The view options before the layer stack: with a joint selected the Joint section fills most
+  // of the panel, and the overlay toggles a rigger reaches for most should stay in sight.
   view_section(scene, state, edits);
+  if (scene.model != nullptr) layers_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }

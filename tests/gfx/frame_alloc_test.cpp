@@ -1,8 +1,9 @@
 // "No allocation per frame": after loading, one frame of the viewer's pipeline (advance, sample
 // with the cursor, local->model, palettes, CPU skinning, palette/stream uploads, draw with the
-// skeleton overlay) performs no C++ heap allocation on either skinning path, for one clip and
-// for a blend (a cross-fade with a masked override layer and an additive layer over it).
-// Counted by replacing the global operator new in this test program.
+// skeleton overlay, a pick of the mesh under the cursor and of an overlay joint) performs no C++
+// heap allocation on either skinning path, for one clip and for a blend (a cross-fade with a
+// masked override layer and an additive layer over it). Counted by replacing the global operator
+// new in this test program.
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
+#include "gfx/picker.h"
 #include "gfx/renderer.h"
 #include "gl_context.h"
 #include "synthetic_models.h"
@@ -64,7 +66,8 @@ Model chain_with_two_clips() {
   return m;
 }
 
-// What a frame draws with: the renderer, the model's GPU buffers and an offscreen target.
+// What a frame draws with: the renderer, the model's GPU buffers, an offscreen target, and the
+// picker.
 struct Rig {
   const Model model = chain_with_two_clips();
   gl::Renderer renderer;
@@ -73,10 +76,14 @@ struct Rig {
   gl::OffscreenTarget target;
   OrbitCamera camera;
   RenderOptions options;
+  gl::Picker picker;
+  gl::PickInput pick;
+  long picked = 0;  // picks that found what they aimed at
 
   bool init() {
     std::string error;
-    if (!renderer.init(&error, nullptr) || !target.create(160, 120, &error)) {
+    if (!renderer.init(&error, nullptr) || !target.create(160, 120, &error) ||
+        !picker.init(&error)) {
       ADD_FAILURE() << error;
       return false;
     }
@@ -87,13 +94,32 @@ struct Rig {
     camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
     options.skeleton = true;
     options.selected_joint = 3;
+    pick.model = &model;
+    pick.gpu = &gpu;
+    pick.animator = &animator;
+    pick.view = camera.view();
+    pick.projection = camera.projection(160.0f / 120.0f);
+    pick.rect = {0, 0, 160, 120};
     return true;
   }
+  // Skins (CPU path), draws, then picks the tube around joint 20's origin (the mesh) and the root
+  // joint with the overlay's joints pickable, both at the pixels where they are drawn.
   void draw(bool gpu_path) {
     if (!gpu_path) {
       ASSERT_TRUE(animator.skin_cpu(model));
     }
     renderer.draw(model, gpu, animator, camera, options, 160, 120);
+    pick.gpu_skinning = gpu_path;
+    const glm::mat4 view_proj = pick.projection * pick.view;
+    float depth = 0.0f;
+    pick.skeleton = false;
+    project_to_screen(view_proj, pick.rect, glm::vec3(animator.model_matrices()[20][3]),
+                      &pick.cursor, &depth);
+    picked += picker.pick(pick).kind == gl::PickResult::Kind::Surface ? 1 : 0;
+    pick.skeleton = true;
+    project_to_screen(view_proj, pick.rect, glm::vec3(animator.model_matrices()[0][3]),
+                      &pick.cursor, &depth);
+    picked += picker.pick(pick).kind == gl::PickResult::Kind::Joint ? 1 : 0;
   }
   ~Rig() { gl::OffscreenTarget::unbind(); }
 };
@@ -114,6 +140,7 @@ TEST(Frame, NoHeapAllocationPerFrame) {
               rig.draw(gpu_path);
             }),
             0);
+  EXPECT_EQ(rig.picked, 2 * 2 * 11);  // every pick found what it aimed at
 }
 
 TEST(Frame, NoHeapAllocationPerBlendedFrame) {

@@ -6,14 +6,15 @@
 #include <gtest/gtest.h>
 
 #include "gfx/shader.h"
+#include "gfx/view_colors.h"
 #include "gl_context.h"
 
 namespace sv {
 namespace {
 
 TEST(Shaders, EmbeddedCopiesMatchTheFiles) {
-  for (const char* name :
-       {"common.vert", "skin.vert", "mesh.vert", "mesh.frag", "line.vert", "line.frag"}) {
+  for (const char* name : {"common.vert", "skin.vert", "mesh.vert", "mesh.frag", "line.vert",
+                           "line.frag", "pick.frag"}) {
     const auto embedded = gl::embedded_shader(name);
     ASSERT_TRUE(embedded.has_value()) << name;
     const auto disk = gl::read_shader_file(name);
@@ -38,7 +39,7 @@ TEST(Shaders, MissingFilesFallBackToTheEmbeddedCopy) {
   SV_REQUIRE_GL();
   ::setenv("SKINVIEW_SHADER_DIR", "/nonexistent/skinview-shaders", 1);
   const gl::ProgramResult r =
-      gl::build_program({{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {}});
+      gl::build_program({{"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {}});
   ::unsetenv("SKINVIEW_SHADER_DIR");
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_NE(r.warning.find("embedded"), std::string::npos) << r.warning;

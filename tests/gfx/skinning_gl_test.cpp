@@ -12,60 +12,33 @@
 #include "anim/model.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
+#include "gfx/view_colors.h"
 #include "gl_context.h"
 #include "io/import.h"
 #include "synthetic_models.h"
+#include "vertex_capture.h"
 
 namespace sv {
 namespace {
 
 struct Capture {
   gl::Program program;
-  GLint palette_base = -1;
 };
 
 Capture make_capture_program() {
-  gl::ProgramDesc desc{{"common.vert", "skin.vert"}, {"mesh.frag"}, {}, {"v_model_position"}};
+  gl::ProgramDesc desc{
+      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_model_position"}};
   gl::ProgramResult r = gl::build_program(desc);
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_TRUE(r.warning.empty()) << r.warning;
   Capture c;
   c.program = std::move(r.program);
-  c.palette_base = glGetUniformLocation(c.program.id(), "u_palette_base");
-  glUseProgram(c.program.id());
-  glUniform1i(glGetUniformLocation(c.program.id(), "u_palette"), 1);
-  glUniform1i(glGetUniformLocation(c.program.id(), "u_normal_palette"), 2);
   return c;
 }
 
 // Runs skin.vert over every vertex of mesh `m` and returns the captured positions.
 std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m) {
-  const gl::GpuMesh& mesh = gpu.meshes()[m];
-  const auto n = static_cast<std::size_t>(mesh.vertex_count);
-  gl::Buffer out = gl::Buffer::create();
-  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, out.id());
-  glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
-               nullptr, GL_STREAM_READ);
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, out.id());
-  glUseProgram(c.program.id());
-  glUniform1i(c.palette_base, mesh.palette_base);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
-  glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
-  glBindVertexArray(mesh.vao_gpu.id());
-  glEnable(GL_RASTERIZER_DISCARD);
-  glBeginTransformFeedback(GL_POINTS);
-  glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
-  glEndTransformFeedback();
-  glDisable(GL_RASTERIZER_DISCARD);
-  glBindVertexArray(0);
-  std::vector<glm::vec3> result(n);
-  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
-                     static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), result.data());
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
-  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
-  return result;
+  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m);
 }
 
 // Compares GPU and CPU skinning of every mesh of `model` at `times` of its first clip (the rest

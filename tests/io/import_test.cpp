@@ -165,6 +165,39 @@ TEST(Import, BindPoseReproducesStoredVertices) {
   }
 }
 
+// The stored weight sums (before the 4-limit and renormalising) are kept per vertex, agree with
+// the renormalised flag (set above 1e-4), and span what the files hold (DESIGN.md: sums of
+// 0.94-1.38 in animation_with_skeleton.fbx, 0.948-0.9999 in huesitos.fbx).
+TEST(Import, KeepsTheStoredWeightSums) {
+  struct Case {
+    const char* file;
+    float lo_min, lo_max, hi_min, hi_max;  // the smallest sum in [lo_min, lo_max], largest in ...
+  };
+  for (const Case& c : {Case{"FBX/animation_with_skeleton.fbx", 0.93f, 0.95f, 1.37f, 1.39f},
+                        Case{"FBX/huesitos.fbx", 0.94f, 0.95f, 0.999f, 1.0001f}}) {
+    ImportResult r = import_model(model_path(c.file));
+    ASSERT_TRUE(r.ok()) << r.error;
+    const Mesh& mesh = r.model->meshes[0];
+    ASSERT_EQ(mesh.source_weight_sums.size(), mesh.vertex_count()) << c.file;
+    float lo = 1e9f, hi = -1e9f;
+    std::size_t disagree = 0;
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+      if (mesh.vertex_flags[v] & kVertexUnweighted) continue;
+      const float sum = mesh.source_weight_sums[v];
+      lo = std::min(lo, sum);
+      hi = std::max(hi, sum);
+      const bool flagged = (mesh.vertex_flags[v] & kVertexRenormalised) != 0;
+      if (flagged != (std::abs(sum - 1.0f) > 1e-4f)) ++disagree;
+    }
+    EXPECT_GE(lo, c.lo_min) << c.file;
+    EXPECT_LE(lo, c.lo_max) << c.file;
+    EXPECT_GE(hi, c.hi_min) << c.file;
+    EXPECT_LE(hi, c.hi_max) << c.file;
+    // float against the importer's double sum: a vertex right at 1e-4 may fall either side.
+    EXPECT_LE(disagree, 2u) << c.file;
+  }
+}
+
 TEST(Import, ReportsRepairs) {
   {
     ImportResult r = import_model(model_path("FBX/animation_with_skeleton.fbx"));

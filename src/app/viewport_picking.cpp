@@ -1,0 +1,128 @@
+#include "app/viewport_picking.h"
+
+#include <chrono>
+
+#include <glm/geometric.hpp>
+
+#include "app/viewer_scene.h"
+#include "gfx/camera.h"
+#include "gfx/render_options.h"
+#include "ui/viewer_state.h"
+#include "ui/viewport_overlay.h"
+
+namespace sv {
+
+bool ViewportPicking::init(std::string* error) {
+  ready_ = picker_.init(error);
+  return ready_;
+}
+
+void ViewportPicking::reset() noexcept {
+  hover_ = gl::PickResult();
+  hover_cursor_ = glm::vec2(-1e9f);
+  hover_time_ = -1e9;
+  hover_next_ = -1e9;
+}
+
+gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& scene,
+                                     const RenderOptions& options) const noexcept {
+  gl::PickInput in;
+  in.model = &scene.model;
+  in.gpu = &scene.gpu;
+  in.animator = &scene.animator;
+  in.gpu_skinning = options.gpu_skinning;
+  in.skeleton = options.skeleton;
+  in.world = up_axis_matrix(options.z_up);
+  in.view = frame.view;
+  in.projection = frame.projection;
+  in.rect = frame.rect;
+  in.cursor = frame.cursor;
+  // A few pixels at the UI's scale: the overlay's joint dots are 5 px.
+  in.joint_radius_px = 6.0f / (frame.ui_scale > 0.0f ? frame.ui_scale : 1.0f);
+  return in;
+}
+
+bool ViewportPicking::update(const ViewportFrame& frame, const Scene& scene,
+                             const RenderOptions& options, ui::Selection& selection) {
+  if (!ready_) return false;
+  const int32_t before = selection.joint;
+  if (std::isnan(first_cursor_.x)) first_cursor_ = frame.cursor;
+  pointer_moved_ = pointer_moved_ || glm::length(frame.cursor - first_cursor_) >= 1.0f;
+  if (frame.clicked && frame.rect.contains(frame.cursor.x, frame.cursor.y)) {
+    hover_ = picker_.pick(input(frame, scene, options));
+    selection.joint = hover_.joint;  // -1 (nothing under the cursor) clears the selection
+    hover_cursor_ = frame.cursor;
+    hover_time_ = frame.now;
+  } else if (!frame.hovered || !pointer_moved_ ||
+             !frame.rect.contains(frame.cursor.x, frame.cursor.y)) {
+    // Dragging (orbit, pan), off the viewport or over a panel: no read-out.
+    hover_ = gl::PickResult();
+    hover_time_ = -1e9;
+  } else if (frame.now >= hover_next_ && (glm::length(frame.cursor - hover_cursor_) >= 0.5f ||
+                                          frame.now - hover_time_ >= kHoverRefreshSeconds)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    hover_ = picker_.pick(input(frame, scene, options));
+    const double cost =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    hover_cursor_ = frame.cursor;
+    hover_time_ = frame.now;
+    hover_next_ = frame.now + cost / kHoverCostShare;
+  }
+  selection.hovered_joint = hover_.joint;
+  const bool surface = hover_.kind == gl::PickResult::Kind::Surface;
+  selection.hovered_mesh = surface ? static_cast<int32_t>(hover_.surface.mesh) : -1;
+  selection.hovered_vertex = surface ? hover_.surface.nearest_vertex : 0;
+  return selection.joint != before;
+}
+
+const gl::PickResult* ViewportPicking::hover_at(const glm::vec2& cursor) const noexcept {
+  return glm::length(cursor - hover_cursor_) <= 2.0f ? &hover_ : nullptr;
+}
+
+void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
+                           const ViewportFrame& frame, const gl::PickResult* hover) {
+  const float s = frame.ui_scale;
+  const ImVec2 min(static_cast<float>(frame.rect.x) * s, static_cast<float>(frame.rect.y) * s);
+  const ImVec2 max(static_cast<float>(frame.rect.x + frame.rect.width) * s,
+                   static_cast<float>(frame.rect.y + frame.rect.height) * s);
+  const Model& model = scene.model;
+  ui::LegendInput legend;
+  legend.view = options.view;
+  legend.stats = &scene.weight_stats;
+  legend.joints = scene.influence;
+  legend.names = model.skeleton.names;
+  legend.selected_joint = options.selected_joint;
+  if (hover != nullptr && hover->kind == gl::PickResult::Kind::Surface &&
+      options.view == ViewMode::Dominant && hover->surface.mesh < model.meshes.size()) {
+    // The dominant view paints each triangle flat in its last (provoking) vertex's colour: name
+    // that colour.
+    legend.hovered_joint =
+        vertex_influences(model.meshes[hover->surface.mesh], hover->surface.vertices[2]).joints[0];
+  } else if (hover != nullptr) {
+    legend.hovered_joint = hover->joint;
+  }
+  ui::draw_legend_in_corner(min, max, legend);
+  if (options.view == ViewMode::Weights && options.selected_joint < 0) {
+    ui::draw_viewport_message(min, max,
+                              "Weights view: click a joint (on the mesh or the skeleton)");
+  }
+  if (hover == nullptr || hover->kind == gl::PickResult::Kind::None) return;
+  ui::HoverInput h;
+  h.names = model.skeleton.names;
+  h.joint = hover->joint;
+  h.selected = hover->joint >= 0 && hover->joint == options.selected_joint;
+  if (hover->kind == gl::PickResult::Kind::Joint) {
+    h.kind = ui::HoverInput::Kind::Joint;
+  } else if (hover->surface.mesh < model.meshes.size()) {
+    const Mesh& mesh = model.meshes[hover->surface.mesh];
+    h.kind = ui::HoverInput::Kind::Surface;
+    h.joint_weight = hover->surface.joint_weight;
+    h.mesh_name = mesh.name;
+    h.vertex = hover->surface.nearest_vertex;
+    if (h.vertex < mesh.source_vertex.size()) h.file_vertex = mesh.source_vertex[h.vertex];
+    h.influences = vertex_influences(mesh, h.vertex);
+  }
+  ui::hover_tooltip(h);
+}
+
+}  // namespace sv

@@ -1,0 +1,160 @@
+#include "gfx/picker.h"
+
+#include <tuple>
+#include <vector>
+
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/matrix.hpp>
+
+#include "anim/animator.h"
+#include "anim/model.h"
+#include "gfx/gpu_model.h"
+#include "gfx/shader.h"
+#include "gfx/view_colors.h"
+
+namespace sv::gl {
+
+bool Picker::init(std::string* error) {
+  const std::vector<std::string> colors = view_color_defines();
+  for (auto [program, u, stage] :
+       {std::tuple{&skin_, &skin_u_, "skin.vert"}, std::tuple{&mesh_, &mesh_u_, "mesh.vert"}}) {
+    ProgramResult r = build_program({{"common.vert", stage}, {"pick.frag"}, colors, {}});
+    if (!r.ok()) {
+      *error = "picking: " + r.error;
+      return false;
+    }
+    *program = std::move(r.program);
+    const GLuint p = program->id();
+    u->world = glGetUniformLocation(p, "u_world");
+    u->view_proj = glGetUniformLocation(p, "u_view_proj");
+    u->palette = glGetUniformLocation(p, "u_palette");
+    u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
+    u->palette_base = glGetUniformLocation(p, "u_palette_base");
+    u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
+  }
+  fbo_ = Framebuffer::create();
+  ids_ = Renderbuffer::create();
+  depth_ = Renderbuffer::create();
+  glBindRenderbuffer(GL_RENDERBUFFER, ids_.id());
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RG32UI, 1, 1);
+  glBindRenderbuffer(GL_RENDERBUFFER, depth_.id());
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 1, 1);
+  glBindRenderbuffer(GL_RENDERBUFFER, 0);
+  GLint draw_fbo = 0, read_fbo = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_.id());
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, ids_.id());
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth_.id());
+  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
+  if (status != GL_FRAMEBUFFER_COMPLETE) {
+    *error = "picking: the 1x1 RG32UI target is incomplete (status " + std::to_string(status) + ")";
+    return false;
+  }
+  SV_GL_CHECK("Picker::init");
+  return true;
+}
+
+bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
+  if (in.model == nullptr || in.gpu == nullptr || in.rect.empty() ||
+      !in.rect.contains(in.cursor.x, in.cursor.y))
+    return false;
+  GLint draw_fbo = 0, read_fbo = 0, viewport[4] = {};
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo);
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo);
+  glGetIntegerv(GL_VIEWPORT, viewport);
+
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_.id());
+  glViewport(0, 0, 1, 1);
+  const GLuint clear_ids[4] = {0, 0, 0, 0};
+  glClearBufferuiv(GL_COLOR, 0, clear_ids);
+  const GLfloat far_depth = 1.0f;
+  glClearBufferfv(GL_DEPTH, 0, &far_depth);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);  // a wireframe view still picks whole triangles
+
+  const bool gpu_path = in.gpu_skinning;
+  const Uniforms& u = gpu_path ? skin_u_ : mesh_u_;
+  glUseProgram(gpu_path ? skin_.id() : mesh_.id());
+  const glm::mat4 view_proj = pick_matrix(in.rect, in.cursor) * in.projection * in.view;
+  glUniformMatrix4fv(u.world, 1, GL_FALSE, glm::value_ptr(in.world));
+  glUniformMatrix4fv(u.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
+  if (gpu_path) {
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_BUFFER, in.gpu->palette_texture());
+    glActiveTexture(GL_TEXTURE2);
+    glBindTexture(GL_TEXTURE_BUFFER, in.gpu->normal_palette_texture());
+    glUniform1i(u.palette, 1);
+    glUniform1i(u.normal_palette, 2);
+  }
+  const auto meshes = in.gpu->meshes();
+  for (std::size_t m = 0; m < meshes.size(); ++m) {
+    const GpuMesh& g = meshes[m];
+    if (g.index_count == 0) continue;
+    if (gpu_path) glUniform1i(u.palette_base, g.palette_base);
+    glUniform1ui(u.pick_mesh, static_cast<GLuint>(m + 1));
+    glBindVertexArray(gpu_path ? g.vao_gpu.id() : g.vao_cpu.id());
+    glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
+  }
+  glBindVertexArray(0);
+  glUseProgram(0);
+
+  GLuint id[2] = {0, 0};
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glReadPixels(0, 0, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, id);
+
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
+  glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+  SV_GL_CHECK("Picker::id_at");
+  if (id[0] == 0 || id[0] > meshes.size()) return false;
+  *mesh = id[0] - 1;
+  *triangle = id[1];
+  return true;
+}
+
+PickResult Picker::pick(const PickInput& in) {
+  PickResult r;
+  if (in.model == nullptr || in.animator == nullptr || in.rect.empty() ||
+      !in.rect.contains(in.cursor.x, in.cursor.y))
+    return r;
+  const glm::mat4 view_proj = in.projection * in.view;
+  if (in.skeleton) {
+    const JointOnScreen j = nearest_joint_on_screen(
+        view_proj, in.world, in.animator->model_matrices(), in.rect, in.cursor, in.joint_radius_px);
+    if (j.joint >= 0) {
+      r.kind = PickResult::Kind::Joint;
+      r.joint = j.joint;
+      r.joint_distance_px = j.distance_px;
+      return r;
+    }
+  }
+  uint32_t mesh = 0, triangle = 0;
+  if (!id_at(in, &mesh, &triangle) || mesh >= in.model->meshes.size()) return r;
+  const Mesh& m = in.model->meshes[mesh];
+  const auto palette = in.animator->palette();
+  const std::size_t base = in.animator->palette_base(mesh);
+  if (base + m.skin_joints.size() > palette.size()) return r;
+  // The cursor's ray, world -> model space (the inverse of the up-axis turn).
+  const Ray world_ray = cursor_ray(view_proj, in.rect, in.cursor);
+  const glm::mat4 to_model = glm::inverse(in.world);
+  Ray ray;
+  ray.origin = glm::vec3(to_model * glm::vec4(world_ray.origin, 1.0f));
+  ray.direction = glm::vec3(to_model * glm::vec4(world_ray.direction, 0.0f));
+  r.surface.mesh = mesh;
+  if (!resolve_surface_hit(m, palette.subspan(base, m.skin_joints.size()), triangle, ray,
+                           &r.surface))
+    return r;
+  r.kind = PickResult::Kind::Surface;
+  r.joint = r.surface.joint;
+  return r;
+}
+
+}  // namespace sv::gl

@@ -1,0 +1,158 @@
+// The debug views' colours, defined once: the shaders get them as injected #defines
+// (view_color_defines(), prepended by the shader loader) and the legends (ui/legend.h) draw
+// with the same numbers through the C++ functions below, so a legend cannot drift from what the
+// mesh shows. No GL here: the UI includes this.
+//
+// - Weights of the selected joint: Blender's weight-paint ramp, blue (0) -> cyan (0.25) ->
+//   green (0.5) -> yellow (0.75) -> red (1), smoothstep-eased within each quarter, which is what
+//   riggers read at a glance.
+// - Dominant joint: a colour per skeleton joint from a hash of its index spread over hue (the
+//   same joint always gets the same colour, neighbours rarely close ones).
+// - Influences: 1 grey, 2 green, 3 yellow, 4 orange; vertices that had more than 4 in the file
+//   (cut at import) magenta.
+// - Weight sum: within kWeightSumTolerance of 1 grey; no weight at all yellow; off by more, a
+//   ramp from orange (just over the tolerance) to red (off by kSumErrorRampDecades decades more,
+//   e.g. 0.1), on a log scale. The error reaches the shader as a level 0..255 per vertex
+//   (weight_sum_level), packed at upload beside the vertex flags.
+//
+// Colours are linear RGB, as the vertex shader outputs them. mesh.frag shades debug views by
+// 0.55..1 and encodes with 1/kDisplayGamma; display_color() gives the fully lit result, which is
+// what a legend swatch shows.
+//
+// Header-only, so the UI layer uses it without linking the GL layer.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <glm/common.hpp>
+#include <glm/vec3.hpp>
+
+#include "anim/weight_stats.h"
+
+namespace sv {
+
+inline constexpr std::array<glm::vec3, 5> kHeatStops = {
+    glm::vec3(0.0f, 0.0f, 1.0f), glm::vec3(0.0f, 1.0f, 1.0f), glm::vec3(0.0f, 1.0f, 0.0f),
+    glm::vec3(1.0f, 1.0f, 0.0f), glm::vec3(1.0f, 0.0f, 0.0f)};
+
+// Influence classes: [0..3] keep 1..4 weights, [4] had more than 4 in the file (cut at import).
+inline constexpr std::array<glm::vec3, 5> kInfluenceColors = {
+    glm::vec3(0.6f, 0.6f, 0.6f), glm::vec3(0.2f, 0.8f, 0.2f), glm::vec3(0.95f, 0.9f, 0.2f),
+    glm::vec3(1.0f, 0.5f, 0.1f), glm::vec3(1.0f, 0.0f, 1.0f)};
+
+inline constexpr glm::vec3 kSumOkColor{0.55f, 0.55f, 0.55f};
+inline constexpr glm::vec3 kSumUnweightedColor{1.0f, 0.9f, 0.1f};
+inline constexpr glm::vec3 kSumErrorLowColor{1.0f, 0.6f, 0.1f};   // just over the tolerance
+inline constexpr glm::vec3 kSumErrorHighColor{1.0f, 0.0f, 0.0f};  // the ramp's top and beyond
+inline constexpr float kSumErrorRampDecades = 2.0f;               // tolerance 1e-3 -> red at 1e-1
+
+inline constexpr float kDisplayGamma = 2.2f;
+
+namespace view_colors_detail {
+
+inline std::string glsl_float(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", static_cast<double>(v));
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+inline std::string glsl_vec3(const glm::vec3& v) {
+  return "vec3(" + glsl_float(v.x) + ", " + glsl_float(v.y) + ", " + glsl_float(v.z) + ")";
+}
+
+template <std::size_t N>
+std::string glsl_vec3_array(const std::array<glm::vec3, N>& values) {
+  std::string s = "vec3[" + std::to_string(N) + "](";
+  for (std::size_t i = 0; i < N; ++i)
+    s += (i ? ", " : "") + view_colors_detail::glsl_vec3(values[i]);
+  return s + ")";
+}
+
+inline float smooth01(float t) noexcept {
+  t = std::clamp(t, 0.0f, 1.0f);
+  return t * t * (3.0f - 2.0f * t);
+}
+
+}  // namespace view_colors_detail
+
+// The heat ramp at weight w (clamped to [0, 1]). Keep in step with heat() in shaders/common.vert
+// (same stops, same easing).
+inline glm::vec3 heat_color(float w) noexcept {
+  w = std::clamp(std::isnan(w) ? 0.0f : w, 0.0f, 1.0f);
+  const float x = w * static_cast<float>(kHeatStops.size() - 1);
+  const int i = std::min(static_cast<int>(x), static_cast<int>(kHeatStops.size()) - 2);
+  const float f = view_colors_detail::smooth01(x - static_cast<float>(i));
+  const glm::vec3 a = kHeatStops[static_cast<std::size_t>(i)];
+  const glm::vec3 b = kHeatStops[static_cast<std::size_t>(i + 1)];
+  return a + (b - a) * f;
+}
+
+// The dominant-joint view's colour of skeleton joint j. Keep in step with joint_color() in
+// shaders/common.vert.
+inline glm::vec3 joint_color(uint32_t joint) noexcept {
+  const uint32_t h = joint * 2654435761u;  // wraps, as GLSL's uint does
+  const float hue = static_cast<float>(h >> 8) / 16777216.0f;
+  glm::vec3 k;
+  const float offsets[3] = {0.0f, 4.0f, 2.0f};
+  for (int c = 0; c < 3; ++c) {
+    const float x = hue * 6.0f + offsets[c];
+    const float m = x - 6.0f * std::floor(x / 6.0f);  // GLSL mod()
+    k[c] = std::clamp(std::abs(m - 3.0f) - 1.0f, 0.0f, 1.0f);
+  }
+  return glm::vec3(0.35f) + (k - glm::vec3(0.35f)) * 0.8f;
+}
+
+// 0 when |sum - 1| <= kWeightSumTolerance; otherwise 1..255 along the log-scale error ramp
+// (255 from tolerance * 10^kSumErrorRampDecades up; NaN gives 255).
+inline uint32_t weight_sum_level(float sum) noexcept {
+  const float error = std::abs(sum - 1.0f);
+  if (error <= kWeightSumTolerance) return 0;
+  if (std::isnan(error)) return 255;
+  const float decades = std::log10(error / kWeightSumTolerance) / kSumErrorRampDecades;
+  return 1u + static_cast<uint32_t>(std::lround(254.0f * std::clamp(decades, 0.0f, 1.0f)));
+}
+
+// The weight-sum view's colour of a weighted vertex at `level` (weight_sum_level). Keep in step
+// with sum_color() in shaders/common.vert.
+inline glm::vec3 weight_sum_color(uint32_t level) noexcept {
+  if (level == 0) return kSumOkColor;
+  const float f = static_cast<float>(std::min(level, 255u) - 1u) / 254.0f;
+  return kSumErrorLowColor + (kSumErrorHighColor - kSumErrorLowColor) * f;
+}
+
+// The error |sum - 1| where the ramp reaches level 255.
+inline float weight_sum_ramp_top() noexcept {
+  return kWeightSumTolerance * std::pow(10.0f, kSumErrorRampDecades);
+}
+
+// What mesh.frag writes for a debug-view colour on a surface facing the light (shade 1).
+inline glm::vec3 display_color(const glm::vec3& linear) noexcept {
+  const glm::vec3 c = glm::clamp(linear, glm::vec3(0.0f), glm::vec3(1.0f));
+  return glm::vec3(std::pow(c.x, 1.0f / kDisplayGamma), std::pow(c.y, 1.0f / kDisplayGamma),
+                   std::pow(c.z, 1.0f / kDisplayGamma));
+}
+
+// "NAME VALUE" lines for gl::ProgramDesc::defines: every constant above that the shaders use.
+// Every program built from common.vert needs them.
+inline std::vector<std::string> view_color_defines() {
+  return {
+      "SV_HEAT_STOP_COUNT " + std::to_string(kHeatStops.size()),
+      "SV_HEAT_STOPS " + view_colors_detail::glsl_vec3_array(kHeatStops),
+      "SV_INFLUENCE_COLORS " + view_colors_detail::glsl_vec3_array(kInfluenceColors),
+      "SV_SUM_OK_COLOR " + view_colors_detail::glsl_vec3(kSumOkColor),
+      "SV_SUM_UNWEIGHTED_COLOR " + view_colors_detail::glsl_vec3(kSumUnweightedColor),
+      "SV_SUM_ERROR_LOW_COLOR " + view_colors_detail::glsl_vec3(kSumErrorLowColor),
+      "SV_SUM_ERROR_HIGH_COLOR " + view_colors_detail::glsl_vec3(kSumErrorHighColor),
+      "SV_DISPLAY_GAMMA " + view_colors_detail::glsl_float(kDisplayGamma),
+  };
+}
+
+}  // namespace sv

@@ -1,0 +1,333 @@
+#include "ui/viewport_overlay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "anim/model.h"
+#include "anim/weight_stats.h"
+#include "gfx/view_colors.h"
+
+namespace sv::ui {
+namespace {
+
+constexpr ImU32 kText = IM_COL32(225, 228, 232, 255);
+constexpr ImU32 kDim = IM_COL32(165, 170, 178, 255);
+constexpr ImU32 kBackground = IM_COL32(18, 20, 24, 215);
+constexpr ImU32 kBorder = IM_COL32(90, 94, 100, 255);
+
+ImU32 to_imgui(const glm::vec3& linear) {
+  const glm::vec3 c = display_color(linear);
+  return IM_COL32(static_cast<int>(std::lround(c.r * 255.0f)),
+                  static_cast<int>(std::lround(c.g * 255.0f)),
+                  static_cast<int>(std::lround(c.b * 255.0f)), 255);
+}
+
+const char* joint_name(std::span<const std::string> names, int32_t j) {
+  return j >= 0 && static_cast<std::size_t>(j) < names.size()
+             ? names[static_cast<std::size_t>(j)].c_str()
+             : "?";
+}
+
+// Percent of `n` in `total`, for "1,234 (29%)".
+double percent(uint64_t n, uint64_t total) {
+  return total > 0 ? 100.0 * static_cast<double>(n) / static_cast<double>(total) : 0.0;
+}
+
+// Lays a legend out row by row from its top-left corner. With a null list it only measures,
+// so legend_size() and draw_legend() share one description of every legend.
+class Painter {
+ public:
+  Painter(ImDrawList* list, const ImVec2& origin, float column)
+      : list_(list), origin_(origin), column_(column) {
+    line_ = ImGui::GetTextLineHeight();
+    pad_ = std::round(0.5f * line_);
+    y_ = origin.y + pad_;
+    swatch_ = std::round(0.8f * line_);
+    ramp_width_ = std::round(16.0f * line_);
+  }
+
+  void title(const char* text) {
+    const float w = ImGui::CalcTextSize(text).x;
+    if (list_ != nullptr) list_->AddText(ImVec2(origin_.x + pad_, y_), IM_COL32_WHITE, text);
+    grow(w);
+    y_ += line_ + 0.25f * line_;
+  }
+
+  void text(const char* text, ImU32 color = kDim) {
+    const float w = ImGui::CalcTextSize(text).x;
+    if (list_ != nullptr) list_->AddText(ImVec2(origin_.x + pad_, y_), color, text);
+    grow(w);
+    y_ += line_;
+  }
+
+  // A colour square, a label, and a value aligned in a second column.
+  void swatch(const glm::vec3& linear, const char* label, const char* value = nullptr) {
+    const float x = origin_.x + pad_;
+    const float label_x = x + swatch_ + 0.5f * line_;
+    const float label_w = ImGui::CalcTextSize(label).x;
+    label_column_ = std::max(label_column_, label_w);
+    const float value_x = label_x + column_ + line_;
+    if (list_ != nullptr) {
+      const ImVec2 a(x, y_ + 0.5f * (line_ - swatch_));
+      list_->AddRectFilled(a, ImVec2(a.x + swatch_, a.y + swatch_), to_imgui(linear));
+      list_->AddRect(a, ImVec2(a.x + swatch_, a.y + swatch_), kBorder);
+      list_->AddText(ImVec2(label_x, y_), kText, label);
+      if (value != nullptr) list_->AddText(ImVec2(value_x, y_), kText, value);
+    }
+    const float end = value != nullptr ? value_x + ImGui::CalcTextSize(value).x : label_x + label_w;
+    grow(end - origin_.x - pad_);
+    y_ += line_;
+  }
+
+  // A horizontal colour bar of color(t), t in 0..1, with ticks and their labels under it.
+  template <class ColorOf>
+  void ramp(ColorOf color, std::span<const float> ticks, std::span<const char* const> labels) {
+    const float x0 = origin_.x + pad_, x1 = x0 + ramp_width_;
+    const float h = std::round(0.9f * line_);
+    if (list_ != nullptr) {
+      constexpr int kSegments = 48;  // the ramps are eased: linear pieces this short look smooth
+      for (int i = 0; i < kSegments; ++i) {
+        const float t0 = static_cast<float>(i) / kSegments,
+                    t1 = static_cast<float>(i + 1) / kSegments;
+        const ImU32 a = to_imgui(color(t0)), b = to_imgui(color(t1));
+        list_->AddRectFilledMultiColor(ImVec2(x0 + t0 * ramp_width_, y_),
+                                       ImVec2(x0 + t1 * ramp_width_, y_ + h), a, b, b, a);
+      }
+      list_->AddRect(ImVec2(x0, y_), ImVec2(x1, y_ + h), kBorder);
+      for (std::size_t i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        const float x = std::round(x0 + ticks[i] * ramp_width_);
+        list_->AddLine(ImVec2(x, y_ + h), ImVec2(x, y_ + h + 0.3f * line_), kText);
+        const float w = ImGui::CalcTextSize(labels[i]).x;
+        const float lx = std::clamp(x - 0.5f * w, x0, x1 - w);
+        list_->AddText(ImVec2(lx, y_ + h + 0.3f * line_), kDim, labels[i]);
+      }
+    }
+    grow(ramp_width_);
+    y_ += h + 0.3f * line_ + line_ + 0.25f * line_;
+  }
+
+  ImVec2 size() const {
+    return ImVec2(std::ceil(width_ + 2.0f * pad_), std::ceil(y_ - origin_.y + pad_));
+  }
+  float label_column() const { return label_column_; }
+
+ private:
+  void grow(float w) { width_ = std::max(width_, w); }
+
+  ImDrawList* list_;
+  ImVec2 origin_;
+  float column_;  // label column width of swatch rows (from a measuring pass)
+  float line_ = 13.0f, pad_ = 6.0f, swatch_ = 10.0f, ramp_width_ = 200.0f;
+  float y_ = 0.0f;
+  float width_ = 0.0f;
+  float label_column_ = 0.0f;
+};
+
+void weights_legend(Painter& p, const LegendInput& in) {
+  char line[256];
+  if (in.selected_joint >= 0) {
+    std::snprintf(line, sizeof(line), "Weight of %s", joint_name(in.names, in.selected_joint));
+    p.title(line);
+  } else {
+    p.title("Weight of the selected joint");
+  }
+  static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  static constexpr const char* kLabels[] = {"0", "0.25", "0.5", "0.75", "1"};
+  p.ramp([](float t) { return heat_color(t); }, kTicks, kLabels);
+  if (in.selected_joint < 0) {
+    p.text("no joint selected: click one", kText);
+  } else if (static_cast<std::size_t>(in.selected_joint) < in.joints.size()) {
+    const JointInfluence& j = in.joints[static_cast<std::size_t>(in.selected_joint)];
+    std::snprintf(line, sizeof(line), "weighs on %u vertices, largest %.3f", j.vertices,
+                  static_cast<double>(j.max_weight));
+    p.text(line);
+  }
+}
+
+void dominant_legend(Painter& p, const LegendInput& in) {
+  p.title("Dominant joint (largest weight)");
+  char line[256];
+  if (in.selected_joint >= 0) {
+    std::snprintf(line, sizeof(line), "selected: %s", joint_name(in.names, in.selected_joint));
+    p.swatch(joint_color(static_cast<uint32_t>(in.selected_joint)), line);
+  }
+  if (in.hovered_joint >= 0 && in.hovered_joint != in.selected_joint) {
+    std::snprintf(line, sizeof(line), "under the cursor: %s",
+                  joint_name(in.names, in.hovered_joint));
+    p.swatch(joint_color(static_cast<uint32_t>(in.hovered_joint)), line);
+  }
+  if (in.selected_joint < 0 && in.hovered_joint < 0) p.text("hover the mesh to name a colour");
+}
+
+void influences_legend(Painter& p, const LegendInput& in) {
+  p.title("Influences per vertex");
+  static constexpr const char* kLabels[] = {"1", "2", "3", "4"};
+  char value[64], label[96];
+  const WeightStats* s = in.stats;
+  const uint64_t total = s != nullptr ? s->vertices : 0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    if (s != nullptr) {
+      std::snprintf(value, sizeof(value), "%llu (%.1f%%)",
+                    static_cast<unsigned long long>(s->influences[k]),
+                    percent(s->influences[k], total));
+    }
+    p.swatch(kInfluenceColors[k], kLabels[k], s != nullptr ? value : nullptr);
+  }
+  if (s != nullptr && s->max_influences > 4) {
+    std::snprintf(label, sizeof(label), "more than 4 (up to %u), cut at import", s->max_influences);
+  } else {
+    std::snprintf(label, sizeof(label), "more than 4, cut at import");
+  }
+  if (s != nullptr) {
+    std::snprintf(value, sizeof(value), "%llu (%.1f%%)",
+                  static_cast<unsigned long long>(s->truncated), percent(s->truncated, total));
+  }
+  p.swatch(kInfluenceColors[4], label, s != nullptr ? value : nullptr);
+}
+
+void weight_sum_legend(Painter& p, const LegendInput& in) {
+  p.title("Weight sum as stored in the file");
+  char value[64], label[96], line[160];
+  const WeightStats* s = in.stats;
+  const uint64_t total = s != nullptr ? s->vertices : 0;
+  std::snprintf(label, sizeof(label), "within %g of 1", static_cast<double>(kWeightSumTolerance));
+  if (s != nullptr) {
+    const uint64_t ok = s->vertices - s->sum_off - s->unweighted;
+    std::snprintf(value, sizeof(value), "%llu (%.1f%%)", static_cast<unsigned long long>(ok),
+                  percent(ok, total));
+  }
+  p.swatch(kSumOkColor, label, s != nullptr ? value : nullptr);
+  if (s != nullptr) {
+    std::snprintf(value, sizeof(value), "%llu (%.1f%%)",
+                  static_cast<unsigned long long>(s->unweighted), percent(s->unweighted, total));
+  }
+  p.swatch(kSumUnweightedColor, "no weight: bound to its node", s != nullptr ? value : nullptr);
+  // The error ramp, one tick a decade from the tolerance to the ramp's top.
+  std::snprintf(line, sizeof(line), "off by more than %g: |sum - 1|",
+                static_cast<double>(kWeightSumTolerance));
+  p.text(line, kText);
+  constexpr int kDecades = static_cast<int>(kSumErrorRampDecades);
+  float ticks[kDecades + 1];
+  char tick_text[kDecades + 1][16];
+  const char* tick_labels[kDecades + 1];
+  for (int d = 0; d <= kDecades; ++d) {
+    ticks[d] = static_cast<float>(d) / static_cast<float>(kDecades);
+    std::snprintf(tick_text[d], sizeof(tick_text[d]), d == kDecades ? "%g+" : "%g",
+                  static_cast<double>(kWeightSumTolerance) * std::pow(10.0, d));
+    tick_labels[d] = tick_text[d];
+  }
+  p.ramp(
+      [](float t) { return weight_sum_color(1u + static_cast<uint32_t>(std::lround(254.0f * t))); },
+      ticks, tick_labels);
+  if (s != nullptr) {
+    std::snprintf(line, sizeof(line), "%llu vertices off (%.1f%%), largest %.3g (sum %.4g)",
+                  static_cast<unsigned long long>(s->sum_off), percent(s->sum_off, total),
+                  static_cast<double>(s->largest_sum_error),
+                  static_cast<double>(s->largest_error_sum));
+    p.text(line, s->sum_off > 0 ? kText : kDim);
+  }
+}
+
+// Describes the legend of `in` to `p` (measuring or drawing).
+void describe(Painter& p, const LegendInput& in) {
+  switch (in.view) {
+    case ViewMode::Weights:
+      weights_legend(p, in);
+      break;
+    case ViewMode::Dominant:
+      dominant_legend(p, in);
+      break;
+    case ViewMode::Influences:
+      influences_legend(p, in);
+      break;
+    case ViewMode::WeightSum:
+      weight_sum_legend(p, in);
+      break;
+    case ViewMode::Shaded:
+      break;
+  }
+}
+
+}  // namespace
+
+ImVec2 legend_size(const LegendInput& in) {
+  if (in.view == ViewMode::Shaded) return ImVec2(0.0f, 0.0f);
+  Painter measure(nullptr, ImVec2(0.0f, 0.0f), 0.0f);
+  describe(measure, in);
+  Painter sized(nullptr, ImVec2(0.0f, 0.0f), measure.label_column());
+  describe(sized, in);
+  return sized.size();
+}
+
+void draw_legend(ImDrawList* list, const ImVec2& min, const LegendInput& in) {
+  if (in.view == ViewMode::Shaded || list == nullptr) return;
+  Painter measure(nullptr, min, 0.0f);
+  describe(measure, in);
+  Painter sized(nullptr, min, measure.label_column());
+  describe(sized, in);
+  const ImVec2 size = sized.size();
+  const float rounding = 0.3f * ImGui::GetTextLineHeight();
+  list->AddRectFilled(min, ImVec2(min.x + size.x, min.y + size.y), kBackground, rounding);
+  list->AddRect(min, ImVec2(min.x + size.x, min.y + size.y), kBorder, rounding);
+  Painter draw(list, min, measure.label_column());
+  describe(draw, in);
+}
+
+void draw_legend_in_corner(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           const LegendInput& in, float margin) {
+  const ImVec2 size = legend_size(in);
+  if (size.x <= 0.0f) return;
+  const ImVec2 at(std::max(viewport_min.x, viewport_max.x - margin - size.x),
+                  std::max(viewport_min.y, viewport_max.y - margin - size.y));
+  draw_legend(ImGui::GetBackgroundDrawList(), at, in);
+}
+
+void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           std::string_view text) {
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  const ImVec2 size = ImGui::CalcTextSize(begin, end);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 at(std::round(0.5f * (viewport_min.x + viewport_max.x - size.x)),
+                  viewport_min.y + 2.0f * line);
+  ImDrawList* list = ImGui::GetBackgroundDrawList();
+  list->AddRectFilled(ImVec2(at.x - 0.75f * line, at.y - 0.4f * line),
+                      ImVec2(at.x + size.x + 0.75f * line, at.y + size.y + 0.4f * line),
+                      kBackground, 0.3f * line);
+  list->AddText(at, IM_COL32_WHITE, begin, end);
+}
+
+void hover_tooltip(const HoverInput& in) {
+  if (in.kind == HoverInput::Kind::None) return;
+  ImGui::BeginTooltip();
+  if (in.kind == HoverInput::Kind::Joint) {
+    ImGui::Text("joint %s (%d)", joint_name(in.names, in.joint), in.joint);
+    ImGui::TextDisabled(in.selected ? "selected" : "click to select it");
+    ImGui::EndTooltip();
+    return;
+  }
+  const int name_len = static_cast<int>(in.mesh_name.size());
+  if (in.file_vertex >= 0) {
+    ImGui::Text("vertex %u (file %lld) of '%.*s'", in.vertex,
+                static_cast<long long>(in.file_vertex), name_len, in.mesh_name.data());
+  } else {
+    ImGui::Text("vertex %u of '%.*s'", in.vertex, name_len, in.mesh_name.data());
+  }
+  const float swatch = ImGui::GetTextLineHeight();
+  for (int i = 0; i < in.influences.count; ++i) {
+    const int32_t j = in.influences.joints[i];
+    const glm::vec3 c = display_color(joint_color(static_cast<uint32_t>(std::max(j, 0))));
+    ImGui::ColorButton("##joint", ImVec4(c.r, c.g, c.b, 1.0f),
+                       ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
+                       ImVec2(swatch, swatch));
+    ImGui::SameLine();
+    ImGui::Text("%.3f  %s", static_cast<double>(in.influences.weights[i]), joint_name(in.names, j));
+  }
+  ImGui::Separator();
+  ImGui::Text("%s %s (%.3f here)", in.selected ? "selected:" : "click selects",
+              joint_name(in.names, in.joint), static_cast<double>(in.joint_weight));
+  ImGui::EndTooltip();
+}
+
+}  // namespace sv::ui

@@ -1,0 +1,75 @@
+// What is drawn over the 3D viewport with ImGui: the legend of the current debug view (what
+// each colour means and how many vertices fall in each class), the "click a joint" hint of the
+// weights view with nothing selected, and the read-out of what the cursor hovers (the vertex
+// under it with its joints and weights, or an overlay joint).
+//
+// Legends draw into a rectangle the caller gives (ImGui draw-list code, no windows), so they
+// work in any layout: legend_size() says how big the legend of an input is, draw_legend() fills
+// a rectangle of that size. All numbers come from WeightStats (computed once per model) and all
+// colours from gfx/view_colors.h, the definitions the shaders are built with. Nothing here
+// allocates: text is formatted into stack buffers. Call between ImGui::NewFrame() and Render().
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <imgui.h>
+
+#include "anim/surface_hit.h"
+#include "gfx/render_options.h"
+
+namespace sv {
+
+struct WeightStats;
+struct JointInfluence;
+
+namespace ui {
+
+struct LegendInput {
+  ViewMode view = ViewMode::Shaded;
+  const WeightStats* stats = nullptr;      // of the model shown; null: counts are left out
+  std::span<const JointInfluence> joints;  // per joint (joint_influences); may be empty
+  std::span<const std::string> names;      // the skeleton's joint names
+  int32_t selected_joint = -1;             // -1: none
+  int32_t hovered_joint = -1;              // the joint under the cursor (dominant view), -1: none
+};
+
+// The size of the legend of `in` in pixels at the current font; (0, 0) when the view has no
+// legend (Shaded).
+ImVec2 legend_size(const LegendInput& in);
+
+// Draws the legend into [min, min + legend_size(in)).
+void draw_legend(ImDrawList* list, const ImVec2& min, const LegendInput& in);
+
+// The legend placed in the bottom-right corner of `viewport_min..viewport_max` (framebuffer
+// pixels, as ImGui's display), `margin` pixels in, on the background draw list (under every
+// panel).
+void draw_legend_in_corner(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           const LegendInput& in, float margin = 10.0f);
+
+// A one-line message centred at the top of the viewport ("click a joint").
+void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           std::string_view text);
+
+// What the cursor hovers, for the read-out.
+struct HoverInput {
+  enum class Kind : uint8_t { None, Joint, Surface };
+  Kind kind = Kind::None;
+  int32_t joint = -1;                  // Joint: the overlay joint; Surface: the joint picked there
+  bool selected = false;               // `joint` is the selected joint already
+  float joint_weight = 0.0f;           // Surface: its interpolated weight at the hit point
+  std::string_view mesh_name;          // Surface
+  uint32_t vertex = 0;                 // Surface: the nearest vertex (the mesh's index)
+  int64_t file_vertex = -1;            // its index in the file (Mesh::source_vertex), -1: same
+  VertexInfluences influences;         // Surface: the nearest vertex's
+  std::span<const std::string> names;  // the skeleton's joint names
+};
+
+// A tooltip by the cursor: "vertex 512 (file 498) of 'body'", then each joint and weight of that
+// vertex, then the joint a click selects. Nothing for Kind::None.
+void hover_tooltip(const HoverInput& in);
+
+}  // namespace ui
+}  // namespace sv

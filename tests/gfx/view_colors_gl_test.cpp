@@ -1,0 +1,129 @@
+// The shaders paint the debug views with the colours the legends draw: common.vert's v_color,
+// captured with transform feedback for vertices of known weights, flags and stored weight sums
+// (uploaded through GpuModel, which packs the dominant joint and the weight-sum level), equals
+// gfx/view_colors.h's functions for every view mode.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "anim/model.h"
+#include "gfx/gpu_model.h"
+#include "gfx/shader.h"
+#include "gfx/view_colors.h"
+#include "gl_context.h"
+#include "test_util.h"
+#include "vertex_capture.h"
+
+namespace sv {
+namespace {
+
+// Eleven vertices on skin bones 0..3 = skeleton joints 3, 5, 8, 9: weights on bone 0 from 0 to
+// 1 (the heat ramp), 1 to 4 influences, one cut at import, one unweighted, stored sums from
+// exactly 1 to 1.38.
+struct Case {
+  glm::u16vec4 joints;
+  glm::vec4 weights;
+  uint8_t flags;
+  float stored_sum;
+};
+const std::vector<Case> kCases = {
+    {{0, 1, 0, 0}, {0.0f, 1.0f, 0, 0}, 0, 1.0f},
+    {{0, 1, 0, 0}, {0.1f, 0.9f, 0, 0}, 0, 1.0005f},
+    {{0, 1, 0, 0}, {0.3f, 0.7f, 0, 0}, kVertexRenormalised, 1.002f},
+    {{0, 1, 0, 0}, {0.5f, 0.5f, 0, 0}, kVertexRenormalised, 0.99f},
+    {{0, 1, 2, 0}, {0.6f, 0.3f, 0.1f, 0}, kVertexRenormalised, 1.05f},
+    {{0, 1, 2, 3}, {0.7f, 0.1f, 0.1f, 0.1f}, kVertexRenormalised | kVertexTruncated, 1.38f},
+    {{0, 0, 0, 0}, {0.875f, 0.125f, 0, 0}, 0, 1.0f},
+    {{0, 1, 2, 3}, {0.97f, 0.01f, 0.01f, 0.01f}, 0, 1.0f},
+    {{0, 0, 0, 0}, {1.0f, 0, 0, 0}, kVertexUnweighted, 0.0f},
+    {{1, 2, 0, 0}, {0.2f, 0.8f, 0, 0}, 0, 0.94f},
+    {{2, 3, 0, 0}, {0.5f, 0.5f, 0, 0}, 0, 1.0f},
+};
+
+Model color_model() {
+  Model m;
+  for (int j = 0; j < 10; ++j) {
+    m.skeleton.names.push_back(std::string(1, static_cast<char>('a' + j)));
+    m.skeleton.parents.push_back(j == 0 ? kNoParent : 0);
+    m.skeleton.rest.emplace_back();
+    m.skeleton.inverse_bind.emplace_back(1.0f);
+    m.skeleton.is_bone.push_back(0);
+  }
+  Mesh mesh;
+  mesh.skinned = true;
+  mesh.node = 0;
+  for (std::size_t v = 0; v < kCases.size(); ++v) {
+    mesh.positions.emplace_back(static_cast<float>(v), 0, 0);
+    mesh.normals.emplace_back(0, 1, 0);
+    mesh.joints.push_back(kCases[v].joints);
+    mesh.weights.push_back(kCases[v].weights);
+    mesh.vertex_flags.push_back(kCases[v].flags);
+    mesh.source_weight_sums.push_back(kCases[v].stored_sum);
+  }
+  mesh.skin_joints = {3, 5, 8, 9};
+  mesh.inverse_bind.assign(4, glm::mat4(1.0f));
+  mesh.max_joint = 3;
+  m.meshes.push_back(std::move(mesh));
+  return m;
+}
+
+// The view colour of every vertex in `mode` (selected skin bone 0 for the heat map).
+std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode) {
+  gl::ProgramDesc desc{
+      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_color"}};
+  gl::ProgramResult r = gl::build_program(desc);
+  EXPECT_TRUE(r.ok()) << r.error;
+  const GLuint p = r.program.id();
+  glUseProgram(p);
+  glUniform1i(glGetUniformLocation(p, "u_view_mode"), mode);
+  glUniform1i(glGetUniformLocation(p, "u_selected_bone"), 0);
+  std::vector<glm::vec4> colors = test::capture_vertices<glm::vec4>(p, gpu, 0);
+  return colors;
+}
+
+TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {
+  SV_REQUIRE_GL();
+  const Model model = color_model();
+  ASSERT_EQ(model.validate(), "");
+  gl::GpuModel gpu(model);
+  const std::vector<glm::mat4> palette(4, glm::mat4(1.0f));
+  const std::vector<glm::mat3> normals(4, glm::mat3(1.0f));
+  gpu.upload_palette(palette, normals);
+
+  const std::vector<glm::vec4> heat = shader_colors(gpu, 1);
+  const std::vector<glm::vec4> dominant = shader_colors(gpu, 2);
+  const std::vector<glm::vec4> influences = shader_colors(gpu, 3);
+  const std::vector<glm::vec4> sums = shader_colors(gpu, 4);
+  ASSERT_EQ(heat.size(), kCases.size());
+  const Mesh& mesh = model.meshes[0];
+  for (std::size_t v = 0; v < kCases.size(); ++v) {
+    SCOPED_TRACE("vertex " + std::to_string(v));
+    const Case& c = kCases[v];
+    // Weight on bone 0 (a bone may appear twice with the canonical layout's zero slots).
+    float w = 0.0f;
+    int kept = 0, largest = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (c.weights[i] > 0.0f) ++kept;
+      if (c.joints[i] == 0 && c.weights[i] > 0.0f) w += c.weights[i];
+      if (c.weights[i] > c.weights[largest]) largest = i;
+    }
+    EXPECT_NEAR_GLM(glm::vec3(heat[v]), heat_color(w), 1e-5f);
+    EXPECT_NEAR_GLM(glm::vec3(dominant[v]),
+                    joint_color(static_cast<uint32_t>(mesh.skin_joints[c.joints[largest]])), 1e-5f);
+    const std::size_t cls = (c.flags & kVertexTruncated) ? 4 : static_cast<std::size_t>(kept - 1);
+    EXPECT_NEAR_GLM(glm::vec3(influences[v]), kInfluenceColors[cls], 1e-6f);
+    const glm::vec3 sum_expected = (c.flags & kVertexUnweighted)
+                                       ? kSumUnweightedColor
+                                       : weight_sum_color(weight_sum_level(c.stored_sum));
+    EXPECT_NEAR_GLM(glm::vec3(sums[v]), sum_expected, 1e-5f);
+  }
+  // The cases do span the ramps (guards against a vacuous pass).
+  EXPECT_NEAR_GLM(glm::vec3(heat[0]), glm::vec3(0, 0, 1), 1e-6f);
+  EXPECT_NEAR_GLM(glm::vec3(heat[8]), glm::vec3(1, 0, 0), 1e-6f);
+  EXPECT_NEAR_GLM(glm::vec3(sums[5]), kSumErrorHighColor, 1e-6f);
+  EXPECT_NEAR_GLM(glm::vec3(sums[0]), kSumOkColor, 1e-6f);
+}
+
+}  // namespace
+}  // namespace sv

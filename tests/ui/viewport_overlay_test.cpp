@@ -1,0 +1,149 @@
+// The viewport legends in a headless Dear ImGui context (imgui_harness.h): each
+// draws inside the rectangle legend_size() announces, with the colours gfx/view_colors.h gives
+// the shaders (so what the legend shows is what the mesh shows).
+#include "ui/viewport_overlay.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "anim/model.h"
+#include "anim/weight_stats.h"
+#include "gfx/view_colors.h"
+#include "imgui_harness.h"
+
+namespace sv {
+namespace {
+
+ImU32 shown(const glm::vec3& linear) {
+  const glm::vec3 c = display_color(linear);
+  return IM_COL32(std::lround(c.r * 255.0f), std::lround(c.g * 255.0f), std::lround(c.b * 255.0f),
+                  255);
+}
+
+struct Drawn {
+  ImVec2 size;
+  ImVec2 lo{1e9f, 1e9f}, hi{-1e9f, -1e9f};  // extent of every vertex drawn
+  std::set<ImU32> colors;
+  int vertices = 0;
+};
+
+Drawn draw(const ui::LegendInput& in, const ImVec2& at) {
+  test::ImGuiHarness imgui;
+  ImGui::GetStyle().AntiAliasedLines = false;  // no fringe outside the shapes
+  ImGui::GetStyle().AntiAliasedFill = false;
+  Drawn d;
+  imgui.draw = [&] {
+    d.size = ui::legend_size(in);
+    ImDrawList* list = ImGui::GetBackgroundDrawList();
+    const int before = list->VtxBuffer.Size;
+    ui::draw_legend(list, at, in);
+    for (int i = before; i < list->VtxBuffer.Size; ++i) {
+      const ImDrawVert& v = list->VtxBuffer[i];
+      d.lo = ImVec2(std::min(d.lo.x, v.pos.x), std::min(d.lo.y, v.pos.y));
+      d.hi = ImVec2(std::max(d.hi.x, v.pos.x), std::max(d.hi.y, v.pos.y));
+      d.colors.insert(v.col);
+      ++d.vertices;
+    }
+  };
+  imgui.frame();
+  return d;
+}
+
+// Rounded corners are built from arcs: vertices may stray by float rounding (~0.01 px).
+constexpr float kSlack = 0.05f;
+
+void expect_inside(const Drawn& d, const ImVec2& at) {
+  ASSERT_GT(d.vertices, 0);
+  EXPECT_GE(d.lo.x, at.x - kSlack);
+  EXPECT_GE(d.lo.y, at.y - kSlack);
+  EXPECT_LE(d.hi.x, at.x + d.size.x + kSlack);
+  EXPECT_LE(d.hi.y, at.y + d.size.y + kSlack);
+  // The box is the legend's own background: the extent is the announced size.
+  EXPECT_NEAR(d.hi.x - d.lo.x, d.size.x, 2 * kSlack);
+  EXPECT_NEAR(d.hi.y - d.lo.y, d.size.y, 2 * kSlack);
+}
+
+WeightStats stats() {
+  WeightStats s;
+  s.vertices = 100;
+  s.influences = {40, 30, 20, 5};
+  s.truncated = 5;
+  s.max_influences = 6;
+  s.unweighted = 2;
+  s.sum_off = 7;
+  s.largest_sum_error = 0.38f;
+  s.largest_error_sum = 1.38f;
+  return s;
+}
+
+const std::vector<std::string> kNames = {"root", "spine", "arm"};
+const std::vector<JointInfluence> kJoints = {{0, 0.0f}, {60, 1.0f}, {50, 0.5f}};
+
+TEST(Legend, ShadedHasNone) {
+  ui::LegendInput in;
+  const Drawn d = draw(in, ImVec2(10, 10));
+  EXPECT_EQ(d.size.x, 0.0f);
+  EXPECT_EQ(d.vertices, 0);
+}
+
+TEST(Legend, WeightsRampFromBlueToRed) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::Weights, &s, kJoints, kNames, 1, -1};
+  const ImVec2 at(500, 300);
+  const Drawn d = draw(in, at);
+  expect_inside(d, at);
+  for (float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
+    EXPECT_TRUE(d.colors.count(shown(heat_color(w)))) << "weight " << w;
+  }
+}
+
+TEST(Legend, InfluenceClassesHaveTheViewsColours) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::Influences, &s, kJoints, kNames, -1, -1};
+  const ImVec2 at(0, 0);
+  const Drawn d = draw(in, at);
+  expect_inside(d, at);
+  for (const glm::vec3& c : kInfluenceColors) EXPECT_TRUE(d.colors.count(shown(c)));
+}
+
+TEST(Legend, WeightSumClassesAndErrorRamp) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  const ImVec2 at(20, 40);
+  const Drawn d = draw(in, at);
+  expect_inside(d, at);
+  EXPECT_TRUE(d.colors.count(shown(kSumOkColor)));
+  EXPECT_TRUE(d.colors.count(shown(kSumUnweightedColor)));
+  EXPECT_TRUE(d.colors.count(shown(weight_sum_color(1))));
+  EXPECT_TRUE(d.colors.count(shown(weight_sum_color(255))));
+}
+
+TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::Dominant, &s, kJoints, kNames, 1, 2};
+  const ImVec2 at(0, 0);
+  const Drawn both = draw(in, at);
+  expect_inside(both, at);
+  EXPECT_TRUE(both.colors.count(shown(joint_color(1))));
+  EXPECT_TRUE(both.colors.count(shown(joint_color(2))));
+  in.selected_joint = -1;
+  in.hovered_joint = -1;
+  const Drawn none = draw(in, at);
+  EXPECT_FALSE(none.colors.count(shown(joint_color(1))));
+  EXPECT_LT(none.size.y, both.size.y);  // a hint line instead of two swatch rows
+}
+
+TEST(Legend, WithoutStatsItStillDraws) {
+  ui::LegendInput in{ViewMode::Influences, nullptr, kJoints, kNames, -1, -1};
+  const Drawn d = draw(in, ImVec2(0, 0));
+  expect_inside(d, ImVec2(0, 0));
+}
+
+}  // namespace
+}  // namespace sv
