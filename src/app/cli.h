@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/import.h"
+
 namespace sv {
 
 inline constexpr int kExitOk = 0;
@@ -32,9 +34,12 @@ struct Options {
   std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
   std::string crossfade;            // --crossfade SPEC
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
-  double time_limit = 120;  // --time-limit: seconds a headless command may run, and the viewer
-                            // waits for a file it reads (0 = no limit)
+  double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
+  double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
 };
+
+// The import worker's bounds from the options.
+ImportOptions import_options(const Options& options);
 
 // Registers the core options on `app`, writing into `options`, and --version. The help's footer
 // lists the window's mouse and keyboard controls (ui/controls.h).

@@ -154,8 +154,9 @@ class Viewer {
   GLFWwindow* window_ = nullptr;
   Input input_;
   gl::Renderer renderer_;
-  // Files opened from the window are read on a worker thread (the window keeps drawing) and
-  // given up on after --time-limit seconds; the scene is built here, on the context's thread.
+  // Files opened from the window are read by the import worker in a child process (the window
+  // keeps drawing) and given up on after --time-limit seconds; the scene is built here, on the
+  // context's thread.
   std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
@@ -486,7 +487,7 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   ImGui::DestroyContext();
 }
 
-// Reads `path` on the loader's thread and waits for it (or for --time-limit): the window's first
+// Reads `path` in the import worker and waits for it (or for --time-limit): the window's first
 // model is read before the window opens, so a bad file exits 2 with no window.
 ImportResult read_first(ModelLoader& loader, const std::string& path) {
   if (std::string e = loader.start(path); !e.empty()) {
@@ -573,9 +574,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     model = SKINVIEW_DEFAULT_MODEL;
   }
 #endif
-  // The loader's threads leave stdio open: see model_loader.h (a read given up on keeps running).
-  set_import_silences_stdio(false);
-  auto loader = std::make_unique<ModelLoader>(options.time_limit);
+  auto loader = std::make_unique<ModelLoader>(import_options(options));
   ImportResult first;
   if (!model.empty()) {
     first = read_first(*loader, model);
@@ -597,17 +596,8 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   } else if (!viewer.bone.empty() || !options.clip.empty() || blend.any()) {
     return bad_input("--clip, --bone, --layer and --crossfade need a model file");
   }
-  int status = 0;
-  {
-    Viewer v;
-    status = v.run(options, viewer, model, std::move(first), start, std::move(loader));
-  }
-  if (ModelLoader::running() > 0) {
-    // A read given up on is still inside assimp: static destructors must not run under it.
-    std::fflush(nullptr);
-    std::_Exit(status);
-  }
-  return status;
+  Viewer v;
+  return v.run(options, viewer, model, std::move(first), start, std::move(loader));
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {

@@ -79,8 +79,9 @@ std::string adopt_scene(ImportResult&& result, const std::string& path,
   return error;
 }
 
-std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current) {
-  return adopt_scene(import_model(path), path, current);
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current,
+                       const ImportOptions& options) {
+  return adopt_scene(import_model(path, options), path, current);
 }
 
 bool format_is_z_up(const std::string& path) noexcept {

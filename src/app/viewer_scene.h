@@ -17,10 +17,9 @@
 #include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
+#include "io/import.h"
 
 namespace sv {
-
-struct ImportResult;
 
 struct Scene {
   std::string path;
@@ -59,9 +58,10 @@ void advance(Scene& scene, double dt);
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error);
 
-// Imports `path` and, on success, replaces *current; on failure *current is left as it was.
-// Returns the error ("" on success).
-std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current);
+// Imports `path` (in the import worker, waiting for it) and, on success, replaces *current; on
+// failure *current is left as it was. Returns the error ("" on success).
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current,
+                       const ImportOptions& options = {});
 
 // Like load_scene, from an import result already made (the tests feed failures through it).
 std::string adopt_scene(ImportResult&& result, const std::string& path,

@@ -2,7 +2,9 @@
 // --bind-pose, --version and --help, and one line on stderr starting "skinview: " with exit
 // status 2 for every kind of bad input, the window's options included (checked before any window
 // opens, so these run without a display).
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -209,6 +211,48 @@ TEST(Cli, EveryInvalidFileExits2WithOneLine) {
     expect_bad_input({kExe, "--info", entry.path().string()}, entry.path().string());
   }
   EXPECT_GE(n, 15u);
+}
+
+// The import runs in a child process: whatever it does, the command line prints one line and
+// exits 2. The worker is made to crash, hang and exhaust memory on purpose
+// (SKINVIEW_IMPORT_FAULT, io/worker_protocol.h); the real crashers of earlier fuzz rounds are in
+// tests/io/fuzz_regression_test.cpp.
+TEST(Cli, AnImporterThatFailsIsOneLineAndStatus2) {
+  const std::string wuson = model("X/Testwuson.X");
+  struct Case {
+    const char* fault;
+    std::vector<std::string> extra;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"segv", {}, wuson + ": the importer crashed (SIGSEGV) reading it; refused"},
+      {"abort", {}, wuson + ": the importer crashed (SIGABRT) reading it; refused"},
+      {"hang", {"--time-limit", "1"}, wuson + ": gave up after 1 s (--time-limit)"},
+      {"alloc",
+       {"--memory-limit", "200"},
+       wuson + ": the importer ran out of memory (limit 200 MiB) reading it; refused"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fault);
+    ::setenv("SKINVIEW_IMPORT_FAULT", c.fault, 1);
+    for (const char* mode : {"--info", "--dump"}) {
+      std::vector<std::string> args{kExe, mode, wuson};
+      args.insert(args.end(), c.extra.begin(), c.extra.end());
+      const auto t0 = std::chrono::steady_clock::now();
+      expect_bad_input(args, c.says);
+      EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+    }
+    ::unsetenv("SKINVIEW_IMPORT_FAULT");
+  }
+}
+
+// skinview itself never runs assimp: the library is not even loaded into its process.
+TEST(Cli, SkinviewDoesNotLinkAssimp) {
+  const ProcessResult r = run_process({"/usr/bin/ldd", kExe});
+  ASSERT_TRUE(r.exited());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("libc.so"), std::string::npos) << r.out;  // ldd did list the libraries
+  EXPECT_EQ(r.out.find("assimp"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -2,8 +2,13 @@
 // window_driver.h), the result read from the window's state and from its frame.
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -172,6 +177,37 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   EXPECT_EQ(s["model"], kDefault);  // the previous model stays
   EXPECT_EQ(w.quit(), 0);
   std::filesystem::remove(fifo);
+}
+
+// A file opened from the window whose import crashes (the worker made to crash on purpose, for
+// this file only) leaves the window drawing and the model on screen, with the one-line error.
+TEST(WindowE2E, AFileWhoseImportCrashesLeavesTheWindowAndItsModel) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  const std::string bad = w.config_home() + "_crash_me.x";
+  std::ofstream(bad) << "xof 0303txt 0032\n";
+  ::setenv("SKINVIEW_IMPORT_FAULT", "segv:_crash_me", 1);
+  const bool launched = w.launch({kDefault});
+  ::unsetenv("SKINVIEW_IMPORT_FAULT");
+  ASSERT_TRUE(launched);
+  nlohmann::json s = w.state();
+  ASSERT_TRUE(w.click_landmark(s, "input:path"));
+  w.key("ctrl+a");
+  w.type(bad);
+  w.key("Return");
+  const auto t0 = std::chrono::steady_clock::now();
+  s = w.state();
+  const long frame = s["frame"].get<long>();
+  while (s["loadError"] == "" && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    s = w.state();
+  }
+  EXPECT_EQ(s["loadError"], bad + ": the importer crashed (SIGSEGV) reading it; refused");
+  EXPECT_EQ(s["model"], kDefault);  // the previous model stays
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_GT(w.state()["frame"].get<long>(), frame) << "the window stopped drawing";
+  EXPECT_EQ(w.quit(), 0);
+  std::filesystem::remove(bad);
 }
 
 // The file browser: a click selects, Enter opens, the new file starts with a fresh camera and
