@@ -44,6 +44,18 @@ void add_core_options(CLI::App& app, Options& o) {
                "or --bind-pose (where the inverse bind matrices put the joints)");
          })
       ->group("");
+  auto* layer = app.add_option("--layer", o.layers,
+                               "A layer over the --clip base, repeatable, in order: "
+                               "CLIP[:weight=W][:time=T][:mask=JOINT][:additive][:ref=T]")
+                    ->allow_extra_args(false);
+  auto* crossfade = app.add_option("--crossfade", o.crossfade,
+                                   "Cross-fade as the base instead of --clip: "
+                                   "FROM:TO:START:DURATION[:sync]");
+  for (CLI::Option* pose : {rest, bind}) {
+    pose->excludes(layer);
+    pose->excludes(crossfade);
+  }
+  crossfade->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
                  "Seconds the import of a file may take before it is given up on (its process "

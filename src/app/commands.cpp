@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/app_common.h"
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
@@ -115,6 +116,8 @@ int run_info(const Options& o) {
 
 int run_dump(const Options& o) {
   if (o.model.empty()) return fail("--dump needs a model file (see --help)");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty()) return fail(e);
   DumpRequest request;
   if (!o.times.empty()) {
     std::string item;
@@ -147,6 +150,14 @@ int run_dump(const Options& o) {
     if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
   } else {
     request.clip = m.clips.empty() ? -1 : 0;
+  }
+  if (blend.any()) {
+    // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
+    const double base_time = request.frames ? 0.0 : request.times[0];
+    if (std::string e =
+            make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
+        !e.empty())
+      return fail(e);
   }
 
   if (o.output == "-") {

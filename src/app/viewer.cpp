@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/app_common.h"
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "app/exit_state.h"
 #include "app/model_loader.h"
@@ -71,6 +72,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   if (scene == nullptr) return v;
   v.model = &scene->model;
   v.player = &scene->player;
+  v.stack = &scene->stack;
   v.path = scene->path;
   v.report = scene->report;
   v.from_cache = scene->from_cache;
@@ -103,6 +105,7 @@ ui::StatusView status_view(const Status& st) {
 struct Start {
   int32_t clip = kRestPose;
   std::optional<double> time;  // --time: start paused there
+  LayerStack blend;            // --layer / --crossfade, on a clock starting at --time (or 0)
   int32_t joint = -1;          // --bone
   RenderOptions render;
   std::string up = "auto";
@@ -262,7 +265,7 @@ void Viewer::frame(float dt) {
   glClearColor(bg.r, bg.g, bg.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (scene_) {
-    scene_->player.advance(dt, scene_->duration());
+    advance(*scene_, dt);
     evaluate(*scene_, state_.render);
     state_.render.selected_joint = state_.selection.joint;
     const auto t0 = Clock::now();
@@ -389,6 +392,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         p.time = std::min(*start.time, scene_->duration());
         p.playing = false;
       }
+      if (start.blend.blends()) set_blend(*scene_, start.blend, start.time.value_or(0.0));
       state_.render.view = start.render.view;
       state_.selection.joint = start.joint;
       if (start.up != "auto") {
@@ -560,6 +564,9 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     start.time = t;
   }
   if (!options.times.empty()) return bad_input("--times is for --dump; the window takes --time");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
   std::string model = options.model;
 #ifdef SKINVIEW_DEFAULT_MODEL
   // With no argument, the project's default character (when assets/ has it).
@@ -577,12 +584,18 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     const std::optional<int32_t> clip = requested_clip(m, options);
     if (!clip) return bad_input(no_clip_message(m, model, options.clip));
     start.clip = *clip;
+    if (blend.any()) {
+      if (std::string e =
+              make_layer_stack(m, model, start.clip, start.time.value_or(0.0), blend, &start.blend);
+          !e.empty())
+        return bad_input(e);
+    }
     if (!viewer.bone.empty()) {
       start.joint = m.skeleton.find(viewer.bone);
       if (start.joint < 0) return bad_input(no_joint_message(m, model, viewer.bone));
     }
-  } else if (!viewer.bone.empty() || !options.clip.empty()) {
-    return bad_input("--clip and --bone need a model file");
+  } else if (!viewer.bone.empty() || !options.clip.empty() || blend.any()) {
+    return bad_input("--clip, --bone, --layer and --crossfade need a model file");
   }
   Viewer v;
   return v.run(options, viewer, model, std::move(first), start, std::move(loader));
@@ -603,10 +616,20 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   if (!options.time.empty() && !parse_seconds(options.time, &time)) {
     return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   }
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
   int32_t joint = -1;
+  LayerStack stack;  // the blend, resolved against the model before any window opens
   HeadlessScene h;
   const int status =
       open_headless_scene(options, "screenshot", width, height, &h, [&](const Model& m) {
+        if (blend.any()) {
+          const int32_t base = requested_clip(m, options).value_or(kRestPose);
+          if (std::string e = make_layer_stack(m, options.model, base, time, blend, &stack);
+              !e.empty())
+            return e;
+        }
         if (viewer.bone.empty()) return std::string();
         joint = m.skeleton.find(viewer.bone);
         return joint < 0 ? no_joint_message(m, options.model, viewer.bone) : std::string();
@@ -620,6 +643,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   s.player.clip = h.clip;
   s.player.playing = false;
   s.player.time = std::min(time, s.duration());
+  if (stack.blends()) set_blend(s, stack, time);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);
   // With the panels, the model is drawn in the viewport they leave, as in the window.

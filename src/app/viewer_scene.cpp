@@ -1,5 +1,6 @@
 #include "app/viewer_scene.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -33,6 +34,12 @@ const Bounds& Scene::bounds_of(int32_t clip) {
   }
   return clip_bounds[slot];
 }
+
+void set_blend(Scene& scene, const LayerStack& blend, double clock) {
+  scene.stack = from_stack(scene.model, blend, clock, scene.player);
+}
+
+void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error) {

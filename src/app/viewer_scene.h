@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "anim/animator.h"
+#include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
+#include "anim/stack_player.h"
 #include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
@@ -39,7 +41,18 @@ struct Scene {
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
   // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
   const Bounds& bounds_of(int32_t clip);
+  // The layers over the player's clip and a cross-fade in progress (anim/stack_player.h): the
+  // command line's --layer / --crossfade to begin with, then the Layers section's edits.
+  StackPlayer stack;
+  std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
 };
+
+// Plays the command line's `blend` from its clock time `clock`: the player moves to its base
+// clip and time, and the layers start at theirs.
+void set_blend(Scene& scene, const LayerStack& blend, double clock);
+
+// Advances the player, the layers and a cross-fade by dt seconds (anim/stack_player.h).
+void advance(Scene& scene, double dt);
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns
 // null with `error` set when the import failed or the model is inconsistent.

@@ -194,7 +194,8 @@ void write_material(Writer& w, const Material& m) {
 // reading is copying and ClipRuntime::adopt checks them against their contract.
 //   name, f64 duration (s), u32 joints, times (array of f64 seconds), timeline_begin (array of
 //   u32), tracks (u64 count, then per track u32 timeline, u32 base, u32 stride, u8
-//   interpolation), values (array of vec4), parents (array of i32), uniform (array of u8).
+//   interpolation), values (array of vec4), parents (array of i32), uniform (array of u8), keyed
+//   (array of u8: which components of each joint the clip keys, for blending).
 void write_clip(Writer& w, const ClipRuntime& clip) {
   const ClipArraysView a = clip.arrays();
   w.begin(kClip);
@@ -213,6 +214,7 @@ void write_clip(Writer& w, const ClipRuntime& clip) {
   w.array(a.values);
   w.array(a.parents);
   w.array(a.uniform);
+  w.array(a.keyed);
   w.end();
 }
 
@@ -509,6 +511,7 @@ std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left,
   in.array(a.values, kMaxModelBytes, "key values");
   in.array(a.parents, a.joints, "clip parents");
   in.array(a.uniform, padded, "clip uniform flags");
+  in.array(a.keyed, a.joints, "clip keyed flags");
   if (!in.at_end("the clip section")) return in.error();
   keys_left -= a.times.empty() ? 0 : a.times.size() - 1;
   for (std::size_t u = 1; u + 1 < a.timeline_begin.size(); ++u)

@@ -208,6 +208,32 @@ TEST(Window, RunsFramesOnBothPathsAndCloses) {
   EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 2);
 }
 
+// A layer moves what it keys, and at weight 0 nothing; the window plays a blend and refuses a bad
+// one with status 2.
+TEST(Screenshot, ALayerChangesThePictureAndAtWeightZeroDoesNot) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string character = SKINVIEW_SOURCE_DIR "/assets/default.glb";
+  const Image walk = shoot(character, "walk", "--clip walk --time 0.3");
+  const Image wave =
+      shoot(character, "wave_over_walk", "--clip walk --time 0.3 --layer wave:mask=clavicle_r");
+  const Image none = shoot(character, "wave_at_0", "--clip walk --time 0.3 --layer wave:weight=0");
+  EXPECT_GT(differing(walk, wave), 0.005);
+  EXPECT_LE(differing(walk, none), 0.001);
+  const std::string out = out_path("bad_layer");
+  EXPECT_EQ(run("'" + character + "' --screenshot " + out + " --layer wave:weight=3"), 2);
+  EXPECT_EQ(run("'" + character + "' --screenshot " + out + " --layer nope"), 2);
+}
+
+TEST(Window, PlaysABlendAndRefusesABadOne) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string character = "'" SKINVIEW_SOURCE_DIR "/assets/default.glb'";
+  EXPECT_EQ(run(character + " --frames 20 --crossfade idle:walk:0.05:0.1:sync " +
+                "--layer wave:mask=clavicle_r:weight=0.7 --skinning cpu"),
+            0);
+  EXPECT_EQ(run(character + " --frames 20 --layer wave:nope=1"), 2);  // before the window opens
+  EXPECT_EQ(run(character + " --frames 20 --layer nope"), 2);         // once the model is read
+}
+
 // Runs `cmd` with the shell; its output (stdout and what it redirects) into *out; its exit status,
 // or -1.
 int shell(const std::string& cmd, std::string* out) {

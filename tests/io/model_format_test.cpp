@@ -165,6 +165,8 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_TRUE(same(c.values, d.values));
   EXPECT_TRUE(same(c.parents, d.parents));
   EXPECT_TRUE(same(c.uniform, d.uniform));
+  EXPECT_TRUE(same(c.keyed, d.keyed));
+  EXPECT_EQ(c.keyed.size(), 3u);
   ASSERT_EQ(c.tracks.size(), d.tracks.size());
   for (std::size_t t = 0; t < c.tracks.size(); ++t) {
     EXPECT_EQ(c.tracks[t].timeline, d.tracks[t].timeline) << t;
@@ -353,7 +355,7 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
 
 // The clip section as written, field by field (see write_clip), for tests that damage one field.
 struct ClipFields {
-  std::size_t duration, joints, times, timeline_begin, tracks, values;
+  std::size_t duration, joints, times, timeline_begin, tracks, values, parents, uniform, keyed;
 };
 ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
   std::size_t at = payload_of(bytes, "CLIP");
@@ -370,6 +372,9 @@ ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
   f.timeline_begin = f.times + 8 + 8 * count(f.times);
   f.tracks = f.timeline_begin + 8 + 4 * count(f.timeline_begin);
   f.values = f.tracks + 8 + 13 * count(f.tracks);
+  f.parents = f.values + 8 + 16 * count(f.values);
+  f.uniform = f.parents + 8 + 4 * count(f.parents);
+  f.keyed = f.uniform + 8 + count(f.uniform);
   return f;
 }
 
@@ -396,6 +401,9 @@ TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {
               const uint32_t j = 4;
               std::memcpy(b.data() + f.joints, &j, 4);
             }).find("laid out for 4 joints"),
+            std::string::npos);
+  // What the clip says it keys disagrees with its tracks (blending would read it).
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) { b[f.keyed + 8] ^= 4; }).find("keyed entry"),
             std::string::npos);
   // Times out of order: the second time of the first keyed timeline made NaN.
   EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
