@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/record.h"
 #include "app/viewer.h"
 
 int main(int argc, char** argv) {
@@ -13,7 +14,14 @@ int main(int argc, char** argv) {
     sv::add_core_options(app, options);
     sv::ViewerOptions viewer;
     sv::add_viewer_options(app, viewer);
+    sv::RecordOptions record;
+    sv::add_record_options(app, record);
     if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
+    if (!record.active() && record.any_given()) {
+      std::cerr << "skinview: --fps, --from and --to are for --record\n";
+      return sv::kExitBadInput;
+    }
+    if (record.active()) return sv::run_record(options, viewer, record);
     if (options.dump) return sv::run_dump(options);
     if (options.info) return sv::run_info(options);
     if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);

@@ -1,0 +1,97 @@
+// The recording plan (app/record.h): frame counts over [from, to), frame times computed from the
+// frame number, defaults, bad values, frame names. Expectations computed by hand.
+#include <gtest/gtest.h>
+
+#include "app/record.h"
+
+namespace sv {
+namespace {
+
+// Options as typed ("" = not given). Each test makes new ones rather than assigning to the fields
+// (GCC 12 warns, wrongly, about assigning literals to strings here: -Wrestrict).
+RecordOptions opts(std::string fps = "", std::string from = "", std::string to = "") {
+  RecordOptions o;
+  o.dir = "out";
+  o.fps = std::move(fps);
+  o.from = std::move(from);
+  o.to = std::move(to);
+  return o;
+}
+
+RecordPlan plan_of(const RecordOptions& o, double duration, const std::string& time = "") {
+  RecordPlan p;
+  const std::string e = make_record_plan(o, time, duration, &p);
+  EXPECT_EQ(e, "");
+  return p;
+}
+
+std::string error_of(const RecordOptions& o, std::optional<double> duration,
+                     const std::string& time = "") {
+  RecordPlan p;
+  return make_record_plan(o, time, duration, &p);
+}
+
+TEST(RecordPlan, WholeClipAtTheDefaultRateIsHalfOpen) {
+  const RecordPlan p = plan_of(opts(), 1.2);
+  EXPECT_DOUBLE_EQ(p.fps, 30.0);
+  EXPECT_EQ(p.frames(), 36);
+  // 'walk' in assets/default.glb ends at 1.2 as a float: 1.2000000476837158 s, 36.0000014 frames.
+  EXPECT_EQ(plan_of(opts(), 1.2000000476837158).frames(), 36);
+  // A range a hundredth of a frame longer than 36 frames does hold a 37th.
+  EXPECT_EQ(plan_of(opts(), 1.2 + 0.01 / 30.0).frames(), 37);
+  EXPECT_DOUBLE_EQ(frame_time(p, 0), 0.0);
+  EXPECT_DOUBLE_EQ(frame_time(p, 35), 35.0 / 30.0);
+}
+
+TEST(RecordPlan, RangeAndRate) {
+  const RecordPlan p = plan_of(opts("4", "0.5", "1.5"), 2.0);
+  ASSERT_EQ(p.frames(), 4);
+  EXPECT_EQ(frame_time(p, 0), 0.5);
+  EXPECT_EQ(frame_time(p, 1), 0.75);
+  EXPECT_EQ(frame_time(p, 3), 1.25);
+  // [0.1, 0.6) at 10 frames/s: 0.1, 0.2, 0.3, 0.4, 0.5.
+  EXPECT_EQ(plan_of(opts("10", "0.1", "0.6"), 2.0).frames(), 5);
+  // A range that is not a whole number of frames rounds up: [0, 1) at 2.5 frames/s is 0, 0.4, 0.8.
+  EXPECT_EQ(plan_of(opts("2.5", "", "1"), 2.0).frames(), 3);
+  // --to past the clip's end is allowed (the last pose holds, as --screenshot clamps).
+  EXPECT_EQ(plan_of(opts("10", "", "3"), 2.0).frames(), 30);
+}
+
+TEST(RecordPlan, StillPosesAndZeroRangesAreOneFrame) {
+  EXPECT_EQ(plan_of(opts(), 0.0).frames(), 1);  // the rest pose, or no clips
+  const RecordPlan zero = plan_of(opts("", "0.7", "0.7"), 2.0);
+  EXPECT_EQ(zero.frames(), 1);
+  EXPECT_EQ(frame_time(zero, 0), 0.7);
+  // --time holds the pose: every frame at that time, one frame unless --to gives a length.
+  const RecordPlan p = plan_of(opts(), 2.0, "1.25");
+  EXPECT_EQ(p.frames(), 1);
+  EXPECT_EQ(frame_time(p, 0), 1.25);
+  const RecordPlan q = plan_of(opts("5", "", "2"), 2.0, "1.25");
+  EXPECT_EQ(q.frames(), 10);
+  EXPECT_EQ(frame_time(q, 9), 1.25);
+}
+
+TEST(RecordPlan, BadValuesAreNamed) {
+  for (const char* fps : {"0", "-1", "abc", "nan", "inf", "1001", "30fps"}) {
+    EXPECT_NE(error_of(opts(fps), std::nullopt).find("--fps"), std::string::npos) << fps;
+  }
+  EXPECT_NE(error_of(opts("", "2", "1"), std::nullopt).find("--from 2 is after --to 1"),
+            std::string::npos);
+  EXPECT_EQ(error_of(opts("", "2"), std::nullopt), "");  // the clip's end is not known yet
+  EXPECT_NE(error_of(opts("", "2"), 1.2).find("past the end of the clip (1.2 s)"),
+            std::string::npos);
+  EXPECT_NE(error_of(opts("", "-0.5"), 1.2).find("--from"), std::string::npos);
+  EXPECT_NE(error_of(opts("", "", "1e30"), 1.2).find("frames"), std::string::npos);
+  EXPECT_NE(error_of(opts(), 1.2, "-1").find("--time"), std::string::npos);
+}
+
+TEST(RecordPlan, FrameNamesSort) {
+  EXPECT_EQ(frame_name(0, 1), "frame_00000.png");
+  EXPECT_EQ(frame_name(42, 100), "frame_00042.png");
+  EXPECT_EQ(frame_name(99999, 100000), "frame_99999.png");
+  EXPECT_EQ(frame_name(7, 100001), "frame_000007.png");
+  EXPECT_EQ(frame_name(100000, 100001), "frame_100000.png");
+}
+
+}  // namespace
+}  // namespace sv

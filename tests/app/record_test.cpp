@@ -1,0 +1,174 @@
+// `skinview --record`: every frame equals `--screenshot` at the frame's time (pixel for pixel:
+// llvmpipe is deterministic), the frames' count and names follow the range and the rate, and bad
+// values exit 2 with one line. Runs the real executable (SKINVIEW_EXE) on the default character
+// (assets/default.glb: 'walk' is 1.2 s, 'wave' 2 s).
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include "app/cli_util.h"
+#include "gfx/gl_context.h"
+#include "temp_dir.h"
+
+namespace sv::test {
+namespace {
+
+const std::string kModel = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+Image load(const std::string& path) {
+  Image img;
+  int n = 0;
+  unsigned char* p = stbi_load(path.c_str(), &img.width, &img.height, &n, 4);
+  if (p == nullptr) {
+    ADD_FAILURE() << "cannot read " << path;
+    return img;
+  }
+  img.rgba.assign(p, p + static_cast<std::size_t>(img.width) * img.height * 4);
+  stbi_image_free(p);
+  return img;
+}
+
+bool same_pixels(const Image& a, const Image& b) {
+  return a.width == b.width && a.height == b.height && !a.rgba.empty() && a.rgba == b.rgba;
+}
+
+// Runs skinview with `args` after the model; expects exit status 0.
+void run_ok(std::vector<std::string> args) {
+  args.insert(args.begin(), {kExe, kModel});
+  ProcessResult r = run_process(args, 120.0);
+  ASSERT_TRUE(r.exited()) << "timed out or crashed";
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+}
+
+// The files in `dir`, sorted.
+std::vector<std::string> names_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> frame_names(int n) {
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "frame_%05d.png", i);
+    names.push_back(buf);
+  }
+  return names;
+}
+
+// Records with `options` into a fresh folder and checks that frame i is the screenshot at
+// `times[i]` with the same options, and that there are no other files.
+void expect_frames_are_screenshots(const std::vector<std::string>& options,
+                                   const std::vector<std::string>& record_range,
+                                   const std::vector<std::string>& times) {
+  TempDir tmp;
+  const std::string dir = tmp / "frames";
+  std::vector<std::string> args = options;
+  args.insert(args.end(), {"--size", "160x120", "--record", dir});
+  args.insert(args.end(), record_range.begin(), record_range.end());
+  run_ok(args);
+  ASSERT_EQ(names_in(dir), frame_names(static_cast<int>(times.size())));
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const std::string shot = tmp / ("shot" + std::to_string(i) + ".png");
+    std::vector<std::string> s = options;
+    s.insert(s.end(), {"--size", "160x120", "--screenshot", shot, "--time", times[i]});
+    run_ok(s);
+    EXPECT_TRUE(
+        same_pixels(load(dir + "/" + frame_names(static_cast<int>(i + 1)).back()), load(shot)))
+        << "frame " << i << " is not the screenshot at " << times[i];
+  }
+  // Not all the same picture: the clip moves between frames.
+  EXPECT_FALSE(same_pixels(load(dir + "/frame_00000.png"), load(dir + "/frame_00001.png")));
+}
+
+#define SV_REQUIRE_DISPLAY() SV_REQUIRE_GL()
+
+TEST(Record, FramesAreTheScreenshotsAtTheirTimes) {
+  SV_REQUIRE_DISPLAY();
+  // 'walk' is 1.2 s: at 4 frames/s, [0, 1.2) holds 0, 0.25, 0.5, 0.75, 1.
+  expect_frames_are_screenshots({"--clip", "walk"}, {"--fps", "4"},
+                                {"0", "0.25", "0.5", "0.75", "1"});
+}
+
+TEST(Record, FramesAreTheScreenshotsOnTheCpuPathWithWeightsSkeletonAndSelection) {
+  SV_REQUIRE_DISPLAY();
+  expect_frames_are_screenshots({"--clip", "wave", "--skinning", "cpu", "--view", "weights",
+                                 "--bone", "forearm_r", "--skeleton"},
+                                {"--fps", "4", "--from", "0.5", "--to", "1.5"},
+                                {"0.5", "0.75", "1", "1.25"});
+}
+
+TEST(Record, FramesAreTheScreenshotsUnderALayerAndACrossFade) {
+  SV_REQUIRE_DISPLAY();
+  expect_frames_are_screenshots({"--clip", "walk", "--layer", "wave:weight=0.5:mask=spine_01"},
+                                {"--fps", "4", "--from", "0.25", "--to", "0.75"}, {"0.25", "0.5"});
+  expect_frames_are_screenshots({"--crossfade", "walk:wave:0.2:0.5"}, {"--fps", "8", "--to", "0.5"},
+                                {"0", "0.125", "0.25", "0.375"});
+}
+
+TEST(Record, CountAndNamesFollowRangeAndRate) {
+  SV_REQUIRE_DISPLAY();
+  TempDir tmp;
+  // The whole of 'walk' (1.2 s) at the default 30 frames/s: [0, 1.2) is 36 frames.
+  run_ok({"--clip", "walk", "--size", "32x24", "--record", tmp / "all"});
+  EXPECT_EQ(names_in(tmp / "all"), frame_names(36));
+  // [0.1, 0.6) at 10 frames/s: 0.1, 0.2, 0.3, 0.4, 0.5.
+  run_ok({"--clip", "walk", "--size", "32x24", "--fps", "10", "--from", "0.1", "--to", "0.6",
+          "--record", tmp / "part"});
+  EXPECT_EQ(names_in(tmp / "part"), frame_names(5));
+  // A still pose is one frame; so is a range of zero length. The folder is made, parents too.
+  run_ok({"--rest-pose", "--size", "32x24", "--record", tmp / "a/b/still"});
+  EXPECT_EQ(names_in(tmp / "a/b/still"), frame_names(1));
+  run_ok({"--clip", "walk", "--size", "32x24", "--from", "0.5", "--to", "0.5", "--record",
+          tmp / "zero"});
+  EXPECT_EQ(names_in(tmp / "zero"), frame_names(1));
+}
+
+TEST(Record, BadValuesExitTwoWithOneLine) {
+  TempDir tmp;
+  const std::string dir = tmp / "frames";
+  auto rec = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{kExe, kModel, "--clip", "walk", "--size", "32x24"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  expect_bad_input(rec({"--record", dir, "--fps", "0"}), "--fps");
+  expect_bad_input(rec({"--record", dir, "--fps", "-5"}), "--fps");
+  expect_bad_input(rec({"--record", dir, "--fps", "fast"}), "--fps");
+  expect_bad_input(rec({"--record", dir, "--fps", "nan"}), "--fps");
+  expect_bad_input(rec({"--record", dir, "--from", "1", "--to", "0.5"}), "--from");
+  expect_bad_input(rec({"--record", dir, "--from", "-1"}), "--from");
+  expect_bad_input(rec({"--record", dir, "--to", "inf"}), "--to");
+  expect_bad_input(rec({"--record", dir, "--from", "5"}), "past the end");
+  expect_bad_input(rec({"--record", dir, "--to", "1e30"}), "frames");
+  expect_bad_input(rec({"--record", dir, "--times", "0,1"}), "--times");
+  expect_bad_input(rec({"--record", dir, "--dump"}), "--dump");
+  expect_bad_input(rec({"--record", dir, "--info"}), "--info");
+  expect_bad_input(rec({"--record", dir, "--screenshot", tmp / "x.png"}), "--screenshot");
+  expect_bad_input(rec({"--fps", "10"}), "--record");
+  expect_bad_input(rec({"--from", "0.5", "--dump"}), "--record");
+  expect_bad_input({kExe, "--record", dir}, "model file");
+  expect_bad_input({kExe, kModel, "--record", dir, "--clip", "nope"}, "nope");
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "made the folder for a recording that failed";
+  // A folder that cannot be made (under a plain file), and one that already holds frames.
+  { std::ofstream(tmp / "file") << "x"; }
+  expect_bad_input(rec({"--record", tmp / "file/frames"}), "cannot create");
+  std::filesystem::create_directories(tmp / "used");
+  { std::ofstream(tmp / "used/frame_00000.png") << "x"; }
+  expect_bad_input(rec({"--record", tmp / "used"}), "already holds frames");
+}
+
+}  // namespace
+}  // namespace sv::test
