@@ -2,6 +2,7 @@
 #include "app/headless_view.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "gfx/gl.h"  // before GLFW
 
@@ -80,6 +81,20 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   OrbitCamera camera;
   s.bounds = s.bounds_of(s.player.clip);
   frame_scene(s, camera, ro_, viewport_.aspect());
+  if (turntable_) {
+    // The box around the cylinder: framing it from the load direction also frames the cylinder,
+    // whose picture is the same from every yaw about its axis, and the model is inside it.
+    Bounds box = world_bounds(s);
+    if (box.valid()) {
+      const glm::vec3 c = box.center();
+      const float r = 0.5f * std::hypot(box.max.x - box.min.x, box.max.z - box.min.z);
+      box.min.x = c.x - r;
+      box.max.x = c.x + r;
+      box.min.z = c.z - r;
+      box.max.z = c.z + r;
+      camera.frame(box, viewport_.aspect());
+    }
+  }
   camera.yaw += turn_radians;
   evaluate(s, ro_);
   glViewport(0, 0, width_, height_);

@@ -48,6 +48,11 @@ class HeadlessView {
   // it back: width() x height() top-down RGBA8 rows, valid until the next draw().
   const std::vector<uint8_t>& draw(double time, float turn_radians = 0.0f);
 
+  // For a turntable: frame on the upright cylinder around the framed bounds (its axis through
+  // their centre) instead of the bounds, so the model stays in the picture from every side at one
+  // distance; the frames then no longer equal --screenshot's.
+  void set_turntable(bool on) noexcept { turntable_ = on; }
+
   int width() const noexcept { return width_; }
   int height() const noexcept { return height_; }
 
@@ -57,6 +62,7 @@ class HeadlessView {
   LayerStack stack_;  // the blend, resolved against the model before any window opens
   int32_t joint_ = -1;
   bool ui_ = false;
+  bool turntable_ = false;
   int width_ = 0, height_ = 0;
   PixelRect viewport_;
   std::vector<uint8_t> rgba_;

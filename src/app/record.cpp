@@ -59,7 +59,11 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--fps", o.fps, "Frames per second of --record (default 30)");
   app.add_option("--from", o.from, "Clip time of the first recorded frame (default 0)");
   app.add_option("--to", o.to,
-                 "Clip time where the recording ends, not included (default: the clip's end)");
+                 "Clip time where the recording ends, not included (default: the clip's end; "
+                 "a still pose: one frame, or one turn with --orbit)");
+  app.add_option("--orbit", o.orbit,
+                 "Turn the camera about the vertical axis while recording, in degrees per second "
+                 "(a turntable; --rest-pose or --time T holds the pose)");
   for (CLI::Option* mode : {record}) {
     for (const char* other :
          {"--info", "--dump", "--screenshot", "--times", "--bench-frames", "--soak"}) {
@@ -82,6 +86,8 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
     return "bad --to '" + o.to + "' (want seconds >= 0)";
   if (!o.from.empty() && !o.to.empty() && from > to)
     return "--from " + o.from + " is after --to " + o.to;
+  if (!o.orbit.empty() && (!parse_number(o.orbit, &plan.orbit) || std::abs(plan.orbit) > 1e6))
+    return "bad --orbit '" + o.orbit + "' (want degrees per second)";
   if (!time.empty()) {
     double t = 0.0;
     if (!parse_seconds(time, &t)) return "bad --time '" + time + "' (want seconds >= 0)";
@@ -93,7 +99,7 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
   const bool still = plan.held || *duration <= 0.0;
   if (o.to.empty()) {
     if (still) {
-      to = from;
+      to = plan.orbit != 0.0 ? from + 360.0 / std::abs(plan.orbit) : from;
     } else {
       if (from > *duration) {
         return "--from " + o.from + " is past the end of the clip (" + seconds(*duration) + " s)";
@@ -117,6 +123,12 @@ double frame_time(const RecordPlan& plan, int64_t i) noexcept {
   if (plan.held) return *plan.held;
   const int64_t k = i % plan.frames_per_loop;
   return plan.from + static_cast<double>(k) / plan.fps;
+}
+
+float frame_turn(const RecordPlan& plan, int64_t i) noexcept {
+  const double degrees = std::fmod(plan.orbit * (static_cast<double>(i) / plan.fps), 360.0);
+  const double radians = (degrees < 0.0 ? degrees + 360.0 : degrees) * (M_PI / 180.0);
+  return static_cast<float>(radians);
 }
 
 std::string frame_name(int64_t i, int64_t frames) {
@@ -195,12 +207,13 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
         return record.dir.empty() ? std::string() : prepare_dir(record.dir);
       });
   if (status >= 0) return status;
+  view.set_turntable(plan.orbit != 0.0);
 
   const int64_t total = plan.frames();
   Progress progress(total);
   const std::filesystem::path dir(record.dir);
   for (int64_t i = 0; i < total; ++i) {
-    const std::vector<uint8_t>& rgba = view.draw(frame_time(plan, i));
+    const std::vector<uint8_t>& rgba = view.draw(frame_time(plan, i), frame_turn(plan, i));
     std::string error;
     const std::string path = (dir / frame_name(i, total)).string();
     if (!gl::write_png(path, view.width(), view.height(), rgba, &error)) return bad_input(error);

@@ -1,5 +1,7 @@
 // The recording plan (app/record.h): frame counts over [from, to), frame times computed from the
 // frame number, defaults, bad values, frame names. Expectations computed by hand.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "app/record.h"
@@ -83,6 +85,36 @@ TEST(RecordPlan, BadValuesAreNamed) {
   EXPECT_NE(error_of(opts("", "-0.5"), 1.2).find("--from"), std::string::npos);
   EXPECT_NE(error_of(opts("", "", "1e30"), 1.2).find("frames"), std::string::npos);
   EXPECT_NE(error_of(opts(), 1.2, "-1").find("--time"), std::string::npos);
+}
+
+TEST(RecordPlan, OrbitTurnsByDegreesPerSecondAndAStillPoseTurnsOnce) {
+  RecordOptions o = opts("4", "", "2");
+  o.orbit = "360";
+  const RecordPlan p = plan_of(o, 0.0);
+  EXPECT_EQ(p.frames(), 8);
+  EXPECT_EQ(frame_turn(p, 0), 0.0f);
+  EXPECT_FLOAT_EQ(frame_turn(p, 1), static_cast<float>(M_PI / 2));
+  EXPECT_FLOAT_EQ(frame_turn(p, 2), static_cast<float>(M_PI));
+  // A whole turn is exactly no turn (360 x 1 s wraps to 0 in degrees before radians).
+  EXPECT_EQ(frame_turn(p, 4), 0.0f);
+  EXPECT_EQ(frame_turn(p, 5), frame_turn(p, 1));
+  // Negative turns the other way: -90 degrees is 270.
+  RecordOptions back = opts("4", "", "2");
+  back.orbit = "-360";
+  EXPECT_FLOAT_EQ(frame_turn(plan_of(back, 0.0), 1), static_cast<float>(1.5 * M_PI));
+  // No --to: a still pose records one whole turn (45 degrees/s: 8 s, 16 frames at 2/s), a clip
+  // its duration; the clip time does not move for a still.
+  RecordOptions still = opts("2");
+  still.orbit = "45";
+  EXPECT_EQ(plan_of(still, 0.0).frames(), 16);
+  EXPECT_EQ(plan_of(still, 1.5).frames(), 3);
+  EXPECT_EQ(plan_of(still, 1.5, "0.5").frames(), 16);
+  EXPECT_EQ(frame_time(plan_of(still, 1.5, "0.5"), 15), 0.5);
+  // Without --orbit nothing turns.
+  EXPECT_EQ(frame_turn(plan_of(opts("4", "", "2"), 2.0), 3), 0.0f);
+  RecordOptions bad = opts();
+  bad.orbit = "nan";
+  EXPECT_NE(error_of(bad, std::nullopt).find("--orbit"), std::string::npos);
 }
 
 TEST(RecordPlan, FrameNamesSort) {

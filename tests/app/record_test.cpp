@@ -136,6 +136,33 @@ TEST(Record, CountAndNamesFollowRangeAndRate) {
   EXPECT_EQ(names_in(tmp / "zero"), frame_names(1));
 }
 
+TEST(Record, OrbitTurnsTheCameraOnceAroundPerTurnTime) {
+  SV_REQUIRE_DISPLAY();
+  TempDir tmp;
+  // The rest pose at 360 degrees/s and 4 frames/s over 2 s: 8 frames, a quarter turn apart.
+  run_ok({"--rest-pose", "--size", "160x120", "--fps", "4", "--to", "2", "--orbit", "360",
+          "--record", tmp / "turn"});
+  ASSERT_EQ(names_in(tmp / "turn"), frame_names(8));
+  auto frame = [&](int i) { return load(tmp / ("turn/" + frame_names(i + 1).back())); };
+  // A whole turn later the picture is the same, pixel for pixel; half a turn or a quarter
+  // turn away it is not.
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(same_pixels(frame(i), frame(i + 4))) << i;
+  EXPECT_FALSE(same_pixels(frame(0), frame(2)));
+  EXPECT_FALSE(same_pixels(frame(0), frame(1)));
+  EXPECT_FALSE(same_pixels(frame(1), frame(3)));
+  // A still pose with --orbit and no --to is one whole turn: at 90 degrees/s, 4 s.
+  run_ok({"--rest-pose", "--size", "32x24", "--fps", "2", "--orbit", "90", "--record",
+          tmp / "default"});
+  EXPECT_EQ(names_in(tmp / "default"), frame_names(8));
+  // --orbit 0 records what no --orbit records.
+  run_ok({"--clip", "walk", "--size", "32x24", "--fps", "4", "--record", tmp / "plain"});
+  run_ok({"--clip", "walk", "--size", "32x24", "--fps", "4", "--orbit", "0", "--record",
+          tmp / "zero"});
+  for (const std::string& name : frame_names(5)) {
+    EXPECT_TRUE(same_pixels(load(tmp / ("plain/" + name)), load(tmp / ("zero/" + name)))) << name;
+  }
+}
+
 TEST(Record, BadValuesExitTwoWithOneLine) {
   TempDir tmp;
   const std::string dir = tmp / "frames";
@@ -158,6 +185,9 @@ TEST(Record, BadValuesExitTwoWithOneLine) {
   expect_bad_input(rec({"--record", dir, "--info"}), "--info");
   expect_bad_input(rec({"--record", dir, "--screenshot", tmp / "x.png"}), "--screenshot");
   expect_bad_input(rec({"--fps", "10"}), "--record");
+  expect_bad_input(rec({"--orbit", "90"}), "--record");
+  expect_bad_input(rec({"--record", dir, "--orbit", "fast"}), "--orbit");
+  expect_bad_input(rec({"--record", dir, "--orbit", "inf"}), "--orbit");
   expect_bad_input(rec({"--from", "0.5", "--dump"}), "--record");
   expect_bad_input({kExe, "--record", dir}, "model file");
   expect_bad_input({kExe, kModel, "--record", dir, "--clip", "nope"}, "nope");
