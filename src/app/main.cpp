@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
     sv::add_record_options(app, record);
     if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
     if (!record.active() && record.any_given()) {
-      std::cerr << "skinview: --fps, --from, --to and --orbit are for --record\n";
+      std::cerr
+          << "skinview: --fps, --from, --to, --orbit and --loops are for --record and --video\n";
       return sv::kExitBadInput;
     }
     if (record.active()) return sv::run_record(options, viewer, record);

@@ -20,6 +20,7 @@
 #include "app/app_common.h"
 #include "app/cli.h"
 #include "app/headless_view.h"
+#include "app/video_pipe.h"
 #include "app/viewer.h"
 #include "gfx/capture.h"
 
@@ -56,7 +57,10 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
   auto* record = app.add_option("--record", o.dir,
                                 "Record the clip headless as numbered PNGs in DIR "
                                 "(frame_00000.png, ...), each the --screenshot at its time");
-  app.add_option("--fps", o.fps, "Frames per second of --record (default 30)");
+  auto* video = app.add_option("--video", o.video,
+                               "Record the same frames into OUT.mp4 (H.264) or OUT.webm (VP9) "
+                               "through ffmpeg, which must be installed");
+  app.add_option("--fps", o.fps, "Frames per second of --record and --video (default 30)");
   app.add_option("--from", o.from, "Clip time of the first recorded frame (default 0)");
   app.add_option("--to", o.to,
                  "Clip time where the recording ends, not included (default: the clip's end; "
@@ -64,7 +68,9 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--orbit", o.orbit,
                  "Turn the camera about the vertical axis while recording, in degrees per second "
                  "(a turntable; --rest-pose or --time T holds the pose)");
-  for (CLI::Option* mode : {record}) {
+  app.add_option("--loops", o.loops,
+                 "Record the range this many times, the clip starting over each time (default 1)");
+  for (CLI::Option* mode : {record, video}) {
     for (const char* other :
          {"--info", "--dump", "--screenshot", "--times", "--bench-frames", "--soak"}) {
       if (CLI::Option* opt = app.get_option_no_throw(other)) mode->excludes(opt);
@@ -88,6 +94,14 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
     return "--from " + o.from + " is after --to " + o.to;
   if (!o.orbit.empty() && (!parse_number(o.orbit, &plan.orbit) || std::abs(plan.orbit) > 1e6))
     return "bad --orbit '" + o.orbit + "' (want degrees per second)";
+  if (!o.loops.empty()) {
+    double loops = 0.0;
+    if (!parse_number(o.loops, &loops) || loops < 1.0 || loops > 10000.0 ||
+        loops != std::floor(loops)) {
+      return "bad --loops '" + o.loops + "' (want a whole number from 1 to 10000)";
+    }
+    plan.loops = static_cast<int64_t>(loops);
+  }
   if (!time.empty()) {
     double t = 0.0;
     if (!parse_seconds(time, &t)) return "bad --time '" + time + "' (want seconds >= 0)";
@@ -112,7 +126,7 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
   // stored as a float (glTF: 1.2 s is 1.2000000477) at 30 frames/s is 36 frames, not 37 with
   // the last one repeating the first.
   const double span = (to - from) * plan.fps;
-  if (span > static_cast<double>(kMaxFrames))
+  if (span * static_cast<double>(plan.loops) > static_cast<double>(kMaxFrames))
     return "the recording would have more than " + std::to_string(kMaxFrames) + " frames";
   plan.frames_per_loop = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(span - 1e-3)));
   *out = plan;
@@ -121,7 +135,7 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
 
 double frame_time(const RecordPlan& plan, int64_t i) noexcept {
   if (plan.held) return *plan.held;
-  const int64_t k = i % plan.frames_per_loop;
+  const int64_t k = i % plan.frames_per_loop;  // --loops: the clip starts over
   return plan.from + static_cast<double>(k) / plan.fps;
 }
 
@@ -196,6 +210,16 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
   RecordPlan plan;
   if (std::string e = make_record_plan(record, options.time, std::nullopt, &plan); !e.empty())
     return bad_input(e);
+  std::string ffmpeg;
+  if (!record.video.empty()) {
+    if (std::string e = check_video_path(record.video); !e.empty()) return bad_input(e);
+    ffmpeg = find_on_path("ffmpeg", std::getenv("PATH"));
+    if (ffmpeg.empty()) {
+      return bad_input(
+          "--video needs ffmpeg, which is not installed (not on PATH; Debian: "
+          "apt-get install ffmpeg), or use --record DIR for PNG frames");
+    }
+  }
   HeadlessView view;
   // The blend's clock starts at 0 (the held --time for a still): a layer's time=T then runs with
   // the recording, as with --dump --times.
@@ -209,17 +233,34 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
   if (status >= 0) return status;
   view.set_turntable(plan.orbit != 0.0);
 
+  VideoPipe video;
+  if (!ffmpeg.empty()) {
+    if (std::string e = video.start(ffmpeg, record.video, view.width(), view.height(), plan.fps);
+        !e.empty()) {
+      std::fprintf(stderr, "skinview: %s\n", e.c_str());
+      return 1;
+    }
+  }
+
   const int64_t total = plan.frames();
   Progress progress(total);
   const std::filesystem::path dir(record.dir);
   for (int64_t i = 0; i < total; ++i) {
     const std::vector<uint8_t>& rgba = view.draw(frame_time(plan, i), frame_turn(plan, i));
-    std::string error;
-    const std::string path = (dir / frame_name(i, total)).string();
-    if (!gl::write_png(path, view.width(), view.height(), rgba, &error)) return bad_input(error);
+    if (!record.dir.empty()) {
+      std::string error;
+      const std::string path = (dir / frame_name(i, total)).string();
+      if (!gl::write_png(path, view.width(), view.height(), rgba, &error)) return bad_input(error);
+    }
+    if (!ffmpeg.empty()) {
+      if (std::string e = video.write(rgba); !e.empty()) return bad_input(record.video + ": " + e);
+    }
     progress.frame_done(i + 1);
   }
-  progress.finish(record.dir);
+  if (!ffmpeg.empty()) {
+    if (std::string e = video.finish(); !e.empty()) return bad_input(record.video + ": " + e);
+  }
+  progress.finish(record.dir.empty() ? record.video : record.dir);
   return kExitOk;
 }
 

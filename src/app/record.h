@@ -1,5 +1,6 @@
-// Recording: `--record DIR` writes a clip as numbered PNGs (frame_00000.png, ...), `--orbit
-// DEG_PER_S` turns the camera while it runs (a turntable).
+// Recording: `--record DIR` writes a clip as numbered PNGs (frame_00000.png, ...), `--video
+// OUT.mp4|OUT.webm` pipes the same frames to ffmpeg (video_pipe.h; both may be given at once),
+// `--orbit DEG_PER_S` turns the camera while either runs (a turntable).
 //
 // Every frame is drawn by HeadlessView (headless_view.h), the code --screenshot draws with, so
 // frame i of a recording is the screenshot at frame_time(plan, i). With --orbit the camera turns
@@ -13,7 +14,9 @@
 //
 // Defaults: the whole clip (its duration; the base clip's under --crossfade). A still pose
 // (--rest-pose, --bind-pose, a file without clips, or --time T, which holds the pose at T) is
-// one frame unless --to says how long to record it, or one full turn with --orbit.
+// one frame unless --to says how long to record it, or one full turn with --orbit. --loops N
+// records the range N times on one clock: the pose starts over every ceil((to - from) * fps)
+// frames while the turn runs on.
 #pragma once
 
 #include <cstdint>
@@ -30,21 +33,23 @@ struct Options;
 struct ViewerOptions;
 
 struct RecordOptions {
-  std::string dir;  // --record DIR: numbered PNGs
+  std::string dir;    // --record DIR: numbered PNGs
+  std::string video;  // --video OUT.mp4|OUT.webm
   // As typed, "" when not given (checked by make_record_plan).
   std::string fps;    // --fps N (default 30)
   std::string from;   // --from T (default 0)
   std::string to;     // --to T (default: see above)
   std::string orbit;  // --orbit DEG_PER_S (default 0)
+  std::string loops;  // --loops N (default 1)
 
-  bool active() const noexcept { return !dir.empty(); }
+  bool active() const noexcept { return !dir.empty() || !video.empty(); }
   // Some of the options that only recording reads were given.
   bool any_given() const noexcept {
-    return !fps.empty() || !from.empty() || !to.empty() || !orbit.empty();
+    return !fps.empty() || !from.empty() || !to.empty() || !orbit.empty() || !loops.empty();
   }
 };
 
-// Registers --record and its options; it excludes --info, --dump, --screenshot,
+// Registers --record, --video and their options; these exclude --info, --dump, --screenshot,
 // --times, --bench-frames and --soak (registered before: call after add_core_options and
 // add_viewer_options).
 void add_record_options(CLI::App& app, RecordOptions& options);
@@ -77,8 +82,8 @@ float frame_turn(const RecordPlan& plan, int64_t i) noexcept;
 // "frame_00042.png": five digits at least, more when `frames` needs them, so names sort.
 std::string frame_name(int64_t i, int64_t frames);
 
-// Runs the recording; the exit status (0, 2 with one line on stderr for bad input, 1 when no GL
-// context can be made).
+// Runs the recording; the exit status (0; 2 with one line on stderr for bad input, a missing
+// ffmpeg, or ffmpeg's own error; 1 when no GL context can be made).
 int run_record(const Options& options, const ViewerOptions& viewer, const RecordOptions& record);
 
 }  // namespace sv

@@ -1,13 +1,19 @@
 // The recording plan (app/record.h): frame counts over [from, to), frame times computed from the
 // frame number, defaults, bad values, frame names. Expectations computed by hand.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
 #include "app/record.h"
+#include "app/video_pipe.h"
+#include "temp_dir.h"
 
 namespace sv {
 namespace {
+
+using test::TempDir;
 
 // Options as typed ("" = not given). Each test makes new ones rather than assigning to the fields
 // (GCC 12 warns, wrongly, about assigning literals to strings here: -Wrestrict).
@@ -115,6 +121,67 @@ TEST(RecordPlan, OrbitTurnsByDegreesPerSecondAndAStillPoseTurnsOnce) {
   RecordOptions bad = opts();
   bad.orbit = "nan";
   EXPECT_NE(error_of(bad, std::nullopt).find("--orbit"), std::string::npos);
+}
+
+TEST(RecordPlan, LoopsStartTheClipOverWhileTheTurnRunsOn) {
+  RecordOptions o = opts("4", "0.5", "1.25");
+  o.loops = "3";
+  o.orbit = "30";
+  const RecordPlan p = plan_of(o, 2.0);
+  // [0.5, 1.25) at 4/s: 0.5, 0.75, 1 (3 frames), three times.
+  ASSERT_EQ(p.frames(), 9);
+  EXPECT_EQ(frame_time(p, 2), 1.0);
+  EXPECT_EQ(frame_time(p, 3), 0.5);
+  EXPECT_EQ(frame_time(p, 8), 1.0);
+  // The turn does not start over: frame 8 is 2 s in, 60 degrees.
+  EXPECT_FLOAT_EQ(frame_turn(p, 8), static_cast<float>(M_PI / 3));
+  for (const char* bad : {"0", "-1", "1.5", "x", "10001"}) {
+    RecordOptions b = opts();
+    b.loops = bad;
+    EXPECT_NE(error_of(b, std::nullopt).find("--loops"), std::string::npos) << bad;
+  }
+  // The frame limit counts every loop.
+  RecordOptions many = opts("1000", "", "100");
+  many.loops = "100";
+  EXPECT_NE(error_of(many, 200.0).find("frames"), std::string::npos);
+}
+
+TEST(VideoPipe, FindsExecutablesOnPath) {
+  TempDir tmp;
+  const std::string exe = tmp / "tool";
+  { std::ofstream(exe) << "#!/bin/sh\n"; }
+  std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
+  { std::ofstream(tmp / "plain") << "not executable"; }
+  std::filesystem::create_directories(tmp / "dir");
+  const std::string path = "/nonexistent::" + tmp.path();
+  EXPECT_EQ(find_on_path("tool", path.c_str()), exe);
+  EXPECT_EQ(find_on_path("plain", path.c_str()), "");
+  EXPECT_EQ(find_on_path("dir", path.c_str()), "");
+  EXPECT_EQ(find_on_path("tool", "/nonexistent"), "");
+  EXPECT_EQ(find_on_path("tool", nullptr), "");
+}
+
+TEST(VideoPipe, CodecsFollowTheExtension) {
+  EXPECT_EQ(check_video_path("a.mp4"), "");
+  EXPECT_EQ(check_video_path("dir.x/A.WEBM"), "");
+  EXPECT_NE(check_video_path("a.avi"), "");
+  EXPECT_NE(check_video_path("mp4"), "");
+  auto has = [](const std::vector<std::string>& a, const std::string& x, const std::string& y) {
+    for (std::size_t i = 0; i + 1 < a.size(); ++i)
+      if (a[i] == x && a[i + 1] == y) return true;
+    return false;
+  };
+  const std::vector<std::string> mp4 = ffmpeg_arguments("out.mp4", 641, 360, 29.97);
+  EXPECT_TRUE(has(mp4, "-c:v", "libx264"));
+  EXPECT_TRUE(has(mp4, "-pix_fmt", "yuv420p"));
+  EXPECT_TRUE(has(mp4, "-s", "641x360"));
+  EXPECT_TRUE(has(mp4, "-framerate", "29.97"));
+  EXPECT_TRUE(has(mp4, "-pix_fmt", "rgba"));
+  EXPECT_EQ(mp4.back(), "out.mp4");
+  const std::vector<std::string> webm = ffmpeg_arguments("out.WebM", 64, 64, 30);
+  EXPECT_TRUE(has(webm, "-c:v", "libvpx-vp9"));
+  EXPECT_TRUE(has(webm, "-b:v", "0"));
+  EXPECT_TRUE(has(webm, "-framerate", "30"));
 }
 
 TEST(RecordPlan, FrameNamesSort) {

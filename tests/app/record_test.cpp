@@ -3,6 +3,8 @@
 // values exit 2 with one line. Runs the real executable (SKINVIEW_EXE) on the default character
 // (assets/default.glb: 'walk' is 1.2 s, 'wave' 2 s).
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include <stb_image.h>
 
 #include "app/cli_util.h"
+#include "app/video_pipe.h"
 #include "gfx/gl_context.h"
 #include "temp_dir.h"
 
@@ -198,6 +201,86 @@ TEST(Record, BadValuesExitTwoWithOneLine) {
   std::filesystem::create_directories(tmp / "used");
   { std::ofstream(tmp / "used/frame_00000.png") << "x"; }
   expect_bad_input(rec({"--record", tmp / "used"}), "already holds frames");
+}
+
+// Peak signal-to-noise ratio of b against a over RGB, in dB (infinite when equal).
+double psnr(const Image& a, const Image& b) {
+  if (a.rgba.size() != b.rgba.size() || a.rgba.empty()) return 0.0;
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); ++i) {
+    if (i % 4 == 3) continue;
+    const double d = double(a.rgba[i]) - double(b.rgba[i]);
+    sum += d * d;
+    ++n;
+  }
+  return sum == 0.0 ? INFINITY : 10.0 * std::log10(255.0 * 255.0 / (sum / double(n)));
+}
+
+// ffprobe's count of the frames it decodes in `file`, and the codec; "" when it fails.
+std::string probe(const std::string& file, const std::string& entry) {
+  ProcessResult r = run_process({find_on_path("ffprobe", std::getenv("PATH")), "-v", "error",
+                                 "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                 "stream=" + entry, "-of", "csv=p=0", file});
+  if (!r.exited() || r.exit_code != 0) return "";
+  while (!r.out.empty() && (r.out.back() == '\n' || r.out.back() == '\r')) r.out.pop_back();
+  return r.out;
+}
+
+#define SV_REQUIRE_FFMPEG()                                  \
+  SV_REQUIRE_DISPLAY();                                      \
+  if (find_on_path("ffmpeg", std::getenv("PATH")).empty() || \
+      find_on_path("ffprobe", std::getenv("PATH")).empty())  \
+  GTEST_SKIP() << "ffmpeg is not installed (scripts/test.sh installs it)"
+
+TEST(RecordVideo, Mp4AndWebmHoldTheFramesOfTheRangeAndLoops) {
+  SV_REQUIRE_FFMPEG();
+  TempDir tmp;
+  // 'walk' at 10 frames/s: 12 frames; H.264 in yuv420p. An odd size is padded to even.
+  run_ok({"--clip", "walk", "--size", "161x121", "--fps", "10", "--video", tmp / "walk.mp4"});
+  EXPECT_EQ(probe(tmp / "walk.mp4", "nb_read_frames"), "12");
+  EXPECT_EQ(probe(tmp / "walk.mp4", "codec_name,pix_fmt,width,height"), "h264,162,122,yuv420p");
+  // Two loops into VP9, and the PNGs of the same frames at once.
+  run_ok({"--clip", "walk", "--size", "160x120", "--fps", "10", "--loops", "2", "--video",
+          tmp / "walk.webm", "--record", tmp / "frames"});
+  EXPECT_EQ(probe(tmp / "walk.webm", "nb_read_frames"), "24");
+  EXPECT_EQ(probe(tmp / "walk.webm", "codec_name"), "vp9");
+  ASSERT_EQ(names_in(tmp / "frames"), frame_names(24));
+  // The second loop starts the clip over: its frames are the first loop's.
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_TRUE(same_pixels(load(tmp / ("frames/" + frame_names(i + 1).back())),
+                            load(tmp / ("frames/" + frame_names(i + 13).back()))))
+        << i;
+  }
+  // The video's frame 5, decoded, is the PNG frame 5 up to the codec's loss, and clearly not
+  // frame 0: the frames go in in order and the right way up.
+  const std::string ffmpeg = find_on_path("ffmpeg", std::getenv("PATH"));
+  ProcessResult r = run_process({ffmpeg, "-v", "error", "-i", tmp / "walk.webm", "-vf",
+                                 "select=eq(n\\,5)", "-frames:v", "1", tmp / "decoded.png"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Image decoded = load(tmp / "decoded.png");
+  const double same = psnr(load(tmp / "frames/frame_00005.png"), decoded);
+  const double other = psnr(load(tmp / "frames/frame_00000.png"), decoded);
+  EXPECT_GT(same, 30.0);
+  EXPECT_GT(same, other + 3.0) << "frame 5 of the video looks like frame 0";
+}
+
+TEST(RecordVideo, MissingFfmpegAndBadValuesExitTwoWithOneLine) {
+  TempDir tmp;
+  // No ffmpeg on PATH (the import worker is found beside the executable, not on PATH).
+  expect_bad_input({"/usr/bin/env", "PATH=/nonexistent", kExe, kModel, "--video", tmp / "a.mp4"},
+                   "ffmpeg");
+  EXPECT_FALSE(std::filesystem::exists(tmp / "a.mp4"));
+  expect_bad_input({kExe, kModel, "--video", tmp / "a.avi"}, ".mp4");
+  expect_bad_input({kExe, kModel, "--video", tmp / "a.mp4", "--loops", "0"}, "--loops");
+  expect_bad_input({kExe, kModel, "--video", tmp / "a.mp4", "--loops", "1.5"}, "--loops");
+  expect_bad_input({kExe, kModel, "--video", tmp / "a.mp4", "--dump"}, "--dump");
+  expect_bad_input({kExe, kModel, "--loops", "2"}, "--video");
+  if (find_on_path("ffmpeg", std::getenv("PATH")).empty() || std::getenv("DISPLAY") == nullptr)
+    return;
+  // ffmpeg's own error (a folder that does not exist), on one line.
+  expect_bad_input({kExe, kModel, "--size", "32x24", "--video", tmp / "no/such/a.mp4"},
+                   "No such file or directory");
 }
 
 }  // namespace
