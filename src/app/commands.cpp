@@ -56,6 +56,21 @@ int find_clip(const Model& model, const std::string& which) {
 
 }  // namespace
 
+std::string resolve_pose(const Options& o, const Model& m, const BlendSpecs& blend,
+                         double base_time, DumpRequest* request) {
+  if (o.rest_pose || o.bind_pose) {
+    request->clip = -1;
+    request->bind_pose = o.bind_pose;
+  } else if (!o.clip.empty()) {
+    request->clip = find_clip(m, o.clip);
+    if (request->clip < 0) return no_clip_message(m, o.model, o.clip);
+  } else {
+    request->clip = m.clips.empty() ? -1 : 0;
+  }
+  if (!blend.any()) return std::string();
+  return make_layer_stack(m, o.model, request->clip, base_time, blend, &request->blend);
+}
+
 int run_info(const Options& o) {
   if (o.model.empty()) return fail("no model file given (see --help)");
   ImportResult r = import_model(o.model, import_options(o));
@@ -142,23 +157,10 @@ int run_dump(const Options& o) {
   ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
-  if (o.rest_pose || o.bind_pose) {
-    request.clip = -1;
-    request.bind_pose = o.bind_pose;
-  } else if (!o.clip.empty()) {
-    request.clip = find_clip(m, o.clip);
-    if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
-  } else {
-    request.clip = m.clips.empty() ? -1 : 0;
-  }
-  if (blend.any()) {
-    // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
-    const double base_time = request.frames ? 0.0 : request.times[0];
-    if (std::string e =
-            make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
-        !e.empty())
-      return fail(e);
-  }
+  // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
+  if (std::string e = resolve_pose(o, m, blend, request.frames ? 0.0 : request.times[0], &request);
+      !e.empty())
+    return fail(e);
 
   if (o.output == "-") {
     std::string error = write_dump_json(m, request, std::cout);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/export_pose.h"
 #include "app/record.h"
 #include "app/viewer.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
       return sv::kExitBadInput;
     }
     if (record.active()) return sv::run_record(options, viewer, record);
+    if (!options.export_pose.empty()) return sv::run_export_pose(options, viewer.up);
     if (options.dump) return sv::run_dump(options);
     if (options.info) return sv::run_info(options);
     if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);

@@ -70,10 +70,14 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
                  "(a turntable; --rest-pose or --time T holds the pose)");
   app.add_option("--loops", o.loops,
                  "Record the range this many times, the clip starting over each time (default 1)");
-  for (CLI::Option* mode : {record, video}) {
-    for (const char* other :
-         {"--info", "--dump", "--screenshot", "--times", "--bench-frames", "--soak"}) {
-      if (CLI::Option* opt = app.get_option_no_throw(other)) mode->excludes(opt);
+  // The other modes (--export-pose is a core option: its exclusions of the viewer's modes are
+  // made here, where every mode is registered).
+  for (CLI::Option* mode : {record, video, app.get_option_no_throw("--export-pose")}) {
+    if (mode == nullptr) continue;
+    for (const char* other : {"--info", "--dump", "--screenshot", "--times", "--bench-frames",
+                              "--soak", "--export-pose"}) {
+      CLI::Option* opt = app.get_option_no_throw(other);
+      if (opt != nullptr && opt != mode) mode->excludes(opt);
     }
   }
 }
