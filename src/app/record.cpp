@@ -34,17 +34,6 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kMaxFrames = 1'080'000;
 constexpr double kMaxFps = 1000.0;
 
-// A finite number and nothing else.
-bool parse_number(const std::string& text, double* out) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
 std::string seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", s);
