@@ -67,7 +67,7 @@ bool polar_decompose(const glm::dmat3& l, glm::dmat3* r, glm::dmat3* s) noexcept
     const glm::dmat3 next = 0.5 * (g * x + inv_t / g);
     const double change = frobenius(next - x);
     x = next;
-    if (change <= 1e-15 * frobenius(x)) break;
+    if (change <= 1e-13 * frobenius(x)) break;
   }
   glm::dmat3 stretch = glm::transpose(x) * l;
   stretch = 0.5 * (stretch + glm::transpose(stretch));
@@ -80,14 +80,38 @@ bool polar_decompose(const glm::dmat3& l, glm::dmat3* r, glm::dmat3* s) noexcept
   return true;
 }
 
+namespace {
+
+// Splits one entry's linear part. Rigid and uniformly scaled entries (every bone of most rigs,
+// and of any rig whose joints scale uniformly) need no iteration: L^T L = s^2 I says so, and
+// then R = L / s and S = s I.
+void split(const glm::dmat3& l, glm::dmat3* rot, glm::dmat3* stretch) noexcept {
+  const glm::dmat3 g = glm::transpose(l) * l;
+  const double s2 = (g[0][0] + g[1][1] + g[2][2]) / 3.0;
+  double off = 0.0;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) off = std::max(off, std::abs(g[c][r] - (c == r ? s2 : 0.0)));
+  const double det = glm::determinant(l);
+  if (std::isfinite(off) && s2 > 0.0 && off <= 1e-6 * s2 && det > 0.0) {
+    const double s = std::sqrt(s2);
+    *rot = l / s;
+    *stretch = glm::dmat3(s);
+    return;
+  }
+  *rot = glm::dmat3(1.0);
+  *stretch = l;
+  polar_decompose(l, rot, stretch);
+}
+
+}  // namespace
+
 bool build_method_palette(std::span<const glm::mat4> palette, std::span<MethodBone> out) noexcept {
   if (palette.size() != out.size()) return false;
   for (std::size_t b = 0; b < palette.size(); ++b) {
     const glm::dmat4 k(palette[b]);
-    const glm::dmat3 l(k);
     const glm::dvec3 t(k[3]);
-    glm::dmat3 rot(1.0), stretch = l;
-    polar_decompose(l, &rot, &stretch);
+    glm::dmat3 rot, stretch;
+    split(glm::dmat3(k), &rot, &stretch);
     glm::dquat q = glm::normalize(glm::quat_cast(rot));
     if (q.w < 0.0) q = -q;
     bool scaled = false;
