@@ -15,6 +15,11 @@
 //   sample/<joints>                 sample_runtime (local TRS only: what blending will read),
 //                                   same playback
 //   seek/<joints>                   sample_runtime at random times (the cursor has to search)
+//   blend/<layers>                  Animator::evaluate over a stack of 1, 2 or 4 layers on the
+//                                   60-joint model (1: the base alone, the fused path; 2: + an
+//                                   override at 0.5; 4: + an override masked to a subtree at
+//                                   0.7 and an additive layer at 0.5), every clip keying every
+//                                   joint, each layer at its own time
 //
 // Items are vertices (skinning) or poses; all data is synthetic and seeded (synthetic.h).
 // items_per_second divides by the calling thread's CPU time (Google Benchmark's rule). The
@@ -30,6 +35,7 @@
 #include <vector>
 
 #include "anim/animator.h"
+#include "anim/blend.h"
 #include "anim/clip_runtime.h"
 #include "anim/player.h"
 #include "anim/pose.h"
@@ -209,6 +215,37 @@ void seek(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(seek)->Arg(60);
+
+void blend(benchmark::State& state) {
+  const std::size_t layers = static_cast<std::size_t>(state.range(0));
+  Model m = make_model(60, 0);
+  for (uint32_t i = 1; i < 4; ++i)
+    m.clips.push_back(make_runtime_clip(m.skeleton, 3.0f + static_cast<float>(i), 30.0f, 43u + i));
+  // Joint 1's subtree: about half of make_skeleton's bushy tree.
+  const std::vector<float> mask = subtree_mask(m.skeleton.parents, 1);
+  std::vector<Layer> stack(layers);
+  for (std::size_t i = 0; i < layers; ++i) stack[i].clip = static_cast<int32_t>(i);
+  if (layers > 1) stack[1].weight = 0.5f;
+  if (layers > 2) {
+    stack[2].weight = 0.7f;
+    stack[2].mask = mask;
+    stack[3].weight = 0.5f;
+    stack[3].mode = BlendMode::Additive;
+  }
+  Animator a(m);
+  if (!a.set_layers(m, stack).empty()) state.SkipWithError("set_layers refused the stack");
+  double t = 0.0;
+  for (auto _ : state) {
+    t += 1.0 / 60.0;
+    for (Layer& l : stack)
+      l.time = wrap_time(t, m.clips[static_cast<std::size_t>(l.clip)].duration(), true);
+    if (!a.evaluate(m, stack)) state.SkipWithError("Animator::evaluate refused the stack");
+    benchmark::DoNotOptimize(a.palette().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(blend)->Arg(1)->Arg(2)->Arg(4);
 
 }  // namespace
 }  // namespace sv::bench

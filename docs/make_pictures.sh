@@ -13,6 +13,9 @@ models=/usr/share/assimp/models
   --view weights --bone B_UpperArm_Right --time 3
 "$exe" "$models/FBX/huesitos.fbx" --screenshot docs/screenshot-weight-sum.png --size 560x400 \
   --view weight-sum --rest-pose
+# A blend: the wave layered over the walk, masked to the right arm.
+"$exe" assets/default.glb --screenshot docs/screenshot-wave-over-walk.png --size 560x400 \
+  --clip walk --time 0.3 --layer wave:mask=clavicle_r
 # The window itself: its frame after 40 frames, panels included (--exit-png), with an empty
 # Recent list (a private XDG_CONFIG_HOME).
 config="$(mktemp -d)"

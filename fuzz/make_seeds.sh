@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# fuzz/make_seeds.sh OUT_DIR: writes one seed corpus per format family under OUT_DIR
-# (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package. Each seed is one hint
-# byte (the index into sv::fuzz::kHints, fuzz/fuzz_input.h) followed by the file. Large files are
-# cut down (BVH to 10 frames, SMD to 200 triangles) so the fuzzer runs fast on them.
+# fuzz/make_seeds.sh OUT_DIR [WORKER]: writes one seed corpus per format family under OUT_DIR
+# (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package, for import_fuzzer; and
+# the corpus `model` for model_reader_fuzzer: the flat binary models that the import worker
+# WORKER (default: OUT_DIR/../skinview-import) writes for the skinned and animated test models.
+# Each import seed is one hint byte (the index into sv::fuzz::kHints, fuzz/fuzz_input.h) followed
+# by the file. Large files are cut down (BVH to 10 frames, SMD to 200 triangles) so the fuzzer
+# runs fast on them.
 set -euo pipefail
-out="${1:?usage: make_seeds.sh OUT_DIR}"
+out="${1:?usage: make_seeds.sh OUT_DIR [WORKER]}"
+worker="${2:-$(dirname "$out")/skinview-import}"
 models="${SKINVIEW_TEST_MODELS:-/usr/share/assimp/models}"
 
 # seed FAMILY HINT_INDEX FILE [NAME]: copies FILE (or stdin when FILE is -) behind the hint byte.
@@ -94,5 +98,19 @@ seed smd_md5 9 "$out/cube.md5anim.tmp" SimpleCube.md5anim
 cat "$models/MD5/SimpleCube.md5mesh" "$out/cube.md5anim.tmp" >"$out/cube_both.tmp"
 seed smd_md5 7 "$out/cube_both.tmp" SimpleCubeWithAnim.md5mesh
 rm "$out/cube.md5anim.tmp" "$out/cube_both.tmp"
+
+# The model reader's seeds: the worker's output for real models (every section kind: skinned
+# and rigid meshes, materials with and without textures, linear, step and cubic tracks).
+mkdir -p "$out/model"
+for f in glTF2/simple_skin/simple_skin.gltf X/BCN_Epileptic.X X/anim_test.x FBX/huesitos.fbx \
+  SMD/triangle.smd MD5/SimpleCube.md5mesh glTF2/BoxTextured-glTF-Binary/BoxTextured.glb \
+  Collada/library_animation_clips.dae; do
+  "$worker" --result-fd 1 --file "$models/$f" >"$out/model/$(basename "$f").svm"
+done
+# A skeleton and a clip without a mesh: the BVH seed above (10 frames), without its hint byte.
+tail -c +2 "$out/bvh/01_01.bvh" >"$out/01_01.bvh"
+"$worker" --result-fd 1 --file "$out/01_01.bvh" >"$out/model/01_01.bvh.svm"
+rm "$out/01_01.bvh"
+"$worker" --result-fd 1 --file "$(dirname "$0")/../assets/default.glb" >"$out/model/default.glb.svm"
 
 du -sh "$out"/*

@@ -6,7 +6,9 @@
 //   other suites may look for.
 //
 // mat4_rows()/mat3_rows() write a matrix the way it is printed in books (row by row), so
-// hand-computed expectations read naturally; glm itself stores columns.
+// hand-computed expectations read naturally; glm itself stores columns. trs() makes a local
+// transform; EXPECT_SAME_ROTATION(a, b, tol) compares quaternions as rotations (q and -q are one
+// rotation), component by component.
 #pragma once
 
 #include <cmath>
@@ -19,6 +21,7 @@
 #include <glm/mat4x4.hpp>
 
 #include "anim/model.h"
+#include "anim/transform.h"
 
 namespace sv::test {
 
@@ -112,8 +115,28 @@ inline glm::mat3 mat3_rows(float a00, float a01, float a02, float a10, float a11
   return glm::transpose(glm::mat3(a00, a01, a02, a10, a11, a12, a20, a21, a22));
 }
 
+inline Transform trs(glm::vec3 t, glm::quat r = glm::quat(1, 0, 0, 0), glm::vec3 s = glm::vec3(1)) {
+  Transform x;
+  x.translation = t;
+  x.rotation = r;
+  x.scale = s;
+  return x;
+}
+
+// gtest predicate: a and b within tol component by component, b's sign matched to a's.
+inline ::testing::AssertionResult same_rotation(const char* a_expr, const char* b_expr,
+                                                const char* /*tol*/, const glm::quat& a,
+                                                const glm::quat& b, float tol) {
+  const glm::quat c = glm::dot(a, b) < 0.0f ? -b : b;
+  if (detail::close(a, c, tol)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << a_expr << " and " << b_expr << " are rotations more than " << tol << " apart:\n  "
+         << a_expr << " = " << to_string(a) << "\n  " << b_expr << " = " << to_string(b);
+}
+
 }  // namespace sv::test
 
+#define EXPECT_SAME_ROTATION(a, b, tol) EXPECT_PRED_FORMAT3(::sv::test::same_rotation, a, b, tol)
 #define EXPECT_NEAR_GLM(a, b, tol) EXPECT_PRED_FORMAT3(::sv::test::near_glm, a, b, tol)
 #define ASSERT_NEAR_GLM(a, b, tol) ASSERT_PRED_FORMAT3(::sv::test::near_glm, a, b, tol)
 #define EXPECT_MAT_NEAR(a, b, tol) EXPECT_NEAR_GLM(a, b, tol)

@@ -13,9 +13,11 @@
 // at bind time and its inverse bind matrix is a pure translation. One mesh of capsule and tube
 // parts (tube_mesh.h) with smooth weights, one material with a base-colour factor and a small
 // checker texture (the checker makes twisting visible). Clips, all looping (first key equals
-// last key): idle, walk, wave, twist. Interpolations: mostly LINEAR; idle's head rotation is STEP
-// (the head glances between fixed poses); walk's hips translation is CUBICSPLINE with tangents
-// from the analytic derivative of the bob and sway curves.
+// last key): idle, walk, wave, twist, run (walk's phase convention, so the two cross-fade in step
+// with sync) and breathe (an additive layer: its first frame is the rest pose). Interpolations:
+// mostly LINEAR; idle's head rotation is STEP (the head glances between fixed poses); walk's hips
+// translation is CUBICSPLINE with tangents from the analytic derivative of the bob and sway
+// curves. New clips go after the old ones, so clip indices stay what they were.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -360,6 +362,41 @@ double wave(double phase, double cycles = 1.0, double offset = 0.0) {
   return std::sin(2.0 * kPi * (cycles * phase + offset));
 }
 
+// A walking or running gait's limbs, in one phase convention (so a synchronised cross-fade
+// between gaits keeps the feet in phase): each function takes the side's phase q, the left
+// side's q = p and the right side's half a cycle later, q = p + 0.5.
+struct Gait {
+  std::function<double(double)> thigh_fwd;  // forward swing of the thigh, degrees
+  std::function<double(double)> knee;       // knee bend, degrees
+  double foot_level;                        // the part of the leg's pitch the foot undoes
+  double arm_swing;                         // the upper arm's swing against the leg, degrees
+  double arm_down;                          // the arms below the A-pose, degrees
+  std::function<double(double)> elbow;      // elbow bend, degrees
+};
+
+// Adds thigh, shin, foot, upper arm and forearm channels for both sides (left first).
+void add_gait(ClipDef& clip, double T, int n, const Gait& g) {
+  for (const double s : {1.0, -1.0}) {
+    const bool left = s > 0;
+    const double offset = left ? 0.0 : 0.5;  // the right side runs half a cycle behind
+    clip.channels.push_back(sample_rotation(left ? kThighL : kThighR, T, n, [&](double p) {
+      return axis_angle(kX, -g.thigh_fwd(p + offset));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kShinL : kShinR, T, n, [&](double p) {
+      return axis_angle(kX, g.knee(p + offset));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kFootL : kFootR, T, n, [&](double p) {
+      return axis_angle(kX, g.foot_level * (g.thigh_fwd(p + offset) - g.knee(p + offset)));
+    }));
+    clip.channels.push_back(sample_rotation(left ? kUpperArmL : kUpperArmR, T, n, [&](double p) {
+      return axis_angle(kX, g.arm_swing * wave(p + offset)) * arm_lower(s, g.arm_down);
+    }));
+    clip.channels.push_back(sample_rotation(left ? kForearmL : kForearmR, T, n, [&](double p) {
+      return elbow_bend(s, g.elbow(p + offset));
+    }));
+  }
+}
+
 ClipDef make_idle(const std::vector<JointDef>& j) {
   // Four seconds: one slow breath, a slight sway of the hips, arms relaxed at the sides, and a
   // head that glances left and right in steps.
@@ -444,30 +481,78 @@ ClipDef make_walk(const std::vector<JointDef>& j) {
   clip.channels.push_back(sample_rotation(
       kNeck, T, n, [](double p) { return axis_angle(kY, 1.0 * wave(p)) * axis_angle(kX, -2.0); }));
 
+  // Forward swing of the thigh in degrees; knee bend peaks while the leg swings forward; the
+  // foot undoes most of the shin's pitch so the sole stays near level, toes up at heel strike.
+  add_gait(clip, T, n,
+           Gait{[](double q) { return 20.0 * wave(q); },
+                [](double q) {
+                  const double c = std::cos(2.0 * kPi * q);
+                  return 6.0 + 50.0 * (c > 0.0 ? c * c : 0.0);
+                },
+                0.9, 20.0, 38.0, [](double q) { return 18.0 + 12.0 * std::max(0.0, -wave(q)); }});
+  return clip;
+}
+
+ClipDef make_run(const std::vector<JointDef>& j) {
+  // One full cycle (two strides) in 0.7 s, running in place, in walk's phase convention (the
+  // left thigh swings forward as sin(2 pi p) about a mean, the right half a cycle later), so a
+  // cross-fade with sync keeps the feet in phase: bigger swings, knees folding high in the swing, a
+  // bent stance knee at mid-stance (p = 0 right, 0.5 left) where the hips sit lowest, the trunk
+  // leaning forward, arms bent at the elbow pumping against the legs.
+  const double T = 0.7;
+  const int n = 28;
+  ClipDef clip{"run", T, {}};
+  const glm::dvec3 hips = j[kHips].pos - j[kRoot].pos;
+  const double drop = 0.003, bob = 0.025, sway = 0.012;
+  clip.channels.push_back(sample_vec3(kHips, Path::Translation, T, n, [=](double p) {
+    return hips + glm::dvec3(sway * wave(p), -drop - bob * std::cos(4.0 * kPi * p), 0.0);
+  }));
+  clip.channels.push_back(sample_rotation(kHips, T, n, [](double p) {
+    return axis_angle(kY, 8.0 * wave(p)) * axis_angle(kZ, 3.0 * wave(p, 1, 0.25));
+  }));
+  clip.channels.push_back(sample_rotation(kSpine1, T, n, [](double) {
+    return axis_angle(kX, 6.0);  // lean into the run
+  }));
+  clip.channels.push_back(sample_rotation(kSpine2, T, n, [](double p) {
+    return axis_angle(kY, -10.0 * wave(p)) * axis_angle(kX, 4.0);
+  }));
+  clip.channels.push_back(sample_rotation(kNeck, T, n, [](double p) {
+    return axis_angle(kY, 2.0 * wave(p)) * axis_angle(kX, -9.0);  // eyes ahead
+  }));
+  // The thigh forward of vertical by 14 degrees on average, so the foot lands under the hips
+  // with the stance knee bent; the knee folds in the swing and gives at mid-stance.
+  add_gait(clip, T, n,
+           Gait{[](double q) { return 14.0 + 32.0 * wave(q); },
+                [](double q) {
+                  const double c = std::cos(2.0 * kPi * q);
+                  return 12.0 + (c > 0.0 ? 85.0 * c * c : 18.0 * -c);
+                },
+                0.8, 35.0, 32.0, [](double q) { return 80.0 + 15.0 * wave(q); }});
+  return clip;
+}
+
+ClipDef make_breathe(const std::vector<JointDef>&) {
+  // 3.5 s, meant as an additive layer: one deep breath whose first frame is the rest pose, so
+  // its difference from its first frame (the additive reference) is the breath alone: the chest
+  // lifts and swells, the shoulders rise, the head stays level.
+  const double T = 3.5;
+  const int n = 28;
+  ClipDef clip{"breathe", T, {}};
+  const auto breath = [](double p) { return 0.5 - 0.5 * std::cos(2.0 * kPi * p); };
+  clip.channels.push_back(sample_rotation(kSpine2, T, n, [&](double p) {
+    return axis_angle(kX, -3.0 * breath(p));  // the chest lifts (leans back)
+  }));
+  clip.channels.push_back(sample_vec3(kSpine3, Path::Scale, T, n, [&](double p) {
+    return glm::dvec3(1.0 + 0.02 * breath(p), 1.0, 1.0 + 0.05 * breath(p));
+  }));
   for (const double s : {1.0, -1.0}) {
-    const bool left = s > 0;
-    const double offset = left ? 0.0 : 0.5;  // the right side runs half a cycle behind
-    // Forward swing of the thigh in degrees; knee bend peaks while the leg swings forward.
-    const auto thigh_fwd = [=](double p) { return 20.0 * wave(p, 1, offset); };
-    const auto knee = [=](double p) {
-      const double c = std::cos(2.0 * kPi * (p + offset));
-      return 6.0 + 50.0 * (c > 0.0 ? c * c : 0.0);
-    };
-    clip.channels.push_back(sample_rotation(
-        left ? kThighL : kThighR, T, n, [=](double p) { return axis_angle(kX, -thigh_fwd(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kShinL : kShinR, T, n,
-                                            [=](double p) { return axis_angle(kX, knee(p)); }));
-    clip.channels.push_back(sample_rotation(left ? kFootL : kFootR, T, n, [=](double p) {
-      // Undo most of the shin's pitch so the sole stays near level, toes up at heel strike.
-      return axis_angle(kX, 0.9 * (thigh_fwd(p) - knee(p)));
-    }));
-    clip.channels.push_back(sample_rotation(left ? kUpperArmL : kUpperArmR, T, n, [=](double p) {
-      return axis_angle(kX, 20.0 * wave(p, 1, offset)) * arm_lower(s, 38.0);
-    }));
-    clip.channels.push_back(sample_rotation(left ? kForearmL : kForearmR, T, n, [=](double p) {
-      return elbow_bend(s, 18.0 + 12.0 * std::max(0.0, -wave(p, 1, offset)));
+    clip.channels.push_back(sample_rotation(s > 0 ? kClavicleL : kClavicleR, T, n, [&](double p) {
+      return axis_angle(kZ, s * 4.0 * breath(p));
     }));
   }
+  clip.channels.push_back(sample_rotation(kNeck, T, n, [&](double p) {
+    return axis_angle(kX, 3.0 * breath(p));  // keeps the head level
+  }));
   return clip;
 }
 
@@ -603,8 +688,8 @@ std::vector<uint8_t> build_glb() {
                                     {"roughnessFactor", 0.7}}}});
 
   // Animations. Channels with identical key times share one input accessor.
-  for (const ClipDef& clip :
-       {make_idle(joints), make_walk(joints), make_wave(joints), make_twist(joints)}) {
+  for (const ClipDef& clip : {make_idle(joints), make_walk(joints), make_wave(joints),
+                              make_twist(joints), make_run(joints), make_breathe(joints)}) {
     Json anim{{"name", clip.name}, {"channels", Json::array()}, {"samplers", Json::array()}};
     std::vector<std::pair<std::vector<float>, int>> inputs;
     for (const Channel& c : clip.channels) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string>
 
 #include <glm/matrix.hpp>
 
@@ -13,10 +15,8 @@
 namespace sv {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) noexcept {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
+double seconds_since(Animator::Clock::time_point t0) noexcept {
+  return std::chrono::duration<double>(Animator::Clock::now() - t0).count();
 }
 
 }  // namespace
@@ -47,43 +47,160 @@ Animator::Animator(const Model& model) {
   // A skeleton that does not validate leaves rest_ empty; evaluate() then reports failure.
   rest_.build(Clip{}, model.skeleton);
   rest_cursor_.reset(rest_);
+  rest_local_ = model.skeleton.rest;
+  rest_local_.resize(joints);
+  local_.resize(joints);
+  layer_local_.resize(joints);
+  pose_scratch_.resize(local_pose_scratch(joints));
 }
 
 void Animator::set_clip(const Model& model, int32_t clip) {
   if (clip == clip_) return;
   clip_ = clip;
   if (clip >= 0 && clip < static_cast<int32_t>(model.clips.size())) {
-    cursor_.reset(model.clips[static_cast<std::size_t>(clip)]);
+    Layer layer;
+    layer.clip = clip;
+    set_layers(model, std::span<const Layer>(&layer, 1));
   }
 }
 
+std::string Animator::set_layers(const Model& model, std::span<const Layer> layers) {
+  const std::size_t joints = model.skeleton.size();
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    const std::string which = "layer " + std::to_string(i) + ": ";
+    if (l.clip < 0 || static_cast<std::size_t>(l.clip) >= model.clips.size())
+      return which + "no clip " + std::to_string(l.clip) + " (the model has " +
+             std::to_string(model.clips.size()) + ")";
+    if (!l.mask.empty() && l.mask.size() != joints)
+      return which + "the mask has " + std::to_string(l.mask.size()) + " weights for " +
+             std::to_string(joints) + " joints";
+    if (l.mode == BlendMode::Additive && !std::isfinite(l.reference_time))
+      return which + "the reference time is not finite";
+  }
+  if (slots_.size() < layers.size()) slots_.resize(layers.size());
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    Slot& s = slots_[i];
+    const ClipRuntime& clip = model.clips[static_cast<std::size_t>(l.clip)];
+    if (s.clip != l.clip || !s.cursor.fits(clip)) {
+      s.cursor.reset(clip);
+      s.clip = l.clip;
+      s.reference.clear();
+    }
+    s.mode = l.mode;
+    if (l.mode == BlendMode::Additive &&
+        (s.reference.size() != joints || s.reference_time != l.reference_time)) {
+      s.reference.resize(joints);
+      s.reference_time = l.reference_time;
+      RuntimeCursor cursor;
+      cursor.reset(clip);
+      if (!sample_runtime(clip, l.reference_time, cursor, s.reference))
+        return "layer " + std::to_string(i) + ": the clip does not fit the skeleton";
+    }
+  }
+  clip_ = layers.empty() ? -1 : layers[0].clip;
+  return {};
+}
+
 bool Animator::evaluate(const Model& model, PoseMode mode, double time) noexcept {
-  auto t0 = Clock::now();
   const bool has_clip = clip_ >= 0 && static_cast<std::size_t>(clip_) < model.clips.size();
-  if (!fits_) return false;
-  if (mode == PoseMode::Clip && !has_clip) mode = PoseMode::Rest;
-  mode_ = mode;
+  if (mode == PoseMode::Clip && has_clip) {
+    Layer layer;
+    layer.clip = clip_;
+    layer.time = time;
+    return evaluate(model, std::span<const Layer>(&layer, 1));
+  }
+  if (mode != PoseMode::Bind) return evaluate(model, std::span<const Layer>());
+  const auto t0 = Clock::now();
+  if (!fits_ || model_.size() != bind_model_.size()) return false;
+  mode_ = PoseMode::Bind;
   time_ = time;
-  if (mode == PoseMode::Bind) {
-    if (model_.size() != bind_model_.size()) return false;
-    model_ = bind_model_;  // same size: copies without allocating
-    if (!build_palette(model_, skin_joints_, inverse_bind_, palette_)) return false;
-  } else {
-    const bool clip = mode == PoseMode::Clip;
-    const ClipRuntime& runtime = clip ? model.clips[static_cast<std::size_t>(clip_)] : rest_;
-    if (!evaluate_pose(runtime, time, clip ? cursor_ : rest_cursor_, skin_joints_, inverse_bind_,
-                       model_, palette_))
+  blended_ = false;
+  model_ = bind_model_;  // same size: copies without allocating
+  if (!build_palette(model_, skin_joints_, inverse_bind_, palette_)) return false;
+  return finish(t0);
+}
+
+bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexcept {
+  const auto t0 = Clock::now();
+  if (!fits_ || layers.size() > slots_.size()) return false;
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    const Slot& s = slots_[i];
+    if (l.clip != s.clip || l.clip < 0 || static_cast<std::size_t>(l.clip) >= model.clips.size())
+      return false;
+    if (l.mode == BlendMode::Additive &&
+        (s.mode != BlendMode::Additive || s.reference_time != l.reference_time))
       return false;
   }
+  blended_ = false;
+  if (layers.empty()) {
+    mode_ = PoseMode::Rest;
+    time_ = 0.0;
+    if (!evaluate_pose(rest_, 0.0, rest_cursor_, skin_joints_, inverse_bind_, model_, palette_))
+      return false;
+    return finish(t0);
+  }
+  mode_ = PoseMode::Clip;
+  time_ = layers[0].time;
+  const Layer& base = layers[0];
+  if (layers.size() == 1 && base.mode == BlendMode::Override && blend_weight(base.weight) >= 1.0f &&
+      base.mask.empty()) {
+    // One clip at full weight over the rest pose is that clip's pose (components it does not
+    // key hold rest values): the fused path.
+    if (!evaluate_pose(model.clips[static_cast<std::size_t>(base.clip)], base.time,
+                       slots_[0].cursor, skin_joints_, inverse_bind_, model_, palette_))
+      return false;
+    return finish(t0);
+  }
+  if (!blend(model, layers)) return false;
+  blended_ = true;
+  return finish(t0);
+}
+
+bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept {
+  std::size_t first = 0;
+  const Layer& base = layers[0];
+  if (base.mode == BlendMode::Override && blend_weight(base.weight) >= 1.0f && base.mask.empty()) {
+    // The base at full weight replaces the rest pose entirely: sample it in place.
+    if (!sample_runtime(model.clips[static_cast<std::size_t>(base.clip)], base.time,
+                        slots_[0].cursor, local_))
+      return false;
+    first = 1;
+  } else {
+    if (local_.size() != rest_local_.size()) return false;
+    local_ = rest_local_;  // same size: copies without allocating
+  }
+  for (std::size_t i = first; i < layers.size(); ++i) {
+    const Layer& l = layers[i];
+    if (blend_weight(l.weight) == 0.0f) continue;
+    Slot& s = slots_[i];
+    const ClipRuntime& clip = model.clips[static_cast<std::size_t>(l.clip)];
+    if (!sample_runtime(clip, l.time, s.cursor, layer_local_)) return false;
+    const bool ok =
+        l.mode == BlendMode::Override
+            ? blend_override(local_, layer_local_,
+                             l.every_channel ? std::span<const uint8_t>() : clip.keyed(), l.mask,
+                             l.weight)
+            : blend_additive(local_, layer_local_, s.reference, clip.keyed(), l.mask, l.weight);
+    if (!ok) return false;
+  }
+  return pose_from_local(rest_.parents(), local_, skin_joints_, inverse_bind_, model_, palette_,
+                         pose_scratch_);
+}
+
+bool Animator::finish(Clock::time_point t0) noexcept {
   times_.pose = seconds_since(t0);
-  t0 = Clock::now();
+  const auto t1 = Clock::now();
   if (!build_normal_palette(palette_, normal_palette_)) return false;
-  times_.normals = seconds_since(t0);
+  times_.normals = seconds_since(t1);
   return true;
 }
 
 Transform Animator::local(const Model& model, std::size_t joint) const noexcept {
   Transform out;
+  if (blended_) return joint < local_.size() ? local_[joint] : out;
   if (mode_ == PoseMode::Clip && clip_ >= 0 &&
       static_cast<std::size_t>(clip_) < model.clips.size() &&
       sample_joint(model.clips[static_cast<std::size_t>(clip_)], time_, joint, out))

@@ -1,28 +1,40 @@
 // Animator: a model's per-frame pose buffers and the stages that fill them, sized once at load.
 //
-//   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
-//     -> build_normal_palette -> [CPU path] skin_lbs per mesh
+//   one clip:   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
+//   a blend:    per layer sample_runtime -> blend_override / blend_additive (blend.h) onto the
+//               pose below -> pose_from_local (evaluate_pose's local->model and palette)
+//     then      build_normal_palette -> [CPU path] skin_lbs per mesh
 //
 // The one pose path: the viewer, --dump (io/dump.cpp), the fuzzers and the benchmarks'
-// animator/<joints> all run this. A clip is the model's runtime clip (Model::clips); the rest
-// pose is a runtime clip with no keys, built here, so both go through evaluate_pose; the bind
-// pose is the inverse of the inverse bind matrices. Local transforms are not kept: local()
-// samples the one joint the UI asks for.
+// animator/<joints> and blend/<layers> all run this. A clip is the model's runtime clip
+// (Model::clips); the rest pose is a runtime clip with no keys, built here, so both go through
+// evaluate_pose; the bind pose is the inverse of the inverse bind matrices.
+//
+// A pose is a stack of layers (Layer, below) over the skeleton's rest pose: the first is the base
+// clip, each further one changes the pose below it (blend.h says how, and how weights and masks
+// count). A stack of one override layer at full weight without a mask is exactly its clip's pose
+// and takes the fused single-clip path, so plain playback costs what it did before layers
+// existed. Each layer keeps its own sampling cursor (its clip plays forward at its own time) and,
+// when additive, its reference pose, sampled once by set_layers.
 //
 // The palettes of all meshes are concatenated (mesh m's bones start at palette_base[m]) so the
 // GPU path uploads one buffer per frame, and evaluate_pose fills them all in one call. Nothing
-// here allocates after construction except set_clip(), which resets the sampling cursor when
-// the clip changes. No GL: the renderer and the tests read the buffers.
+// here allocates after construction except set_clip() and set_layers(), which size the layers'
+// cursors and reference poses when a clip, a reference time or the number of layers changes.
+// No GL: the renderer and the tests read the buffers.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/blend.h"
 #include "anim/bounds.h"
 #include "anim/clip_runtime.h"
 #include "anim/transform.h"
@@ -38,6 +50,21 @@ enum class PoseMode : uint8_t {
   Bind,  // every joint where the inverse bind matrices put it: the mesh exactly as stored
 };
 
+// One layer of a pose at one frame. The caller owns the mask and keeps it alive while the layer
+// is evaluated; masks are resolved from joint names to per-joint weights once (subtree_mask),
+// never per frame.
+struct Layer {
+  int32_t clip = -1;    // index into Model::clips
+  double time = 0.0;    // seconds into the clip (the caller wraps or clamps it: wrap_time)
+  float weight = 1.0f;  // [0, 1]; others are clamped (blend_weight)
+  BlendMode mode = BlendMode::Override;
+  std::span<const float> mask;  // one weight in [0, 1] per joint; empty: every joint 1
+  double reference_time = 0.0;  // Additive: the clip's time whose pose is subtracted
+  // Override: blend the components the clip does not key too (their rest values), where the
+  // layer must end as its clip's whole pose: the target of a cross-fade (crossfade.h).
+  bool every_channel = false;
+};
+
 // Wall-clock seconds of the last evaluate()/skin_cpu() per stage, for the Skinning panel.
 // Sampling, local->model and the palette are one pass (evaluate_pose), timed as one.
 struct StageTimes {
@@ -48,26 +75,43 @@ struct StageTimes {
 
 class Animator {
  public:
+  using Clock = std::chrono::steady_clock;
+
   Animator() = default;
   explicit Animator(const Model& model);  // sizes every buffer for `model`
 
-  // Resets the sampling cursor when `clip` differs from the current one (allocates).
+  // Plays one clip: the stack of that one layer (set_layers). Resets the sampling cursor when
+  // `clip` differs from the current one (allocates). A clip out of range shows the rest pose.
   void set_clip(const Model& model, int32_t clip);
 
   // Fills the model matrices and the palettes at `time` (seconds; the caller wraps or clamps
-  // it). Returns false (with buffers unspecified) when a stage rejects its inputs, which means
-  // the model and the animator do not belong together.
+  // it) for the clip of set_clip (mode Clip), the rest pose or the bind pose. Returns false
+  // (with buffers unspecified) when a stage rejects its inputs, which means the model and the
+  // animator do not belong together.
   bool evaluate(const Model& model, PoseMode mode, double time) noexcept;
 
-  // The local transform of `joint` in the last evaluate()'s pose (its mode and time): sampled
-  // on demand for this one joint (sample_joint), the rest transform outside clips. Identity
-  // when `joint` is out of range.
+  // Prepares for evaluating `layers` (their clips, modes and reference times; times, weights
+  // and masks may change every frame without another call): resets the cursor of each layer
+  // whose clip changed and samples additive reference poses whose clip or reference time
+  // changed. Allocates only then (or when the stack grows). Empty on success, otherwise the
+  // first problem (a clip index out of range, a mask whose size is not the joint count).
+  std::string set_layers(const Model& model, std::span<const Layer> layers);
+
+  // Poses the stack `layers` (the base first) into the model matrices and palettes. False (with
+  // buffers unspecified) when set_layers was not given these clips and reference times, a size
+  // does not fit, or a stage rejects its inputs. An empty stack is the rest pose.
+  bool evaluate(const Model& model, std::span<const Layer> layers) noexcept;
+
+  // The local transform of `joint` in the last evaluate()'s pose: the blended pose's after a
+  // blend; after one clip, sampled on demand for this one joint (sample_joint); the rest
+  // transform outside clips. Identity when `joint` is out of range.
   Transform local(const Model& model, std::size_t joint) const noexcept;
 
   // Skins every mesh on the CPU from the current palettes into skinned_positions/normals,
   // split over `pool`'s threads when one is given (the viewer keeps one for its lifetime).
   bool skin_cpu(const Model& model, WorkerPool* pool = nullptr) noexcept;
 
+  // The clip of set_clip, or the base layer's after set_layers (-1 for an empty stack).
   int32_t clip() const noexcept { return clip_; }
   const StageTimes& times() const noexcept { return times_; }
 
@@ -83,12 +127,28 @@ class Animator {
   }
 
  private:
+  // What set_layers prepared for one position of the stack.
+  struct Slot {
+    int32_t clip = -1;
+    RuntimeCursor cursor;
+    BlendMode mode = BlendMode::Override;
+    double reference_time = 0.0;
+    std::vector<Transform> reference;  // Additive: the clip at reference_time
+  };
+  bool blend(const Model& model, std::span<const Layer> layers) noexcept;
+  bool finish(Clock::time_point t0) noexcept;  // the normal palette and the stage times
+
   int32_t clip_ = -2;  // -2: never set
-  RuntimeCursor cursor_;
+  std::vector<Slot> slots_;
   ClipRuntime rest_;  // the rest pose as a clip with no keys
   RuntimeCursor rest_cursor_;
-  PoseMode mode_ = PoseMode::Rest;  // of the last evaluate()
-  double time_ = 0.0;               // of the last evaluate()
+  PoseMode mode_ = PoseMode::Rest;       // of the last evaluate()
+  double time_ = 0.0;                    // of the last evaluate()
+  bool blended_ = false;                 // the last evaluate() blended into local_
+  std::vector<Transform> rest_local_;    // the skeleton's rest pose
+  std::vector<Transform> local_;         // the blended pose (a blend's last evaluate())
+  std::vector<Transform> layer_local_;   // one layer's sample
+  std::vector<glm::vec4> pose_scratch_;  // pose_from_local's
   bool fits_ = true;  // false: some mesh has more skin joints than inverse binds or fewer
   std::vector<int32_t> skin_joints_;     // every mesh's skin joints, concatenated
   std::vector<glm::mat4> inverse_bind_;  // every mesh's inverse binds, concatenated

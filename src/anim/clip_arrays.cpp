@@ -82,6 +82,13 @@ bool uniform_flag(std::span<const RuntimeTrack> tracks, std::size_t group,
   return true;
 }
 
+uint8_t keyed_bits(std::span<const RuntimeTrack> tracks, std::size_t joint) noexcept {
+  uint8_t bits = 0;
+  for (std::size_t c = 0; c < 3; ++c)
+    if (tracks[3 * joint + c].timeline != 0) bits |= static_cast<uint8_t>(1u << c);
+  return bits;
+}
+
 std::string check_clip_arrays(const ClipArraysView& a) {
   if (!std::isfinite(a.duration) || a.duration < 0.0) return "duration is negative or not finite";
   if (a.joints > kMaxRuntimeJoints)
@@ -116,11 +123,17 @@ std::string check_clip_arrays(const ClipArraysView& a) {
       return "uniform flag " + str(f) + " (joints " + str(4 * (f / 3)) + "-" +
              str(4 * (f / 3) + 3) + " " + kComponent[f % 3] + ") is " + str(a.uniform[f]) +
              ", its tracks say " + (uniform_flag(a.tracks, f / 3, f % 3) ? "1" : "0");
+  if (a.keyed.size() != a.joints)
+    return str(a.keyed.size()) + " keyed entries for " + str(a.joints) + " joints";
+  for (std::size_t j = 0; j < a.keyed.size(); ++j)
+    if (a.keyed[j] != keyed_bits(a.tracks, j))
+      return "keyed entry " + str(j) + " (joint " + str(j) + ") is " + str(a.keyed[j]) +
+             ", its tracks say " + str(keyed_bits(a.tracks, j));
   return {};
 }
 
 ClipArraysView ClipArrays::view() const noexcept {
-  return {name, duration, joints, times, timeline_begin, tracks, values, parents, uniform};
+  return {name, duration, joints, times, timeline_begin, tracks, values, parents, uniform, keyed};
 }
 
 ClipArrays ClipArrays::copy_of(const ClipArraysView& v) {
@@ -134,11 +147,13 @@ ClipArrays ClipArrays::copy_of(const ClipArraysView& v) {
   a.values.assign(v.values.begin(), v.values.end());
   a.parents.assign(v.parents.begin(), v.parents.end());
   a.uniform.assign(v.uniform.begin(), v.uniform.end());
+  a.keyed.assign(v.keyed.begin(), v.keyed.end());
   return a;
 }
 
 ClipArraysView ClipRuntime::arrays() const noexcept {
-  return {name_, duration_, joints_, times_, timeline_begin_, tracks_, values_, parents_, uniform_};
+  return {name_,   duration_, joints_,  times_,   timeline_begin_,
+          tracks_, values_,   parents_, uniform_, keyed_};
 }
 
 std::string ClipRuntime::adopt(ClipArrays&& a) {
@@ -153,14 +168,13 @@ std::string ClipRuntime::adopt(ClipArrays&& a) {
   values_ = std::move(a.values);
   parents_ = std::move(a.parents);
   uniform_ = std::move(a.uniform);
+  keyed_ = std::move(a.keyed);
   return {};
 }
 
 std::size_t ClipRuntime::channels() const noexcept {
   std::size_t n = 0;
-  for (std::size_t j = 0; j < joints_; ++j)
-    n += tracks_[3 * j].timeline != 0 || tracks_[3 * j + 1].timeline != 0 ||
-         tracks_[3 * j + 2].timeline != 0;
+  for (const uint8_t k : keyed_) n += k != 0;
   return n;
 }
 

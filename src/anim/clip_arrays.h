@@ -34,6 +34,11 @@
 //                   when those 4 tracks share timeline, interpolation and stride and their bases
 //                   are base, base+1, base+2, base+3 (the samplers then read the 4 as adjacent
 //                   values), else 0. Derived from `tracks`; checked to agree with them.
+//   keyed           J bytes, keyed[j] = which components of joint j the clip keys, as KeyedBits
+//                   (translation 1, rotation 2, scale 4): bit c set exactly when track 3j + c is
+//                   on a timeline >= 1, every other bit clear. Derived from `tracks`; checked to
+//                   agree with them. What blending reads (anim/blend.h): a component a layer's
+//                   clip does not key leaves the pose below it as it is (sparse tracks).
 //
 // RuntimeTrack has padding bytes: write its four fields, not its bytes. Endianness, versions
 // and framing are the writer's business (io/model_format.*); these checks cover meaning.
@@ -55,6 +60,14 @@ namespace sv {
 // own limit is lower).
 inline constexpr std::size_t kMaxRuntimeJoints = std::size_t{1} << 24;
 
+// ClipArrays::keyed's bits: the components of a joint a clip keys.
+enum KeyedBits : uint8_t {
+  kKeyedTranslation = 1u << 0,
+  kKeyedRotation = 1u << 1,
+  kKeyedScale = 1u << 2,
+  kKeyedAll = kKeyedTranslation | kKeyedRotation | kKeyedScale,
+};
+
 // Where one component of one joint is (see the contract above).
 struct RuntimeTrack {
   uint32_t timeline;  // 0: the constant timeline (one key, value at base)
@@ -74,6 +87,7 @@ struct ClipArraysView {
   std::span<const glm::vec4> values;
   std::span<const int32_t> parents;
   std::span<const uint8_t> uniform;
+  std::span<const uint8_t> keyed;
 };
 
 // The same arrays, owned: what a reader fills and ClipRuntime::adopt takes over.
@@ -87,6 +101,7 @@ struct ClipArrays {
   std::vector<glm::vec4> values;
   std::vector<int32_t> parents;
   std::vector<uint8_t> uniform;
+  std::vector<uint8_t> keyed;
 
   ClipArraysView view() const noexcept;
   static ClipArrays copy_of(const ClipArraysView& view);
@@ -97,6 +112,10 @@ struct ClipArrays {
 // tracks.size() must be at least 3 * 4 * (group + 1).
 bool uniform_flag(std::span<const RuntimeTrack> tracks, std::size_t group,
                   std::size_t component) noexcept;
+
+// The keyed byte the contract requires for `joint`: bit c set when track 3 * joint + c is on a
+// timeline other than the constant one. tracks.size() must be at least 3 * (joint + 1).
+uint8_t keyed_bits(std::span<const RuntimeTrack> tracks, std::size_t joint) noexcept;
 
 // Empty when `a` meets the contract above; otherwise the first problem, as one line. Reads
 // every element once (O(size)); allocates a byte per timeline, and the message.

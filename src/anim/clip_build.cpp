@@ -100,6 +100,8 @@ std::string ClipRuntime::build(const Clip& clip, const Skeleton& skeleton) {
   for (std::size_t g = 0; g < padded / 4; ++g)
     for (std::size_t k = 0; k < 3; ++k)
       rt.uniform_[3 * g + k] = uniform_flag(rt.tracks_, g, k) ? 1 : 0;
+  rt.keyed_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) rt.keyed_[j] = keyed_bits(rt.tracks_, j);
   rt.parents_ = skeleton.parents;
   rt.joints_ = static_cast<uint32_t>(n);
   *this = std::move(rt);

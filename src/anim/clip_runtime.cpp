@@ -196,13 +196,6 @@ inline Transform joint_scalar(const RuntimeView& v, const ClipRuntime::Track* tr
 
 inline __m128 load(const glm::vec4& v) noexcept { return _mm_loadu_ps(&v.x); }
 
-// Eberly's coefficients, as slerp_shortest's (slerp.cpp).
-constexpr float kMu = 1.85298109240830f;
-constexpr float kU[8] = {1.0f / (1 * 3),  1.0f / (2 * 5),  1.0f / (3 * 7),  1.0f / (4 * 9),
-                         1.0f / (5 * 11), 1.0f / (6 * 13), 1.0f / (7 * 15), kMu / (8 * 17)};
-constexpr float kV[8] = {1.0f / 3,  2.0f / 5,  3.0f / 7,  4.0f / 9,
-                         5.0f / 11, 6.0f / 13, 7.0f / 15, kMu * 8 / 17};
-
 #define SV_RT_AVX512 0
 namespace sse2 {
 #define SV_RT_AVX2 0
@@ -328,6 +321,58 @@ bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
     const glm::mat4 local = to_matrix(joint_scalar(v, cursor.segments.data(), j));
     const int32_t p = v.parents[j];
     model[j] = p == kNoParent ? local : model[static_cast<std::size_t>(p)] * local;
+  }
+  for (std::size_t b = 0; b < skin_joints.size(); ++b)
+    palette[b] = model[static_cast<std::size_t>(skin_joints[b])] * inverse_bind[b];
+  return true;
+#endif
+}
+
+std::size_t local_pose_scratch(std::size_t joints) noexcept {
+  return scratch_size((joints + 3) / 4);
+}
+
+bool pose_from_local(std::span<const int32_t> parents, std::span<const Transform> local,
+                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
+                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
+                     std::span<glm::vec4> scratch) noexcept {
+  const std::size_t n = parents.size();
+  if (local.size() != n || model.size() != n || scratch.size() != local_pose_scratch(n) ||
+      n > kMaxRuntimeJoints)
+    return false;
+  if (inverse_bind.size() != skin_joints.size() || palette.size() != skin_joints.size())
+    return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (parents[i] != kNoParent && (parents[i] < 0 || static_cast<std::size_t>(parents[i]) >= i))
+      return false;
+  for (const int32_t j : skin_joints)
+    if (j < 0 || static_cast<std::size_t>(j) >= n) return false;
+  RuntimeView v{};
+  v.joints = static_cast<uint32_t>(n);
+  v.groups = static_cast<uint32_t>((n + 3) / 4);
+  v.parents = parents.data();
+#if defined(__SSE2__)
+#if defined(SV_RUNTIME_X86)
+  if (has_avx512()) {
+    avx512::local_matrices_from(v, local.data(), scratch.data());
+    avx512::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(),
+                     palette.data());
+    return true;
+  }
+  if (has_avx2_fma()) {
+    avx2::local_matrices_from(v, local.data(), scratch.data());
+    avx2::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(),
+                   palette.data());
+    return true;
+  }
+#endif
+  sse2::local_matrices_from(v, local.data(), scratch.data());
+  sse2::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(), palette.data());
+  return true;
+#else
+  for (std::size_t j = 0; j < n; ++j) {
+    const glm::mat4 m = to_matrix(local[j]);
+    model[j] = parents[j] == kNoParent ? m : model[static_cast<std::size_t>(parents[j])] * m;
   }
   for (std::size_t b = 0; b < skin_joints.size(); ++b)
     palette[b] = model[static_cast<std::size_t>(skin_joints[b])] * inverse_bind[b];

@@ -19,8 +19,9 @@
 // acos/sin route per lane for keys far apart). evaluate_pose turns them into 3x4 affine local
 // matrices, multiplies by the parent (parents come first) and by the inverse bind matrices, in
 // one pass: the path the viewer runs and the pose benchmark measures. sample_runtime stops at
-// local TRS (for blending, which works on local transforms before local->model), and
-// sample_joint gives one joint's local TRS on demand (the UI's selected joint).
+// local TRS (for blending, which works on local transforms before local->model; anim/blend.h),
+// pose_from_local is evaluate_pose's second half for the blended pose, and sample_joint gives
+// one joint's local TRS on demand (the UI's selected joint).
 //
 // Interpolation follows glTF 2.0 exactly: step holds the key at or before t; linear lerps
 // vectors and slerps rotations along the shorter arc; cubic spline is the Hermite spline with
@@ -86,6 +87,9 @@ class ClipRuntime {
   std::size_t joints() const noexcept { return joints_; }
   std::size_t timelines() const noexcept { return timeline_begin_.size() - 1; }
   std::span<const int32_t> parents() const noexcept { return parents_; }
+  // Per joint, the components this clip keys (KeyedBits, clip_arrays.h); a component it does not
+  // key holds the skeleton's rest value. Blending leaves such a component to the layers below.
+  std::span<const uint8_t> keyed() const noexcept { return keyed_; }
 
   // For --info and the UI; each scans the tracks (O(joints)), not meant per frame.
   // Joints with at least one keyed component (the raw clip's channels).
@@ -113,6 +117,7 @@ class ClipRuntime {
   // Per 4 joints and component: 1 when the 4 tracks share timeline, interpolation and stride
   // and sit in consecutive slots, so a frame reads them as 4 adjacent values per key.
   std::vector<uint8_t> uniform_;
+  std::vector<uint8_t> keyed_;  // per joint, KeyedBits
 };
 
 // Per-caller playback state for one ClipRuntime: a key index per timeline and the scratch the
@@ -154,6 +159,18 @@ bool sample_joint(const ClipRuntime& clip, double t, std::size_t joint, Transfor
 bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept;
+
+// evaluate_pose's second half on local transforms already sampled (and blended: the Animator's
+// layer stack): the same local->model and palette products, so the same results up to the
+// rounding of the local transforms. parents, local and model have the joint count (parents[i]
+// < i or kNoParent); scratch has local_pose_scratch(joints) entries (the caller's, sized once).
+// False, writing nothing, when a size does not fit, a parent does not precede its joint, or a
+// skin joint is out of range.
+bool pose_from_local(std::span<const int32_t> parents, std::span<const Transform> local,
+                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
+                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
+                     std::span<glm::vec4> scratch) noexcept;
+std::size_t local_pose_scratch(std::size_t joints) noexcept;
 
 namespace detail {
 // Tests only: caps the kernels sample_runtime and evaluate_pose may pick (0 SSE2, 1 AVX2+FMA,

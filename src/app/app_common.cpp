@@ -167,6 +167,18 @@ WorkerPool& skin_pool() {
 }
 
 void evaluate(Scene& scene, const RenderOptions& options) {
+  // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless
+  // the stack changed size or clips).
+  if (scene.stack.blends() && scene.player.clip >= 0) {
+    if (scene.frame_layers.size() != scene.stack.size())
+      scene.frame_layers.resize(scene.stack.size());
+    if (scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
+        scene.animator.set_layers(scene.model, scene.frame_layers).empty() &&
+        scene.animator.evaluate(scene.model, scene.frame_layers)) {
+      if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+      return;
+    }
+  }
   scene.animator.set_clip(scene.model, scene.player.clip);
   const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind
                         : scene.player.clip < 0        ? PoseMode::Rest
@@ -211,7 +223,7 @@ HeadlessGl::~HeadlessGl() {
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out, const std::function<std::string(const Model&)>& check) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
-  ImportResult imported = import_model(options.model);
+  ImportResult imported = import_model(options.model, import_options(options));
   if (!imported.ok()) return bad_input(imported.error);
   const std::optional<int32_t> clip = requested_clip(*imported.model, options);
   if (!clip) return bad_input(no_clip_message(*imported.model, options.model, options.clip));

@@ -1,8 +1,10 @@
 // The core command-line options and their parser (see cli.h).
 #include "app/cli.h"
 
+#include <cstdint>
 #include <iostream>
 
+#include "io/model_cache.h"
 #include "ui/controls.h"
 
 namespace sv {
@@ -42,13 +44,40 @@ void add_core_options(CLI::App& app, Options& o) {
                "or --bind-pose (where the inverse bind matrices put the joints)");
          })
       ->group("");
+  auto* layer = app.add_option("--layer", o.layers,
+                               "A layer over the --clip base, repeatable, in order: "
+                               "CLIP[:weight=W][:time=T][:mask=JOINT][:additive][:ref=T]")
+                    ->allow_extra_args(false);
+  auto* crossfade = app.add_option("--crossfade", o.crossfade,
+                                   "Cross-fade as the base instead of --clip: "
+                                   "FROM:TO:START:DURATION[:sync]");
+  for (CLI::Option* pose : {rest, bind}) {
+    pose->excludes(layer);
+    pose->excludes(crossfade);
+  }
+  crossfade->excludes(clip);
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
-                 "Seconds --info/--dump may take before giving up with exit status 2, and the "
-                 "viewer waits for a file before giving up on it (0: none)")
+                 "Seconds the import of a file may take before it is given up on (its process "
+                 "killed; exit status 2 on the command line, an error in the viewer; 0: none)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--memory-limit", o.memory_limit_mib,
+                 "MiB of memory the import of a file may take (default: half the physical "
+                 "memory, at most 4096)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-cache", o.no_cache,
+               "Read the file with the importer even when the model cache holds it, and cache "
+               "nothing (the cache: $XDG_CACHE_HOME/skinview, else ~/.cache/skinview; 1 GiB)");
   app.set_version_flag("--version", std::string("skinview ") + SKINVIEW_VERSION);
   app.footer("\n" + ui::controls_text());
+}
+
+ImportOptions import_options(const Options& o) {
+  ImportOptions io;
+  io.time_limit_s = o.time_limit;
+  io.memory_limit_bytes = static_cast<uint64_t>(o.memory_limit_mib * 1048576.0);
+  if (!o.no_cache) io.cache_dir = ModelCache::default_dir();
+  return io;
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {

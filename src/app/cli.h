@@ -14,25 +14,33 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/import.h"
+
 namespace sv {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
 
 struct Options {
-  std::string model;         // the model file (positional)
-  bool info = false;         // --info: print what the file holds
-  bool dump = false;         // --dump: write a pose as JSON
-  std::string clip;          // --clip NAME|INDEX ("" = the first clip)
-  std::string time;          // --time T (seconds, as typed; checked by run_dump)
-  std::string times;         // --times T1,T2,... (as typed)
-  bool rest_pose = false;    // --rest-pose: every joint at its rest (node) transform, no clip
-  bool bind_pose = false;    // --bind-pose: joints where the inverse bind matrices put them
-                             // (the mesh exactly as stored), no clip
-  std::string output = "-";  // -o/--output: dump file, "-" = stdout
-  double time_limit = 120;   // --time-limit: seconds a headless command may run, and the viewer
-                             // waits for a file it reads (0 = no limit)
+  std::string model;       // the model file (positional)
+  bool info = false;       // --info: print what the file holds
+  bool dump = false;       // --dump: write a pose as JSON
+  std::string clip;        // --clip NAME|INDEX ("" = the first clip)
+  std::string time;        // --time T (seconds, as typed; checked by run_dump)
+  std::string times;       // --times T1,T2,... (as typed)
+  bool rest_pose = false;  // --rest-pose: every joint at its rest (node) transform, no clip
+  bool bind_pose = false;  // --bind-pose: joints where the inverse bind matrices put them
+                           // (the mesh exactly as stored), no clip
+  std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
+  std::string crossfade;            // --crossfade SPEC
+  std::string output = "-";         // -o/--output: dump file, "-" = stdout
+  double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
+  double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
+  bool no_cache = false;        // --no-cache: always run the importer, store nothing
 };
+
+// The import worker's bounds and the model cache's folder from the options.
+ImportOptions import_options(const Options& options);
 
 // Registers the core options on `app`, writing into `options`, and --version. The help's footer
 // lists the window's mouse and keyboard controls (ui/controls.h).

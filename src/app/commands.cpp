@@ -1,60 +1,22 @@
 // The headless commands: --info (what a file holds, and what the importer repaired) and --dump
 // (a pose as JSON, io/dump.h). Every failure is one line on stderr, "skinview: FILE: reason",
-// exit 2.
+// exit 2. The import runs in a child process bounded by --time-limit and --memory-limit
+// (io/import.h).
 #include <cerrno>
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "app/app_common.h"
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
 
 namespace sv {
 namespace {
-
-// Ends the process with one line and exit status 2 if a headless command runs past its time
-// limit: assimp has no way to cancel a read, and a file that makes it loop must not hang a
-// script or a test.
-class Watchdog {
- public:
-  Watchdog(std::string file, double seconds) : file_(std::move(file)) {
-    if (!(seconds > 0)) return;
-    thread_ = std::thread([this, seconds] {
-      std::unique_lock lock(mutex_);
-      if (!cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
-        std::fprintf(stderr, "skinview: %s: gave up after %g s (--time-limit)\n", file_.c_str(),
-                     seconds);
-        std::fflush(stderr);
-        std::_Exit(kExitBadInput);
-      }
-    });
-  }
-  ~Watchdog() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::string file_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 int fail(const std::string& line) {
   std::cerr << "skinview: " << line << '\n';
@@ -96,8 +58,7 @@ int find_clip(const Model& model, const std::string& which) {
 
 int run_info(const Options& o) {
   if (o.model.empty()) return fail("no model file given (see --help)");
-  Watchdog watchdog(o.model, o.time_limit);
-  ImportResult r = import_model(o.model);
+  ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
   std::ostringstream out;
@@ -146,6 +107,8 @@ int run_info(const Options& o) {
     out << "\n";
     for (const std::string& note : r.report.notes) out << "  " << note << "\n";
   }
+  if (r.from_cache)
+    out << "Read from the model cache (the importer did not run; --no-cache runs it).\n";
   std::cout << out.str();
   std::cout.flush();
   return kExitOk;
@@ -153,6 +116,8 @@ int run_info(const Options& o) {
 
 int run_dump(const Options& o) {
   if (o.model.empty()) return fail("--dump needs a model file (see --help)");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty()) return fail(e);
   DumpRequest request;
   if (!o.times.empty()) {
     std::string item;
@@ -174,8 +139,7 @@ int run_dump(const Options& o) {
     request.times.push_back(0.0);
   }
 
-  Watchdog watchdog(o.model, o.time_limit);
-  ImportResult r = import_model(o.model);
+  ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
   if (o.rest_pose || o.bind_pose) {
@@ -186,6 +150,14 @@ int run_dump(const Options& o) {
     if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
   } else {
     request.clip = m.clips.empty() ? -1 : 0;
+  }
+  if (blend.any()) {
+    // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
+    const double base_time = request.frames ? 0.0 : request.times[0];
+    if (std::string e =
+            make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
+        !e.empty())
+      return fail(e);
   }
 
   if (o.output == "-") {

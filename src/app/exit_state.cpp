@@ -79,6 +79,19 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     o << ",\"clip\":" << p.clip << ",\"clipName\":" << quoted(ui::clip_name(scene->model, p.clip))
       << ",\"time\":" << number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
       << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << number(p.speed);
+    const StackPlayer& stack = scene->stack;
+    o << ",\"fadeTo\":" << stack.fade_to << ",\"layers\":[";
+    for (std::size_t i = 0; i < stack.layers.size(); ++i) {
+      const PlayedLayer& l = stack.layers[i];
+      std::size_t masked = 0;
+      for (const float w : l.mask) masked += w > 0.0f ? 1 : 0;
+      o << (i ? "," : "") << "{\"clip\":" << l.player.clip
+        << ",\"clipName\":" << quoted(ui::clip_name(scene->model, l.player.clip))
+        << ",\"time\":" << number(l.player.time) << ",\"weight\":" << number(l.weight)
+        << ",\"mode\":\"" << (l.mode == BlendMode::Additive ? "additive" : "override")
+        << "\",\"maskJoints\":" << (l.mask.empty() ? scene->model.skeleton.size() : masked) << "}";
+    }
+    o << "]";
   }
   const int32_t sel = st.selection.joint;
   const bool sel_ok =

@@ -6,7 +6,9 @@
 //   {"frame":N (frames drawn so far), "window":[W,H], "framebuffer":[W,H], "viewport":[x,y,w,h]
 //   (framebuffer pixels, top-left),
 //    "model":PATH|null, "loadError":S, "loading":S (a file being read, "" when none), "clip":I,
-//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "selectedJoint":I,
+//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "fadeTo":I (a cross-fade's target,
+//    -1 none), "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
+//    "maskJoints":N}] (the layer stack over the clip), "selectedJoint":I,
 //    "selectedJointName":S|null, "hoveredJoint":I, "hoveredMesh":I, "hoveredVertex":I,
 //    "view":"shaded"|..., "skinning":"cpu"|"gpu", "skeleton":B, "wireframe":B, "grid":B, "axes":B,
 //    "helpOpen":B, "panels":{"outliner":{"collapsed":B,"rect":[x,y,w,h]}, "inspector":...,

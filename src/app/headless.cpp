@@ -134,7 +134,7 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
       for (const std::string& path : models) {
         // The viewer's own loading code: the previous scene is released only once this one
         // has loaded, exactly as when a user opens files one after another.
-        if (std::string e = load_scene(path, &scene); !e.empty()) {
+        if (std::string e = load_scene(path, &scene, import_options(options)); !e.empty()) {
           status = bad_input(e);
           break;
         }

@@ -1,71 +1,65 @@
-// ModelLoader: reads model files on a worker thread, so the viewer's window keeps drawing (and
-// shows "loading...") while assimp works, and gives up on a read that runs past a time limit.
+// ModelLoader: reads model files for the viewer without blocking its window. A read is, first, a
+// look into the model cache (io/import_cache.h) on a thread of its own -- hashing the file and
+// checking a cached copy take a few milliseconds for a character and up to a fraction of a second
+// for the largest file the importer accepts -- and, on a miss, the import worker run as a child
+// process (io/import_process.h) that the viewer polls once a frame. Meanwhile the window keeps
+// drawing and shows "Loading ...", and the model replaces the current one only once it has been
+// read and checked. What the worker wrote is stored in the cache on another short thread.
 //
-// assimp has no way to cancel a read, and a thread cannot be stopped safely from outside. A read
-// given up on therefore keeps its thread until assimp returns -- forever, for a file that makes
-// it loop -- holding its memory and one core; its result is thrown away when it ends. The viewer
-// reports the file as failed, keeps the previous model, and can open other files meanwhile. At
-// most kMaxAbandoned such reads may still be running: past that, start() refuses new ones until
-// one ends (restarting skinview frees them). The process must not run its static destructors
-// under a read still in progress: running() tells the viewer to end with std::_Exit instead.
+// Opening another file cancels the read in progress: its child is killed and reaped on the spot,
+// and a cache lookup still running is waited for (it only reads a local file of bounded size).
+// A read past the time limit is given up on. No thread or process outlives the loader.
 //
-// No GL here: the result is an ImportResult; the caller builds the scene (and uploads it) on
-// its own thread.
+// No GL here: the result is an ImportResult; the caller builds the scene (and uploads it) on its
+// own thread.
 #pragma once
 
 #include <chrono>
-#include <functional>
-#include <memory>
+#include <future>
 #include <optional>
 #include <string>
 
 #include "io/import.h"
+#include "io/import_cache.h"
+#include "io/import_process.h"
 
 namespace sv {
 
 class ModelLoader {
  public:
-  using ImportFn = std::function<ImportResult(const std::string& path)>;
-  static constexpr int kMaxAbandoned = 4;
-
-  // `time_limit_s` <= 0: no limit.
-  explicit ModelLoader(double time_limit_s = 120.0, ImportFn import = import_model);
-  // Gives up on a read in progress (does not wait for it).
+  // options.time_limit_s <= 0: no limit; options.cache_dir "" : no cache.
+  explicit ModelLoader(ImportOptions options = {}) : options_(std::move(options)) {}
   ~ModelLoader();
   ModelLoader(const ModelLoader&) = delete;
   ModelLoader& operator=(const ModelLoader&) = delete;
 
-  // Starts reading `path` on a new thread; a read in progress is given up on first (its result
-  // will be thrown away). Returns "" or, when it did not start, why.
+  // Starts reading `path`; a read in progress is cancelled first (its child killed). Returns ""
+  // or, when no child could be started, why.
   std::string start(const std::string& path);
 
-  bool busy() const noexcept { return job_ != nullptr; }
-  const std::string& path() const noexcept { return path_; }  // of the read in progress
-  double elapsed_seconds() const;                             // since start(); 0 when idle
-  double time_limit_seconds() const noexcept { return limit_; }
+  bool busy() const noexcept { return lookup_.valid() || process_.running(); }
+  const std::string& path() const noexcept { return path_; }  // of the read
+  double elapsed_seconds() const;                             // 0 when idle
+  double time_limit_seconds() const noexcept { return options_.time_limit_s; }
 
   struct Finished {
     std::string path;
-    ImportResult result;  // the read's own, or a failure "PATH: gave up after N s ..."
+    ImportResult result;  // the import's, or a failure ("PATH: gave up after N s ...", ...)
   };
-  // Call once per frame: the result once the read has ended, or a failure once it has run past
-  // the time limit (the read is given up on); nothing while it runs, or when idle.
+  // Call once per frame: the result once the read has ended or been given up on; nothing while
+  // it runs, or when idle. Never blocks.
   std::optional<Finished> poll();
 
-  // Reader threads that have not ended yet: the one in progress and those given up on.
-  static int running() noexcept;
-  // Of those, the ones given up on.
-  static int abandoned() noexcept;
-
  private:
-  struct Job;
-  void abandon();
+  void finish_store();
 
-  double limit_;
-  ImportFn import_;
-  std::shared_ptr<Job> job_;
+  ImportOptions options_;
+  ImportProcess process_;
   std::string path_;
   std::chrono::steady_clock::time_point started_{};
+  std::future<CacheLookup> lookup_;  // the cache lookup in flight
+  std::string key_;                  // a miss's cache key: where the worker's model goes
+  std::future<void> store_;          // the last store in flight
 };
 
 }  // namespace sv

@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/app_common.h"
+#include "app/blend_options.h"
 #include "app/cli.h"
 #include "app/exit_state.h"
 #include "app/model_loader.h"
@@ -71,8 +72,10 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   if (scene == nullptr) return v;
   v.model = &scene->model;
   v.player = &scene->player;
+  v.stack = &scene->stack;
   v.path = scene->path;
   v.report = scene->report;
+  v.from_cache = scene->from_cache;
   v.pose = &scene->animator;
   v.model_matrices = scene->animator.model_matrices();
   v.influence = scene->influence;
@@ -102,6 +105,7 @@ ui::StatusView status_view(const Status& st) {
 struct Start {
   int32_t clip = kRestPose;
   std::optional<double> time;  // --time: start paused there
+  LayerStack blend;            // --layer / --crossfade, on a clock starting at --time (or 0)
   int32_t joint = -1;          // --bone
   RenderOptions render;
   std::string up = "auto";
@@ -151,8 +155,9 @@ class Viewer {
   GLFWwindow* window_ = nullptr;
   Input input_;
   gl::Renderer renderer_;
-  // Files opened from the window are read on a worker thread (the window keeps drawing) and
-  // given up on after --time-limit seconds; the scene is built here, on the context's thread.
+  // Files opened from the window are read by the import worker in a child process (the window
+  // keeps drawing) and given up on after --time-limit seconds; the scene is built here, on the
+  // context's thread.
   std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
@@ -260,7 +265,7 @@ void Viewer::frame(float dt) {
   glClearColor(bg.r, bg.g, bg.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (scene_) {
-    scene_->player.advance(dt, scene_->duration());
+    advance(*scene_, dt);
     evaluate(*scene_, state_.render);
     state_.render.selected_joint = state_.selection.joint;
     const auto t0 = Clock::now();
@@ -387,6 +392,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         p.time = std::min(*start.time, scene_->duration());
         p.playing = false;
       }
+      if (start.blend.blends()) set_blend(*scene_, start.blend, start.time.value_or(0.0));
       state_.render.view = start.render.view;
       state_.selection.joint = start.joint;
       if (start.up != "auto") {
@@ -482,7 +488,7 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   ImGui::DestroyContext();
 }
 
-// Reads `path` on the loader's thread and waits for it (or for --time-limit): the window's first
+// Reads `path` in the import worker and waits for it (or for --time-limit): the window's first
 // model is read before the window opens, so a bad file exits 2 with no window.
 ImportResult read_first(ModelLoader& loader, const std::string& path) {
   if (std::string e = loader.start(path); !e.empty()) {
@@ -558,6 +564,9 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     start.time = t;
   }
   if (!options.times.empty()) return bad_input("--times is for --dump; the window takes --time");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
   std::string model = options.model;
 #ifdef SKINVIEW_DEFAULT_MODEL
   // With no argument, the project's default character (when assets/ has it).
@@ -566,9 +575,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     model = SKINVIEW_DEFAULT_MODEL;
   }
 #endif
-  // The loader's threads leave stdio open: see model_loader.h (a read given up on keeps running).
-  set_import_silences_stdio(false);
-  auto loader = std::make_unique<ModelLoader>(options.time_limit);
+  auto loader = std::make_unique<ModelLoader>(import_options(options));
   ImportResult first;
   if (!model.empty()) {
     first = read_first(*loader, model);
@@ -577,24 +584,21 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     const std::optional<int32_t> clip = requested_clip(m, options);
     if (!clip) return bad_input(no_clip_message(m, model, options.clip));
     start.clip = *clip;
+    if (blend.any()) {
+      if (std::string e =
+              make_layer_stack(m, model, start.clip, start.time.value_or(0.0), blend, &start.blend);
+          !e.empty())
+        return bad_input(e);
+    }
     if (!viewer.bone.empty()) {
       start.joint = m.skeleton.find(viewer.bone);
       if (start.joint < 0) return bad_input(no_joint_message(m, model, viewer.bone));
     }
-  } else if (!viewer.bone.empty() || !options.clip.empty()) {
-    return bad_input("--clip and --bone need a model file");
+  } else if (!viewer.bone.empty() || !options.clip.empty() || blend.any()) {
+    return bad_input("--clip, --bone, --layer and --crossfade need a model file");
   }
-  int status = 0;
-  {
-    Viewer v;
-    status = v.run(options, viewer, model, std::move(first), start, std::move(loader));
-  }
-  if (ModelLoader::running() > 0) {
-    // A read given up on is still inside assimp: static destructors must not run under it.
-    std::fflush(nullptr);
-    std::_Exit(status);
-  }
-  return status;
+  Viewer v;
+  return v.run(options, viewer, model, std::move(first), start, std::move(loader));
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {
@@ -612,10 +616,20 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   if (!options.time.empty() && !parse_seconds(options.time, &time)) {
     return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   }
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
   int32_t joint = -1;
+  LayerStack stack;  // the blend, resolved against the model before any window opens
   HeadlessScene h;
   const int status =
       open_headless_scene(options, "screenshot", width, height, &h, [&](const Model& m) {
+        if (blend.any()) {
+          const int32_t base = requested_clip(m, options).value_or(kRestPose);
+          if (std::string e = make_layer_stack(m, options.model, base, time, blend, &stack);
+              !e.empty())
+            return e;
+        }
         if (viewer.bone.empty()) return std::string();
         joint = m.skeleton.find(viewer.bone);
         return joint < 0 ? no_joint_message(m, options.model, viewer.bone) : std::string();
@@ -629,6 +643,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   s.player.clip = h.clip;
   s.player.playing = false;
   s.player.time = std::min(time, s.duration());
+  if (stack.blends()) set_blend(s, stack, time);
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   gl.renderer().prepare(s.model);
   // With the panels, the model is drawn in the viewport they leave, as in the window.

@@ -6,7 +6,8 @@
 //
 // The window reads its first model (MODEL, or the default character) before it opens, so a
 // missing file or a bad --clip, --bone or --time exits 2 with one line and no window; files
-// opened later are read in the background (model_loader.h) while the window keeps drawing.
+// opened later are read in the background, by the import worker in a child process
+// (model_loader.h), while the window keeps drawing.
 #pragma once
 
 #include <string>

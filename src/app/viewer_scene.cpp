@@ -1,5 +1,6 @@
 #include "app/viewer_scene.h"
 
+#include <algorithm>
 #include <cctype>
 #include <utility>
 
@@ -34,6 +35,12 @@ const Bounds& Scene::bounds_of(int32_t clip) {
   return clip_bounds[slot];
 }
 
+void set_blend(Scene& scene, const LayerStack& blend, double clock) {
+  scene.stack = from_stack(scene.model, blend, clock, scene.player);
+}
+
+void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
+
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error) {
   if (!result.ok()) {
@@ -48,6 +55,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->path = path;
   scene->model = std::move(*result.model);
   scene->report = std::move(result.report.notes);
+  scene->from_cache = result.from_cache;
   if (!result.report.ticks_per_second_note.empty()) {
     scene->report.push_back(result.report.ticks_per_second_note);
   }
@@ -72,8 +80,9 @@ std::string adopt_scene(ImportResult&& result, const std::string& path,
   return error;
 }
 
-std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current) {
-  return adopt_scene(import_model(path), path, current);
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current,
+                       const ImportOptions& options) {
+  return adopt_scene(import_model(path, options), path, current);
 }
 
 bool format_is_z_up(const std::string& path) noexcept {

@@ -10,20 +10,22 @@
 #include <vector>
 
 #include "anim/animator.h"
+#include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
+#include "anim/stack_player.h"
 #include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
+#include "io/import.h"
 
 namespace sv {
-
-struct ImportResult;
 
 struct Scene {
   std::string path;
   Model model;
   std::vector<std::string> report;  // import notes, then GPU upload warnings
+  bool from_cache = false;          // read from the model cache: the importer did not run
   Animator animator;
   gl::GpuModel gpu;
   Player player;
@@ -39,16 +41,28 @@ struct Scene {
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
   // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
   const Bounds& bounds_of(int32_t clip);
+  // The layers over the player's clip and a cross-fade in progress (anim/stack_player.h): the
+  // command line's --layer / --crossfade to begin with, then the Layers section's edits.
+  StackPlayer stack;
+  std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
 };
+
+// Plays the command line's `blend` from its clock time `clock`: the player moves to its base
+// clip and time, and the layers start at theirs.
+void set_blend(Scene& scene, const LayerStack& blend, double clock);
+
+// Advances the player, the layers and a cross-fade by dt seconds (anim/stack_player.h).
+void advance(Scene& scene, double dt);
 
 // Builds a scene from an import result (uploads to the GPU: needs a current context). Returns
 // null with `error` set when the import failed or the model is inconsistent.
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error);
 
-// Imports `path` and, on success, replaces *current; on failure *current is left as it was.
-// Returns the error ("" on success).
-std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current);
+// Imports `path` (in the import worker, waiting for it) and, on success, replaces *current; on
+// failure *current is left as it was. Returns the error ("" on success).
+std::string load_scene(const std::string& path, std::unique_ptr<Scene>* current,
+                       const ImportOptions& options = {});
 
 // Like load_scene, from an import result already made (the tests feed failures through it).
 std::string adopt_scene(ImportResult&& result, const std::string& path,

@@ -131,22 +131,10 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose) {
-  if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
-  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
-  Animator animator(model);
-  animator.set_clip(model, bind_pose ? -1 : clip);
-  double t = 0.0;
-  if (bind_pose) {
-    if (!animator.evaluate(model, PoseMode::Bind, 0.0)) return "posing the bind pose failed";
-  } else if (clip >= 0) {
-    const ClipRuntime& c = model.clips[static_cast<std::size_t>(clip)];
-    t = std::isfinite(time) ? std::clamp(time, 0.0, c.duration()) : 0.0;
-    if (!animator.evaluate(model, PoseMode::Clip, t))
-      return "posing clip '" + c.name() + "' failed";
-  } else if (!animator.evaluate(model, PoseMode::Rest, 0.0)) {
-    return "posing the rest pose failed";
-  }
+namespace {
+
+// Skins `animator`'s pose on the CPU and copies it out.
+std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
   if (!animator.skin_cpu(model)) return "skinning failed";
   const std::span<const glm::mat4> joints = animator.model_matrices();
   out.joint_model.assign(joints.begin(), joints.end());
@@ -163,13 +151,47 @@ std::string pose_model(const Model& model, int clip, double time, PosedModel& ou
   return {};
 }
 
+}  // namespace
+
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose) {
+  if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
+  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
+  Animator animator(model);
+  animator.set_clip(model, bind_pose ? -1 : clip);
+  double t = 0.0;
+  if (bind_pose) {
+    if (!animator.evaluate(model, PoseMode::Bind, 0.0)) return "posing the bind pose failed";
+  } else if (clip >= 0) {
+    const ClipRuntime& c = model.clips[static_cast<std::size_t>(clip)];
+    t = std::isfinite(time) ? std::clamp(time, 0.0, c.duration()) : 0.0;
+    if (!animator.evaluate(model, PoseMode::Clip, t))
+      return "posing clip '" + c.name() + "' failed";
+  } else if (!animator.evaluate(model, PoseMode::Rest, 0.0)) {
+    return "posing the rest pose failed";
+  }
+  return copy_pose(model, animator, out);
+}
+
+std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out) {
+  std::vector<Layer> layers(stack.size());
+  if (!std::isfinite(time) || time < 0.0) return "bad time for the blend";
+  if (!stack.at(model, time, layers)) return "the blend names a clip the model does not have";
+  // The viewer's own path: the Animator's layer stack (blend.h), then as for one clip.
+  Animator animator(model);
+  if (std::string e = animator.set_layers(model, layers); !e.empty()) return e;
+  if (!animator.evaluate(model, layers)) return "posing the blend failed";
+  return copy_pose(model, animator, out);
+}
+
 std::string write_dump_json(const Model& model, const DumpRequest& request, std::ostream& out) {
   if (request.times.empty()) return "no time to dump";
   PosedModel pose;
+  const auto pose_at = [&](double t) {
+    return request.blend.blends() ? pose_model(model, request.blend, t, pose)
+                                  : pose_model(model, request.clip, t, pose, request.bind_pose);
+  };
   if (!request.frames && request.times.size() == 1) {
-    if (std::string e = pose_model(model, request.clip, request.times[0], pose, request.bind_pose);
-        !e.empty())
-      return e;
+    if (std::string e = pose_at(request.times[0]); !e.empty()) return e;
     out << "{\"meshes\":";
     write_meshes(out, model, &pose, true);
     out << ",\"bones\":";
@@ -181,9 +203,7 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   write_meshes(out, model, nullptr, true);
   out << ",\"frames\":[";
   for (std::size_t i = 0; i < request.times.size(); ++i) {
-    if (std::string e = pose_model(model, request.clip, request.times[i], pose, request.bind_pose);
-        !e.empty())
-      return e;
+    if (std::string e = pose_at(request.times[i]); !e.empty()) return e;
     if (i) out << ',';
     out << "{\"time\":";
     write_number(out, request.times[i]);

@@ -25,6 +25,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/layer_stack.h"
 #include "anim/model.h"
 
 namespace sv {
@@ -45,11 +46,16 @@ struct PosedModel {
 std::string pose_model(const Model& model, int clip, double time, PosedModel& out,
                        bool bind_pose = false);
 
+// Poses the blend `stack` (anim/layer_stack.h) at clock time `time` (seconds >= 0; every clip
+// loops), through the same Animator's layer stack. Returns "" or what went wrong.
+std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out);
+
 struct DumpRequest {
   int clip = -1;              // -1: rest pose (or the bind pose, below)
   std::vector<double> times;  // seconds; at least one
   bool frames = false;        // true: the "frames" form even for one time
   bool bind_pose = false;     // with clip -1: the bind pose instead of the rest pose
+  LayerStack blend;           // when blend.blends(): the blend at each time; `clip` is unused
 };
 
 // Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).

@@ -1,8 +1,19 @@
-// The assimp importer: reads any file assimp opens and turns it into a flat sv::Model.
+// Importing a model file: the public side, free of assimp.
 //
-// This header is free of assimp; io/import.cpp is the only file in the tree that includes it.
+// assimp never runs in skinview's own process. import_model() starts the import worker
+// (`skinview-import`, src/import/, built beside the skinview executable) as a child process
+// bounded by an address-space limit, a CPU-time limit and a wall-clock limit; the child reads
+// the file with assimp, converts and repairs it, and writes the result as a flat binary model
+// (io/model_format.h), which this process checks field by field before using it. A file that
+// crashes assimp, makes it loop or allocate without bound costs the child only: the caller gets
+// a one-line error ("FILE: the importer crashed (SIGSEGV) reading it; refused", "FILE: gave up
+// after 120 s (--time-limit)", "FILE: the importer ran out of memory (limit 4096 MiB) ...").
+// What the child prints (some assimp parsers print directly) is captured: a failure quotes its
+// last line, a success lists it in the report; nothing reaches this process's stdout or stderr.
+//
 // Every repair made to the data on the way (weights, influence limits, names, bad numbers, key
-// order) is counted in the ImportReport, which the command line and the UI show.
+// order, keys past a clip's stated end) is counted in the ImportReport, which the command line
+// and the UI show. io/import_process.h runs a child without blocking (the viewer's loader).
 #pragma once
 
 #include <cstddef>
@@ -25,25 +36,32 @@ namespace sv {
 //   meshes                          65,536
 //   vertices per mesh           16,777,216    (2^24)
 //   vertices, all meshes        33,554,432    (2^25)
+//   triangles per mesh          33,554,432    (2^25)
 //   bone weights per mesh       64 per vertex on average (plus 65,536)
 //   bones per mesh                  65,535    (Mesh::joints is 16-bit)
 //   scene nodes                  1,048,576
 //   joints                          65,536
 //   node hierarchy depth             4,096    (a node reached twice -- a cycle or a child shared
 //                                             by two parents -- is refused at any depth)
+//   materials                       65,536
 //   clips                           10,000
 //   keys per track               1,000,000
 //   keys, all clips             16,777,216
 //
 // Repaired, not refused (each counted in the report): bone weights that are NaN/Inf, negative,
 // above 1e6 or that name a vertex past the mesh's end (dropped); keys with NaN/Inf (dropped);
-// keys with equal or decreasing times (sorted, repeats dropped); faces whose indices are out of
-// range (dropped). A clip of zero duration (X/Testwuson.X's Wuson_Bind) is kept: it is a single
-// pose. A clip of negative duration is refused (dropped, with a note).
+// keys with equal or decreasing times (sorted, repeats dropped); keys past their clip's stated
+// duration (the duration extended to the last key); faces without indices or whose indices are
+// out of range (dropped); and every other error of assimp's ValidateDataStructure step, which is
+// not run (src/import/scene_repair.h lists them and what becomes of each). A clip of zero
+// duration (X/Testwuson.X's Wuson_Bind) is kept: it is a single pose. A clip of negative
+// duration is refused (dropped, with a note).
 inline constexpr std::uint64_t kMaxFileBytes = 512ull << 20;
 inline constexpr std::size_t kMaxMeshes = 65536;
 inline constexpr std::size_t kMaxVerticesPerMesh = std::size_t{1} << 24;
 inline constexpr std::size_t kMaxVerticesTotal = std::size_t{1} << 25;
+inline constexpr std::size_t kMaxTrianglesPerMesh = std::size_t{1} << 25;
+inline constexpr std::size_t kMaxMaterials = 65536;
 inline constexpr std::size_t kMaxWeightsPerVertex = 64;  // on average, per mesh
 inline constexpr std::size_t kMaxNodes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxJoints = 65536;
@@ -66,43 +84,75 @@ struct ImportReport {
   uint64_t meshes_skipped = 0;        // meshes with no triangles (points/lines only)
   uint64_t faces_dropped = 0;         // triangles with a vertex index past the mesh's end
   uint64_t clips_refused = 0;         // clips of negative duration: dropped
+  uint64_t clips_extended = 0;        // clips whose keys run past their stated duration
   std::vector<std::string> notes;     // one line per repair kind, e.g. "12 vertices had ..."
   std::string ticks_per_second_note;  // set when a clip gave no ticks per second
+};
+
+// Who wrote a model and what it read, for a cache to key and check entries by.
+struct ImportProvenance {
+  std::string importer;                 // e.g. "assimp 5.2.4" (the version assimp reports)
+  std::vector<std::string> read_files;  // files the import opened besides the model itself (a
+                                        // .gltf's .bin buffers, an .md5mesh's .md5anim)
 };
 
 struct ImportResult {
   std::optional<Model> model;  // set on success
   ImportReport report;
   std::string error;  // on failure: one line naming the file and the reason
+  ImportProvenance provenance;
+  // The flat binary model the worker wrote (io/model_format.h), when ImportOptions::keep_stream
+  // asked for it and the import succeeded: the bytes a model cache stores.
+  std::vector<uint8_t> stream;
+  bool from_cache = false;  // read from the model cache (io/import_cache.h), not by the worker
 
   bool ok() const noexcept { return model.has_value(); }
 };
 
-// Imports `path`. Never throws and never aborts on bad data: a file that cannot be read, that
-// assimp rejects, or that holds nothing to show gives ok() == false with `error` set. assimp also
-// reads NAME.md5anim beside NAME.md5mesh; MD5 and SMD text (both files) is checked before assimp
-// reads it (text_checks.h), and .md5camera files are refused. DirectX .x files (text, binary and
-// compressed) are walked before assimp reads them (x_check.h): their counts must fit the file
-// and the limits above, which are then applied before assimp allocates anything.
-// assimp's own error text is cut to one line of at most 300 characters.
-ImportResult import_model(const std::string& path);
+// The bounds of one import's child process.
+struct ImportOptions {
+  double time_limit_s = 120.0;      // wall clock; <= 0: none (the CPU limit goes with it)
+  uint64_t memory_limit_bytes = 0;  // the child's address space beyond what it starts with;
+                                    // 0: default_import_memory_limit()
+  bool keep_stream = false;         // hand back the worker's bytes too (ImportResult::stream)
+  // The model cache's folder (io/import_cache.h): "" for none, the default here; the command line
+  // and the window pass ModelCache::default_dir() unless --no-cache. `cache_max_bytes` bounds it.
+  std::string cache_dir;
+  uint64_t cache_max_bytes = uint64_t{1} << 30;
+};
 
-// Imports a file held in memory, through the same conversion as import_model. `hint` names the
-// format as a file extension without the dot ("gltf", "glb", "fbx", "x", "dae", "bvh", "smd",
-// "md5mesh", ...); assimp also sniffs the content. `name` prefixes every error. No other file is
-// opened: a .gltf's external .bin, an .md5mesh's .md5anim or textures are not found, so only
-// self-contained files load fully (.glb, .gltf with data: URIs, .fbx, .x, ...).
+// Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far
+// past any real character (assimp needs a few hundred bytes per vertex), and a bound on what a
+// hostile file can make the worker allocate and touch. --memory-limit raises it.
+uint64_t default_import_memory_limit() noexcept;
+
+// "" when `path` exists and is not a folder; otherwise the one-line error ("PATH: no such file",
+// "PATH: is a directory, not a model file"). Said without starting a process.
+std::string missing_file_error(const std::string& path);
+
+// Imports `path` in a child process (see the top of this file), or, when options.cache_dir is set
+// and the model cache holds the file, reads the cached copy instead (ImportResult::from_cache)
+// and stores what the child wrote otherwise. Never throws: a file that cannot
+// be read, that assimp rejects, that holds nothing to show, or whose import crashes, hangs or
+// runs out of memory gives ok() == false with `error` set. The worker refuses .md5camera files
+// (no model), and runs its pre-read checks (src/import/pre_read.h) before assimp reads a byte.
+// Blocks until the child ends: the viewer uses ImportProcess (io/import_process.h) instead.
+ImportResult import_model(const std::string& path, const ImportOptions& options = {});
+
+// Imports a file held in memory the same way: the bytes are handed to the child, which reads
+// them with assimp's ReadFileFromMemory. `hint` names the format as a file extension without the
+// dot ("gltf", "glb", "fbx", "x", "dae", "bvh", "smd", "md5mesh", ...); assimp also sniffs the
+// content. `name` prefixes every error. No other file is opened: a .gltf's external .bin, an
+// .md5mesh's .md5anim or textures are not found, so only self-contained files load fully.
 ImportResult import_model_from_memory(std::span<const uint8_t> bytes, const std::string& hint,
-                                      const std::string& name = "<memory>");
+                                      const std::string& name = "<memory>",
+                                      const ImportOptions& options = {});
 
-// The file extensions the importer reads (lower-case, without the dot, sorted), as assimp lists
-// them, less those skinview refuses (.md5camera). The file browser shows only these files.
-std::vector<std::string> supported_extensions();
-
-// Whether an import points stdout and stderr at /dev/null while assimp runs (some of its parsers
-// print directly). On by default: the command line promises one line of error output, and
-// --dump may write JSON to stdout. The viewer turns it off: its reads run on worker threads,
-// and one given up on (app/model_loader.h) would keep the whole process's stderr closed.
-void set_import_silences_stdio(bool on) noexcept;
+// The file extensions the importer reads, lower case without the dot, sorted ("3ds", "fbx",
+// "gltf", ...): assimp's own list as the import worker reports it (`skinview-import
+// --extensions`; this process has no assimp to ask), less .md5camera, which is refused. Asked
+// once per process and kept; empty when the worker cannot be run. The file browser shows only
+// these files.
+const std::vector<std::string>& supported_extensions();
 
 }  // namespace sv

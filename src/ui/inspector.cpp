@@ -1,6 +1,6 @@
 // The inspector (the right panel): the selected joint (local and model transforms, inverse bind,
-// the vertices it skins and its largest weight), the view options, the import report, and the
-// per-stage timings with the frame rate.
+// the vertices it skins and its largest weight), the view options, the layer stack
+// (layers_panel.cpp), the import report, and the per-stage timings with the frame rate.
 #include <algorithm>
 #include <cstdio>
 
@@ -134,6 +134,11 @@ void report_section(const SceneView& scene, ViewerState& state) {
   if (scene.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& line : scene.report) ImGui::BulletText("%s", line.c_str());
+  // The repairs above are the ones the import made when the file was first read.
+  if (scene.from_cache)
+    ImGui::TextDisabled(
+        "Read from the model cache: the importer did not run this time "
+        "(--no-cache runs it).");
   ImGui::PopTextWrapPos();
 }
 
@@ -153,7 +158,11 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
   const StageTimes& t = *scene.times;
   ImGui::Text("%zu bones, %zu vertices", scene.bones, scene.vertices);
   ImGui::Text("pose      %7.3f ms", t.pose * 1e3);
-  ImGui::TextDisabled("  sample, to model, palette: one pass");
+  if (scene.stack != nullptr && scene.stack->blends()) {
+    ImGui::TextDisabled("  %zu layers: sample each, blend, to model, palette", scene.stack->size());
+  } else {
+    ImGui::TextDisabled("  sample, to model, palette: one pass");
+  }
   ImGui::Text("normals   %7.3f ms", t.normals * 1e3);
   if (!state.render.gpu_skinning) {
     // The kernel skin_lbs chose for this CPU, and the rate it ran at.
@@ -171,7 +180,10 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
 void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
                      UiEdits& edits) {
   if (scene.model != nullptr) joint_section(scene, state);
+  // The view options before the layer stack: with a joint selected the Joint section fills most
+  // of the panel, and the overlay toggles a rigger reaches for most should stay in sight.
   view_section(scene, state, edits);
+  if (scene.model != nullptr) layers_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }

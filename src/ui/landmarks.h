@@ -25,6 +25,9 @@ struct Landmark {
   const char* name = "";  // a string literal: "header:View", "button:Play", "joint", ...
   int32_t index = -1;     // which one, where a name repeats (the joint of a joint row)
   Rect rect;              // display units
+  // The ImGui window (a panel, or a scrolling child such as the joint tree) that drew it: the
+  // widget is visible only inside it, and the mouse wheel over it scrolls the widget into view.
+  Rect window;
 };
 
 class Landmarks {
@@ -34,7 +37,7 @@ class Landmarks {
   void clear() noexcept { count_ = 0; }
   // Records ImGui's last item under `name` (a string literal).
   void add_last_item(const char* name, int32_t index = -1) noexcept;
-  void add(const char* name, int32_t index, const Rect& rect) noexcept;
+  void add(const char* name, int32_t index, const Rect& rect, const Rect& window = {}) noexcept;
 
   // The first landmark named `name` (with `index`, unless index < 0); null when none.
   const Landmark* find(std::string_view name, int32_t index = -1) const noexcept;

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "anim/blend.h"
 #include "anim/model.h"
 #include "anim/skeleton.h"
 #include "ui/ui.h"
@@ -61,9 +62,11 @@ void meshes_section(const Model& m, Landmarks& marks) {
   }
 }
 
-// One row of the tree; returns true when the row was clicked (not its arrow).
+// One row of the tree; returns true when the row was clicked (not its arrow). With `mask` (a
+// layer's mask being edited, layers_panel.cpp) a check box leads the row: ticked when the joint's
+// weight is above 0; a click sets the joint and every joint below it to 1 or 0.
 bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32_t selected,
-               Landmarks& marks) {
+               std::vector<float>* mask, Landmarks& marks) {
   const Skeleton& sk = scene.model->skeleton;
   const int32_t j = t.rows[row];
   const auto ju = static_cast<std::size_t>(j);
@@ -71,8 +74,25 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
   const bool leaf = t.first_child[ju] < 0;
   const bool bone = ju < scene.influence.size() && scene.influence[ju].vertices > 0;
   ImGui::PushID(j);
+  const float x0 = ImGui::GetCursorPosX();
+  if (mask != nullptr) {
+    // The mask's check boxes in a column of their own, left of the indented names.
+    bool on = mask->empty() || (*mask)[ju] > 0.0f;
+    // No frame padding: the box is a text line high, so every row keeps the clipper's height.
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(0.0f, 0.0f));
+    const bool toggled = ImGui::Checkbox("##mask", &on);
+    ImGui::PopStyleVar();
+    if (toggled) {
+      if (mask->empty()) mask->assign(sk.size(), 1.0f);
+      set_subtree(sk.parents, ju, on ? 1.0f : 0.0f, *mask);
+    }
+    marks.add_last_item("mask", j);
+    ImGui::SameLine();
+  }
+  const float column =
+      mask != nullptr ? ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x : 0.0f;
   // Indented by less than ImGui's tree default: rigs are deep (a hand is 10 levels down).
-  ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+  ImGui::SetCursorPosX(x0 + column +
                        static_cast<float>(t.depth[row]) * 0.75f * ImGui::GetFontSize());
   ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_OpenOnDoubleClick |
                              ImGuiTreeNodeFlags_SpanAvailWidth |
@@ -97,6 +117,10 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
   if (bone) {
     ImGui::SameLine();
     ImGui::TextDisabled("%u", scene.influence[ju].vertices);
+  }
+  if (mask != nullptr && !mask->empty() && (*mask)[ju] > 0.0f && (*mask)[ju] < 1.0f) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("mask %.2f", (*mask)[ju]);
   }
   ImGui::PopID();
   return clicked;
@@ -143,12 +167,13 @@ void joints_section(const SceneView& scene, ViewerState& state) {
       }
       t.reveal = -1;
     }
+    std::vector<float>* mask = edited_mask(scene, state);
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(t.rows.size()), row_height);
     int32_t clicked = -1;
     while (clipper.Step()) {
       for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-        if (joint_row(scene, t, static_cast<std::size_t>(r), state.selection.joint,
+        if (joint_row(scene, t, static_cast<std::size_t>(r), state.selection.joint, mask,
                       state.landmarks)) {
           clicked = t.rows[static_cast<std::size_t>(r)];
         }

@@ -1,5 +1,6 @@
 // The timeline (the bottom panel): transport (play/pause, stop, frame and key steps), the clip,
-// speed and loop, a scrub bar with the selected joint's keys marked, and the frame readout.
+// speed and loop, a scrub bar with the selected joint's keys marked, the frame readout, and a row
+// per layer with that layer's own time (layers_panel.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -179,6 +180,17 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(readout);
+  // Each layer's own time under the bar. The panel grows by a row per layer when their number
+  // changes (the layout applies it next frame; a drag of its edge still sets it after).
+  const int32_t rows = scene.stack == nullptr ? 0
+                                              : static_cast<int32_t>(scene.stack->layers.size()) +
+                                                    (scene.stack->fading() ? 1 : 0);
+  if (rows != s.layers.timeline_rows) {
+    s.layout_prefs.timeline_height = LayoutPrefs{}.timeline_height +
+                                     static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
+    s.layers.timeline_rows = rows;
+  }
+  layer_timelines(scene, s);
 }
 
 }  // namespace sv::ui

@@ -96,6 +96,9 @@ void ViewerState::new_model(const Model& model) {
   if (model.meshes.empty()) render.skeleton = true;
   tree.reset(model.skeleton);
   timeline = TimelineState{};
+  const int32_t rows = layers.timeline_rows;
+  layers = LayersState{};
+  layers.timeline_rows = rows;  // the timeline keeps its size until the rows change
 }
 
 void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits) {

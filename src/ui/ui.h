@@ -5,7 +5,8 @@
 // screenshot's, and the tests' headless one (tests/ui/), which clicks the real panels.
 //
 // The panels read the model and the pose through SceneView and never own them; they edit only
-// the Player and the ViewerState they are given; they issue no GL calls. Per frame nothing here
+// the Player, the StackPlayer (layers, cross-fade) and the ViewerState they are given; they
+// issue no GL calls. Per frame nothing here
 // allocates (caches are rebuilt only when the model, the clip, the selection or the filter
 // changes).
 #pragma once
@@ -14,24 +15,29 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <glm/mat4x4.hpp>
 
 #include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/player.h"
+#include "anim/stack_player.h"
 #include "anim/transform.h"
 #include "ui/controls.h"
 #include "ui/viewer_state.h"
 
 namespace sv::ui {
 
-// The loaded model as the panels see it. model == nullptr: nothing loaded (player null too).
+// The loaded model as the panels see it. model == nullptr: nothing loaded (player and stack null
+// too).
 struct SceneView {
   const Model* model = nullptr;
   Player* player = nullptr;
+  StackPlayer* stack = nullptr;  // the layers over the player's clip and a cross-fade (editable)
   std::string_view path;
   std::span<const std::string> report;        // import notes
+  bool from_cache = false;                    // the model came from the model cache
   const Animator* pose = nullptr;             // the current pose (local() samples one joint)
   std::span<const glm::mat4> model_matrices;  // per joint, model space
   std::span<const JointInfluence> influence;  // per joint
@@ -67,6 +73,15 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
 void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
                      UiEdits& edits);
 void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);
+// The inspector's Layers section (layers_panel.cpp): the base, a cross-fade to another clip, and
+// the layers over it (add, remove, reorder, clip, weight, mode, mask; the mask is ticked in the
+// outliner's joint tree while its layer's "Edit mask" is on).
+void layers_section(const SceneView& scene, ViewerState& state);
+// The timeline's rows under the scrub bar: each layer's (and a fade target's) own time, on a bar
+// that scrubs it.
+void layer_timelines(const SceneView& scene, ViewerState& state);
+// The mask the joint tree edits this frame (state.layers.mask_layer's), or null.
+std::vector<float>* edited_mask(const SceneView& scene, const ViewerState& state) noexcept;
 
 // The key times the scrub bar marks and the key steps jump between: the selected joint's in the
 // player's clip (every joint's when none is selected), sorted; cached in state.timeline and

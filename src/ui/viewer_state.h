@@ -40,6 +40,16 @@ struct TimelineState {
   uint64_t keys_generation = 0;
 };
 
+// The Layers section's own state (the stack itself is the scene's: SceneView::stack).
+struct LayersState {
+  int32_t add_clip = 0;       // the clip "Add layer" adds
+  int32_t fade_to = 0;        // the clip "Cross-fade" fades to
+  float fade_seconds = 0.5f;  // the fade's duration
+  bool fade_sync = true;      // keep the two clips in phase
+  int32_t mask_layer = -1;    // the layer whose mask the joint tree's check boxes edit; -1 none
+  int32_t timeline_rows = 0;  // layer rows the timeline was last sized for
+};
+
 struct ViewerState {
   RenderOptions render;  // the app copies selection.joint into render.selected_joint to draw
   Selection selection;
@@ -54,12 +64,13 @@ struct ViewerState {
   FileState files;
   JointTreeState tree;
   TimelineState timeline;
+  LayersState layers;
   Landmarks landmarks;            // this frame's (landmarks.h)
   uint64_t model_generation = 0;  // counts new_model() calls; caches compare against it
 
-  // A new model was opened: clears the selection, the panels' per-model caches and the view
-  // mode (back to shaded); skeleton-only models turn the skeleton overlay on, as they show
-  // nothing else. Allocates (sizes the outliner for the skeleton).
+  // A new model was opened: clears the selection, the panels' per-model caches, the Layers
+  // section's choices and the view mode (back to shaded); skeleton-only models turn the skeleton
+  // overlay on, as they show nothing else. Allocates (sizes the outliner for the skeleton).
   void new_model(const Model& model);
 };
 

@@ -343,6 +343,40 @@ TEST(ClipArraysRefuse, UniformFlagThatDisagreesWithItsTracks) {
   EXPECT_REFUSED(a, "uniform flag 1");
 }
 
+TEST(ClipArrays, KeyedSaysWhichComponentsTheClipKeys) {
+  const ClipArrays a = mixed_arrays();
+  // Joints 0-3 translation (joint 1 also a step scale), joint 4 a rotation, joint 5 a one-key
+  // translation: a one-key component is keyed too.
+  const std::vector<uint8_t> expected = {kKeyedTranslation, kKeyedTranslation | kKeyedScale,
+                                         kKeyedTranslation, kKeyedTranslation,
+                                         kKeyedRotation,    kKeyedTranslation};
+  EXPECT_EQ(a.keyed, expected);
+  ClipRuntime rt;
+  ASSERT_EQ(rt.build(Clip{}, chain(3)), "");  // no channel: nothing keyed
+  EXPECT_EQ(std::vector<uint8_t>(rt.keyed().begin(), rt.keyed().end()), std::vector<uint8_t>(3, 0));
+}
+
+TEST(ClipArraysRefuse, WrongKeyedCount) {
+  ClipArrays a = mixed_arrays();
+  a.keyed.pop_back();
+  EXPECT_REFUSED(a, "5 keyed entries for 6 joints");
+  a = mixed_arrays();
+  a.keyed.push_back(0);  // padding joints have no entry
+  EXPECT_REFUSED(a, "7 keyed entries for 6 joints");
+}
+
+TEST(ClipArraysRefuse, KeyedEntryThatDisagreesWithItsTracks) {
+  ClipArrays a = mixed_arrays();
+  a.keyed[4] = kKeyedRotation | kKeyedScale;  // claims a scale the clip does not key
+  EXPECT_REFUSED(a, "keyed entry 4");
+  a = mixed_arrays();
+  a.keyed[1] = kKeyedTranslation;  // hides the step scale
+  EXPECT_REFUSED(a, "keyed entry 1");
+  a = mixed_arrays();
+  a.keyed[0] = 0x80 | kKeyedTranslation;  // a bit no component has
+  EXPECT_REFUSED(a, "keyed entry 0");
+}
+
 TEST(ClipArraysRefuse, AnEmptyClipIsFineAndSoIsItsContract) {
   ClipArrays a;  // no joints: one constant timeline, nothing else
   a.times = {0.0};

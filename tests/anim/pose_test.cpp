@@ -19,13 +19,7 @@ namespace {
 const glm::vec3 kZ{0.0f, 0.0f, 1.0f};
 const std::array<int32_t, 3> kChain = {kNoParent, 0, 1};
 
-Transform trs(glm::vec3 t, glm::quat r = glm::quat(1, 0, 0, 0), glm::vec3 s = glm::vec3(1)) {
-  Transform x;
-  x.translation = t;
-  x.rotation = r;
-  x.scale = s;
-  return x;
-}
+using test::trs;
 
 TEST(LocalToModel, RestChainWithScaledRoot) {
   // Root at (0,1,0) scaled by 2; each child 1 along its parent's X.

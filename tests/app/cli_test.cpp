@@ -2,7 +2,9 @@
 // --bind-pose, --version and --help, and one line on stderr starting "skinview: " with exit
 // status 2 for every kind of bad input, the window's options included (checked before any window
 // opens, so these run without a display).
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,49 +13,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_util.h"
 #include "run_process.h"
 
 namespace sv::test {
 namespace {
 
-const std::string kExe = SKINVIEW_EXE;
 std::string model(const std::string& rel) { return std::string(SKINVIEW_TEST_MODELS) + "/" + rel; }
-
-std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() /
-          ("skinview_cli_" + std::to_string(::getpid()) + "_" + name))
-      .string();
-}
-
-nlohmann::json dump(const std::vector<std::string>& extra, const std::string& file) {
-  const std::string out = temp_file("dump.json");
-  std::vector<std::string> args{kExe, "--dump", file, "-o", out};
-  args.insert(args.end(), extra.begin(), extra.end());
-  ProcessResult r = run_process(args);
-  EXPECT_TRUE(r.exited()) << "timed out or crashed";
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(out);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  std::filesystem::remove(out);
-  return j;
-}
-
-// Expects exit status 2 with exactly one line on stderr that mentions `must_mention`.
-void expect_bad_input(const std::vector<std::string>& args, const std::string& must_mention) {
-  ProcessResult r = run_process(args);
-  ASSERT_TRUE(r.exited()) << "timed out or crashed (signal " << r.signal << ")";
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(line_count(r.err), 1u) << r.err;
-  EXPECT_EQ(r.err.rfind("skinview: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(must_mention), std::string::npos) << r.err;
-}
-
-// The window's command line with no display at all: what is checked before the window opens
-// must fail with exit 2 and its message, not with "no display".
-std::vector<std::string> windowless(std::vector<std::string> args) {
-  args.insert(args.begin(), {"/usr/bin/env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", kExe});
-  return args;
-}
 
 TEST(Cli, InfoDescribesTheModel) {
   for (const auto& args : {std::vector<std::string>{kExe, "--info", model("X/Testwuson.X")},
@@ -245,6 +211,83 @@ TEST(Cli, EveryInvalidFileExits2WithOneLine) {
     expect_bad_input({kExe, "--info", entry.path().string()}, entry.path().string());
   }
   EXPECT_GE(n, 15u);
+}
+
+// The import runs in a child process: whatever it does, the command line prints one line and
+// exits 2. The worker is made to crash, hang and exhaust memory on purpose
+// (SKINVIEW_IMPORT_FAULT, io/worker_protocol.h); the real crashers of earlier fuzz rounds are in
+// tests/io/fuzz_regression_test.cpp.
+TEST(Cli, AnImporterThatFailsIsOneLineAndStatus2) {
+  const std::string wuson = model("X/Testwuson.X");
+  struct Case {
+    const char* fault;
+    std::vector<std::string> extra;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"segv", {}, wuson + ": the importer crashed (SIGSEGV) reading it; refused"},
+      {"abort", {}, wuson + ": the importer crashed (SIGABRT) reading it; refused"},
+      {"hang", {"--time-limit", "1"}, wuson + ": gave up after 1 s (--time-limit)"},
+      {"alloc",
+       {"--memory-limit", "200"},
+       wuson + ": the importer ran out of memory (limit 200 MiB) reading it; refused"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.fault);
+    ::setenv("SKINVIEW_IMPORT_FAULT", c.fault, 1);
+    for (const char* mode : {"--info", "--dump"}) {
+      std::vector<std::string> args{kExe, mode, wuson};
+      args.insert(args.end(), c.extra.begin(), c.extra.end());
+      const auto t0 = std::chrono::steady_clock::now();
+      expect_bad_input(args, c.says);
+      EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+    }
+    ::unsetenv("SKINVIEW_IMPORT_FAULT");
+  }
+}
+
+// The model cache on the command line: the first --info imports and stores, the second reads the
+// cache and says so; --dump from the cache equals --dump with --no-cache; --no-cache stores
+// nothing. $XDG_CACHE_HOME is a fresh folder for the test.
+TEST(Cli, AReopenReadsTheModelCacheAndNoCacheBypassesIt) {
+  const std::string character = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string home = temp_file("xdg-cache");
+  std::filesystem::remove_all(home);
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("XDG_CACHE_HOME", home.c_str(), 1);
+  const std::string says = "Read from the model cache";
+  const ProcessResult no_cache = run_process({kExe, "--info", character, "--no-cache"});
+  EXPECT_EQ(no_cache.exit_code, 0) << no_cache.err;
+  EXPECT_FALSE(std::filesystem::exists(home + "/skinview")) << "--no-cache stored something";
+  const ProcessResult first = run_process({kExe, "--info", character});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out.find(says), std::string::npos) << first.out;
+  EXPECT_TRUE(std::filesystem::exists(home + "/skinview"));
+  const ProcessResult second = run_process({kExe, "--info", character});
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.out.find(says), std::string::npos) << second.out;
+  // Apart from that line, what the file holds reads the same.
+  EXPECT_EQ(second.out.substr(0, second.out.find(says)), first.out);
+  const std::vector<std::string> pose{"--clip", "walk", "--time", "0.4"};
+  std::vector<std::string> uncached = pose;
+  uncached.push_back("--no-cache");
+  EXPECT_EQ(dump(pose, character), dump(uncached, character));
+  if (old != nullptr) {
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("XDG_CACHE_HOME");
+  }
+  std::filesystem::remove_all(home);
+}
+
+// skinview itself never runs assimp: the library is not even loaded into its process.
+TEST(Cli, SkinviewDoesNotLinkAssimp) {
+  const ProcessResult r = run_process({"/usr/bin/ldd", kExe});
+  ASSERT_TRUE(r.exited());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("libc.so"), std::string::npos) << r.out;  // ldd did list the libraries
+  EXPECT_EQ(r.out.find("assimp"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -1,55 +1,33 @@
-// ModelLoader (src/app/model_loader.h), the viewer's background reader: no window and no GL.
-// Reads that hang are imitated by an import function that blocks until the test releases it,
-// so every thread the tests start has ended before they return.
+// ModelLoader (src/app/model_loader.h), the viewer's reader: the import worker as a child process,
+// polled without blocking; no window and no GL. Reads that hang or crash are the real worker made
+// to misbehave on purpose (tests/worker_fault.h), and every test checks that no child process is
+// left behind.
 #include "app/model_loader.h"
 
+#include <unistd.h>
+
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "worker_fault.h"
+
 namespace sv {
 namespace {
 
 using namespace std::chrono_literals;
 
-// An import that blocks on paths starting with "hang" until release(), and otherwise returns
-// a failure naming the path (enough to tell results apart).
-class FakeImport {
- public:
-  ModelLoader::ImportFn fn() {
-    return [this](const std::string& path) {
-      if (path.rfind("hang", 0) == 0) {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [this] { return released_; });
-      }
-      ImportResult r;
-      r.error = "read " + path;
-      return r;
-    };
-  }
-  void release() {
-    {
-      std::lock_guard lock(mutex_);
-      released_ = true;
-    }
-    cv_.notify_all();
-  }
-  ~FakeImport() {
-    release();
-    // Every reader thread must be gone before the test (and its FakeImport) is.
-    for (int i = 0; i < 500 && ModelLoader::running() > 0; ++i) std::this_thread::sleep_for(10ms);
-  }
+const std::string kModel = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
 
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool released_ = false;
-};
+ImportOptions limit(double seconds) {
+  ImportOptions o;
+  o.time_limit_s = seconds;
+  return o;
+}
 
 std::optional<ModelLoader::Finished> wait_for(ModelLoader& loader, double seconds) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -60,89 +38,122 @@ std::optional<ModelLoader::Finished> wait_for(ModelLoader& loader, double second
   return std::nullopt;
 }
 
-TEST(ModelLoader, ReadsARealFileInTheBackground) {
-  ModelLoader loader(60.0);
-  const std::string path = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-  ASSERT_EQ(loader.start(path), "");
+TEST(ModelLoader, ReadsARealFileWithoutBlocking) {
+  ModelLoader loader(limit(60.0));
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(loader.start(kModel), "");
+  // start() and poll() return at once: the read goes on in the child.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
   EXPECT_TRUE(loader.busy());
-  EXPECT_EQ(loader.path(), path);
+  EXPECT_EQ(loader.path(), kModel);
   auto done = wait_for(loader, 60.0);
   ASSERT_TRUE(done.has_value());
-  EXPECT_EQ(done->path, path);
+  EXPECT_EQ(done->path, kModel);
   ASSERT_TRUE(done->result.ok()) << done->result.error;
   EXPECT_FALSE(done->result.model->meshes.empty());
   EXPECT_FALSE(loader.busy());
   EXPECT_FALSE(loader.poll().has_value());
-  // The thread counts itself out just after handing over its result.
-  for (int i = 0; i < 500 && ModelLoader::running() > 0; ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(ModelLoader::running(), 0);
+  EXPECT_EQ(test::child_process_count(), 0);
 }
 
-TEST(ModelLoader, GivesUpOnAReadPastTheLimitAndOpensTheNextOne) {
-  FakeImport fake;
-  const int abandoned_before = ModelLoader::abandoned();
-  ModelLoader loader(0.2, fake.fn());
-  const auto t0 = std::chrono::steady_clock::now();
-  ASSERT_EQ(loader.start("hang.x"), "");
-  EXPECT_FALSE(loader.poll().has_value());  // still reading, limit not reached
-  auto done = wait_for(loader, 10.0);
-  const double waited =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+// With a cache folder: the first read runs the worker and stores its model (on a thread the
+// loader waits for when destroyed); a second loader finds it and runs no worker.
+TEST(ModelLoader, AReopenComesFromTheModelCache) {
+  const std::string dir =
+      ::testing::TempDir() + "skinview-loader-cache-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  ImportOptions o = limit(60.0);
+  o.cache_dir = dir;
+  {
+    ModelLoader loader(o);
+    ASSERT_EQ(loader.start(kModel), "");
+    EXPECT_TRUE(loader.busy());
+    auto done = wait_for(loader, 60.0);
+    ASSERT_TRUE(done.has_value());
+    ASSERT_TRUE(done->result.ok()) << done->result.error;
+    EXPECT_FALSE(done->result.from_cache);
+    EXPECT_TRUE(done->result.stream.empty());
+  }
+  ModelLoader loader(o);
+  ASSERT_EQ(loader.start(kModel), "");
+  auto done = wait_for(loader, 60.0);
   ASSERT_TRUE(done.has_value());
-  EXPECT_GE(waited, 0.2);
-  EXPECT_LT(waited, 5.0);
+  ASSERT_TRUE(done->result.ok()) << done->result.error;
+  EXPECT_TRUE(done->result.from_cache);
+  EXPECT_FALSE(done->result.model->meshes.empty());
+  EXPECT_FALSE(loader.busy());
+  EXPECT_EQ(test::child_process_count(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ModelLoader, GivesUpOnAHangingReadKillsItAndOpensTheNextFile) {
+  ModelLoader loader(limit(0.5));
+  {
+    test::WorkerFault hang("hang");
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(loader.start(kModel), "");
+    EXPECT_FALSE(loader.poll().has_value());  // still reading, limit not reached
+    EXPECT_EQ(test::child_process_count(), 1);
+    auto done = wait_for(loader, 20.0);
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(done.has_value());
+    EXPECT_GE(waited, 0.5);
+    EXPECT_LT(waited, 10.0);
+    EXPECT_FALSE(done->result.ok());
+    EXPECT_EQ(done->result.error, kModel + ": gave up after 0.5 s (--time-limit)");
+    EXPECT_FALSE(loader.busy());
+    // Given up on is killed: no process keeps reading in the background.
+    EXPECT_EQ(test::child_process_count(), 0);
+  }
+  ModelLoader next(limit(60.0));
+  ASSERT_EQ(next.start(kModel), "");
+  auto done = wait_for(next, 60.0);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_TRUE(done->result.ok()) << done->result.error;
+}
+
+TEST(ModelLoader, ANewReadCancelsTheOneInProgress) {
+  ModelLoader loader(limit(0.0));  // no limit: only the new start() ends the hanging read
+  {
+    test::WorkerFault hang("hang");
+    ASSERT_EQ(loader.start("/dev/null"), "");
+    std::this_thread::sleep_for(100ms);
+    EXPECT_FALSE(loader.poll().has_value());
+    EXPECT_EQ(test::child_process_count(), 1);
+  }
+  ASSERT_EQ(loader.start(kModel), "");
+  EXPECT_EQ(loader.path(), kModel);
+  EXPECT_EQ(test::child_process_count(), 1);  // the new read's only
+  auto done = wait_for(loader, 60.0);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->path, kModel);
+  EXPECT_TRUE(done->result.ok()) << done->result.error;
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+TEST(ModelLoader, ACrashingReadIsAOneLineFailure) {
+  ModelLoader loader(limit(60.0));
+  test::WorkerFault crash("segv");
+  ASSERT_EQ(loader.start(kModel), "");
+  auto done = wait_for(loader, 60.0);
+  ASSERT_TRUE(done.has_value());
   EXPECT_FALSE(done->result.ok());
-  EXPECT_EQ(done->result.error.find("hang.x: gave up after 0.2 s"), 0u) << done->result.error;
-  EXPECT_FALSE(loader.busy());
-  EXPECT_EQ(ModelLoader::abandoned(), abandoned_before + 1);
-
-  // The window is free to open another file while the abandoned read still runs.
-  ASSERT_EQ(loader.start("next.x"), "");
-  done = wait_for(loader, 10.0);
-  ASSERT_TRUE(done.has_value());
-  EXPECT_EQ(done->result.error, "read next.x");
-
-  // When the abandoned read ends, its result goes nowhere and its thread is counted out.
-  fake.release();
-  for (int i = 0; i < 500 && ModelLoader::abandoned() > abandoned_before; ++i)
-    std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(ModelLoader::abandoned(), abandoned_before);
-  EXPECT_FALSE(loader.poll().has_value());
+  EXPECT_EQ(done->result.error.rfind(kModel + ": the importer crashed (", 0), 0u)
+      << done->result.error;
+  EXPECT_EQ(done->result.error.find('\n'), std::string::npos);
+  EXPECT_EQ(test::child_process_count(), 0);
 }
 
-TEST(ModelLoader, ANewReadReplacesTheOneInProgress) {
-  FakeImport fake;
-  ModelLoader loader(0.0, fake.fn());  // no limit
-  ASSERT_EQ(loader.start("hang-first.x"), "");
-  ASSERT_EQ(loader.start("second.x"), "");
-  EXPECT_EQ(loader.path(), "second.x");
-  auto done = wait_for(loader, 10.0);
-  ASSERT_TRUE(done.has_value());
-  EXPECT_EQ(done->path, "second.x");
-  EXPECT_EQ(done->result.error, "read second.x");
-  fake.release();
-  // Without a limit, a hanging read is never given up on by poll().
-  ModelLoader patient(0.0, fake.fn());
-  ASSERT_EQ(patient.start("quick.x"), "");
-  EXPECT_TRUE(wait_for(patient, 10.0).has_value());
-}
-
-TEST(ModelLoader, RefusesNewReadsWhileTooManyAbandonedOnesRun) {
-  FakeImport fake;
-  const int before = ModelLoader::abandoned();
-  ModelLoader loader(0.0, fake.fn());
-  // Each start gives up on the read before it.
-  for (int i = before; i < ModelLoader::kMaxAbandoned; ++i)
-    ASSERT_EQ(loader.start("hang" + std::to_string(i) + ".x"), "");
-  EXPECT_EQ(ModelLoader::abandoned(), ModelLoader::kMaxAbandoned - 1);
-  const std::string why = loader.start("one-more.x");
-  EXPECT_EQ(ModelLoader::abandoned(), ModelLoader::kMaxAbandoned);
-  EXPECT_NE(why.find("one-more.x: not opened"), std::string::npos) << why;
-  EXPECT_FALSE(loader.busy());
-  fake.release();
-  for (int i = 0; i < 500 && ModelLoader::abandoned() > 0; ++i) std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(loader.start("one-more.x"), "");
-  EXPECT_TRUE(wait_for(loader, 10.0).has_value());
+TEST(ModelLoader, DestroyingTheLoaderKillsItsRead) {
+  {
+    test::WorkerFault hang("hang");
+    ModelLoader loader(limit(0.0));
+    ASSERT_EQ(loader.start(kModel), "");
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(test::child_process_count(), 1);
+  }
+  EXPECT_EQ(test::child_process_count(), 0);
 }
 
 }  // namespace

@@ -26,8 +26,12 @@ struct ClipFact {
   std::string_view name;
   float duration;  // seconds
 };
-inline constexpr std::array<ClipFact, 4> kClips = {
-    {{"idle", 4.0f}, {"walk", 1.2f}, {"wave", 2.0f}, {"twist", 2.0f}}};
+inline constexpr std::array<ClipFact, 6> kClips = {{{"idle", 4.0f},
+                                                    {"walk", 1.2f},
+                                                    {"wave", 2.0f},
+                                                    {"twist", 2.0f},
+                                                    {"run", 0.7f},
+                                                    {"breathe", 3.5f}}};
 
 inline constexpr std::size_t kVertices = 10611;
 inline constexpr std::size_t kTriangles = 19272;
@@ -42,5 +46,15 @@ inline constexpr float kHeadStepPitch = 4.0f;
 //   tangent(t) = d value / dt  (in units per second, glTF layout in-tangent, value, out-tangent)
 inline constexpr float kHipsRestY = 0.95f;
 inline constexpr double kWalkSway = 0.02, kWalkBob = 0.017, kWalkDrop = 0.019;
+
+// walk and run share one phase convention, so a synchronised cross-fade keeps the feet in
+// phase: at phase p (time / duration) the left thigh swings forward (a rotation of minus that
+// many degrees about +X) by mean + swing * sin(2 pi p), the right thigh half a cycle later.
+inline constexpr double kWalkThighMean = 0.0, kWalkThighSwing = 20.0;
+inline constexpr double kRunThighMean = 14.0, kRunThighSwing = 32.0;
+
+// breathe is an additive layer: its first frame is the rest pose (its additive reference), and
+// at mid-breath (1.75 s) the chest (spine_03) is scaled by kBreatheChestScale.
+inline constexpr float kBreatheChestScale[3] = {1.02f, 1.0f, 1.05f};
 
 }  // namespace sv::test::default_asset

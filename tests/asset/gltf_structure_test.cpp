@@ -1,7 +1,9 @@
 // assets/default.glb read with tinygltf, not with skinview's importer: the file's structure
 // (skin, weights, material, clips, interpolations) checked against what the generator promises,
-// and the walk and twist clips posed through the anim layer (sample -> local_to_model ->
-// palette -> skin_lbs) to show that limbs stay attached and the twist collapses the elbow.
+// and the walk, run and twist clips posed through the anim layer (sample -> local_to_model ->
+// palette -> skin_lbs) to show that limbs stay attached and the twist collapses the elbow; walk
+// and run share their phase convention (for synchronised cross-fades), breathe starts at the
+// rest pose (for an additive layer).
 // Runs whether or not the importer builds.
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
@@ -56,7 +58,7 @@ std::vector<T> read(const tinygltf::Model& m, int accessor) {
 }
 
 class DefaultAssetGltf : public ::testing::Test {
- protected:
+ public:
   static void SetUpTestSuite() {
     model_ = new tinygltf::Model;
     tinygltf::TinyGLTF loader;
@@ -402,18 +404,22 @@ std::vector<glm::vec3> pose(const Skeleton& s, const Clip& clip, double t,
   return out;
 }
 
-TEST_F(DefaultAssetGltf, WalkKeepsLimbsAttachedAndFeetOnTheFloor) {
-  const Skeleton s = skeleton();
-  const Clip walk = to_clip(clip("walk"));
-  const auto positions = read<glm::vec3>(m(), attribute("POSITION"));
-  const auto weights = read<glm::vec4>(m(), attribute("WEIGHTS_0"));
+// Poses `name` at 24 evenly spaced times: no vertex goes astray, no edge stretches, the head
+// stays at the character's height, and the lowest point stays within [floor_low, floor_high] of
+// the floor (0 for walking; a run's flight lifts both feet).
+void expect_limbs_attached(const DefaultAssetGltf& f, std::string_view name, float floor_low,
+                           float floor_high) {
+  const Skeleton s = f.skeleton();
+  const Clip clip = f.to_clip(f.clip(name));
+  const auto positions = read<glm::vec3>(f.m(), f.attribute("POSITION"));
+  const auto weights = read<glm::vec4>(f.m(), f.attribute("WEIGHTS_0"));
   std::vector<glm::u16vec4> joints;
-  for (const auto& j : read<glm::u8vec4>(m(), attribute("JOINTS_0"))) joints.emplace_back(j);
-  const auto indices = read<uint16_t>(m(), primitive().indices);
+  for (const auto& j : read<glm::u8vec4>(f.m(), f.attribute("JOINTS_0"))) joints.emplace_back(j);
+  const auto indices = read<uint16_t>(f.m(), f.primitive().indices);
 
   for (int frame = 0; frame < 24; ++frame) {
-    const double t = walk.duration * frame / 24.0;
-    const auto p = pose(s, walk, t, positions, joints, weights);
+    const double t = clip.duration * frame / 24.0;
+    const auto p = pose(s, clip, t, positions, joints, weights);
     float lowest = 1e9f, highest = -1e9f, stretch = 0.0f;
     for (const glm::vec3& v : p) {
       ASSERT_TRUE(std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z));
@@ -428,11 +434,82 @@ TEST_F(DefaultAssetGltf, WalkKeepsLimbsAttachedAndFeetOnTheFloor) {
         if (rest > 1e-4f) stretch = std::max(stretch, glm::distance(p[a], p[b]) / rest);
       }
     }
-    EXPECT_NEAR(lowest, 0.0f, 0.02f) << "t = " << t << ": feet leave the floor";
-    EXPECT_GT(highest, 1.7f) << "t = " << t;
-    EXPECT_LT(highest, 1.85f) << "t = " << t;
-    EXPECT_LT(stretch, 2.5f) << "t = " << t << ": an edge stretched (a limb came apart)";
+    EXPECT_GE(lowest, floor_low) << name << " t = " << t << ": feet through the floor";
+    EXPECT_LE(lowest, floor_high) << name << " t = " << t << ": feet leave the floor";
+    EXPECT_GT(highest, 1.7f) << name << " t = " << t;
+    EXPECT_LT(highest, 1.85f) << name << " t = " << t;
+    EXPECT_LT(stretch, 2.5f) << name << " t = " << t << ": an edge stretched (a limb came apart)";
   }
+}
+
+TEST_F(DefaultAssetGltf, WalkKeepsLimbsAttachedAndFeetOnTheFloor) {
+  expect_limbs_attached(*this, "walk", -0.02f, 0.02f);
+}
+
+TEST_F(DefaultAssetGltf, RunKeepsLimbsAttachedAndLandsOnTheFloor) {
+  // Both feet leave the floor in the flight phase (the lowest point rises to 0.13), never go
+  // through it.
+  expect_limbs_attached(*this, "run", -0.02f, 0.15f);
+  // At mid-stance (p = 0 and 0.5) the stance foot is on the floor.
+  const Skeleton s = skeleton();
+  const ClipRuntime run = runtime(to_clip(clip("run")), s);
+  for (const double p : {0.0, 0.5}) {
+    std::vector<Transform> local(s.size());
+    std::vector<glm::mat4> model(s.size());
+    RuntimeCursor cursor;
+    cursor.reset(run);
+    ASSERT_TRUE(sample_runtime(run, p * run.duration(), cursor, local));
+    ASSERT_TRUE(local_to_model(s.parents, local, model));
+    const std::size_t stance = p == 0.0 ? 21 : 17;                 // foot_r, foot_l
+    EXPECT_NEAR(model[stance][3].y, 0.09f, 0.01f) << "p = " << p;  // the foot joint's rest height
+  }
+}
+
+TEST_F(DefaultAssetGltf, WalkAndRunShareThePhaseConvention) {
+  // The thighs' swing at phase p is mean + swing * sin(2 pi (p + side)), as the facts say, in
+  // both clips: what makes a cross-fade with sync keep the feet in phase.
+  const Skeleton s = skeleton();
+  constexpr double kDeg = std::numbers::pi / 180.0;
+  struct Gait {
+    const char* name;
+    double mean, swing;
+  };
+  for (const Gait g : {Gait{"walk", facts::kWalkThighMean, facts::kWalkThighSwing},
+                       Gait{"run", facts::kRunThighMean, facts::kRunThighSwing}}) {
+    const ClipRuntime rt = runtime(to_clip(clip(g.name)), s);
+    for (int k = 0; k < 16; ++k) {
+      const double p = k / 16.0;
+      for (const auto& [joint, side] : {std::pair{15, 0.0}, std::pair{19, 0.5}}) {  // thighs l, r
+        const double forward = g.mean + g.swing * std::sin(2.0 * std::numbers::pi * (p + side));
+        const glm::quat expected =
+            glm::angleAxis(static_cast<float>(-forward * kDeg), glm::vec3(1.0f, 0.0f, 0.0f));
+        const glm::quat q =
+            joint_at(rt, p * rt.duration(), static_cast<std::size_t>(joint)).rotation;
+        // Keys every 1/24 (walk) or 1/28 (run) of a cycle: a chord of the sine, within 0.3 deg.
+        EXPECT_LT(glm::angle(q * glm::inverse(expected)), 0.3 * kDeg)
+            << g.name << " joint " << joint << " p = " << p;
+      }
+    }
+  }
+}
+
+TEST_F(DefaultAssetGltf, BreatheStartsAtTheRestPoseAndSwellsTheChest) {
+  const Skeleton s = skeleton();
+  const ClipRuntime breathe = runtime(to_clip(clip("breathe")), s);
+  ASSERT_GT(breathe.channels(), 0u);
+  // Its first frame is the rest pose: as an additive layer's reference, the difference from it
+  // is the breath alone.
+  for (std::size_t j = 0; j < s.size(); ++j) {
+    const Transform t = joint_at(breathe, 0.0, j);
+    EXPECT_NEAR_GLM(t.translation, s.rest[j].translation, 1e-6f) << s.names[j];
+    EXPECT_NEAR_GLM(t.rotation, s.rest[j].rotation, 1e-6f) << s.names[j];
+    EXPECT_NEAR_GLM(t.scale, s.rest[j].scale, 1e-6f) << s.names[j];
+  }
+  const Transform chest = joint_at(breathe, breathe.duration() / 2, 4);  // spine_03
+  EXPECT_NEAR_GLM(chest.scale,
+                  glm::vec3(facts::kBreatheChestScale[0], facts::kBreatheChestScale[1],
+                            facts::kBreatheChestScale[2]),
+                  1e-6f);
 }
 
 TEST_F(DefaultAssetGltf, TwistCollapsesTheElbowUnderLinearBlendSkinning) {

@@ -2,8 +2,13 @@
 // window_driver.h), the result read from the window's state and from its frame.
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -96,6 +101,36 @@ TEST(WindowE2E, ClicksInTheRealWindowSelectCollapseAndOrbit) {
   EXPECT_EQ(w.quit(), 0);
 }
 
+// The layer stack in the real window: wave added over walk from the inspector raises the right
+// hand on screen and leaves the feet; the timeline gains the layer's row; Remove takes it away.
+TEST(WindowE2E, ALayerAddedInTheInspectorMovesTheModel) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  ASSERT_TRUE(w.launch({kDefault, "--clip", "walk", "--time", "0.3"}));
+  nlohmann::json s = w.state();
+  const int hand = joint_index(s, "hand_r"), head = joint_index(s, "head");
+  const int chest = joint_index(s, "spine_03");
+  // Framebuffer y grows downwards. (The timeline grows by a row with a layer, so the viewport
+  // and every joint's screen position change with it: compare joints with each other.)
+  const auto y = [&s](int joint) { return s["joints"][joint]["y"].get<double>(); };
+  EXPECT_GT(y(hand), y(chest)) << "walking, the right hand hangs below the chest";
+  ASSERT_TRUE(w.click_landmark(s, "combo:Add layer clip"));
+  s = w.state();
+  ASSERT_TRUE(w.click_landmark(s, "clip", 2));  // wave, in the combo's list
+  s = w.state();
+  ASSERT_TRUE(w.click_landmark(s, "button:Add layer"));
+  s = w.state();
+  ASSERT_EQ(s["layers"].size(), 1u);
+  EXPECT_EQ(s["layers"][0]["clipName"], "wave");
+  EXPECT_LT(y(hand), y(head)) << "waving, the right hand is raised above the head";
+  EXPECT_NE(landmark(s, "layer:bar", 0), nullptr);
+  ASSERT_TRUE(w.click_landmark(s, "layer:remove", 0));
+  s = w.state();
+  EXPECT_EQ(s["layers"].size(), 0u);
+  EXPECT_GT(y(hand), y(chest));
+  EXPECT_EQ(w.quit(), 0);
+}
+
 // Play at the end of a clip that does not loop starts it over, clicked in the real timeline.
 TEST(WindowE2E, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
   WindowDriver w;
@@ -142,6 +177,37 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   EXPECT_EQ(s["model"], kDefault);  // the previous model stays
   EXPECT_EQ(w.quit(), 0);
   std::filesystem::remove(fifo);
+}
+
+// A file opened from the window whose import crashes (the worker made to crash on purpose, for
+// this file only) leaves the window drawing and the model on screen, with the one-line error.
+TEST(WindowE2E, AFileWhoseImportCrashesLeavesTheWindowAndItsModel) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  const std::string bad = w.config_home() + "_crash_me.x";
+  std::ofstream(bad) << "xof 0303txt 0032\n";
+  ::setenv("SKINVIEW_IMPORT_FAULT", "segv:_crash_me", 1);
+  const bool launched = w.launch({kDefault});
+  ::unsetenv("SKINVIEW_IMPORT_FAULT");
+  ASSERT_TRUE(launched);
+  nlohmann::json s = w.state();
+  ASSERT_TRUE(w.click_landmark(s, "input:path"));
+  w.key("ctrl+a");
+  w.type(bad);
+  w.key("Return");
+  const auto t0 = std::chrono::steady_clock::now();
+  s = w.state();
+  const long frame = s["frame"].get<long>();
+  while (s["loadError"] == "" && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    s = w.state();
+  }
+  EXPECT_EQ(s["loadError"], bad + ": the importer crashed (SIGSEGV) reading it; refused");
+  EXPECT_EQ(s["model"], kDefault);  // the previous model stays
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_GT(w.state()["frame"].get<long>(), frame) << "the window stopped drawing";
+  EXPECT_EQ(w.quit(), 0);
+  std::filesystem::remove(bad);
 }
 
 // The file browser: a click selects, Enter opens, the new file starts with a fresh camera and

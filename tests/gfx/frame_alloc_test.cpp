@@ -1,12 +1,19 @@
 // "No allocation per frame": after loading, one frame of the viewer's pipeline (advance, sample
 // with the cursor, local->model, palettes, CPU skinning, palette/stream uploads, draw with the
 // skeleton overlay, a pick of the mesh under the cursor and of an overlay joint) performs no C++
-// heap allocation on either skinning path. Counted by
-// replacing the global operator new in this test program.
+// heap allocation on either skinning path, for one clip and for a blend (a cross-fade with a
+// masked override layer and an additive layer over it). Counted by replacing the global operator
+// new in this test program.
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "anim/animator.h"
+#include "anim/blend.h"
 #include "anim/clip_bounds.h"
+#include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "gfx/camera.h"
@@ -22,49 +29,86 @@
 namespace sv {
 namespace {
 
-TEST(Frame, NoHeapAllocationPerFrame) {
-  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
-  SV_REQUIRE_GL();
-  const Model model = test::make_chain_model(40);
-  gl::Renderer renderer;
-  std::string error;
-  ASSERT_TRUE(renderer.init(&error, nullptr)) << error;
-  renderer.prepare(model);
-  gl::GpuModel gpu(model);
-  Animator animator(model);
-  gl::OffscreenTarget target;
-  ASSERT_TRUE(target.create(160, 120, &error)) << error;
-  target.bind();
-  Player player;
-  player.clip = 0;
-  animator.set_clip(model, player.clip);
-  OrbitCamera camera;
-  camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
-  RenderOptions options;
-  options.skeleton = true;
-  options.selected_joint = 3;
-  gl::Picker picker;
-  ASSERT_TRUE(picker.init(&error)) << error;
-  gl::PickInput pick;
-  pick.model = &model;
-  pick.gpu = &gpu;
-  pick.animator = &animator;
-  pick.view = camera.view();
-  pick.projection = camera.projection(160.0f / 120.0f);
-  pick.rect = {0, 0, 160, 120};
-  long picked = 0;
+// Counts the allocations of 10 frames on each skinning path after a warm-up frame on each.
+long allocations_per_10_frames(const std::function<void(bool gpu_path)>& frame) {
+  frame(true);  // warm-up: first draws may set up driver state
+  frame(false);
+  const long before = test::g_allocations.load();
+  for (int i = 0; i < 10; ++i) {
+    frame(true);
+    frame(false);
+  }
+  const long n = test::g_allocations.load() - before;
+  // The counter does see allocations (guards against a vacuous pass).
+  const long probe = test::g_allocations.load();
+  int* volatile escaped = new int(1);  // volatile: the compiler may not elide the pair
+  delete escaped;
+  EXPECT_EQ(test::g_allocations.load() - probe, 1);
+  return n;
+}
 
-  auto frame = [&](bool gpu_path) {
-    options.gpu_skinning = gpu_path;
-    player.advance(1.0 / 60.0, model.clips[0].duration());
-    animator.set_clip(model, player.clip);  // same clip: must not reset (or allocate)
-    ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, player.time));
+// The 40-joint chain with a second clip, "sway" (0.7 s), keying every other joint's rotation.
+Model chain_with_two_clips() {
+  Model m = test::make_chain_model(40);
+  Clip sway;
+  sway.name = "sway";
+  sway.duration = 0.7;
+  for (int32_t j = 0; j < 40; j += 2) {
+    JointChannel c;
+    c.joint = j;
+    c.rotation.times = {0.0, 0.35, 0.7};
+    c.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.2f, glm::vec3(1, 0, 0)),
+                         glm::quat(1, 0, 0, 0)};
+    sway.channels.push_back(std::move(c));
+  }
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(sway, m.skeleton), "");
+  return m;
+}
+
+// What a frame draws with: the renderer, the model's GPU buffers, an offscreen target, and the
+// picker.
+struct Rig {
+  const Model model = chain_with_two_clips();
+  gl::Renderer renderer;
+  gl::GpuModel gpu;
+  Animator animator;
+  gl::OffscreenTarget target;
+  OrbitCamera camera;
+  RenderOptions options;
+  gl::Picker picker;
+  gl::PickInput pick;
+  long picked = 0;  // picks that found what they aimed at
+
+  bool init() {
+    std::string error;
+    if (!renderer.init(&error, nullptr) || !target.create(160, 120, &error) ||
+        !picker.init(&error)) {
+      ADD_FAILURE() << error;
+      return false;
+    }
+    renderer.prepare(model);
+    gpu = gl::GpuModel(model);
+    animator = Animator(model);
+    target.bind();
+    camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
+    options.skeleton = true;
+    options.selected_joint = 3;
+    pick.model = &model;
+    pick.gpu = &gpu;
+    pick.animator = &animator;
+    pick.view = camera.view();
+    pick.projection = camera.projection(160.0f / 120.0f);
+    pick.rect = {0, 0, 160, 120};
+    return true;
+  }
+  // Skins (CPU path), draws, then picks the tube around joint 20's origin (the mesh) and the root
+  // joint with the overlay's joints pickable, both at the pixels where they are drawn.
+  void draw(bool gpu_path) {
     if (!gpu_path) {
       ASSERT_TRUE(animator.skin_cpu(model));
     }
     renderer.draw(model, gpu, animator, camera, options, 160, 120);
-    // The tube around joint 20's origin (the mesh), then the root joint with the overlay's
-    // joints pickable; both at the pixels where they are drawn.
     pick.gpu_skinning = gpu_path;
     const glm::mat4 view_proj = pick.projection * pick.view;
     float depth = 0.0f;
@@ -76,22 +120,65 @@ TEST(Frame, NoHeapAllocationPerFrame) {
     project_to_screen(view_proj, pick.rect, glm::vec3(animator.model_matrices()[0][3]),
                       &pick.cursor, &depth);
     picked += picker.pick(pick).kind == gl::PickResult::Kind::Joint ? 1 : 0;
-  };
-  frame(true);  // warm-up: first draws may set up driver state
-  frame(false);
-  const long before = test::g_allocations.load();
-  for (int i = 0; i < 10; ++i) {
-    frame(true);
-    frame(false);
   }
-  EXPECT_EQ(test::g_allocations.load() - before, 0);
-  EXPECT_EQ(picked, 2 * 2 * 11);  // every pick found what it aimed at
-  // The counter does see allocations (guards against a vacuous pass).
-  const long probe = test::g_allocations.load();
-  int* volatile escaped = new int(1);  // volatile: the compiler may not elide the pair
-  delete escaped;
-  EXPECT_EQ(test::g_allocations.load() - probe, 1);
-  gl::OffscreenTarget::unbind();
+  ~Rig() { gl::OffscreenTarget::unbind(); }
+};
+
+TEST(Frame, NoHeapAllocationPerFrame) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  SV_REQUIRE_GL();
+  Rig rig;
+  ASSERT_TRUE(rig.init());
+  Player player;
+  player.clip = 0;
+  rig.animator.set_clip(rig.model, player.clip);
+  EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
+              rig.options.gpu_skinning = gpu_path;
+              player.advance(1.0 / 60.0, rig.model.clips[0].duration());
+              rig.animator.set_clip(rig.model, player.clip);  // same clip: must not reset
+              ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Clip, player.time));
+              rig.draw(gpu_path);
+            }),
+            0);
+  EXPECT_EQ(rig.picked, 2 * 2 * 11);  // every pick found what it aimed at
+}
+
+TEST(Frame, NoHeapAllocationPerBlendedFrame) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  SV_REQUIRE_GL();
+  Rig rig;
+  ASSERT_TRUE(rig.init());
+  ASSERT_GE(rig.model.clips.size(), 2u);
+  // A cross-fade from clip 0 to clip 1, an override of clip 1 masked to the upper half of the
+  // chain, and clip 0 as an additive layer: every kind of layer, resolved once.
+  LayerStack stack;
+  stack.base = 0;
+  stack.fade_to = 1;
+  stack.fade = CrossFade{0.05, 0.1, true};
+  StackLayer upper;
+  upper.clip = 1;
+  upper.weight = 0.6f;
+  upper.mask = subtree_mask(rig.model.skeleton.parents, 20);
+  stack.layers.push_back(std::move(upper));
+  StackLayer add;
+  add.clip = 0;
+  add.weight = 0.5f;
+  add.mode = BlendMode::Additive;
+  add.time_offset = 0.3;
+  stack.layers.push_back(std::move(add));
+  std::vector<Layer> layers(stack.size());  // sized once, as the viewer keeps its frame's layers
+  ASSERT_TRUE(stack.at(rig.model, 0.0, layers));
+  ASSERT_EQ(rig.animator.set_layers(rig.model, layers), "");
+  double t = 0.0;
+  EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
+              rig.options.gpu_skinning = gpu_path;
+              t += 1.0 / 60.0;  // through the fade and past its end
+              ASSERT_TRUE(stack.at(rig.model, t, layers));
+              ASSERT_EQ(rig.animator.set_layers(rig.model, layers), "");  // same: no reset
+              ASSERT_TRUE(rig.animator.evaluate(rig.model, layers));
+              rig.draw(gpu_path);
+            }),
+            0);
 }
 
 }  // namespace

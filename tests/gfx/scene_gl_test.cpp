@@ -1,5 +1,6 @@
 // The loading code the viewer's Model panel uses: a failed load keeps the previous model, and
 // the error reaches the caller; a good load replaces it and sizes everything for the new model.
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,23 @@ TEST(SceneLoading, FailedImportKeepsThePreviousModel) {
   EXPECT_EQ(scene.get(), before);
   EXPECT_EQ(scene->path, "chain3");
   EXPECT_EQ(scene->model.skeleton.size(), 3u);
+}
+
+TEST(SceneLoading, AnImportThatCrashesKeepsThePreviousModel) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene;
+  ASSERT_EQ(adopt_scene(synthetic(3), "chain3", &scene), "");
+  const Scene* before = scene.get();
+  const std::string path = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  ::setenv("SKINVIEW_IMPORT_FAULT", "segv", 1);
+  const std::string error = load_scene(path, &scene);
+  ::unsetenv("SKINVIEW_IMPORT_FAULT");
+  EXPECT_EQ(error.rfind(path + ": the importer crashed (", 0), 0u) << error;
+  EXPECT_EQ(scene.get(), before);
+  EXPECT_EQ(scene->path, "chain3");
+  // And the same file loads once the worker behaves.
+  EXPECT_EQ(load_scene(path, &scene), "");
+  EXPECT_EQ(scene->path, path);
 }
 
 TEST(SceneLoading, MissingFileKeepsThePreviousModel) {

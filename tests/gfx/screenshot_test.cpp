@@ -208,18 +208,47 @@ TEST(Window, RunsFramesOnBothPathsAndCloses) {
   EXPECT_EQ(run("/nonexistent/model.glb --frames 5"), 2);
 }
 
+// A layer moves what it keys, and at weight 0 nothing; the window plays a blend and refuses a bad
+// one with status 2.
+TEST(Screenshot, ALayerChangesThePictureAndAtWeightZeroDoesNot) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string character = SKINVIEW_SOURCE_DIR "/assets/default.glb";
+  const Image walk = shoot(character, "walk", "--clip walk --time 0.3");
+  const Image wave =
+      shoot(character, "wave_over_walk", "--clip walk --time 0.3 --layer wave:mask=clavicle_r");
+  const Image none = shoot(character, "wave_at_0", "--clip walk --time 0.3 --layer wave:weight=0");
+  EXPECT_GT(differing(walk, wave), 0.005);
+  EXPECT_LE(differing(walk, none), 0.001);
+  const std::string out = out_path("bad_layer");
+  EXPECT_EQ(run("'" + character + "' --screenshot " + out + " --layer wave:weight=3"), 2);
+  EXPECT_EQ(run("'" + character + "' --screenshot " + out + " --layer nope"), 2);
+}
+
+TEST(Window, PlaysABlendAndRefusesABadOne) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string character = "'" SKINVIEW_SOURCE_DIR "/assets/default.glb'";
+  EXPECT_EQ(run(character + " --frames 20 --crossfade idle:walk:0.05:0.1:sync " +
+                "--layer wave:mask=clavicle_r:weight=0.7 --skinning cpu"),
+            0);
+  EXPECT_EQ(run(character + " --frames 20 --layer wave:nope=1"), 2);  // before the window opens
+  EXPECT_EQ(run(character + " --frames 20 --layer nope"), 2);         // once the model is read
+}
+
+// Runs `cmd` with the shell; its output (stdout and what it redirects) into *out; its exit status,
+// or -1.
+int shell(const std::string& cmd, std::string* out) {
+  std::FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) *out += buf;
+  const int raw = pclose(p);
+  return raw == -1 ? -1 : WEXITSTATUS(raw);
+}
+
 // Runs `args` and returns its standard output (status in *status).
 std::string output_of(const std::string& args, int* status) {
-  const std::string cmd = std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null";
   std::string out;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-    const int raw = pclose(p);
-    *status = raw == -1 ? -1 : WEXITSTATUS(raw);
-  } else {
-    *status = -1;
-  }
+  *status = shell(std::string(SKINVIEW_EXE) + " " + args + " 2>/dev/null", &out);
   return out;
 }
 
@@ -259,11 +288,11 @@ TEST(Soak, ModelsInTurnRaiseNoGlErrorAndHoldMemorySteady) {
   EXPECT_EQ(status, 2);  // two files without --soak
 }
 
-// The viewer reads files on a worker thread with --time-limit, the first one too (before the
-// window opens): a file that hangs the reader (a FIFO without a writer blocks its open(), as a
-// parser stuck in a loop would never return) is given up on after the limit, with its error on
-// stderr and exit status 2, instead of freezing. (A hanging read of a file opened from the window
-// leaves the window drawing: tests/e2e.)
+// The viewer reads files in the import worker, a child process, with --time-limit, the first one
+// too (before the window opens): a file that hangs the reader (a FIFO without a writer blocks its
+// open(), as a parser stuck in a loop would never return) is given up on after the limit (the
+// child killed), with its error on stderr and exit status 2, instead of freezing. (A hanging read
+// of a file opened from the window leaves the window drawing: tests/e2e.)
 TEST(Window, AFileThatHangsTheReaderIsGivenUpOn) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string fifo =
@@ -275,13 +304,7 @@ TEST(Window, AFileThatHangsTheReaderIsGivenUpOn) {
                           "' --frames 10 --time-limit 1 --size 160x120 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
   std::string out;
-  int status = -1;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-    const int raw = pclose(p);
-    status = raw == -1 ? -1 : WEXITSTATUS(raw);
-  }
+  const int status = shell(cmd, &out);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::remove(fifo.c_str());
@@ -290,6 +313,20 @@ TEST(Window, AFileThatHangsTheReaderIsGivenUpOn) {
       << out;
   EXPECT_GE(seconds, 1.0);
   EXPECT_LT(seconds, 30.0);
+}
+
+// The window's first file whose import crashes (the worker made to crash on purpose) is bad input:
+// one line and exit status 2, no window. (A crash of a file opened from the window leaves the
+// window and its model: tests/e2e.)
+TEST(Window, AFirstFileWhoseImportCrashesIsOneLine) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string cmd = "SKINVIEW_IMPORT_FAULT=segv timeout 60 " + std::string(SKINVIEW_EXE) +
+                          " '" + model + "' --frames 10 --size 160x120 2>&1";
+  std::string out;
+  const int status = shell(cmd, &out);
+  EXPECT_EQ(status, 2) << out;
+  EXPECT_EQ(out, "skinview: " + model + ": the importer crashed (SIGSEGV) reading it; refused\n");
 }
 
 }  // namespace

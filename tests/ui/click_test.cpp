@@ -37,26 +37,28 @@ int header_state(const ui::Landmarks& marks, const std::string& name) {
 
 // Every section of every panel opens and closes from its header, whatever else is open: with
 // every section open first (the view options among them, which is where the "Skeleton" header
-// once collided with the "Skeleton" checkbox), then with each closed in turn.
+// once collided with the "Skeleton" checkbox), then with each closed in turn. Headers below a
+// panel's fold are scrolled to first, as a user would.
 TEST(Clicks, EverySectionHeaderOpensAndClosesItsSection) {
   UiFixture f;
   f.state.selection.joint = f.joint("spine_03");  // so the Joint section has its body
   f.harness.frames(2);
   // Open every section.
   for (const std::string& h : header_names(f.marks())) {
-    if (header_state(f.marks(), h) == 0) f.harness.click_mark(f.marks(), h);
+    if (header_state(f.marks(), h) == 0) f.click_mark(h);
   }
   const std::vector<std::string> headers = header_names(f.marks());
-  for (const char* expected : {"header:File", "header:Meshes", "header:Joints", "header:Joint",
-                               "header:View", "header:Import report", "header:Performance"}) {
+  for (const char* expected :
+       {"header:File", "header:Meshes", "header:Joints", "header:Joint", "header:Layers",
+        "header:View", "header:Import report", "header:Performance"}) {
     EXPECT_NE(std::find(headers.begin(), headers.end(), expected), headers.end()) << expected;
     EXPECT_EQ(header_state(f.marks(), expected), 1) << expected << " did not open";
   }
   for (const std::string& h : headers) {
     SCOPED_TRACE(h);
-    f.harness.click_mark(f.marks(), h);
+    f.click_mark(h);
     EXPECT_EQ(header_state(f.marks(), h), 0) << "did not close";
-    f.harness.click_mark(f.marks(), h);
+    f.click_mark(h);
     EXPECT_EQ(header_state(f.marks(), h), 1) << "did not open again";
   }
 }
@@ -109,10 +111,9 @@ TEST(Clicks, AWidgetLabelledLikeAHeaderDoesNotStealItsClicks) {
 // No two widgets share an ID anywhere in the window: the pointer visits every 8 units of every
 // panel (every section open, a joint selected) and each hovered ID must cover one connected
 // region. Two widgets with one ID would show up as one ID in two places.
-TEST(Clicks, NoTwoWidgetsShareAnId) {
-  UiFixture f;
-  f.state.selection.joint = f.joint("hand_l");
-  f.harness.frames(2);
+// Sweeps the pointer over every panel of `f` (every section opened first) and expects each
+// hovered ID to cover one connected region.
+void expect_unique_ids(UiFixture& f) {
   for (const std::string& h : header_names(f.marks())) {
     if (header_state(f.marks(), h) == 0) f.harness.click_mark(f.marks(), h);
   }
@@ -153,6 +154,33 @@ TEST(Clicks, NoTwoWidgetsShareAnId) {
         << set.begin()->y * kStep << ") and (" << set.rbegin()->x * kStep << ", "
         << set.rbegin()->y * kStep << ")";
   }
+}
+
+TEST(Clicks, NoTwoWidgetsShareAnId) {
+  UiFixture f;
+  f.state.selection.joint = f.joint("hand_l");
+  f.harness.frames(2);
+  expect_unique_ids(f);
+}
+
+// The same with the layer stack filled: two layers (each row's widgets repeat per layer), a
+// cross-fade running (its timeline row) and a mask being edited (a check box on every joint row).
+TEST(Clicks, NoTwoWidgetsShareAnIdWithLayers) {
+  UiFixture f;
+  f.player.clip = 1;  // walk
+  for (const int32_t clip : {2, 5}) {
+    PlayedLayer l;
+    l.player.clip = clip;
+    f.stack.layers.push_back(l);
+  }
+  f.stack.layers[1].mode = BlendMode::Additive;
+  ASSERT_TRUE(f.stack.start_fade(f.model, f.player, 4, 1.0, true));
+  f.state.layers.mask_layer = 0;
+  f.state.selection.joint = f.joint("hand_l");
+  f.harness.frames(3);
+  ASSERT_NE(f.marks().find("mask", f.joint("hand_l")), nullptr);
+  ASSERT_NE(f.marks().find("layer:bar", 1), nullptr);
+  expect_unique_ids(f);
 }
 
 TEST(Clicks, ChoosingAJointInTheTreeSelectsItAndTheInspectorShowsIt) {

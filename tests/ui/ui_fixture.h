@@ -35,11 +35,11 @@ class UiFixture {
     player.playing = false;
     state.new_model(model);
     harness.draw = [this] {
-      animator.set_clip(model, player.clip);
-      animator.evaluate(model, player.clip >= 0 ? PoseMode::Clip : PoseMode::Rest, player.time);
+      pose();
       ui::SceneView v;
       v.model = &model;
       v.player = &player;
+      v.stack = &stack;
       v.path = this->path;
       v.report = report;
       v.pose = &animator;
@@ -53,7 +53,40 @@ class UiFixture {
     harness.frames(2);
   }
 
+  // Poses the player's clip, or the layer stack over it, as the window does (app_common.cpp).
+  void pose() {
+    if (stack.blends() && player.clip >= 0) {
+      frame_layers.resize(stack.size());
+      if (stack.frame(model, player, frame_layers) &&
+          animator.set_layers(model, frame_layers).empty() &&
+          animator.evaluate(model, frame_layers))
+        return;
+      ADD_FAILURE() << "the layer stack did not pose";
+    }
+    animator.set_clip(model, player.clip);
+    animator.evaluate(model, player.clip >= 0 ? PoseMode::Clip : PoseMode::Rest, player.time);
+  }
+
   const ui::Landmarks& marks() const { return state.landmarks; }
+
+  // Scrolls the window that drew the landmark `name` (index as Landmarks::find) with the mouse
+  // wheel until the landmark is inside it, as a user does before clicking something below the
+  // fold, then clicks it. False (a test failure) when it cannot be found.
+  bool click_mark(std::string_view name, int32_t index = -1) {
+    // One frame first: a panel whose content just shrank clamps its scroll a frame later, which
+    // moves what is below; the landmarks are then where the click will land.
+    harness.frame();
+    for (int tries = 0; tries < 60; ++tries) {
+      const ui::Landmark* m = marks().find(name, index);
+      if (m == nullptr) break;
+      const ui::Rect& w = m->window;
+      if (w.area() <= 0.0f || (m->rect.y >= w.y && m->rect.bottom() <= w.bottom())) break;
+      harness.io().MousePos = ImVec2(w.x + 0.5f * w.w, w.y + 0.5f * w.h);
+      harness.io().MouseWheel = m->rect.y < w.y ? 1.0f : -1.0f;
+      harness.frame();
+    }
+    return harness.click_mark(marks(), name, index);
+  }
   int32_t joint(const char* name) const { return model.skeleton.find(name); }
   double duration() const {
     return player.clip >= 0 ? model.clips[static_cast<std::size_t>(player.clip)].duration() : 0.0;
@@ -75,6 +108,8 @@ class UiFixture {
   Animator animator;
   std::vector<JointInfluence> influence;
   Player player;
+  StackPlayer stack;
+  std::vector<Layer> frame_layers;
   ui::ViewerState state;
   ui::StatusView status;
   std::vector<ui::KeyEvent> keys;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
+#include "anim/blend.h"
 #include "ui_fixture.h"
 
 namespace sv::test {
@@ -31,6 +32,43 @@ TEST(UiFrame, NoHeapAllocationPerFrame) {
   sweep();
   EXPECT_EQ(g_allocations.load() - before, 0)
       << "allocations in " << (720 / 37 + 1) * 14 << " frames";
+}
+
+// The same with the layer stack in use: two layers (one additive, one masked), a cross-fade in
+// progress, the mask being edited in the joint tree, everything playing and posed through the
+// Animator's layer stack each frame, as the window does.
+TEST(UiFrame, NoHeapAllocationPerFrameWithLayers) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  UiFixture f;
+  f.player.clip = 1;  // walk
+  f.player.playing = true;
+  for (const int32_t clip : {2, 5}) {
+    PlayedLayer l;
+    l.player.clip = clip;
+    f.stack.layers.push_back(l);
+  }
+  f.stack.layers[0].mask =
+      subtree_mask(f.model.skeleton.parents, static_cast<std::size_t>(f.joint("clavicle_r")));
+  f.stack.layers[1].mode = BlendMode::Additive;
+  ASSERT_TRUE(f.stack.start_fade(f.model, f.player, 4, 100.0, true));  // runs through the test
+  f.state.layers.mask_layer = 0;
+  f.state.selection.joint = f.joint("hand_r");
+  f.keys.reserve(8);
+  auto sweep = [&] {
+    for (float y = 5.0f; y < 720.0f; y += 37.0f) {
+      for (float x = 5.0f; x < 1280.0f; x += 97.0f) {
+        f.stack.advance(f.model, f.player, 1.0 / 60.0);
+        f.harness.move(x, y);
+      }
+    }
+  };
+  sweep();
+  const long before = g_allocations.load();
+  sweep();
+  EXPECT_EQ(g_allocations.load() - before, 0)
+      << "allocations in " << (720 / 37 + 1) * 14 << " frames";
+  EXPECT_TRUE(f.stack.fading());
+  EXPECT_EQ(f.animator.clip(), 1);  // posed through the stack
 }
 
 }  // namespace

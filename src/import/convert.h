@@ -1,5 +1,6 @@
-// Internals shared by the importer's translation units (import.cpp, gltf_interp.cpp); not a
-// public header. Keeps assimp and tinygltf out of each other's files.
+// The import worker's conversion: aiScene -> sv::Model (convert_scene.cpp, convert_clips.cpp),
+// the glTF re-reader it uses (gltf_interp.cpp), and the helpers they share. Keeps assimp and
+// tinygltf out of each other's files. Runs only in the worker (src/import/).
 #pragma once
 
 #include <cstddef>
@@ -15,9 +16,9 @@ struct aiScene;  // assimp's; only import.cpp and the io tests see its definitio
 
 namespace sv {
 
-// The conversion behind import_model and import_model_from_memory, on a scene already read
-// (and post-processed) by assimp: every limit and repair of import.h applies. `name` prefixes
-// errors. Tests build aiScenes in code and feed them here. Never throws.
+// The conversion behind the worker's import, on a scene already read, repaired
+// (scene_repair.h) and post-processed by assimp: every limit and repair of io/import.h applies.
+// `name` prefixes errors. Tests build aiScenes in code and feed them here. Never throws.
 ImportResult convert_scene(const aiScene& scene, const std::string& name);
 
 // A message from assimp (or another reader) made one readable line for an ImportResult error:
@@ -25,6 +26,10 @@ ImportResult convert_scene(const aiScene& scene, const std::string& name);
 // assimp's bare "std::bad_alloc" (a count in the file asking for more memory than there is)
 // becomes a sentence.
 std::string assimp_error_line(std::string message);
+// The same without the mapping: control characters become spaces, cut at 300 bytes.
+std::string quoted_error(std::string message);
+// Line breaks become spaces, trailing spaces go.
+std::string one_line(std::string s);
 
 // Raw keys as read from a file, before cleaning: times in seconds (double, as read), values
 // one per key, or three per key (in-tangent, value, out-tangent) for cubic splines.

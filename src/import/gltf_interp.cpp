@@ -17,7 +17,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "io/import_detail.h"
+#include "import/convert.h"
 
 namespace sv {
 namespace {

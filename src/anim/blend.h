@@ -1,0 +1,80 @@
+// Blending local poses: the step between sampling and local->model when more than one clip
+// shapes a pose. A pose is a stack of layers over the base clip (Animator::evaluate walks the
+// stack; anim/animator.h); each layer changes the pose below it, joint by joint and component by
+// component (translation, rotation, scale), on local transforms, before local->model.
+//
+//   override   c = mix(below, layer, w)              the layer's pose replaces the one below
+//   additive   c = below (+) w * (layer (-) reference) the layer's difference from a reference
+//                                                     pose is added on top
+//
+// with w = clamp(weight) * mask[j] per joint. Components the layer's clip does not key
+// (ClipRuntime::keyed) are left as they are below (sparse tracks, as in Ogre): a wave clip
+// that keys only the arms moves only the arms, whatever its weight.
+//
+// Rotations: an override layer of weight w slerps along the shorter arc from the rotation below
+// towards its own by the fraction w of the angle between them (slerp_shortest: the runtime
+// clip's own route, Eberly's polynomial, nlerp for nearly equal rotations), then the result is
+// renormalised. Why slerp and not a normalised weighted sum (nlerp, what ozz and Unreal sum
+// their unordered blends with): the stack is ordered, so it needs no commutative rule, and
+// slerp does what the layer's weight says it does, moving the pose by w of the way; a linear
+// cross-fade then turns every joint at constant angular speed, where nlerp is slow at the ends
+// and fast in the middle (a quarter into a fade between rotations 180 degrees apart it has
+// turned 37 degrees instead of 45; 90 degrees apart, 21.6 instead of 22.5). At w = 0.5 both give
+// the same rotation, the exact slerp midpoint (checked within 1e-6 by the tests). The cost is
+// the runtime's slerp, a polynomial without acos or sin.
+//
+// Additive: for translation below + w (layer - reference); for rotation below * slerp(identity,
+// conj(reference) * layer, w), the difference applied in the joint's own frame, so a layer at
+// w = 1 whose pose below is its reference gives exactly the layer's pose; for scale below *
+// mix(1, layer / reference, w) per axis (a reference scale of 0 on an axis counts as 1: no
+// change there). The reference is the same clip sampled at a reference time (its first frame
+// by default): a clip that is its own reference adds nothing.
+//
+// Weights: a layer's weight and a mask's per-joint weights are fractions in [0, 1]. They are not
+// normalised across layers (each layer moves the pose below it; there is no sum to keep at 1):
+// a weight above 1 counts as 1 (no extrapolation, which would overshoot rotations and could
+// make scales negative), below 0 or NaN as 0 (the layer does nothing). The stack starts from
+// the skeleton's rest pose, so when every weight is 0, the base layer's included, the pose is
+// the rest pose.
+//
+// Every function checks sizes and returns false, writing nothing, when a span does not fit;
+// the blends allocate nothing (the mask builders are for set-up, not for frames).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "anim/transform.h"
+
+namespace sv {
+
+enum class BlendMode : uint8_t { Override, Additive };
+
+// A weight as blending uses it: NaN and negatives give 0, values above 1 give 1.
+float blend_weight(float weight) noexcept;
+
+// A mask of `joints` weights: `root` and every joint below it (parents[i] < i or -1) get
+// `inside`, the others `outside`. An out-of-range root gives `outside` everywhere. Allocates.
+std::vector<float> subtree_mask(std::span<const int32_t> parents, std::size_t root,
+                                float inside = 1.0f, float outside = 0.0f);
+// Sets `root` and every joint below it to `weight` in an existing mask (UI edits). False,
+// writing nothing, when the sizes differ or root is out of range. Allocates a byte per joint.
+bool set_subtree(std::span<const int32_t> parents, std::size_t root, float weight,
+                 std::span<float> mask);
+
+// Override: pose[j]'s components keyed in keyed[j] (KeyedBits) move towards layer[j]'s by
+// blend_weight(weight) * mask[j]. `keyed` empty: every component (a cross-fade's target, whose
+// rest-valued components must win too); `mask` empty: every joint weighs 1. pose, layer and
+// the non-empty keyed and mask have one entry per joint.
+bool blend_override(std::span<Transform> pose, std::span<const Transform> layer,
+                    std::span<const uint8_t> keyed, std::span<const float> mask,
+                    float weight) noexcept;
+
+// Additive: adds layer[j] - reference[j] (see above), scaled by blend_weight(weight) * mask[j],
+// to the components keyed in keyed[j]; keyed and mask as for blend_override.
+bool blend_additive(std::span<Transform> pose, std::span<const Transform> layer,
+                    std::span<const Transform> reference, std::span<const uint8_t> keyed,
+                    std::span<const float> mask, float weight) noexcept;
+
+}  // namespace sv

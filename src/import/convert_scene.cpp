@@ -1,0 +1,573 @@
+// aiScene -> sv::Model, first half: the node walk, the skeleton, the meshes (laid out for
+// skinning) and the materials. convert_clips.cpp does the clips; scene_converter.h holds the
+// state both share and says how the skeleton is chosen. Runs in the import worker only.
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <assimp/material.h>
+#include <assimp/scene.h>
+
+#include <glm/gtc/matrix_inverse.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/mat4x4.hpp>
+
+#include "anim/finite.h"
+#include "import/convert.h"
+#include "import/scene_converter.h"
+
+namespace sv {
+namespace {
+
+// A weight above this is treated as garbage rather than as an unnormalised weight.
+constexpr float kHugeWeight = 1.0e6f;
+// Skin indices are 16-bit (Mesh::joints).
+constexpr std::size_t kMaxSkinBones = 65535;
+
+bool finite_matrix(const aiMatrix4x4& m) {
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c)
+      if (!std::isfinite(m[r][c])) return false;
+  return true;
+}
+
+// Node matrix -> T * R * S (computed in double). Scale is the column lengths, negated as a whole
+// when the matrix mirrors; shear is lost (no node in the test models has any).
+Transform decompose(const glm::dmat4& m) {
+  Transform t;
+  t.translation = glm::vec3(m[3]);
+  glm::dvec3 cols[3] = {glm::dvec3(m[0]), glm::dvec3(m[1]), glm::dvec3(m[2])};
+  glm::dvec3 scale(glm::length(cols[0]), glm::length(cols[1]), glm::length(cols[2]));
+  const double det = glm::determinant(glm::dmat3(m));
+  if (det < 0.0) scale = -scale;
+  bool degenerate = false;
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(scale[i]) > 1e-30)
+      cols[i] /= scale[i];
+    else
+      degenerate = true;
+  }
+  if (degenerate) {
+    // A zero scale axis: rebuild an orthonormal frame from what is left.
+    int good[3];
+    int n = 0;
+    for (int i = 0; i < 3; ++i)
+      if (std::abs(scale[i]) > 1e-30) good[n++] = i;
+    if (n < 2) {
+      cols[0] = {1, 0, 0};
+      cols[1] = {0, 1, 0};
+      cols[2] = {0, 0, 1};
+    } else {
+      const int bad = 3 - good[0] - good[1];
+      const glm::dvec3 c = glm::cross(cols[(bad + 1) % 3], cols[(bad + 2) % 3]);
+      cols[bad] = glm::length(c) > 1e-30 ? glm::normalize(c) : glm::dvec3(0.0);
+    }
+  }
+  glm::dmat3 r(cols[0], cols[1], cols[2]);
+  glm::dquat q = glm::quat_cast(r);
+  const double len = glm::length(q);
+  q = len > 0.0 ? q / len : glm::dquat(1, 0, 0, 0);
+  t.rotation = glm::quat(q);
+  t.scale = glm::vec3(scale);
+  return t;
+}
+
+// assimp's global logger: keeps the error-level messages of the import running on this thread
+
+bool matches(const Transform& t, const glm::dmat4& m) {
+  const glm::dmat4 r = glm::translate(glm::dmat4(1.0), glm::dvec3(t.translation)) *
+                       glm::mat4_cast(glm::dquat(t.rotation)) *
+                       glm::scale(glm::dmat4(1.0), glm::dvec3(t.scale));
+  double largest = 1e-30, diff = 0.0;
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < 4; ++k) {
+      largest = std::max(largest, std::abs(m[c][k]));
+      diff = std::max(diff, std::abs(m[c][k] - r[c][k]));
+    }
+  return diff <= 1e-5 * largest;
+}
+
+struct Influence {
+  float weight;
+  uint16_t bone;
+};
+
+}  // namespace
+
+glm::dmat4 to_dmat4(const aiMatrix4x4& a) {
+  glm::dmat4 m(1.0);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m[c][r] = a[r][c];
+  return m;
+}
+
+int SceneConverter::find_node(const aiString& name) const {
+  auto it = node_by_name.find(std::string(name.C_Str()));
+  return it == node_by_name.end() ? -1 : it->second;
+}
+
+int SceneConverter::joint_named(const std::string& name) const {
+  auto it = node_by_name.find(name);
+  return it == node_by_name.end() ? -1 : node_joint[it->second];
+}
+
+std::string SceneConverter::walk_nodes() {
+  struct Item {
+    const aiNode* node;
+    int parent;
+    std::size_t depth;
+  };
+  std::vector<Item> stack{{scene->mRootNode, -1, 0}};
+  std::unordered_set<const aiNode*> seen;
+  while (!stack.empty()) {
+    const Item item = stack.back();
+    stack.pop_back();
+    const aiNode* node = item.node;
+    if (!seen.insert(node).second)
+      return fail("node hierarchy is not a tree: node '" + std::string(node->mName.C_Str()) +
+                  "' is reached twice (a cycle, or a child of two parents)");
+    if (item.depth >= kMaxNodeDepth)
+      return fail("node hierarchy is deeper than " + std::to_string(kMaxNodeDepth) + " levels");
+    if (nodes.size() >= kMaxNodes) return fail("more than " + std::to_string(kMaxNodes) + " nodes");
+    const int index = static_cast<int>(nodes.size());
+    nodes.push_back(node);
+    node_parent.push_back(item.parent);
+    node_by_name.emplace(std::string(node->mName.C_Str()), index);
+    if (node->mNumChildren > 0 && !node->mChildren) continue;
+    for (unsigned i = node->mNumChildren; i-- > 0;)
+      if (node->mChildren[i]) stack.push_back({node->mChildren[i], index, item.depth + 1});
+  }
+  node_global.resize(nodes.size());
+  uint64_t bad = 0;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    glm::dmat4 local = to_dmat4(nodes[i]->mTransformation);
+    if (!finite(local)) {
+      local = glm::dmat4(1.0);
+      ++bad;
+    }
+    node_global[i] = node_parent[i] < 0 ? local : node_global[node_parent[i]] * local;
+  }
+  if (bad) {
+    report.non_finite_values += bad;
+    report.notes.push_back(std::to_string(bad) +
+                           " node transform(s) held NaN/Inf and were replaced by identity.");
+  }
+  return {};
+}
+
+std::string SceneConverter::find_mesh_nodes() {
+  if (scene->mNumMeshes > kMaxMeshes)
+    return fail(std::to_string(scene->mNumMeshes) + " meshes, more than the limit of " +
+                std::to_string(kMaxMeshes));
+  if (scene->mNumMeshes > 0 && !scene->mMeshes) return fail("mesh list is missing");
+  mesh_node.assign(scene->mNumMeshes, -1);
+  mesh_uses.assign(scene->mNumMeshes, 0);
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    for (unsigned i = 0; i < nodes[n]->mNumMeshes && nodes[n]->mMeshes; ++i) {
+      const unsigned m = nodes[n]->mMeshes[i];
+      if (m >= scene->mNumMeshes) continue;
+      if (mesh_node[m] < 0) mesh_node[m] = static_cast<int>(n);
+      ++mesh_uses[m];
+    }
+  }
+  mesh_kept.assign(scene->mNumMeshes, 0);
+  std::size_t total_vertices = 0;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    const aiMesh* mesh = scene->mMeshes[m];
+    bool has_triangle = false;
+    if (mesh && mesh->mVertices && mesh->mNumVertices > 0 && mesh->mFaces) {
+      for (unsigned f = 0; f < mesh->mNumFaces && !has_triangle; ++f)
+        has_triangle = mesh->mFaces[f].mNumIndices == 3;
+    }
+    if (!has_triangle) {
+      ++report.meshes_skipped;
+      continue;
+    }
+    const std::string mesh_name = "mesh '" + std::string(mesh->mName.C_Str()) + "': ";
+    if (mesh->mNumVertices > kMaxVerticesPerMesh)
+      return fail(mesh_name + std::to_string(mesh->mNumVertices) +
+                  " vertices, more than the limit of " + std::to_string(kMaxVerticesPerMesh));
+    total_vertices += mesh->mNumVertices;
+    if (total_vertices > kMaxVerticesTotal)
+      return fail("more than " + std::to_string(kMaxVerticesTotal) +
+                  " vertices in all meshes together");
+    if (mesh->mNumBones > 0 && !mesh->mBones) return fail(mesh_name + "bone list is missing");
+    std::size_t weights = 0;
+    for (unsigned b = 0; b < mesh->mNumBones; ++b)
+      if (mesh->mBones[b]) weights += mesh->mBones[b]->mNumWeights;
+    const std::size_t max_weights = kMaxWeightsPerVertex * mesh->mNumVertices + 65536;
+    if (weights > max_weights)
+      return fail(mesh_name + std::to_string(weights) + " bone weights for " +
+                  std::to_string(mesh->mNumVertices) + " vertices, more than the limit of " +
+                  std::to_string(max_weights));
+    mesh_kept[m] = 1;
+    if (mesh_node[m] < 0) {
+      mesh_node[m] = 0;  // no node places it: show it at the root
+      ++meshes_unplaced;
+    }
+    if (mesh_uses[m] > 1)
+      instanced_meshes.push_back(std::string(mesh->mName.C_Str()) + "' (" +
+                                 std::to_string(mesh_uses[m]) + " nodes");
+  }
+  return {};
+}
+
+std::string SceneConverter::build_skeleton() {
+  std::vector<uint8_t> needed(nodes.size(), 0);
+  auto mark = [&](int n) {
+    while (n >= 0 && !needed[n]) {
+      needed[n] = 1;
+      n = node_parent[n];
+    }
+  };
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    if (!mesh_kept[m]) continue;
+    mark(mesh_node[m]);
+    const aiMesh* mesh = scene->mMeshes[m];
+    for (unsigned b = 0; b < mesh->mNumBones; ++b)
+      if (mesh->mBones[b]) mark(find_node(mesh->mBones[b]->mName));
+  }
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+    const aiAnimation* anim = scene->mAnimations[a];
+    if (!anim || !anim->mChannels) continue;
+    for (unsigned c = 0; c < anim->mNumChannels; ++c)
+      if (anim->mChannels[c]) mark(find_node(anim->mChannels[c]->mNodeName));
+  }
+  const auto joints = static_cast<std::size_t>(std::count(needed.begin(), needed.end(), 1));
+  if (joints > kMaxJoints)
+    return fail(std::to_string(joints) + " joints, more than the limit of " +
+                std::to_string(kMaxJoints));
+  node_joint.assign(nodes.size(), -1);
+  Skeleton& sk = model.skeleton;
+  uint64_t sheared = 0;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    if (!needed[n]) continue;
+    const int joint = static_cast<int>(sk.names.size());
+    node_joint[n] = joint;
+    sk.names.emplace_back(nodes[n]->mName.C_Str());
+    sk.parents.push_back(node_parent[n] < 0 ? kNoParent : node_joint[node_parent[n]]);
+    glm::dmat4 local = to_dmat4(nodes[n]->mTransformation);
+    const Transform rest = finite(local) ? decompose(local) : Transform{};
+    if (finite(local) && !matches(rest, local)) ++sheared;
+    sk.rest.push_back(rest);
+    sk.inverse_bind.push_back(glm::mat4(glm::inverse(node_global[n])));
+    sk.is_bone.push_back(0);
+  }
+  if (sheared)
+    report.notes.push_back(std::to_string(sheared) +
+                           " node transform(s) hold shear or projection, which translation, "
+                           "rotation and scale cannot express; their closest TRS is used.");
+  return {};
+}
+
+std::string SceneConverter::build_mesh(unsigned index,
+                                       std::vector<uint8_t>& inverse_bind_from_bone) {
+  const aiMesh* src = scene->mMeshes[index];
+  Mesh mesh;
+  mesh.name = src->mName.C_Str();
+  mesh.node = node_joint[mesh_node[index]];
+  mesh.material =
+      src->mMaterialIndex < scene->mNumMaterials ? static_cast<int32_t>(src->mMaterialIndex) : -1;
+  const std::size_t nv = src->mNumVertices;
+
+  mesh.positions.resize(nv);
+  uint64_t bad_values = 0;
+  for (std::size_t v = 0; v < nv; ++v) {
+    glm::vec3 p(src->mVertices[v].x, src->mVertices[v].y, src->mVertices[v].z);
+    if (!finite(p)) {
+      p = glm::vec3(0.0f);
+      ++bad_values;
+    }
+    mesh.positions[v] = p;
+  }
+  mesh.normals.assign(nv, glm::vec3(0.0f, 0.0f, 1.0f));
+  if (src->mNormals) {
+    for (std::size_t v = 0; v < nv; ++v) {
+      glm::vec3 n(src->mNormals[v].x, src->mNormals[v].y, src->mNormals[v].z);
+      // assimp's normal generation writes NaN for vertices used only by points or lines.
+      if (finite(n) && glm::dot(n, n) > 0.0f) mesh.normals[v] = n;
+    }
+  } else {
+    ++normals_missing;
+  }
+  if (src->mTextureCoords[0]) {
+    mesh.uvs.resize(nv);
+    for (std::size_t v = 0; v < nv; ++v) {
+      glm::vec2 uv(src->mTextureCoords[0][v].x, src->mTextureCoords[0][v].y);
+      mesh.uvs[v] = std::isfinite(uv.x) && std::isfinite(uv.y) ? uv : glm::vec2(0.0f);
+    }
+  }
+  mesh.indices.reserve(static_cast<std::size_t>(src->mNumFaces) * 3);
+  uint64_t faces_dropped = 0;
+  for (unsigned f = 0; f < src->mNumFaces; ++f) {
+    const aiFace& face = src->mFaces[f];
+    if (face.mNumIndices != 3 || !face.mIndices) continue;  // points and lines are not drawn
+    if (face.mIndices[0] >= nv || face.mIndices[1] >= nv || face.mIndices[2] >= nv) {
+      ++faces_dropped;
+      continue;
+    }
+    mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
+  }
+  if (faces_dropped) {
+    report.faces_dropped += faces_dropped;
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(faces_dropped) +
+                           " triangle(s) named a vertex past the mesh's end and were dropped.");
+  }
+  if (bad_values) {
+    report.non_finite_values += bad_values;
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bad_values) +
+                           " vertex position(s) held NaN/Inf and were set to 0.");
+  }
+
+  mesh.joints.assign(nv, glm::u16vec4(0));
+  mesh.weights.assign(nv, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+  mesh.vertex_flags.assign(nv, 0);
+
+  if (src->mNumBones == 0) {
+    // Rigid: one bone, the mesh's node, identity inverse bind -> the node's global transform.
+    mesh.skinned = false;
+    mesh.skin_joints = {mesh.node};
+    mesh.inverse_bind = {glm::mat4(1.0f)};
+    mesh.max_influences = 1;
+    mesh.max_joint = 0;
+    model.meshes.push_back(std::move(mesh));
+    return {};
+  }
+
+  mesh.skinned = true;
+  mesh.source_weight_sums.assign(nv, 0.0f);
+  std::vector<std::vector<Influence>> influences(nv);
+  uint64_t bones_dropped = 0;
+  uint64_t weights_invalid = 0;
+  for (unsigned b = 0; b < src->mNumBones; ++b) {
+    const aiBone* bone = src->mBones[b];
+    if (!bone) continue;
+    const int node = find_node(bone->mName);
+    if (node < 0 || node_joint[node] < 0) {
+      ++bones_dropped;
+      continue;
+    }
+    const int joint = node_joint[node];
+    glm::mat4 offset;
+    if (finite_matrix(bone->mOffsetMatrix)) {
+      offset = glm::mat4(to_dmat4(bone->mOffsetMatrix));
+    } else {
+      ++report.non_finite_values;
+      report.notes.push_back("Bone '" + std::string(bone->mName.C_Str()) +
+                             "': offset matrix held NaN/Inf; its rest pose is used instead.");
+      offset = glm::mat4(glm::inverse(node_global[node]));
+    }
+    if (mesh.skin_joints.size() >= kMaxSkinBones)
+      return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+    const auto skin_index = static_cast<uint16_t>(mesh.skin_joints.size());
+    mesh.skin_joints.push_back(joint);
+    mesh.inverse_bind.push_back(offset);
+    model.skeleton.is_bone[joint] = 1;
+    if (!inverse_bind_from_bone[joint]) {
+      inverse_bind_from_bone[joint] = 1;
+      model.skeleton.inverse_bind[joint] = offset;
+    }
+    for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+      const aiVertexWeight& vw = bone->mWeights[w];
+      if (!std::isfinite(vw.mWeight)) {
+        ++weights_nonfinite;
+        continue;
+      }
+      if (vw.mVertexId >= nv || vw.mWeight < 0.0f || vw.mWeight > kHugeWeight) {
+        ++weights_invalid;
+        continue;
+      }
+      if (vw.mWeight == 0.0f) continue;
+      influences[vw.mVertexId].push_back({vw.mWeight, skin_index});
+    }
+  }
+  report.bones_without_node += bones_dropped;
+  if (bones_dropped)
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bones_dropped) +
+                           " bone(s) name no node; their weights were dropped.");
+  if (weights_invalid)
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(weights_invalid) +
+                           " weight(s) were negative, huge or named no vertex and were dropped.");
+
+  int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
+  uint64_t truncated = 0, renormalised = 0, unweighted = 0;
+  for (std::size_t v = 0; v < nv; ++v) {
+    auto& inf = influences[v];
+    mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));
+    if (inf.empty()) {
+      if (rigid_bone < 0) {
+        if (mesh.skin_joints.size() >= kMaxSkinBones)
+          return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+        rigid_bone = static_cast<int>(mesh.skin_joints.size());
+        mesh.skin_joints.push_back(mesh.node);
+        mesh.inverse_bind.push_back(glm::mat4(1.0f));
+      }
+      mesh.joints[v] = glm::u16vec4(static_cast<uint16_t>(rigid_bone), 0, 0, 0);
+      mesh.weights[v] = glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+      mesh.vertex_flags[v] |= kVertexUnweighted;
+      ++unweighted;
+      continue;
+    }
+    std::stable_sort(inf.begin(), inf.end(),
+                     [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    double total = 0.0;
+    for (const Influence& i : inf) total += i.weight;
+    mesh.source_weight_sums[v] = static_cast<float>(total);
+    if (std::abs(total - 1.0) > 1e-4) {
+      mesh.vertex_flags[v] |= kVertexRenormalised;
+      ++renormalised;
+    }
+    if (inf.size() > 4) {
+      mesh.vertex_flags[v] |= kVertexTruncated;
+      ++truncated;
+      report.largest_dropped_weight =
+          std::max(report.largest_dropped_weight, static_cast<double>(inf[4].weight));
+      inf.resize(4);
+    }
+    double kept = 0.0;
+    for (const Influence& i : inf) kept += i.weight;
+    glm::vec4 w(0.0f);
+    glm::u16vec4 j(0);
+    for (std::size_t k = 0; k < inf.size(); ++k) {
+      w[static_cast<int>(k)] = static_cast<float>(inf[k].weight / kept);
+      j[static_cast<int>(k)] = inf[k].bone;
+    }
+    mesh.weights[v] = w;
+    mesh.joints[v] = j;
+  }
+  // Canonical influence order, vertices bound to the same bones together (the fast CPU
+  // skinning path works on such runs), max_joint over all 4 slots (skin_lbs reads them all).
+  group_vertices_by_bone_set(mesh);
+
+  report.vertices_over_4_influences += truncated;
+  report.vertices_renormalised += renormalised;
+  report.vertices_unweighted += unweighted;
+  if (truncated)
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(truncated) +
+                           " vertices had more than 4 influences (up to " +
+                           std::to_string(mesh.max_influences) +
+                           "); the 4 largest were kept and renormalised.");
+  if (renormalised)
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(renormalised) +
+                           " vertices had weights not summing to 1; renormalised.");
+  if (unweighted)
+    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(unweighted) +
+                           " vertices had no weight; bound rigidly to the mesh's node.");
+  model.meshes.push_back(std::move(mesh));
+  return {};
+}
+
+std::string SceneConverter::build_meshes() {
+  std::vector<uint8_t> inverse_bind_from_bone(model.skeleton.size(), 0);
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
+    if (!mesh_kept[m]) continue;
+    std::string error = build_mesh(m, inverse_bind_from_bone);
+    if (!error.empty()) return error;
+  }
+  if (report.meshes_skipped)
+    report.notes.push_back(std::to_string(report.meshes_skipped) +
+                           " mesh(es) had no triangles (points or lines only, or nothing) and were "
+                           "skipped.");
+  if (meshes_unplaced)
+    report.notes.push_back(std::to_string(meshes_unplaced) +
+                           " mesh(es) are placed by no node and are shown at the root.");
+  for (const std::string& name : instanced_meshes)
+    report.notes.push_back("Mesh '" + name +
+                           ") is instanced on several nodes; only its first node (depth-first) "
+                           "is shown.");
+  if (normals_missing)
+    report.notes.push_back(std::to_string(normals_missing) +
+                           " mesh(es) have no normals; +Z is used.");
+  if (weights_nonfinite) {
+    report.non_finite_values += weights_nonfinite;
+    report.notes.push_back(std::to_string(weights_nonfinite) +
+                           " bone weight(s) held NaN/Inf and were dropped.");
+  }
+  return {};
+}
+
+void SceneConverter::build_materials() {
+  for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
+    const aiMaterial* src = scene->mMaterials ? scene->mMaterials[i] : nullptr;
+    Material mat;
+    if (src) {
+      aiString name;
+      if (src->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) mat.name = name.C_Str();
+      aiColor4D color;
+      if (src->Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
+          src->Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {
+        glm::vec4 c(color.r, color.g, color.b, color.a);
+        if (std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b) && std::isfinite(c.a))
+          mat.base_color = c;
+      }
+      aiString tex;
+      if (src->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
+          src->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
+        const aiTexture* embedded = scene->GetEmbeddedTexture(tex.C_Str());
+        if (embedded) {
+          if (embedded->mHeight == 0 && embedded->pcData && embedded->mWidth > 0) {
+            const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
+            mat.texture_bytes.assign(bytes, bytes + embedded->mWidth);
+          }
+        } else if (tex.length > 0 && !base_dir.empty()) {
+          std::filesystem::path p = std::filesystem::path(base_dir) / tex.C_Str();
+          mat.texture_path = p.lexically_normal().string();
+        }
+      }
+    }
+    model.materials.push_back(std::move(mat));
+  }
+}
+
+std::string SceneConverter::nothing_to_show() const {
+  if (report.meshes_skipped == 0) return "nothing to show (no meshes and no animations)";
+  return "nothing to show (no triangles: " + std::to_string(report.meshes_skipped) +
+         " mesh(es) hold points or lines only, or nothing; no animations)";
+}
+
+std::string SceneConverter::run() {
+  if (!scene->mRootNode) return fail("empty scene (no root node)");
+  if (std::string e = walk_nodes(); !e.empty()) return e;
+  if (std::string e = find_mesh_nodes(); !e.empty()) return e;
+  if (std::string e = build_skeleton(); !e.empty()) return e;
+  if (model.skeleton.size() == 0) return fail(nothing_to_show());
+  if (std::string e = build_meshes(); !e.empty()) return e;
+  nonfinite_before_clips = report.non_finite_values;
+  if (std::string e = build_clips(); !e.empty()) return e;
+  if (gltf) apply_gltf_samplers();
+  note_key_repairs();
+  if (std::string e = build_runtime_clips(); !e.empty()) return e;
+  build_materials();
+  if (model.meshes.empty() && model.clips.empty()) return fail(nothing_to_show());
+  if (std::string e = model.validate(); !e.empty()) return fail("invalid data: " + e);
+  return {};
+}
+
+ImportResult convert_scene(const aiScene& scene, const std::string& name) {
+  ImportResult result;
+  try {
+    SceneConverter imp(result.report);
+    imp.scene = &scene;
+    imp.name = name;
+    if (std::string error = imp.run(); !error.empty()) {
+      result.error = one_line(error);
+      result.report = ImportReport{};
+      return result;
+    }
+    result.model = std::move(imp.model);
+  } catch (const std::exception& e) {
+    result.model.reset();
+    result.report = ImportReport{};
+    result.error = name + ": " + one_line(e.what());
+  }
+  return result;
+}
+
+}  // namespace sv

@@ -1,0 +1,29 @@
+#include "import/source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+namespace sv {
+
+std::string read_at(const Source& src, uint64_t offset, std::size_t n) {
+  if (offset >= src.size) return {};
+  n = static_cast<std::size_t>(std::min<uint64_t>(n, src.size - offset));
+  if (src.in_memory())
+    return std::string(reinterpret_cast<const char*>(src.bytes.data() + offset), n);
+  std::ifstream in(src.name, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::string out(n, '\0');
+  in.read(out.data(), static_cast<std::streamsize>(n));
+  out.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return out;
+}
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+}  // namespace sv

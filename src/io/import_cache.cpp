@@ -1,0 +1,90 @@
+#include "io/import_cache.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "io/import_process.h"
+#include "io/model_cache.h"
+#include "io/model_format.h"
+#include "io/worker_protocol.h"
+
+namespace sv {
+namespace fs = std::filesystem;
+namespace {
+
+// "NAME SIZE MTIME" of the file `path` resolves to, or "" when it cannot be read.
+std::string file_identity(const std::string& path) {
+  std::error_code ec;
+  const fs::path real = fs::canonical(path, ec);
+  if (ec) return {};
+  struct stat st {};
+  if (::stat(real.c_str(), &st) != 0) return {};
+  return real.filename().string() + " " + std::to_string(st.st_size) + " " +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+std::string make_salt() {
+  std::string salt = "skinview model cache; format " + std::to_string(kModelFormatVersion);
+  const std::string worker = worker_path();
+  salt += "; worker " + (worker.empty() ? std::string("none") : ModelCache::key_for(worker, {}));
+#ifdef SV_ASSIMP_LIBRARY
+  salt += "; assimp " + file_identity(SV_ASSIMP_LIBRARY);
+#endif
+  return salt;
+}
+
+std::string folder_of(const std::string& path) {
+  return fs::absolute(fs::path(path)).parent_path().string();
+}
+
+}  // namespace
+
+const std::string& import_cache_salt() {
+  static const std::string salt = make_salt();
+  return salt;
+}
+
+bool import_cache_enabled(const ImportOptions& options) {
+  if (options.cache_dir.empty()) return false;
+  const char* fault = std::getenv(worker::kFaultVariable);
+  return fault == nullptr || fault[0] == '\0';
+}
+
+CacheLookup look_up_import(const std::string& path, const ImportOptions& options) {
+  CacheLookup out;
+  if (!import_cache_enabled(options)) return out;
+  std::error_code ec;
+  // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute).
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size == 0 || size > kMaxFileBytes) return out;
+  out.key = ModelCache::key_for(path, import_cache_salt());
+  if (out.key.empty()) return out;
+  ModelCache cache(options.cache_dir, options.cache_max_bytes);
+  std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path));
+  if (!bytes) return out;
+  ImportResult r = read_model(*bytes, path);
+  if (!r.ok()) {
+    // Framed correctly but not a model this reader accepts: damaged, or written by a stranger.
+    cache.remove(out.key);
+    return out;
+  }
+  r.from_cache = true;
+  if (options.keep_stream) r.stream = std::move(*bytes);
+  out.result = std::move(r);
+  return out;
+}
+
+std::string store_import(const std::string& key, const std::string& path,
+                         std::span<const uint8_t> stream, std::span<const std::string> read_files,
+                         const ImportOptions& options) {
+  if (key.empty() || stream.empty() || !import_cache_enabled(options)) return "nothing to store";
+  if (ModelCache::key_for(path, import_cache_salt()) != key)
+    return path + " changed while it was imported";
+  ModelCache cache(options.cache_dir, options.cache_max_bytes);
+  return cache.store(key, stream, read_files, folder_of(path));
+}
+
+}  // namespace sv

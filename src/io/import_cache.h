@@ -1,0 +1,50 @@
+// The model cache in the import path (io/model_cache.h is the store): import_model() and the
+// viewer's ModelLoader look a file up before starting the import worker, and store the worker's
+// flat binary model after a successful import, so reopening a file skips assimp and its child
+// process altogether (BENCHMARKS.md, "Model cache").
+//
+// What keys an entry: the file's bytes, mixed with a salt naming everything else that shapes the
+// result -- the binary format's version, the hash of the worker executable (a rebuilt
+// converter, with its repairs and limits, invalidates every entry) and the assimp library the
+// worker loads (its resolved file name, size and modification time: a Debian update of
+// libassimp invalidates them too). Files the import opened besides the model (a .gltf's .bin, an
+// .md5mesh's .md5anim) are listed in the entry with their hashes; a change to any of them is a
+// miss. A hit goes through read_model's checks like the worker's own output: an entry that fails
+// them is removed and the file is imported again.
+//
+// Off when ImportOptions::cache_dir is "" (--no-cache; the library's default, so tests and tools
+// that call import_model run the worker unless they ask for the cache) and while the worker's
+// fault injection (SKINVIEW_IMPORT_FAULT, tests only) is set: a cached copy would hide the fault.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/import.h"
+
+namespace sv {
+
+// The salt described above; computed once per process.
+const std::string& import_cache_salt();
+
+// Whether imports with `options` use the cache (see above).
+bool import_cache_enabled(const ImportOptions& options);
+
+struct CacheLookup {
+  std::string key;                     // "" when the cache is off or the file cannot be hashed
+  std::optional<ImportResult> result;  // a hit, read and checked (ImportResult::from_cache)
+};
+
+// Looks `path` up in options.cache_dir. On a miss, `key` is what to store the import under.
+CacheLookup look_up_import(const std::string& path, const ImportOptions& options);
+
+// Stores a successful import's stream under `key`, listing `read_files`, unless `path` no longer
+// hashes to `key` (the file changed while it was imported). "" or why not: a cache that cannot
+// be written (read-only, full) only means the next open imports again.
+std::string store_import(const std::string& key, const std::string& path,
+                         std::span<const uint8_t> stream, std::span<const std::string> read_files,
+                         const ImportOptions& options);
+
+}  // namespace sv

@@ -1,0 +1,427 @@
+#include "io/import_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+#include "io/model_format.h"
+#include "io/worker_protocol.h"
+
+extern char** environ;
+
+namespace sv {
+namespace {
+
+// The most of the child's output kept (the end of it: error messages come last).
+constexpr std::size_t kOutputTail = 8192;
+// The longest quote of that output an error line or a report note carries.
+constexpr std::size_t kOutputQuote = 240;
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+std::string mib_text(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// A descriptor moved above the ones the child's file actions write (0-3), keeping CLOEXEC, so
+// that dup2 onto 0-3 always makes a copy without CLOEXEC (dup2 of a descriptor onto itself
+// would keep the flag and the child would lose it at exec).
+int high_fd(int fd) {
+  if (fd < 0 || fd > 9) return fd;
+  const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 10);
+  ::close(fd);
+  return moved;
+}
+
+// Every control character made a space, and at most kOutputQuote bytes (cut at a UTF-8
+// boundary, "..." added).
+std::string quote_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  std::size_t start = 0;
+  while (start < s.size() && s[start] == ' ') ++start;
+  s.erase(0, start);
+  if (s.size() > kOutputQuote) {
+    std::size_t cut = kOutputQuote;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+    s.resize(cut);
+    s += "...";
+  }
+  return s;
+}
+
+// The child's most telling output line: the first that reports an error (sanitizers and most
+// libraries say "ERROR" or "error"), else the last non-empty one.
+std::string telling_line(const std::string& output) {
+  std::vector<std::string> lines;
+  std::size_t at = 0;
+  while (at < output.size()) {
+    std::size_t end = output.find('\n', at);
+    if (end == std::string::npos) end = output.size();
+    std::string line = quote_line(output.substr(at, end - at));
+    if (!line.empty()) lines.push_back(std::move(line));
+    at = end + 1;
+  }
+  if (lines.empty()) return {};
+  for (const std::string& l : lines)
+    if (l.find("ERROR") != std::string::npos || l.find("error") != std::string::npos) return l;
+  return lines.back();
+}
+
+// What a sanitizer's allocator prints when it gives up (the sanitizer builds' operator new does
+// not throw std::bad_alloc: it reports and exits).
+bool sanitizer_out_of_memory(const std::string& output) {
+  if (output.find("Sanitizer") == std::string::npos) return false;
+  for (const char* what : {"out of memory", "allocation-size-too-big", "failed to allocate",
+                           "exceeds maximum supported size", "rss-limit-exceeded"})
+    if (output.find(what) != std::string::npos) return true;
+  return false;
+}
+
+// A sanitizer build's worker does not die of a fault's signal: the sanitizer reports it and exits
+// with status 1. The kind of fault it reported ("SIGSEGV", "AddressSanitizer:
+// heap-buffer-overflow", ...), or "" when the output holds no such report.
+std::string sanitizer_fault(const std::string& output) {
+  std::size_t at = output.find("ERROR: ");
+  while (at != std::string::npos) {
+    const std::size_t name = at + 7;
+    const std::size_t colon = output.find("Sanitizer: ", name);
+    const std::size_t eol = output.find('\n', name);
+    if (colon != std::string::npos && colon < eol) {
+      const std::size_t kind = colon + 11;
+      std::size_t end = kind;
+      while (end < output.size() && output[end] != ' ' && output[end] != '\n') ++end;
+      const std::string word = output.substr(kind, end - kind);
+      for (const char* sig : {"SEGV", "BUS", "FPE", "ILL", "ABRT"})
+        if (word == sig) return std::string("SIG") + sig;
+      return output.substr(name, colon + 9 - name) + ": " + word;
+    }
+    at = output.find("ERROR: ", name);
+  }
+  if (output.find("runtime error:") != std::string::npos)
+    return "UndefinedBehaviorSanitizer: runtime error";
+  return {};
+}
+
+std::string signal_name(int sig) {
+  if (const char* abbrev = ::sigabbrev_np(sig)) return std::string("SIG") + abbrev;
+  return "signal " + std::to_string(sig);
+}
+
+// The file descriptor's whole contents, or nullopt when it is larger than `max` or unreadable.
+std::optional<std::vector<uint8_t>> read_all(int fd, uint64_t max, std::string* why) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    *why = std::string("cannot read the importer's output (") + std::strerror(errno) + ")";
+    return std::nullopt;
+  }
+  const auto size = static_cast<uint64_t>(st.st_size);
+  if (size > max) {
+    *why = "the importer's output is " + std::to_string(size) + " bytes, more than " +
+           std::to_string(max);
+    return std::nullopt;
+  }
+  std::vector<uint8_t> bytes(static_cast<std::size_t>(size));
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *why = "cannot read the importer's output";
+      return std::nullopt;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::string worker_path() {
+  auto usable = [](const std::string& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0; };
+  if (const char* env = std::getenv("SKINVIEW_IMPORT_WORKER"); env && usable(env)) return env;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::string beside = (self.parent_path() / "skinview-import").string();
+    if (usable(beside)) return beside;
+  }
+#ifdef SKINVIEW_IMPORT_WORKER_BUILD_PATH
+  if (usable(SKINVIEW_IMPORT_WORKER_BUILD_PATH)) return SKINVIEW_IMPORT_WORKER_BUILD_PATH;
+#endif
+  return {};
+}
+
+ImportProcess::~ImportProcess() { cancel(); }
+
+double ImportProcess::elapsed_seconds() const {
+  if (!running()) return 0.0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+std::string ImportProcess::start(const std::string& path, const ImportOptions& options) {
+  cancel();
+  name_ = path;
+  options_ = options;
+  const int input = high_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  std::string error = spawn(input, {"--file", path});
+  if (input >= 0) ::close(input);
+  return error;
+}
+
+std::string ImportProcess::start_from_memory(std::span<const uint8_t> bytes,
+                                             const std::string& hint, const std::string& name,
+                                             const ImportOptions& options) {
+  cancel();
+  name_ = name;
+  options_ = options;
+  // The bytes reach the child's stdin as a memory file: no pipe to keep fed, no deadlock.
+  const int input = high_fd(::memfd_create("skinview-import-input", MFD_CLOEXEC));
+  auto failed = [&] {
+    const std::string e =
+        name + ": cannot hand the bytes to the importer (" + std::strerror(errno) + ")";
+    if (input >= 0) ::close(input);
+    return e;
+  };
+  if (input < 0) return failed();
+  std::size_t put = 0;
+  while (put < bytes.size()) {
+    const ssize_t n = ::write(input, bytes.data() + put, bytes.size() - put);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return failed();
+    put += static_cast<std::size_t>(n);
+  }
+  if (::lseek(input, 0, SEEK_SET) != 0) return failed();
+  std::string error = spawn(input, {"--stdin", hint, name});
+  ::close(input);
+  return error;
+}
+
+std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
+  const std::string worker = worker_path();
+  if (worker.empty())
+    return name_ + ": the import worker (skinview-import) was not found beside skinview";
+  if (stdin_fd < 0) return name_ + ": cannot open /dev/null (" + std::strerror(errno) + ")";
+  memory_limit_ =
+      options_.memory_limit_bytes > 0 ? options_.memory_limit_bytes : default_import_memory_limit();
+  int pipe_fds[2] = {-1, -1};
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+    return name_ + ": cannot start the importer (" + std::strerror(errno) + ")";
+  output_fd_ = high_fd(pipe_fds[0]);
+  const int output_write = high_fd(pipe_fds[1]);
+  model_fd_ = high_fd(::memfd_create("skinview-model", MFD_CLOEXEC));
+  if (output_fd_ < 0 || output_write < 0 || model_fd_ < 0) {
+    const std::string e = name_ + ": cannot start the importer (" + std::strerror(errno) + ")";
+    if (output_write >= 0) ::close(output_write);
+    close_fds();
+    return e;
+  }
+  ::fcntl(output_fd_, F_SETFL, ::fcntl(output_fd_, F_GETFL) | O_NONBLOCK);
+
+  // The CPU limit: a little above the wall-clock one, so it only acts if this side cannot (the
+  // child keeps the limit if this process is stopped or gone).
+  const double limit = options_.time_limit_s;
+  const long cpu = limit > 0 && std::isfinite(limit) && limit < 1e7
+                       ? static_cast<long>(std::ceil(limit)) + 2
+                       : 0;
+  std::vector<std::string> args = {worker,
+                                   "--result-fd",
+                                   std::to_string(worker::kResultFd),
+                                   "--memory-limit",
+                                   std::to_string(memory_limit_),
+                                   "--cpu-limit",
+                                   std::to_string(cpu),
+                                   "--parent",
+                                   std::to_string(::getpid())};
+  args.insert(args.end(), what.begin(), what.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+  posix_spawn_file_actions_adddup2(&actions, output_write, 1);
+  posix_spawn_file_actions_adddup2(&actions, output_write, 2);
+  posix_spawn_file_actions_adddup2(&actions, model_fd_, worker::kResultFd);
+  // Nothing else of this process (GL, X11, files) reaches the child.
+  posix_spawn_file_actions_addclosefrom_np(&actions, worker::kResultFd + 1);
+  // Default signal handling and an empty mask in the child, whatever this process set.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(output_write);
+  if (rc != 0) {
+    close_fds();
+    return name_ + ": cannot start the importer " + worker + " (" + std::strerror(rc) + ")";
+  }
+  pid_ = pid;
+  output_eof_ = false;
+  output_tail_.clear();
+  started_ = std::chrono::steady_clock::now();
+  return {};
+}
+
+void ImportProcess::drain_output() {
+  if (output_fd_ < 0 || output_eof_) return;
+  char buf[16384];
+  for (;;) {
+    const ssize_t n = ::read(output_fd_, buf, sizeof buf);
+    if (n > 0) {
+      output_tail_.append(buf, static_cast<std::size_t>(n));
+      if (output_tail_.size() > 2 * kOutputTail)
+        output_tail_.erase(0, output_tail_.size() - kOutputTail);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) output_eof_ = true;
+    return;  // EOF, EAGAIN or an error: nothing more now
+  }
+}
+
+std::optional<ImportResult> ImportProcess::poll() {
+  if (!running()) return std::nullopt;
+  drain_output();
+  int status = 0;
+  pid_t done = ::waitpid(pid_, &status, WNOHANG);
+  if (done == 0) {
+    const double limit = options_.time_limit_s;
+    if (!(limit > 0) || elapsed_seconds() < limit) return std::nullopt;
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    close_fds();
+    ImportResult r;
+    r.error = name_ + ": gave up after " + seconds_text(limit) + " s (--time-limit)";
+    return r;
+  }
+  if (done < 0 && errno == EINTR) return std::nullopt;
+  pid_ = -1;
+  if (done < 0) {  // reaped by someone else (a SIGCHLD handler set to ignore): status unknown
+    close_fds();
+    ImportResult r;
+    r.error = name_ + ": lost track of the importer process; refused";
+    return r;
+  }
+  drain_output();
+  ImportResult r = finish(status);
+  close_fds();
+  return r;
+}
+
+ImportResult ImportProcess::wait() {
+  int idle_us = 50;
+  for (;;) {
+    if (std::optional<ImportResult> r = poll()) return std::move(*r);
+    if (!running()) return ImportResult{};  // unreachable: poll() gives a result when it stops
+    if (!output_eof_) {
+      // Output or its end (the child closing its descriptors as it exits) wakes this up.
+      pollfd p{output_fd_, POLLIN, 0};
+      ::poll(&p, 1, 20);
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(idle_us));
+      idle_us = std::min(idle_us * 2, 10000);
+    }
+  }
+}
+
+void ImportProcess::cancel() {
+  if (running()) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+  close_fds();
+}
+
+void ImportProcess::close_fds() {
+  if (output_fd_ >= 0) ::close(output_fd_);
+  if (model_fd_ >= 0) ::close(model_fd_);
+  output_fd_ = model_fd_ = -1;
+}
+
+ImportResult ImportProcess::finish(int status) {
+  ImportResult r;
+  const std::string said = telling_line(output_tail_);
+  const std::string quote = said.empty() ? std::string() : " (importer output: " + said + ")";
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const double ran =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (sig == SIGXCPU ||
+        (sig == SIGKILL && options_.time_limit_s > 0 && ran >= options_.time_limit_s)) {
+      r.error = name_ + ": gave up after " + seconds_text(options_.time_limit_s) +
+                " s of CPU time (--time-limit)";
+    } else if (sig == SIGXFSZ) {
+      r.error = name_ + ": the importer's output passed " + mib_text(kMaxModelBytes) + "; refused";
+    } else {
+      r.error =
+          name_ + ": the importer crashed (" + signal_name(sig) + ") reading it; refused" + quote;
+    }
+    return r;
+  }
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == worker::kExitOutOfMemory || (code != 0 && sanitizer_out_of_memory(output_tail_))) {
+    r.error = name_ + ": the importer ran out of memory (limit " + mib_text(memory_limit_) +
+              ") reading it; refused";
+    return r;
+  }
+  if (code != 0) {
+    const std::string fault = sanitizer_fault(output_tail_);
+    r.error = name_ +
+              (fault.empty() ? ": the importer failed (exit status " + std::to_string(code) + ")"
+                             : ": the importer crashed (" + fault + ")") +
+              " reading it; refused" + quote;
+    return r;
+  }
+  std::string why;
+  std::optional<std::vector<uint8_t>> bytes = read_all(model_fd_, kMaxModelBytes, &why);
+  if (!bytes) {
+    r.error = name_ + ": " + why + "; refused";
+    return r;
+  }
+  r = read_model(*bytes, name_);
+  if (r.ok() && !said.empty()) r.report.notes.push_back("The importer printed: " + said);
+  if (r.ok() && options_.keep_stream) r.stream = std::move(*bytes);
+  return r;
+}
+
+uint64_t default_import_memory_limit() noexcept {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  const uint64_t physical = pages > 0 && page > 0
+                                ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page)
+                                : uint64_t{8} << 30;
+  return std::clamp<uint64_t>(physical / 2, uint64_t{1} << 30, uint64_t{4} << 30);
+}
+
+}  // namespace sv

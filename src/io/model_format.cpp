@@ -1,0 +1,647 @@
+#include "io/model_format.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include <glm/gtc/type_precision.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "anim/clip_arrays.h"
+#include "anim/finite.h"
+
+namespace sv {
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "the model format is little-endian and copied as is; a big-endian host needs swaps");
+// Arrays of these are copied as their float/integer components, so their layout must be exactly
+// the components (glm without forced alignment).
+static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16);
+static_assert(sizeof(glm::mat4) == 64 && sizeof(glm::u16vec4) == 8);
+
+constexpr std::size_t kHeaderBytes = 32;
+constexpr std::size_t kSectionHeaderBytes = 16;
+// Strings: names, paths and report lines. assimp's own strings hold at most 1,024 bytes.
+constexpr uint64_t kMaxStringBytes = uint64_t{1} << 16;
+constexpr uint64_t kMaxNotes = 100000;
+constexpr uint64_t kMaxReadFiles = 4096;
+constexpr uint32_t kMaxSkinBones = 65535;  // Mesh::joints is 16-bit
+// A quaternion the format calls unit may be off by rounding only (the worker normalises them).
+constexpr float kUnitTolerance = 1e-3f;
+
+constexpr uint32_t tag(const char (&s)[5]) {
+  return static_cast<uint32_t>(static_cast<uint8_t>(s[0])) |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[1])) << 8 |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[2])) << 16 |
+         static_cast<uint32_t>(static_cast<uint8_t>(s[3])) << 24;
+}
+constexpr uint32_t kInfo = tag("INFO");
+constexpr uint32_t kError = tag("ERRR");
+constexpr uint32_t kSkeleton = tag("SKEL");
+constexpr uint32_t kMesh = tag("MESH");
+constexpr uint32_t kMaterial = tag("MATL");
+constexpr uint32_t kClip = tag("CLIP");
+constexpr uint32_t kReport = tag("REPT");
+
+std::string tag_name(uint32_t t) {
+  std::string s(4, '?');
+  for (int i = 0; i < 4; ++i) {
+    const char c = static_cast<char>((t >> (8 * i)) & 0xffu);
+    if (c >= 0x20 && c < 0x7f) s[static_cast<std::size_t>(i)] = c;
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing.
+
+class Writer {
+ public:
+  Writer() { out_.resize(kHeaderBytes); }
+
+  void begin(uint32_t section_tag) {
+    u32(section_tag);
+    u32(0);
+    size_at_ = out_.size();
+    u64(0);
+    ++sections_;
+  }
+  void end() {
+    const uint64_t size = out_.size() - size_at_ - 8;
+    std::memcpy(out_.data() + size_at_, &size, 8);
+    out_.resize((out_.size() + 7) / 8 * 8, 0);
+  }
+
+  void raw(const void* p, std::size_t n) {
+    if (n == 0) return;
+    const auto* b = static_cast<const uint8_t*>(p);
+    out_.insert(out_.end(), b, b + n);
+  }
+  template <class T>
+  void scalar(T v) {
+    static_assert(std::is_arithmetic_v<T>);
+    raw(&v, sizeof v);
+  }
+  void u8(uint8_t v) { scalar(v); }
+  void u32(uint32_t v) { scalar(v); }
+  void i32(int32_t v) { scalar(v); }
+  void u64(uint64_t v) { scalar(v); }
+  void f32(float v) { scalar(v); }
+  void f64(double v) { scalar(v); }
+  void string(std::string_view s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  // Arrays of plain components (numbers, glm vectors and matrices of them).
+  template <class T>
+  void array(std::span<const T> v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    u64(v.size());
+    raw(v.data(), v.size() * sizeof(T));
+  }
+  template <class T>
+  void array(const std::vector<T>& v) {
+    array(std::span<const T>(v));
+  }
+  void quat(const glm::quat& q) {
+    f32(q.x);
+    f32(q.y);
+    f32(q.z);
+    f32(q.w);
+  }
+  void vec3(const glm::vec3& v) { raw(&v, sizeof v); }
+
+  std::vector<uint8_t> finish() {
+    std::memcpy(out_.data(), kModelMagic, 8);
+    const uint32_t version = kModelFormatVersion;
+    std::memcpy(out_.data() + 8, &version, 4);
+    std::memcpy(out_.data() + 12, &sections_, 4);
+    const uint64_t total = out_.size();
+    std::memcpy(out_.data() + 16, &total, 8);
+    std::memset(out_.data() + 24, 0, 8);
+    return std::move(out_);
+  }
+
+ private:
+  std::vector<uint8_t> out_;
+  std::size_t size_at_ = 0;
+  uint32_t sections_ = 0;
+};
+
+void write_info(Writer& w, const ImportProvenance& p) {
+  w.begin(kInfo);
+  w.string(p.importer);
+  w.u64(p.read_files.size());
+  for (const std::string& f : p.read_files) w.string(f);
+  w.end();
+}
+
+void write_skeleton(Writer& w, const Skeleton& sk) {
+  w.begin(kSkeleton);
+  w.u64(sk.size());
+  for (const std::string& name : sk.names) w.string(name);
+  w.array(sk.parents);
+  for (const Transform& t : sk.rest) {
+    w.vec3(t.translation);
+    w.quat(t.rotation);
+    w.vec3(t.scale);
+  }
+  w.array(sk.inverse_bind);
+  w.array(sk.is_bone);
+  w.end();
+}
+
+void write_mesh(Writer& w, const Mesh& m) {
+  w.begin(kMesh);
+  w.string(m.name);
+  w.i32(m.node);
+  w.u8(m.skinned ? 1 : 0);
+  w.i32(m.material);
+  w.u32(m.max_influences);
+  w.i32(m.max_joint);
+  w.array(m.positions);
+  w.array(m.normals);
+  w.array(m.uvs);
+  w.array(m.joints);
+  w.array(m.weights);
+  w.array(m.vertex_flags);
+  w.array(m.indices);
+  w.array(m.source_vertex);
+  w.array(m.source_weight_sums);
+  w.array(m.skin_joints);
+  w.array(m.inverse_bind);
+  w.end();
+}
+
+void write_material(Writer& w, const Material& m) {
+  w.begin(kMaterial);
+  w.string(m.name);
+  w.raw(&m.base_color, sizeof m.base_color);
+  w.string(m.texture_path);
+  w.array(m.texture_bytes);
+  w.end();
+}
+
+// The clip section, in one place: a runtime clip's arrays (anim/clip_arrays.h) as they are, so
+// reading is copying and ClipRuntime::adopt checks them against their contract.
+//   name, f64 duration (s), u32 joints, times (array of f64 seconds), timeline_begin (array of
+//   u32), tracks (u64 count, then per track u32 timeline, u32 base, u32 stride, u8
+//   interpolation), values (array of vec4), parents (array of i32), uniform (array of u8), keyed
+//   (array of u8: which components of each joint the clip keys, for blending).
+void write_clip(Writer& w, const ClipRuntime& clip) {
+  const ClipArraysView a = clip.arrays();
+  w.begin(kClip);
+  w.string(a.name);
+  w.f64(a.duration);
+  w.u32(a.joints);
+  w.array(a.times);
+  w.array(a.timeline_begin);
+  w.u64(a.tracks.size());
+  for (const RuntimeTrack& t : a.tracks) {
+    w.u32(t.timeline);
+    w.u32(t.base);
+    w.u32(t.stride);
+    w.u8(static_cast<uint8_t>(t.interpolation));
+  }
+  w.array(a.values);
+  w.array(a.parents);
+  w.array(a.uniform);
+  w.array(a.keyed);
+  w.end();
+}
+
+void write_report(Writer& w, const ImportReport& r) {
+  w.begin(kReport);
+  for (uint64_t v : {r.vertices_over_4_influences, r.vertices_renormalised, r.vertices_unweighted,
+                     r.bones_without_node, r.channels_without_node, r.non_finite_values,
+                     r.keys_out_of_order, r.rotations_normalised, r.meshes_skipped, r.faces_dropped,
+                     r.clips_refused, r.clips_extended})
+    w.u64(v);
+  w.f64(r.largest_dropped_weight);
+  w.u64(r.notes.size());
+  for (const std::string& n : r.notes) w.string(n);
+  w.string(r.ticks_per_second_note);
+  w.end();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading. Every read checks that the bytes are there; the first failure is kept and every
+// later read fails, so a section reader can read on and check ok() once.
+
+class Reader {
+ public:
+  Reader(const uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
+
+  bool ok() const noexcept { return error_.empty(); }
+  const std::string& error() const noexcept { return error_; }
+  std::size_t left() const noexcept { return static_cast<std::size_t>(end_ - p_); }
+  bool fail(std::string what) {
+    if (error_.empty()) error_ = what.empty() ? std::string("bad data") : std::move(what);
+    p_ = end_;
+    return false;
+  }
+
+  bool raw(void* out, std::size_t n, const char* what) {
+    if (!ok()) return false;
+    if (n > left()) return fail(std::string(what) + " runs past the end of its section");
+    if (n) std::memcpy(out, p_, n);
+    p_ += n;
+    return true;
+  }
+  template <class T>
+  bool scalar(T& v, const char* what) {
+    return raw(&v, sizeof v, what);
+  }
+  bool string(std::string& s, const char* what, uint64_t max = kMaxStringBytes) {
+    uint64_t n = 0;
+    if (!scalar(n, what)) return false;
+    if (n > max)
+      return fail(std::string(what) + ": " + std::to_string(n) + " bytes, more than " +
+                  std::to_string(max));
+    if (n > left()) return fail(std::string(what) + " runs past the end of its section");
+    s.assign(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(n));
+    p_ += n;
+    return true;
+  }
+  // An element count, checked against `max` and against the bytes left for `elem` bytes each
+  // before anything is allocated (count * elem cannot overflow once count <= left / elem).
+  bool count(uint64_t& n, uint64_t max, std::size_t elem, const char* what) {
+    if (!scalar(n, what)) return false;
+    if (n > max)
+      return fail(std::string(what) + ": " + std::to_string(n) + ", more than the limit of " +
+                  std::to_string(max));
+    if (elem > 0 && n > left() / elem)
+      return fail(std::string(what) + ": " + std::to_string(n) + " elements run past the end of " +
+                  "their section");
+    return true;
+  }
+  template <class T>
+  bool array(std::vector<T>& v, uint64_t max, const char* what) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    uint64_t n = 0;
+    if (!count(n, max, sizeof(T), what)) return false;
+    v.resize(static_cast<std::size_t>(n));
+    return raw(v.data(), static_cast<std::size_t>(n) * sizeof(T), what);
+  }
+  bool quat(glm::quat& q, const char* what) {
+    float c[4];
+    if (!raw(c, sizeof c, what)) return false;
+    q = glm::quat(c[3], c[0], c[1], c[2]);
+    return true;
+  }
+  bool vec3(glm::vec3& v, const char* what) { return raw(&v, sizeof v, what); }
+  bool at_end(const char* what) {
+    if (ok() && left() != 0)
+      return fail(std::string(what) + " has " + std::to_string(left()) + " bytes left over");
+    return ok();
+  }
+
+ private:
+  const uint8_t* p_;
+  const uint8_t* end_;
+  std::string error_;
+};
+
+// One section as the framing gives it.
+struct Section {
+  uint32_t tag = 0;
+  const uint8_t* data = nullptr;
+  std::size_t size = 0;
+};
+
+// Checks the header and splits the stream into sections; "" or what is wrong.
+std::string split_sections(std::span<const uint8_t> bytes, std::vector<Section>& out) {
+  if (bytes.size() < kHeaderBytes)
+    return "only " + std::to_string(bytes.size()) + " bytes, shorter than the header";
+  if (std::memcmp(bytes.data(), kModelMagic, 8) != 0) return "no model header (wrong magic)";
+  uint32_t version = 0, sections = 0;
+  uint64_t total = 0, reserved = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  std::memcpy(&sections, bytes.data() + 12, 4);
+  std::memcpy(&total, bytes.data() + 16, 8);
+  std::memcpy(&reserved, bytes.data() + 24, 8);
+  if (version != kModelFormatVersion)
+    return "format version " + std::to_string(version) + ", this reader reads version " +
+           std::to_string(kModelFormatVersion);
+  if (total != bytes.size())
+    return "header gives " + std::to_string(total) + " bytes, the stream has " +
+           std::to_string(bytes.size());
+  if (total > kMaxModelBytes) return "more than " + std::to_string(kMaxModelBytes) + " bytes";
+  if (reserved != 0) return "reserved header bytes are not zero";
+  if (sections > (bytes.size() - kHeaderBytes) / kSectionHeaderBytes)
+    return std::to_string(sections) + " sections cannot fit in the stream";
+  std::size_t at = kHeaderBytes;
+  out.clear();
+  out.reserve(sections);
+  for (uint32_t s = 0; s < sections; ++s) {
+    if (bytes.size() - at < kSectionHeaderBytes)
+      return "section " + std::to_string(s) + "'s header runs past the end";
+    Section sec;
+    uint32_t zero = 0;
+    uint64_t size = 0;
+    std::memcpy(&sec.tag, bytes.data() + at, 4);
+    std::memcpy(&zero, bytes.data() + at + 4, 4);
+    std::memcpy(&size, bytes.data() + at + 8, 8);
+    at += kSectionHeaderBytes;
+    if (zero != 0) return "section " + std::to_string(s) + ": reserved bytes are not zero";
+    if (size > bytes.size() - at)
+      return "section " + std::to_string(s) + " ('" + tag_name(sec.tag) + "') of " +
+             std::to_string(size) + " bytes runs past the end";
+    sec.data = bytes.data() + at;
+    sec.size = static_cast<std::size_t>(size);
+    at += sec.size;
+    const std::size_t padded = (at + 7) / 8 * 8;
+    if (padded > bytes.size()) return "the stream ends inside a section's padding";
+    for (; at < padded; ++at)
+      if (bytes[at] != 0) return "section padding is not zero";
+    out.push_back(sec);
+  }
+  if (at != bytes.size())
+    return std::to_string(bytes.size() - at) + " bytes follow the last section";
+  return {};
+}
+
+// Line breaks and other control characters would break the one-line promise of every message
+// built from these strings (errors, the report, --info).
+void one_line(std::string& s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+}
+
+bool unit(const glm::quat& q) { return std::abs(glm::length(q) - 1.0f) <= kUnitTolerance; }
+
+std::string read_info(const Section& s, ImportProvenance& p) {
+  Reader in(s.data, s.size);
+  in.string(p.importer, "importer name");
+  uint64_t n = 0;
+  if (in.count(n, kMaxReadFiles, 8, "count of files read")) {
+    p.read_files.resize(static_cast<std::size_t>(n));
+    for (std::string& f : p.read_files) in.string(f, "name of a file read");
+  }
+  in.at_end("the INFO section");
+  return in.error();
+}
+
+std::string read_skeleton(const Section& s, Skeleton& sk) {
+  Reader in(s.data, s.size);
+  uint64_t n = 0;
+  // Each joint needs at least its name's length, parent, rest and inverse bind in the section.
+  constexpr std::size_t kJointBytes = 8 + 4 + 40 + 64 + 1;
+  if (!in.count(n, kMaxJoints, kJointBytes, "joint count")) return in.error();
+  if (n == 0) return "the skeleton has no joint";
+  sk.names.resize(static_cast<std::size_t>(n));
+  for (std::string& name : sk.names) in.string(name, "joint name");
+  in.array(sk.parents, n, "joint parents");
+  sk.rest.resize(static_cast<std::size_t>(n));
+  for (Transform& t : sk.rest) {
+    in.vec3(t.translation, "rest translation");
+    in.quat(t.rotation, "rest rotation");
+    in.vec3(t.scale, "rest scale");
+  }
+  in.array(sk.inverse_bind, n, "inverse bind matrices");
+  in.array(sk.is_bone, n, "bone flags");
+  if (!in.at_end("the skeleton section")) return in.error();
+  if (std::string e = sk.validate(); !e.empty()) return e;
+  for (std::size_t j = 0; j < sk.size(); ++j)
+    if (!unit(sk.rest[j].rotation))
+      return "joint " + std::to_string(j) + "'s rest rotation is not a unit quaternion";
+  return {};
+}
+
+// Reads one mesh; `vertices_left` is what the whole-model vertex limit still allows.
+std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_left, Mesh& m) {
+  Reader in(s.data, s.size);
+  uint8_t skinned = 0;
+  in.string(m.name, "mesh name");
+  in.scalar(m.node, "mesh node");
+  in.scalar(skinned, "mesh kind");
+  in.scalar(m.material, "mesh material");
+  in.scalar(m.max_influences, "mesh influence count");
+  in.scalar(m.max_joint, "mesh max joint");
+  m.skinned = skinned != 0;
+  const uint64_t max_vertices = std::min<uint64_t>(kMaxVerticesPerMesh, vertices_left);
+  in.array(m.positions, max_vertices, "positions");
+  const std::size_t n = m.positions.size();
+  in.array(m.normals, n, "normals");
+  in.array(m.uvs, n, "texture coordinates");
+  in.array(m.joints, n, "joint indices");
+  in.array(m.weights, n, "weights");
+  in.array(m.vertex_flags, n, "vertex flags");
+  in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices");
+  in.array(m.source_vertex, n, "file vertex numbers");
+  in.array(m.source_weight_sums, n, "stored weight sums");
+  in.array(m.skin_joints, kMaxSkinBones, "skin joints");
+  in.array(m.inverse_bind, kMaxSkinBones, "skin inverse bind matrices");
+  if (!in.at_end("the mesh section")) return in.error();
+  vertices_left -= n;
+  if (n == 0) return "no vertices";
+  if (m.node < 0 || static_cast<std::size_t>(m.node) >= joints)
+    return "node " + std::to_string(m.node) + " is out of range of " + std::to_string(joints) +
+           " joints";
+  if (m.skin_joints.empty()) return "no skin joint";
+  if (!m.source_weight_sums.empty() && m.source_weight_sums.size() != n)
+    return std::to_string(m.source_weight_sums.size()) + " stored weight sums for " +
+           std::to_string(n) + " vertices";
+  if (!m.source_vertex.empty()) {
+    if (m.source_vertex.size() != n)
+      return std::to_string(m.source_vertex.size()) + " file vertex numbers for " +
+             std::to_string(n) + " vertices";
+    std::vector<uint8_t> seen(n, 0);
+    for (const uint32_t v : m.source_vertex)
+      if (v >= n || seen[v]++) return "file vertex numbers are not a permutation";
+  }
+  return {};  // the rest: Model::validate (check_mesh)
+}
+
+std::string read_material(const Section& s, Material& m) {
+  Reader in(s.data, s.size);
+  in.string(m.name, "material name");
+  in.raw(&m.base_color, sizeof m.base_color, "base colour");
+  in.string(m.texture_path, "texture path");
+  in.array(m.texture_bytes, kMaxFileBytes, "embedded texture");
+  if (!in.at_end("the material section")) return in.error();
+  if (!finite(m.base_color)) return "base colour is not finite";
+  return {};
+}
+
+// The clip section's reader (see write_clip). `keys_left` is what the whole-model key limit still
+// allows. The arrays' contract is ClipRuntime::adopt's to check (anim/clip_arrays.h); here, the
+// import limits, and that the clip is laid out for this skeleton (Model::validate checks it too)
+// and covers its keys.
+std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left, ClipRuntime& c) {
+  Reader in(s.data, s.size);
+  ClipArrays a;
+  in.string(a.name, "clip name");
+  in.scalar(a.duration, "clip duration");
+  in.scalar(a.joints, "clip joint count");
+  if (!in.ok()) return in.error();
+  if (a.joints != sk.size())
+    return "clip '" + a.name + "' is laid out for " + std::to_string(a.joints) +
+           " joints, the skeleton has " + std::to_string(sk.size());
+  // Keys: the constant timeline's one time, plus at most the keys left.
+  in.array(a.times, keys_left + 1, "key times");
+  in.array(a.timeline_begin, a.times.size() + 1, "timelines");
+  const uint64_t padded = (uint64_t{a.joints} + 3) / 4 * 4;
+  uint64_t tracks = 0;
+  if (!in.count(tracks, 3 * padded, 13, "tracks")) return in.error();
+  if (tracks != 3 * padded)
+    return "clip '" + a.name + "': " + std::to_string(tracks) + " tracks for " +
+           std::to_string(a.joints) + " joints";
+  a.tracks.resize(static_cast<std::size_t>(tracks));
+  for (RuntimeTrack& t : a.tracks) {
+    uint8_t interpolation = 0;
+    in.scalar(t.timeline, "track timeline");
+    in.scalar(t.base, "track base");
+    in.scalar(t.stride, "track stride");
+    in.scalar(interpolation, "track interpolation");
+    if (interpolation > static_cast<uint8_t>(Interpolation::CubicSpline)) {
+      in.fail("a track's interpolation is " + std::to_string(interpolation));
+      break;
+    }
+    t.interpolation = static_cast<Interpolation>(interpolation);
+  }
+  in.array(a.values, kMaxModelBytes, "key values");
+  in.array(a.parents, a.joints, "clip parents");
+  in.array(a.uniform, padded, "clip uniform flags");
+  in.array(a.keyed, a.joints, "clip keyed flags");
+  if (!in.at_end("the clip section")) return in.error();
+  keys_left -= a.times.empty() ? 0 : a.times.size() - 1;
+  for (std::size_t u = 1; u + 1 < a.timeline_begin.size(); ++u)
+    if (a.timeline_begin[u + 1] > a.timeline_begin[u] &&
+        a.timeline_begin[u + 1] - a.timeline_begin[u] > kMaxKeysPerTrack)
+      return "clip '" + a.name + "': a timeline of more than " + std::to_string(kMaxKeysPerTrack) +
+             " keys";
+  for (std::size_t k = 1; k < a.times.size(); ++k)
+    if (a.times[k] > a.duration)  // NaN passes here; adopt refuses it
+      return "clip '" + a.name + "': a key lies past the clip's duration";
+  one_line(a.name);
+  if (std::string e = c.adopt(std::move(a)); !e.empty()) return e;
+  return {};
+}
+
+std::string read_report(const Section& s, ImportReport& r) {
+  Reader in(s.data, s.size);
+  for (uint64_t* v : {&r.vertices_over_4_influences, &r.vertices_renormalised,
+                      &r.vertices_unweighted, &r.bones_without_node, &r.channels_without_node,
+                      &r.non_finite_values, &r.keys_out_of_order, &r.rotations_normalised,
+                      &r.meshes_skipped, &r.faces_dropped, &r.clips_refused, &r.clips_extended})
+    in.scalar(*v, "report counter");
+  in.scalar(r.largest_dropped_weight, "report weight");
+  uint64_t n = 0;
+  if (in.count(n, kMaxNotes, 8, "report note count")) {
+    r.notes.resize(static_cast<std::size_t>(n));
+    for (std::string& note : r.notes) in.string(note, "report note");
+  }
+  in.string(r.ticks_per_second_note, "report note");
+  if (!in.at_end("the report section")) return in.error();
+  if (!std::isfinite(r.largest_dropped_weight)) return "report weight is not finite";
+  return {};
+}
+
+std::string read_sections(const std::vector<Section>& sections, ImportResult& result) {
+  std::size_t i = 0;
+  auto next_is = [&](uint32_t t) { return i < sections.size() && sections[i].tag == t; };
+  if (!next_is(kInfo)) return "the first section is not INFO";
+  if (std::string e = read_info(sections[i++], result.provenance); !e.empty()) return e;
+  if (next_is(kError)) {
+    Reader in(sections[i].data, sections[i].size);
+    in.string(result.error, "error line");
+    if (!in.at_end("the error section")) return in.error();
+    if (++i != sections.size()) return "sections follow the error";
+    if (result.error.empty()) return "an empty error line";
+    return {};
+  }
+  Model model;
+  if (!next_is(kSkeleton)) return "no skeleton section";
+  if (std::string e = read_skeleton(sections[i++], model.skeleton); !e.empty())
+    return "skeleton: " + e;
+  uint64_t vertices_left = kMaxVerticesTotal;
+  while (next_is(kMesh)) {
+    if (model.meshes.size() >= kMaxMeshes)
+      return "more than " + std::to_string(kMaxMeshes) + " meshes";
+    Mesh& m = model.meshes.emplace_back();
+    if (std::string e = read_mesh(sections[i++], model.skeleton.size(), vertices_left, m);
+        !e.empty())
+      return "mesh " + std::to_string(model.meshes.size() - 1) + ": " + e;
+  }
+  while (next_is(kMaterial)) {
+    if (model.materials.size() >= kMaxMaterials)
+      return "more than " + std::to_string(kMaxMaterials) + " materials";
+    if (std::string e = read_material(sections[i++], model.materials.emplace_back()); !e.empty())
+      return "material " + std::to_string(model.materials.size() - 1) + ": " + e;
+  }
+  uint64_t keys_left = kMaxKeysTotal;
+  while (next_is(kClip)) {
+    if (model.clips.size() >= kMaxClips) return "more than " + std::to_string(kMaxClips) + " clips";
+    ClipRuntime& c = model.clips.emplace_back();
+    if (std::string e = read_clip(sections[i++], model.skeleton, keys_left, c); !e.empty())
+      return "clip " + std::to_string(model.clips.size() - 1) + ": " + e;
+  }
+  if (!next_is(kReport))
+    return i < sections.size() ? "unexpected section '" + tag_name(sections[i].tag) + "'"
+                               : "no report section";
+  if (std::string e = read_report(sections[i++], result.report); !e.empty()) return e;
+  if (i != sections.size()) return "sections follow the report";
+  if (model.meshes.empty() && model.clips.empty()) return "no mesh and no clip";
+  if (std::string e = model.validate(); !e.empty()) return e;
+  for (std::string& name : model.skeleton.names) one_line(name);
+  for (Mesh& m : model.meshes) one_line(m.name);
+  for (Material& m : model.materials) one_line(m.name);
+  for (std::string& note : result.report.notes) one_line(note);
+  one_line(result.report.ticks_per_second_note);
+  result.model = std::move(model);
+  return {};
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
+                                 const ImportProvenance& provenance) {
+  Writer w;
+  write_info(w, provenance);
+  write_skeleton(w, model.skeleton);
+  for (const Mesh& m : model.meshes) write_mesh(w, m);
+  for (const Material& m : model.materials) write_material(w, m);
+  for (const ClipRuntime& c : model.clips) write_clip(w, c);
+  write_report(w, report);
+  return w.finish();
+}
+
+std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance& provenance) {
+  Writer w;
+  write_info(w, provenance);
+  w.begin(kError);
+  w.string(error);
+  w.end();
+  return w.finish();
+}
+
+ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name) {
+  ImportResult result;
+  std::string problem;
+  try {
+    std::vector<Section> sections;
+    problem = split_sections(bytes, sections);
+    if (problem.empty()) problem = read_sections(sections, result);
+  } catch (const std::bad_alloc&) {
+    problem = "not enough memory to read it";
+  }
+  if (!problem.empty()) {
+    one_line(problem);
+    ImportResult bad;
+    bad.error = name + ": the importer's output is malformed (" + problem + "); refused";
+    return bad;
+  }
+  one_line(result.error);
+  return result;
+}
+
+}  // namespace sv

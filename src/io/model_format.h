@@ -1,0 +1,62 @@
+// The flat binary model: what the import worker (src/import/, a child process) sends back to
+// skinview, and what a model cache stores. It is the trust boundary: the bytes come from a
+// process that parsed a hostile file with assimp, so read_model() checks every size, offset,
+// index and number before the parent uses it, and refuses a bad stream with one line.
+//
+// Layout (little-endian, every field at a multiple of its size from the start):
+//
+//   header   magic "SVMODEL\x1a" (8 bytes), u32 version (kModelFormatVersion),
+//            u32 section count, u64 total size of the stream in bytes (header included),
+//            u64 reserved (0)                                              32 bytes
+//   sections one after another, each: u32 tag (4 ASCII bytes, e.g. "MESH"), u32 reserved (0),
+//            u64 payload size, the payload, zero bytes up to the next multiple of 8.
+//
+// Sections, in this order: INFO (the importer that wrote it: assimp's version, the files the
+// import opened besides the model), then either ERRR (the import failed: one line) or SKEL,
+// MESH x meshes, MATL x materials, CLIP x clips (runtime form), REPT (the import report).
+// Inside a payload, scalars are fixed-size; an array is a u64 element count then the elements; a
+// string is an array of bytes. Vectors and matrices are their float components (matrices
+// column-major, as glm); quaternions are x, y, z, w. The format is self-describing and versioned: a
+// reader of another version refuses the stream (no partial reads), so a cache keyed by the version
+// never hands an old layout to a new reader.
+//
+// What read_model() checks, beyond the framing (sizes, tags, order, counts that fit the bytes
+// left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
+// clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest
+// quaternions of unit length; per mesh, stream lengths equal, joint indices within the skin,
+// skin joints within the skeleton, weights non-negative and summing to 1, triangle indices
+// within the vertices, source_vertex a permutation, stored weight sums one per vertex; clips in
+// runtime form, their arrays checked against anim/clip_arrays.h's contract (ClipRuntime::adopt:
+// every track, timeline and value index in range, times finite and increasing), laid out for this
+// skeleton, keys within the duration (Model::validate and the checks the format adds). No assimp
+// here: the parent links this file, the worker writes with it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/import.h"
+
+namespace sv {
+
+inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
+inline constexpr uint32_t kModelFormatVersion = 3;
+// The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
+inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
+
+// The stream for a successful import: `model` must validate (the worker's conversion makes sure).
+std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
+                                 const ImportProvenance& provenance);
+// The stream for a failed import: `error` is the one-line message.
+std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance& provenance);
+
+// Reads a stream. Never throws. A stream that fails a check gives ok() == false with
+// "NAME: the importer's output is malformed (WHAT); refused"; an ERRR stream gives its error line
+// as it is (the worker names the file). `name` is the model's path or label.
+ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name);
+
+}  // namespace sv

@@ -1,0 +1,31 @@
+// What skinview (io/import_process.cpp) and the import worker (import/worker_main.cpp) agree on:
+// the worker's command line, the descriptor it writes its model to, and its exit statuses.
+//
+//   skinview-import [--result-fd N] [--memory-limit BYTES] [--cpu-limit SECONDS]
+//                   [--parent PID] (--file PATH | --stdin HINT NAME)
+//   skinview-import --extensions     the extensions assimp reads, one per line, lower case
+//   skinview-import --version        the assimp version the worker runs ("assimp 5.2.4")
+//
+// Run by hand, `skinview-import --result-fd 1 --file MODEL > model.svm` writes the flat binary
+// model (io/model_format.h) to a file.
+#pragma once
+
+namespace sv::worker {
+
+// The descriptor the parent hands the worker for its result (an anonymous memory file).
+inline constexpr int kResultFd = 3;
+
+// Exit statuses besides 0 (a result was written: a model, or an error line).
+inline constexpr int kExitOutOfMemory = 3;   // an allocation failed past the memory limit
+inline constexpr int kExitUsage = 64;        // bad command line (a bug in the parent)
+inline constexpr int kExitWriteFailed = 74;  // the result could not be written
+
+// Test-only: with this variable in its environment the worker misbehaves on purpose before it
+// reads the file, so tests can check that the parent contains each failure: "segv" (raises
+// SIGSEGV), "abort", "hang" (loops forever), "alloc" (allocates and touches memory until the
+// limit stops it), "garbage" (writes a malformed model), "exit" (exits with status 7), "print"
+// (prints 200 KiB to stdout and stderr, then imports normally). "FAULT:TEXT" misbehaves only for
+// a model whose path (or label) contains TEXT: a window can open a good file, then a bad one.
+inline constexpr const char* kFaultVariable = "SKINVIEW_IMPORT_FAULT";
+
+}  // namespace sv::worker

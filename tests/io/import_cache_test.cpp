@@ -1,0 +1,179 @@
+// The model cache in the import path (io/import_cache.h): a reopen is read from the cache and
+// gives the same model; a change to the file or to a file it read is a miss; a damaged entry, or
+// one the model reader refuses, is replaced by a fresh import; the cache is off without a folder
+// and under the worker's fault injection. Real imports (the worker runs) into temporary folders.
+#include "io/import_cache.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "io/import.h"
+#include "io/model_cache.h"
+#include "io/model_format.h"
+#include "io/worker_protocol.h"
+
+namespace sv {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kDefault = SKINVIEW_SOURCE_DIR "/assets/default.glb";
+const std::string kBoxDir = SKINVIEW_TEST_MODELS "/glTF2/BoxTextured-glTF";
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "skinview-icache-XXXXXX").string();
+    path_ = ::mkdtemp(templ.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
+
+ private:
+  std::string path_;
+};
+
+ImportOptions cached(const TempDir& dir) {
+  ImportOptions o;
+  o.cache_dir = dir / "cache";
+  return o;
+}
+
+std::vector<fs::path> entries(const TempDir& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir / "cache", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".svc") out.push_back(it->path());
+  return out;
+}
+
+// The model and its report as the binary format writes them: equal bytes, equal imports.
+std::vector<uint8_t> encoded(const ImportResult& r) {
+  return write_model(*r.model, r.report, r.provenance);
+}
+
+void append(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::app) << bytes;
+}
+
+TEST(ImportCache, AReopenIsReadFromTheCacheAndGivesTheSameModel) {
+  TempDir dir;
+  const ImportResult first = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(first.ok()) << first.error;
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_TRUE(first.stream.empty()) << "the stream is kept only when asked for";
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const ImportResult again = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(again.ok()) << again.error;
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(encoded(first), encoded(again));
+  EXPECT_EQ(entries(dir).size(), 1u);
+}
+
+TEST(ImportCache, WithoutAFolderOrUnderFaultInjectionNothingIsCached) {
+  TempDir dir;
+  ImportOptions none;
+  EXPECT_FALSE(import_cache_enabled(none));
+  EXPECT_FALSE(import_model(kDefault, none).from_cache);
+  EXPECT_FALSE(import_model(kDefault, none).from_cache);
+
+  ASSERT_TRUE(import_model(kDefault, cached(dir)).ok());
+  ASSERT_EQ(entries(dir).size(), 1u);
+  // An entry exists, but a test that makes the worker fail must see the worker fail.
+  ::setenv(worker::kFaultVariable, "segv:no-such-model-path", 1);
+  EXPECT_FALSE(import_cache_enabled(cached(dir)));
+  const ImportResult r = import_model(kDefault, cached(dir));
+  ::unsetenv(worker::kFaultVariable);
+  EXPECT_FALSE(r.from_cache);
+  EXPECT_TRUE(import_model(kDefault, cached(dir)).from_cache);
+}
+
+TEST(ImportCache, AChangeToTheFileOrToAFileItReadIsAMiss) {
+  TempDir dir;
+  for (const char* f : {"BoxTextured.gltf", "BoxTextured0.bin", "CesiumLogoFlat.png"})
+    fs::copy_file(kBoxDir + "/" + f, dir / f);
+  const std::string gltf = dir / "BoxTextured.gltf";
+  const ImportResult first = import_model(gltf, cached(dir));
+  ASSERT_TRUE(first.ok()) << first.error;
+  EXPECT_FALSE(first.from_cache);
+  bool lists_bin = false;
+  for (const std::string& f : first.provenance.read_files)
+    lists_bin |= fs::path(f).filename() == "BoxTextured0.bin";
+  EXPECT_TRUE(lists_bin) << "the import's other files are recorded";
+  EXPECT_TRUE(import_model(gltf, cached(dir)).from_cache);
+
+  {
+    // The lowest byte of the last float (a texture coordinate): a valid file, a different model.
+    const std::string bin = dir / "BoxTextured0.bin";
+    std::fstream f(bin, std::ios::in | std::ios::out | std::ios::binary);
+    const auto at = static_cast<std::streamoff>(fs::file_size(bin) - 4);
+    f.seekg(at);
+    const char c = static_cast<char>(f.get() ^ 1);
+    f.seekp(at);
+    f.put(c);
+  }
+  const ImportResult after_bin = import_model(gltf, cached(dir));
+  ASSERT_TRUE(after_bin.ok()) << after_bin.error;
+  EXPECT_FALSE(after_bin.from_cache);
+  EXPECT_TRUE(import_model(gltf, cached(dir)).from_cache);
+
+  append(gltf, "\n");  // the model file itself
+  EXPECT_FALSE(import_model(gltf, cached(dir)).from_cache);
+  EXPECT_TRUE(import_model(gltf, cached(dir)).from_cache);
+}
+
+TEST(ImportCache, ADamagedEntryIsImportedAgainAndReplaced) {
+  TempDir dir;
+  ASSERT_TRUE(import_model(kDefault, cached(dir)).ok());
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const fs::path entry = entries(dir)[0];
+  {
+    std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(entry) / 2));
+    f.put('\x5a');
+  }
+  const ImportResult r = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.from_cache);
+  EXPECT_TRUE(import_model(kDefault, cached(dir)).from_cache);
+}
+
+TEST(ImportCache, AnEntryTheModelReaderRefusesIsImportedAgainAndReplaced) {
+  TempDir dir;
+  // Framed as a cache entry with a sound checksum, but a failed import's stream: only read_model
+  // can tell.
+  const std::string key = ModelCache::key_for(kDefault, import_cache_salt());
+  ASSERT_FALSE(key.empty());
+  ModelCache cache(dir / "cache");
+  const std::vector<uint8_t> not_a_model = write_error("stored by a stranger", {});
+  ASSERT_EQ(cache.store(key, not_a_model, {}, ""), "");
+  const ImportResult r = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.from_cache);
+  const ImportResult again = import_model(kDefault, cached(dir));
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_TRUE(again.ok()) << again.error;
+}
+
+TEST(ImportCache, TheSaltNamesTheFormatTheWorkerAndAssimp) {
+  const std::string& salt = import_cache_salt();
+  EXPECT_NE(salt.find("format " + std::to_string(kModelFormatVersion)), std::string::npos) << salt;
+  EXPECT_NE(salt.find("worker "), std::string::npos) << salt;
+  EXPECT_EQ(salt.find("worker none"), std::string::npos) << salt;
+  EXPECT_NE(salt.find("assimp libassimp"), std::string::npos) << salt;
+  // A different salt, a different key for the same bytes.
+  EXPECT_NE(ModelCache::key_for(kDefault, salt), ModelCache::key_for(kDefault, salt + "!"));
+}
+
+}  // namespace
+}  // namespace sv

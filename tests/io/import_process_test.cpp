@@ -1,0 +1,170 @@
+// The import worker as a child process (io/import_process.h): every way it can fail becomes one
+// line naming the file, nothing it prints reaches this process's output, and no child outlives
+// its import. The failures are the real worker made to misbehave on purpose
+// (tests/worker_fault.h): a crash, an abort, a hang, memory exhaustion, a malformed result, an
+// odd exit status.
+#include "io/import_process.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "io/import.h"
+#include "io/model_format.h"
+#include "worker_fault.h"
+
+namespace sv {
+namespace {
+
+const std::string kModel = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+
+ImportOptions options(double seconds, uint64_t memory_mib = 0) {
+  ImportOptions o;
+  o.time_limit_s = seconds;
+  o.memory_limit_bytes = memory_mib << 20;
+  return o;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+TEST(ImportProcess, TheWorkerIsFound) {
+  EXPECT_NE(worker_path(), "");
+  const std::vector<std::string>& ext = supported_extensions();
+  for (const char* e : {"gltf", "glb", "fbx", "x", "dae", "bvh", "smd", "md5mesh", "b3d", "obj"})
+    EXPECT_NE(std::find(ext.begin(), ext.end(), e), ext.end()) << e;
+  EXPECT_EQ(std::find(ext.begin(), ext.end(), "md5camera"), ext.end());  // refused, not offered
+  EXPECT_TRUE(std::is_sorted(ext.begin(), ext.end()));
+  EXPECT_EQ(&ext, &supported_extensions());  // asked once, kept
+}
+
+TEST(ImportProcess, AnImportRunsInAChildAndLeavesNone) {
+  const ImportResult r = import_model(kModel, options(60));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.provenance.importer.rfind("assimp 5.", 0), 0u) << r.provenance.importer;
+  EXPECT_TRUE(r.stream.empty());  // not asked for
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+// The worker's bytes, kept on request, read back to the same model: what a cache would store.
+TEST(ImportProcess, TheStreamIsKeptOnRequestAndReadsBack) {
+  ImportOptions o = options(60);
+  o.keep_stream = true;
+  const ImportResult r = import_model(kModel, o);
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_FALSE(r.stream.empty());
+  const ImportResult again = read_model(r.stream, kModel);
+  ASSERT_TRUE(again.ok()) << again.error;
+  EXPECT_EQ(again.model->skeleton.names, r.model->skeleton.names);
+  EXPECT_EQ(again.model->meshes[0].positions, r.model->meshes[0].positions);
+  EXPECT_EQ(again.report.notes, r.report.notes);
+}
+
+TEST(ImportProcess, ACrashIsOneLine) {
+  test::WorkerFault fault("segv");
+  testing::internal::CaptureStderr();
+  const ImportResult r = import_model(kModel, options(60));
+  const std::string leaked = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(r.ok());
+  // Release builds: the signal. Sanitizer builds: the sanitizer catches the signal and names it.
+  EXPECT_TRUE(r.error == kModel + ": the importer crashed (SIGSEGV) reading it; refused" ||
+              starts_with(r.error, kModel + ": the importer crashed (SIGSEGV) reading it; refused "
+                                            "(importer output: "))
+      << r.error;
+  EXPECT_EQ(r.error.find('\n'), std::string::npos);
+  EXPECT_EQ(leaked, "");
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+TEST(ImportProcess, AnAbortIsOneLine) {
+  test::WorkerFault fault("abort");
+  const ImportResult r = import_model(kModel, options(60));
+  EXPECT_TRUE(starts_with(r.error, kModel + ": the importer crashed (SIGABRT) reading it; refused"))
+      << r.error;
+}
+
+TEST(ImportProcess, AHangIsKilledAtTheTimeLimit) {
+  test::WorkerFault fault("hang");
+  const auto t0 = std::chrono::steady_clock::now();
+  const ImportResult r = import_model(kModel, options(0.5));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.error, kModel + ": gave up after 0.5 s (--time-limit)");
+  EXPECT_GE(took, 0.5);
+  EXPECT_LT(took, 10.0);
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+TEST(ImportProcess, MemoryPastTheLimitIsNamed) {
+  test::WorkerFault fault("alloc");
+  const ImportResult r = import_model(kModel, options(60, 256));
+  EXPECT_EQ(r.error,
+            kModel + ": the importer ran out of memory (limit 256 MiB) reading it; refused");
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+TEST(ImportProcess, AMalformedResultIsRefused) {
+  test::WorkerFault fault("garbage");
+  const ImportResult r = import_model(kModel, options(60));
+  EXPECT_TRUE(starts_with(r.error, kModel + ": the importer's output is malformed (")) << r.error;
+  EXPECT_NE(r.error.find("; refused"), std::string::npos) << r.error;
+}
+
+TEST(ImportProcess, AnOddExitStatusIsOneLine) {
+  test::WorkerFault fault("exit");
+  const ImportResult r = import_model(kModel, options(60));
+  EXPECT_EQ(r.error, kModel + ": the importer failed (exit status 7) reading it; refused");
+}
+
+TEST(ImportProcess, WhatTheWorkerPrintsIsCapturedNotLeaked) {
+  test::WorkerFault fault("print");
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  const ImportResult r = import_model(kModel, options(60));
+  const std::string out = testing::internal::GetCapturedStdout();
+  const std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "");
+  // 200 KiB printed: the report quotes one line of it, trimmed.
+  ASSERT_FALSE(r.report.notes.empty());
+  const std::string& note = r.report.notes.back();
+  EXPECT_EQ(note.rfind("The importer printed: xxx", 0), 0u) << note;
+  EXPECT_LT(note.size(), 300u);
+}
+
+TEST(ImportProcess, PollNeverBlocksAndCancelKills) {
+  test::WorkerFault fault("hang");
+  ImportProcess p;
+  ASSERT_EQ(p.start(kModel, options(0)), "");
+  EXPECT_TRUE(p.running());
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(p.poll().has_value());
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+  p.cancel();
+  EXPECT_FALSE(p.running());
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+TEST(ImportProcess, BytesFromMemory) {
+  const std::string text =
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+      "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+  const std::vector<uint8_t> bytes(text.begin(), text.end());
+  const ImportResult r = import_model_from_memory(bytes, "ply", "tri.ply", options(60));
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.model->meshes.size(), 1u);
+  EXPECT_EQ(r.model->meshes[0].vertex_count(), 3u);
+  const std::string junk = "this is not a model in any format assimp reads\n";
+  const ImportResult bad = import_model_from_memory(std::vector<uint8_t>(junk.begin(), junk.end()),
+                                                    "nosuchformat", "x.bin", options(60));
+  EXPECT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error.rfind("x.bin: ", 0), 0u) << bad.error;
+}
+
+}  // namespace
+}  // namespace sv

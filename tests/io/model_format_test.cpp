@@ -1,0 +1,446 @@
+// The flat binary model (io/model_format.h): what the worker writes reads back exactly, and the
+// reader -- the trust boundary -- refuses, with one line, every damaged stream: each truncation,
+// each flipped byte that breaks a promise, and models that break one promise each (a parent
+// after its child, a joint index past the skin, a triangle index past the vertices, NaN, a count
+// that claims more than the stream holds, another version).
+#include "io/model_format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+
+namespace sv {
+namespace {
+
+// Three joints in a chain, one skinned mesh of 4 vertices (2 triangles, stored out of file
+// order), one material with an embedded image, one clip with linear, step and cubic tracks.
+Model sample_model() {
+  Model m;
+  Skeleton& sk = m.skeleton;
+  sk.names = {"root", "spine", "head"};
+  sk.parents = {kNoParent, 0, 1};
+  sk.rest.resize(3);
+  sk.rest[1].translation = {0, 1, 0};
+  sk.rest[2].translation = {0, 1, 0};
+  sk.rest[2].rotation = glm::normalize(glm::quat(0.9f, 0.1f, 0.2f, 0.3f));
+  sk.inverse_bind = {glm::mat4(1.0f), glm::mat4(1.0f), glm::mat4(1.0f)};
+  sk.inverse_bind[1][3] = {0, -1, 0, 1};
+  sk.inverse_bind[2][3] = {0, -2, 0, 1};
+  sk.is_bone = {0, 1, 1};
+
+  Mesh mesh;
+  mesh.name = "body";
+  mesh.node = 0;
+  mesh.skinned = true;
+  mesh.material = 0;
+  mesh.max_influences = 2;
+  mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {1, 2, 0}};
+  mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  mesh.uvs = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+  mesh.joints = {{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+  mesh.weights = {{1, 0, 0, 0}, {0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+  mesh.vertex_flags = {0, kVertexRenormalised, 0, kVertexTruncated};
+  mesh.indices = {0, 1, 2, 2, 1, 3};
+  mesh.source_vertex = {2, 0, 3, 1};
+  mesh.source_weight_sums = {1.0f, 1.25f, 1.0f, 0.9f};
+  mesh.max_joint = 1;
+  mesh.skin_joints = {1, 2};
+  mesh.inverse_bind = {sk.inverse_bind[1], sk.inverse_bind[2]};
+  m.meshes.push_back(std::move(mesh));
+
+  Material mat;
+  mat.name = "skin";
+  mat.base_color = {0.8f, 0.5f, 0.4f, 1.0f};
+  mat.texture_path = "textures/skin.png";
+  mat.texture_bytes = {0x89, 'P', 'N', 'G', 1, 2, 3};
+  m.materials.push_back(std::move(mat));
+
+  Clip clip;
+  clip.name = "nod";
+  clip.duration = 2.0;
+  JointChannel ch;
+  ch.joint = 2;
+  ch.translation.interpolation = Interpolation::Step;
+  ch.translation.times = {0.0f, 1.0f};
+  ch.translation.values = {{0, 1, 0}, {0, 1.5f, 0}};
+  ch.rotation.times = {0.0f, 2.0f};
+  ch.rotation.values = {glm::quat(1, 0, 0, 0), glm::normalize(glm::quat(0.7f, 0.7f, 0, 0))};
+  ch.scale.interpolation = Interpolation::CubicSpline;
+  ch.scale.times = {0.5f};
+  ch.scale.values = {{0, 0, 0}, {1, 2, 3}, {0, 0, 0}};
+  clip.channels.push_back(std::move(ch));
+  ClipRuntime& runtime = m.clips.emplace_back();
+  EXPECT_EQ(runtime.build(clip, m.skeleton), "");
+  return m;
+}
+
+ImportReport sample_report() {
+  ImportReport r;
+  r.vertices_renormalised = 1;
+  r.vertices_over_4_influences = 1;
+  r.largest_dropped_weight = 0.125;
+  r.clips_extended = 1;
+  r.notes = {"Mesh 'body': 1 vertices had weights not summing to 1; renormalised.", "second"};
+  r.ticks_per_second_note = "Some clip gave no ticks per second; 25 ticks per second were assumed.";
+  return r;
+}
+
+ImportProvenance sample_provenance() { return {"assimp 5.2.4", {"/models/body.bin"}}; }
+
+std::vector<uint8_t> sample_stream() {
+  const Model m = sample_model();
+  return write_model(m, sample_report(), sample_provenance());
+}
+
+bool refused(const ImportResult& r) {
+  return !r.ok() && r.error.rfind("f.bin: the importer's output is malformed (", 0) == 0 &&
+         r.error.find("; refused") != std::string::npos && r.error.find('\n') == std::string::npos;
+}
+
+// The error for `m` written and read back; "" when it was accepted.
+std::string read_back_error(const Model& m) {
+  const ImportResult r = read_model(write_model(m, {}, {}), "f.bin");
+  if (r.ok()) return {};
+  EXPECT_TRUE(refused(r)) << r.error;
+  return r.error;
+}
+
+TEST(ModelFormat, RoundTripsEveryField) {
+  const Model want = sample_model();
+  const std::vector<uint8_t> bytes = sample_stream();
+  EXPECT_EQ(bytes.size() % 8, 0u);
+  const ImportResult r = read_model(bytes, "f.bin");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& got = *r.model;
+  EXPECT_EQ(got.skeleton.names, want.skeleton.names);
+  EXPECT_EQ(got.skeleton.parents, want.skeleton.parents);
+  EXPECT_EQ(got.skeleton.is_bone, want.skeleton.is_bone);
+  for (std::size_t j = 0; j < 3; ++j) {
+    EXPECT_EQ(got.skeleton.rest[j].translation, want.skeleton.rest[j].translation);
+    EXPECT_EQ(got.skeleton.rest[j].rotation, want.skeleton.rest[j].rotation);
+    EXPECT_EQ(got.skeleton.rest[j].scale, want.skeleton.rest[j].scale);
+    EXPECT_EQ(got.skeleton.inverse_bind[j], want.skeleton.inverse_bind[j]);
+  }
+  ASSERT_EQ(got.meshes.size(), 1u);
+  const Mesh &a = got.meshes[0], &b = want.meshes[0];
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.node, b.node);
+  EXPECT_EQ(a.skinned, b.skinned);
+  EXPECT_EQ(a.material, b.material);
+  EXPECT_EQ(a.max_influences, b.max_influences);
+  EXPECT_EQ(a.positions, b.positions);
+  EXPECT_EQ(a.normals, b.normals);
+  EXPECT_EQ(a.uvs, b.uvs);
+  EXPECT_EQ(a.joints, b.joints);
+  EXPECT_EQ(a.weights, b.weights);
+  EXPECT_EQ(a.vertex_flags, b.vertex_flags);
+  EXPECT_EQ(a.indices, b.indices);
+  EXPECT_EQ(a.source_vertex, b.source_vertex);
+  EXPECT_EQ(a.source_weight_sums, b.source_weight_sums);
+  EXPECT_EQ(a.max_joint, b.max_joint);
+  EXPECT_EQ(a.skin_joints, b.skin_joints);
+  EXPECT_EQ(a.inverse_bind, b.inverse_bind);
+  ASSERT_EQ(got.materials.size(), 1u);
+  EXPECT_EQ(got.materials[0].name, "skin");
+  EXPECT_EQ(got.materials[0].base_color, want.materials[0].base_color);
+  EXPECT_EQ(got.materials[0].texture_path, want.materials[0].texture_path);
+  EXPECT_EQ(got.materials[0].texture_bytes, want.materials[0].texture_bytes);
+  ASSERT_EQ(got.clips.size(), 1u);
+  const ClipArraysView c = got.clips[0].arrays(), d = want.clips[0].arrays();
+  EXPECT_EQ(c.name, "nod");
+  EXPECT_EQ(c.duration, 2.0);
+  EXPECT_EQ(c.joints, 3u);
+  const auto same = [](auto a, auto b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  };
+  EXPECT_TRUE(same(c.times, d.times));
+  EXPECT_TRUE(same(c.timeline_begin, d.timeline_begin));
+  EXPECT_TRUE(same(c.values, d.values));
+  EXPECT_TRUE(same(c.parents, d.parents));
+  EXPECT_TRUE(same(c.uniform, d.uniform));
+  EXPECT_TRUE(same(c.keyed, d.keyed));
+  EXPECT_EQ(c.keyed.size(), 3u);
+  ASSERT_EQ(c.tracks.size(), d.tracks.size());
+  for (std::size_t t = 0; t < c.tracks.size(); ++t) {
+    EXPECT_EQ(c.tracks[t].timeline, d.tracks[t].timeline) << t;
+    EXPECT_EQ(c.tracks[t].base, d.tracks[t].base) << t;
+    EXPECT_EQ(c.tracks[t].stride, d.tracks[t].stride) << t;
+    EXPECT_EQ(c.tracks[t].interpolation, d.tracks[t].interpolation) << t;
+  }
+  EXPECT_EQ(got.clips[0].channels(), 1u);
+  EXPECT_EQ(got.clips[0].keys(), 5u);  // 2 translation, 2 rotation, 1 scale
+  EXPECT_EQ(r.report.notes, sample_report().notes);
+  EXPECT_EQ(r.report.vertices_renormalised, 1u);
+  EXPECT_EQ(r.report.clips_extended, 1u);
+  EXPECT_EQ(r.report.largest_dropped_weight, 0.125);
+  EXPECT_EQ(r.report.ticks_per_second_note, sample_report().ticks_per_second_note);
+  EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
+  EXPECT_EQ(r.provenance.read_files, sample_provenance().read_files);
+}
+
+TEST(ModelFormat, AnErrorStreamCarriesItsLine) {
+  const ImportResult r = read_model(write_error("m.x: no such file", {"assimp 5.2.4", {}}), "f");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error, "m.x: no such file");
+  EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
+  // A line break in it (the worker never sends one) does not survive.
+  const ImportResult two = read_model(write_error("a\nb", {}), "f");
+  EXPECT_EQ(two.error, "a b");
+}
+
+TEST(ModelFormat, EveryTruncationIsRefused) {
+  const std::vector<uint8_t> bytes = sample_stream();
+  for (std::size_t n = 0; n < bytes.size(); ++n) {
+    const ImportResult r = read_model(std::span(bytes.data(), n), "f.bin");
+    ASSERT_TRUE(refused(r)) << n << ": " << r.error;
+  }
+}
+
+TEST(ModelFormat, EveryFlippedByteIsRefusedOrStillValid) {
+  const std::vector<uint8_t> good = sample_stream();
+  int accepted = 0;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    for (const uint8_t mask : {uint8_t{0x01}, uint8_t{0x80}, uint8_t{0xff}}) {
+      std::vector<uint8_t> bytes = good;
+      bytes[i] ^= mask;
+      const ImportResult r = read_model(bytes, "f.bin");
+      if (r.ok()) {
+        ++accepted;
+        EXPECT_EQ(r.model->validate(), "") << "byte " << i;
+      } else {
+        ASSERT_TRUE(refused(r)) << "byte " << i << ": " << r.error;
+      }
+    }
+  }
+  // Values inside the arrays can change and stay valid; the framing cannot.
+  EXPECT_GT(accepted, 0);
+}
+
+TEST(ModelFormat, OtherVersionsAndMagicsAreRefused) {
+  std::vector<uint8_t> bytes = sample_stream();
+  bytes[8] = static_cast<uint8_t>(kModelFormatVersion + 1);
+  ImportResult r = read_model(bytes, "f.bin");
+  EXPECT_TRUE(refused(r));
+  const std::string other = "format version " + std::to_string(kModelFormatVersion + 1);
+  EXPECT_NE(r.error.find(other), std::string::npos) << r.error;
+  bytes = sample_stream();
+  bytes[0] = 'X';
+  EXPECT_NE(read_model(bytes, "f.bin").error.find("wrong magic"), std::string::npos);
+}
+
+// Finds the first section `tag` and returns the offset of its payload.
+std::size_t payload_of(const std::vector<uint8_t>& bytes, const char* tag) {
+  std::size_t at = 32;
+  while (at + 16 <= bytes.size()) {
+    uint64_t size = 0;
+    std::memcpy(&size, bytes.data() + at + 8, 8);
+    if (std::memcmp(bytes.data() + at, tag, 4) == 0) return at + 16;
+    at += 16 + (size + 7) / 8 * 8;
+  }
+  ADD_FAILURE() << "no section " << tag;
+  return 0;
+}
+
+TEST(ModelFormat, ACountPastTheStreamIsRefusedBeforeAllocating) {
+  std::vector<uint8_t> bytes = sample_stream();
+  // The mesh payload: name (u64 length + "body"), node, kind, material, influences, max joint,
+  // then the positions' count.
+  const std::size_t count_at = payload_of(bytes, "MESH") + 8 + 4 + 4 + 1 + 4 + 4 + 4;
+  for (const uint64_t huge : {uint64_t{1} << 60, uint64_t{kMaxVerticesPerMesh}}) {
+    std::memcpy(bytes.data() + count_at, &huge, 8);
+    const ImportResult r = read_model(bytes, "f.bin");
+    EXPECT_TRUE(refused(r)) << r.error;
+    EXPECT_NE(r.error.find("positions"), std::string::npos) << r.error;
+  }
+  // One more than there are: the arrays after it are misread, and refused.
+  const uint64_t five = 5;
+  std::memcpy(bytes.data() + count_at, &five, 8);
+  EXPECT_TRUE(refused(read_model(bytes, "f.bin")));
+}
+
+TEST(ModelFormat, EachBrokenPromiseIsRefused) {
+  {
+    Model m = sample_model();
+    m.skeleton.parents[1] = 2;  // a parent after its child
+    EXPECT_NE(read_back_error(m).find("does not precede it"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].joints[2] = {2, 0, 0, 0};  // past the 2-bone skin (max_joint 1)
+    EXPECT_NE(read_back_error(m), "");
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].max_joint = 2;  // past the skin
+    EXPECT_NE(read_back_error(m).find("max_joint"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].skin_joints[1] = 3;  // past the skeleton
+    EXPECT_NE(read_back_error(m).find("out of range"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].indices[4] = 4;  // past the vertices
+    EXPECT_NE(read_back_error(m).find("past 4 vertices"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].positions[3].y = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_NE(read_back_error(m).find("not finite"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].weights[1] = {0.5f, 0.25f, 0, 0};  // does not sum to 1
+    EXPECT_NE(read_back_error(m).find("sum to 1"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].source_vertex = {2, 0, 2, 1};  // not a permutation
+    EXPECT_NE(read_back_error(m).find("permutation"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].source_weight_sums.pop_back();  // one short of the vertices
+    EXPECT_NE(read_back_error(m).find("stored weight sums"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].source_weight_sums[1] = std::numeric_limits<float>::infinity();
+    EXPECT_NE(read_back_error(m).find("not finite"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].node = 3;
+    EXPECT_NE(read_back_error(m).find("node 3"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].material = 1;
+    EXPECT_NE(read_back_error(m).find("material 1"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].normals.pop_back();  // streams of different lengths
+    EXPECT_NE(read_back_error(m).find("normals"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.skeleton.rest[2].rotation = glm::quat(2, 0, 0, 0);
+    EXPECT_NE(read_back_error(m).find("unit"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes.clear();
+    m.clips.clear();
+    EXPECT_NE(read_back_error(m).find("no mesh and no clip"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.skeleton = Skeleton{};
+    m.meshes.clear();
+    m.clips.clear();
+    EXPECT_NE(read_back_error(m).find("no joint"), std::string::npos);
+  }
+  // And the sample itself is accepted: each case above fails for its own reason.
+  EXPECT_EQ(read_back_error(sample_model()), "");
+}
+
+// The clip section as written, field by field (see write_clip), for tests that damage one field.
+struct ClipFields {
+  std::size_t duration, joints, times, timeline_begin, tracks, values, parents, uniform, keyed;
+};
+ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
+  std::size_t at = payload_of(bytes, "CLIP");
+  auto count = [&](std::size_t pos) {
+    uint64_t n = 0;
+    std::memcpy(&n, bytes.data() + pos, 8);
+    return static_cast<std::size_t>(n);
+  };
+  ClipFields f{};
+  at += 8 + count(at);  // name
+  f.duration = at;
+  f.joints = at + 8;
+  f.times = at + 12;  // the count; elements from +8
+  f.timeline_begin = f.times + 8 + 8 * count(f.times);
+  f.tracks = f.timeline_begin + 8 + 4 * count(f.timeline_begin);
+  f.values = f.tracks + 8 + 13 * count(f.tracks);
+  f.parents = f.values + 8 + 16 * count(f.values);
+  f.uniform = f.parents + 8 + 4 * count(f.parents);
+  f.keyed = f.uniform + 8 + count(f.uniform);
+  return f;
+}
+
+// A runtime clip's arrays are checked by ClipRuntime::adopt (anim/clip_arrays.h) and by the
+// reader's own limits; each damaged field is refused.
+TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {
+  const std::vector<uint8_t> good = sample_stream();
+  const ClipFields f = clip_fields(good);
+  auto refused_after = [&](auto patch) {
+    std::vector<uint8_t> bytes = good;
+    patch(bytes);
+    const ImportResult r = read_model(bytes, "f.bin");
+    EXPECT_TRUE(refused(r)) << r.error;
+    return r.error;
+  };
+  // A duration before the last key (2 s).
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const double d = 1.5;
+              std::memcpy(b.data() + f.duration, &d, 8);
+            }).find("past the clip's duration"),
+            std::string::npos);
+  // Laid out for another skeleton.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t j = 4;
+              std::memcpy(b.data() + f.joints, &j, 4);
+            }).find("laid out for 4 joints"),
+            std::string::npos);
+  // What the clip says it keys disagrees with its tracks (blending would read it).
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) { b[f.keyed + 8] ^= 4; }).find("keyed entry"),
+            std::string::npos);
+  // Times out of order: the second time of the first keyed timeline made NaN.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const double nan = std::numeric_limits<double>::quiet_NaN();
+              std::memcpy(b.data() + f.times + 8 + 8 * 2, &nan, 8);
+            }),
+            "");
+  // A track's base past the values.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t base = 1u << 30;
+              std::memcpy(b.data() + f.tracks + 8 + 13 * 6 + 4, &base, 4);
+            }),
+            "");
+  // A track's timeline past the timelines.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const uint32_t timeline = 99;
+              std::memcpy(b.data() + f.tracks + 8 + 13 * 6, &timeline, 4);
+            }),
+            "");
+  // A value made infinite.
+  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
+              const float inf = std::numeric_limits<float>::infinity();
+              std::memcpy(b.data() + f.values + 8, &inf, 4);
+            }),
+            "");
+}
+
+TEST(ModelFormat, NamesAndNotesStayOnOneLine) {
+  Model m = sample_model();
+  m.skeleton.names[0] = "two\nlines";
+  ImportReport report;
+  report.notes = {"a\rb"};
+  const ImportResult r = read_model(write_model(m, report, {}), "f.bin");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.model->skeleton.names[0], "two lines");
+  EXPECT_EQ(r.report.notes[0], "a b");
+}
+
+}  // namespace
+}  // namespace sv
