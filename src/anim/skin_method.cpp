@@ -1,6 +1,7 @@
 #include "anim/skin_method.h"
 
 #include <cmath>
+#include <iterator>
 
 #include <glm/gtc/matrix_access.hpp>
 #include <glm/matrix.hpp>
@@ -49,6 +50,13 @@ std::optional<SkinMethod> parse_skin_method(std::string_view text) noexcept {
   for (SkinMethod m : kSkinMethods)
     if (text == skin_method_name(m)) return m;
   return std::nullopt;
+}
+
+SkinMethod next_skin_method(SkinMethod method) noexcept {
+  constexpr std::size_t n = std::size(kSkinMethods);
+  for (std::size_t i = 0; i < n; ++i)
+    if (kSkinMethods[i] == method) return kSkinMethods[(i + 1) % n];
+  return kSkinMethods[0];
 }
 
 // Higham's scaled Newton iteration X <- (g X + (g X)^-T) / 2 converges quadratically to the

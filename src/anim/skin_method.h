@@ -59,6 +59,8 @@ const char* skin_method_name(SkinMethod method) noexcept;
 // "LBS", "DQS", "CoR": what the UI and the figures print.
 const char* skin_method_label(SkinMethod method) noexcept;
 std::optional<SkinMethod> parse_skin_method(std::string_view text) noexcept;
+// The method after `method` in kSkinMethods, the first after the last (the window's M key).
+SkinMethod next_skin_method(SkinMethod method) noexcept;
 
 // One palette entry split for DQS and CoR.
 struct MethodBone {

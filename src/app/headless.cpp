@@ -41,6 +41,11 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   const int32_t clip = h.clip;
   RenderOptions ro;
   ro.gpu_skinning = viewer.skinning != "cpu";
+  ro.method = skin_method_of(options);
+  if (ro.method == SkinMethod::Cor) {
+    s.centers.start(s.model);  // timed frames skin with CoR from the first one
+    s.centers.wait();
+  }
   s.player = Player{};
   s.player.clip = clip;
   gl.renderer().prepare(s.model);

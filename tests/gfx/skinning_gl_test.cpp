@@ -26,8 +26,10 @@ struct Capture {
 };
 
 Capture make_capture_program() {
-  gl::ProgramDesc desc{
-      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_model_position"}};
+  gl::ProgramDesc desc{{"common.vert", "skin.vert"},
+                       {"mesh.frag"},
+                       gl::skin_program_defines(),
+                       {"v_model_position"}};
   gl::ProgramResult r = gl::build_program(desc);
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_TRUE(r.warning.empty()) << r.warning;
