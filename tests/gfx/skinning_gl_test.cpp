@@ -1,6 +1,8 @@
 // GPU skinning equals CPU skinning, measured on the GPU's real output: skin.vert's skinned
-// model-space positions are captured with transform feedback and compared with sv::skin_lbs
-// (through the Animator, as the viewer runs it). Tolerance: 1e-5 of the bounding-box diagonal.
+// model-space positions are captured with transform feedback and compared with the CPU kernels
+// (sv::skin through the Animator, as the viewer runs it) under every skinning method (LBS, DQS,
+// CoR with the centres uploaded as the vertex attribute). Tolerance: 1e-5 of the bounding-box
+// diagonal.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "anim/animator.h"
 #include "anim/model.h"
+#include "anim/rotation_centers.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
@@ -39,16 +42,25 @@ Capture make_capture_program() {
 }
 
 // Runs skin.vert over every vertex of mesh `m` and returns the captured positions.
-std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m) {
-  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m);
+std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m,
+                                SkinMethod method = SkinMethod::Lbs) {
+  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m, method);
 }
 
 // Compares GPU and CPU skinning of every mesh of `model` at `times` of its first clip (the rest
 // pose when it has none). Returns the largest error over the diagonal.
-double max_relative_error(const Model& model, std::initializer_list<float> fractions) {
+double max_relative_error(const Model& model, std::initializer_list<float> fractions,
+                          SkinMethod method = SkinMethod::Lbs) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
   Animator animator(model);
+  std::vector<std::vector<glm::vec3>> centers;
+  if (method == SkinMethod::Cor) {
+    centers = compute_rotation_centers(model, false);
+    EXPECT_EQ(centers.size(), model.meshes.size());
+    for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
+  }
+  animator.set_skin(SkinChoice{method, centers});
   const int32_t clip = model.clips.empty() ? -1 : 0;
   animator.set_clip(model, clip);
   const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
@@ -58,13 +70,14 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
     EXPECT_TRUE(animator.evaluate(model, mode, f * duration));
     EXPECT_TRUE(animator.skin_cpu(model));
     gpu.upload_palette(animator.palette(), animator.normal_palette());
+    if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
     Bounds bounds;
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
       for (const glm::vec3& p : animator.skinned_positions(m)) bounds.add(p);
     }
     const double diagonal = std::max(static_cast<double>(bounds.diagonal()), 1e-12);
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m);
+      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m, method);
       const auto c = animator.skinned_positions(m);
       EXPECT_EQ(g.size(), c.size());
       for (std::size_t v = 0; v < std::min(g.size(), c.size()); ++v) {
@@ -106,6 +119,46 @@ TEST(GpuSkinning, PaletteReallyMovesVertices) {
   EXPECT_GT(moved, 0.05f);
 }
 
+TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
+  // Guards the per-method comparisons below against a method uniform that does nothing: on the
+  // default character's `twist` half-turn the GPU's DQS and CoR vertices leave LBS's.
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& model = *r.model;
+  int32_t twist = -1;
+  for (std::size_t c = 0; c < model.clips.size(); ++c)
+    if (model.clips[c].name() == "twist") twist = static_cast<int32_t>(c);
+  ASSERT_GE(twist, 0);
+  const auto centers = compute_rotation_centers(model, false);
+  const Capture capture = make_capture_program();
+  gl::GpuModel gpu(model);
+  gpu.upload_centers(0, centers[0]);
+  Animator animator(model);
+  animator.set_skin(SkinChoice{SkinMethod::Dqs, {}});
+  animator.set_clip(model, twist);
+  ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 1.0));
+  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_method_palette(animator.method_palette());
+  const auto lbs = gpu_skin(capture, gpu, 0, SkinMethod::Lbs);
+  for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
+    const auto g = gpu_skin(capture, gpu, 0, method);
+    float moved = 0.0f;
+    for (std::size_t v = 0; v < g.size(); ++v) moved = std::max(moved, glm::length(g[v] - lbs[v]));
+    EXPECT_GT(moved, 0.01f) << skin_method_label(method);
+  }
+}
+
+TEST(GpuSkinning, DefaultCharacterMatchesCpuUnderEveryMethod) {
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (SkinMethod method : kSkinMethods) {
+    EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}, method), 1e-5)
+        << skin_method_label(method);
+  }
+}
+
 class RealModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealModel, GpuMatchesCpuAtThreeTimes) {
@@ -118,7 +171,11 @@ TEST_P(RealModel, GpuMatchesCpuAtThreeTimes) {
   }
   ImportResult r = import_model(path);
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}), 1e-5);
+  // Every method: the GPU's real output (transform feedback) against the CPU kernels.
+  for (SkinMethod method : kSkinMethods) {
+    EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}, method), 1e-5)
+        << skin_method_label(method);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AssimpTestModels, RealModel,
