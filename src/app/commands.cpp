@@ -167,6 +167,8 @@ int run_dump(const Options& o) {
   request.skin.method = skin_method_of(o);
   if (request.skin.method == SkinMethod::Cor) {
     centers = compute_rotation_centers(m, false);
+    if (centers.size() != m.meshes.size())
+      return fail(o.model + ": the centres of rotation cannot be computed for this model");
     request.skin.centers = centers;
   }
 

@@ -45,6 +45,9 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   if (ro.method == SkinMethod::Cor) {
     s.centers.start(s.model);  // timed frames skin with CoR from the first one
     s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
   }
   s.player = Player{};
   s.player.clip = clip;

@@ -86,6 +86,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;
   v.centers_progress = scene->centers.started() ? scene->centers.progress() : -1.0f;
+  v.centers_failed = scene->centers.done() && !centers_fit(*scene);
   return v;
 }
 
@@ -663,6 +664,9 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
     // One picture: wait for the centres instead of drawing LBS while they are computed.
     s.centers.start(s.model);
     s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
   }
   evaluate(s, ro);
   glViewport(0, 0, width, height);

@@ -56,6 +56,9 @@ struct Scene {
 // first use and skins with LBS until they are known (then uploads them to the GPU once: needs
 // the scene's GL context current). Nothing allocates after the centres are known.
 void choose_method(Scene& scene, SkinMethod method);
+// The scene's centres are known and there is one per vertex of every mesh (false while they are
+// computed, and for a model whose meshes the computation refused: then CoR draws LBS).
+bool centers_fit(const Scene& scene) noexcept;
 
 // Plays the command line's `blend` from its clock time `clock`: the player moves to its base
 // clip and time, and the layers start at theirs.

@@ -113,6 +113,12 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
     ImGui::ProgressBar(scene.centers_progress, ImVec2(-1.0f, 0.0f), label);
     state.landmarks.add_last_item("progress:Centres");
   }
+  if (o.method == SkinMethod::Cor && scene.centers_failed) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f),
+                       "The centres of rotation could not be computed for this model: LBS shown.");
+    ImGui::PopTextWrapPos();
+  }
   int view = static_cast<int>(o.view);
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,
