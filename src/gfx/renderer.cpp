@@ -103,15 +103,17 @@ void Renderer::prepare(const Model& model) {
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(line_capacity_ * sizeof(LineVertex)),
                nullptr, GL_STREAM_DRAW);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  joint_to_bone_.assign(model.meshes.size(), std::vector<int32_t>(joints, -1));
-  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const Mesh& mesh = model.meshes[m];
-    for (std::size_t b = 0; b < mesh.skin_joints.size(); ++b) {
-      const int32_t j = mesh.skin_joints[b];
-      if (j >= 0 && static_cast<std::size_t>(j) < joints) {
-        joint_to_bone_[m][static_cast<std::size_t>(j)] = static_cast<int32_t>(b);
-      }
-    }
+  selected_bones_.assign(model.meshes.size(), -1);
+  bones_selected_for_ = -1;
+}
+
+void Renderer::select_bones(const Model& model, int32_t joint) {
+  bones_selected_for_ = joint;
+  for (std::size_t m = 0; m < selected_bones_.size() && m < model.meshes.size(); ++m) {
+    const std::vector<int32_t>& skin = model.meshes[m].skin_joints;
+    const auto it = std::find(skin.begin(), skin.end(), joint);
+    selected_bones_[m] =
+        joint >= 0 && it != skin.end() ? static_cast<int32_t>(it - skin.begin()) : -1;
   }
 }
 
@@ -153,6 +155,9 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
 
   const auto meshes = gpu.meshes();
   const auto joints = static_cast<int32_t>(model.skeleton.size());
+  const int32_t sel =
+      options.selected_joint >= 0 && options.selected_joint < joints ? options.selected_joint : -1;
+  if (sel != bones_selected_for_) select_bones(model, sel);  // only when the selection changes
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const GpuMesh& mesh = meshes[m];
     if (!gpu_path) {
@@ -160,9 +165,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
     } else {
       glUniform1i(u.palette_base, mesh.palette_base);
     }
-    const int32_t sel = options.selected_joint;
-    glUniform1i(u.selected_bone,
-                sel >= 0 && sel < joints ? joint_to_bone_[m][static_cast<std::size_t>(sel)] : -1);
+    glUniform1i(u.selected_bone, m < selected_bones_.size() ? selected_bones_[m] : -1);
     glUniform4fv(u.base_color, 1, glm::value_ptr(mesh.base_color));
     const bool textured = mesh.base_texture && options.view == ViewMode::Shaded;
     glUniform1i(u.has_texture, textured ? 1 : 0);

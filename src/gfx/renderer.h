@@ -68,6 +68,7 @@ class Renderer {
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
   };
+  void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
   void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
                    const RenderOptions& options, const glm::mat4& view_proj,
                    const glm::vec3& light_dir);
@@ -82,8 +83,12 @@ class Renderer {
   VertexArray line_vao_;
   Buffer line_buffer_;
   std::size_t line_capacity_ = 0;
-  std::vector<LineVertex> lines_;                    // staging, sized by prepare()
-  std::vector<std::vector<int32_t>> joint_to_bone_;  // per mesh: skeleton joint -> skin bone
+  std::vector<LineVertex> lines_;  // staging, sized by prepare()
+  // Per mesh, the skin bone of the selected joint (-1: the mesh's skin lacks it), for the weights
+  // view; recomputed when the selection changes. One entry per mesh, not a joints x meshes table
+  // (65,536 x 65,536 within the import limits would be 16 GiB).
+  std::vector<int32_t> selected_bones_;
+  int32_t bones_selected_for_ = -1;  // the joint selected_bones_ was computed for
   float grid_spacing_ = 1.0f;
   // GL_TIME_ELAPSED queries in a ring, read when their result is ready, so nothing stalls.
   static constexpr int kTimers = 4;

@@ -160,7 +160,11 @@ void report_section(const SceneView& scene, ViewerState& state) {
   if (!section) return;
   if (scene.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
   ImGui::PushTextWrapPos(0.0f);
-  for (const std::string& line : scene.report) ImGui::BulletText("%s", line.c_str());
+  // Bullet + wrapped text: BulletText would cut a long note at the panel's edge.
+  for (const std::string& line : scene.report) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s", line.c_str());
+  }
   // The repairs above are the ones the import made when the file was first read.
   if (scene.from_cache)
     ImGui::TextDisabled(

@@ -19,6 +19,8 @@
 #include "io/model_format.h"
 #include "io/worker_protocol.h"
 
+#include "temp_dir.h"
+
 namespace sv {
 namespace {
 
@@ -27,21 +29,7 @@ namespace fs = std::filesystem;
 const std::string kDefault = SKINVIEW_SOURCE_DIR "/assets/default.glb";
 const std::string kBoxDir = SKINVIEW_TEST_MODELS "/glTF2/BoxTextured-glTF";
 
-class TempDir {
- public:
-  TempDir() {
-    std::string templ = (fs::temp_directory_path() / "skinview-icache-XXXXXX").string();
-    path_ = ::mkdtemp(templ.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 ImportOptions cached(const TempDir& dir) {
   ImportOptions o;

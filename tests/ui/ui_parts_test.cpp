@@ -20,6 +20,8 @@
 #include "ui/files.h"
 #include "ui/outliner.h"
 
+#include "temp_dir.h"
+
 namespace sv {
 namespace {
 
@@ -159,18 +161,7 @@ TEST(JointTree, LargeSkeletonsOpenTheirFirstLevelsOnly) {
   EXPECT_EQ(t.depth.back(), 999);
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char name[] = "/tmp/skinview_ui_XXXXXX";
-    path_ = ::mkdtemp(name);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 void touch(const std::string& p) { std::ofstream(p) << "x"; }
 
