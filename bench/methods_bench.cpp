@@ -25,6 +25,7 @@
 #include "anim/skin_method.h"
 #include "anim/skinning.h"
 #include "anim/worker_pool.h"
+#include "skin_loop.h"
 #include "synthetic.h"
 #ifdef SKINVIEW_BENCH_IO
 #include "io/import.h"
@@ -70,13 +71,6 @@ const MethodData& method_data(std::size_t vertices, bool rigid) {
   return *d;
 }
 
-WorkerPool& method_pool(unsigned threads) {
-  static std::map<unsigned, std::unique_ptr<WorkerPool>> pools;
-  auto& p = pools[threads];
-  if (!p) p = std::make_unique<WorkerPool>(threads);
-  return *p;
-}
-
 void skin_method(benchmark::State& state) {
   const auto method = static_cast<SkinMethod>(state.range(0));
   const auto n = static_cast<std::size_t>(state.range(1));
@@ -86,21 +80,11 @@ void skin_method(benchmark::State& state) {
   in.centers = d.centers;
   const SkinPalettes pal{d.palette, d.normal_palette, d.method};
   std::vector<glm::vec3> out_p(n), out_n(n);
-  WorkerPool& workers = method_pool(threads);
-  const auto start = std::chrono::steady_clock::now();
-  for (auto _ : state) {
-    const bool ok = threads == 1 ? skin(method, pal, in, out_p, out_n)
-                                 : skin_parallel(workers, method, pal, in, out_p, out_n);
-    if (!ok) state.SkipWithError("skin refused the input");
-    benchmark::DoNotOptimize(out_p.data());
-    benchmark::DoNotOptimize(out_n.data());
-    benchmark::ClobberMemory();
-  }
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
-  state.counters["wall_items_per_second"] =
-      static_cast<double>(state.iterations()) * static_cast<double>(n) / wall;
+  WorkerPool& workers = bench_pool(threads);
+  time_skinning(state, n, out_p, out_n, [&] {
+    return threads == 1 ? skin(method, pal, in, out_p, out_n)
+                        : skin_parallel(workers, method, pal, in, out_p, out_n);
+  });
   state.SetLabel(std::string(skin_method_label(method)) + " " + skin_isa_name(skin_best_isa()));
 }
 BENCHMARK(skin_method)

@@ -297,16 +297,11 @@ SV_AVX512 SV_INLINE uint64_t same_as_previous64(const uint64_t* keys, std::size_
 
 // The kernel for skin_runs (skinning_runs.h). Its functions carry the AVX-512 target, so the
 // walk calls them rather than inlining them: one call per 16 vertices.
-struct Avx512Runs {
+// The run scan every AVX-512 kernel shares (skinning_runs.h's Kernel): 16 lanes, the key
+// comparisons, and run() flattening run_blocks over the kernel's own block() (Self).
+template <class Self>
+struct Avx512RunScan {
   static constexpr std::size_t kLanes = 16;
-  template <bool kNormals>
-  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
-                              std::size_t n) noexcept {
-    if (n == kLanes)
-      skin_block<kNormals, true>(s, b, v, n);
-    else
-      skin_block<kNormals, false>(s, b, v, n);
-  }
   SV_AVX512 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
                                              uint64_t key) noexcept {
     return leading_equal16(keys, n, key);
@@ -320,7 +315,18 @@ struct Avx512Runs {
                                                             const float* const b[4], uint64_t key,
                                                             std::size_t v,
                                                             std::size_t end) noexcept {
-    return run_blocks<Avx512Runs, kNormals>(s, b, key, v, end);
+    return run_blocks<Self, kNormals>(s, b, key, v, end);
+  }
+};
+
+struct Avx512Runs : Avx512RunScan<Avx512Runs> {
+  template <bool kNormals>
+  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+                              std::size_t n) noexcept {
+    if (n == kLanes)
+      skin_block<kNormals, true>(s, b, v, n);
+    else
+      skin_block<kNormals, false>(s, b, v, n);
   }
   static void per_vertex(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                          std::size_t end) noexcept {
@@ -387,27 +393,11 @@ struct Ln16 {
 #undef SV_LANES_INLINE
 
 template <bool kCor>
-struct Avx512MethodRuns {
-  static constexpr std::size_t kLanes = 16;
+struct Avx512MethodRuns : Avx512RunScan<Avx512MethodRuns<kCor>> {
   template <bool kNormals>
   SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
                               std::size_t n) noexcept {
     MethodLanes<Ln16>::run_block<kNormals, kCor>(s, b, v, n);
-  }
-  SV_AVX512 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
-                                             uint64_t key) noexcept {
-    return leading_equal16(keys, n, key);
-  }
-  SV_AVX512 static uint64_t same_as_previous(const uint64_t* keys, std::size_t v,
-                                             std::size_t total) noexcept {
-    return same_as_previous64(keys, v, total);
-  }
-  template <bool kNormals>
-  SV_AVX512 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
-                                                            const float* const b[4], uint64_t key,
-                                                            std::size_t v,
-                                                            std::size_t end) noexcept {
-    return run_blocks<Avx512MethodRuns, kNormals>(s, b, key, v, end);
   }
   static void per_vertex(const SkinJob& job, const PackedBone*, std::size_t begin,
                          std::size_t end) noexcept {
