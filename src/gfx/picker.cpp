@@ -152,9 +152,19 @@ PickResult Picker::pick(const PickInput& in) {
   ray.origin = glm::vec3(to_model * glm::vec4(world_ray.origin, 1.0f));
   ray.direction = glm::vec3(to_model * glm::vec4(world_ray.direction, 0.0f));
   r.surface.mesh = mesh;
-  if (!resolve_surface_hit(m, palette.subspan(base, m.skin_joints.size()), triangle, ray,
-                           &r.surface))
-    return r;
+  // The triangle's vertices where this frame drew them: with the frame's skinning method.
+  const SkinChoice& skin = in.animator->skin();
+  const std::size_t bones = m.skin_joints.size();
+  SkinPalettes palettes;
+  palettes.palette = palette.subspan(base, bones);
+  const auto method_palette = in.animator->method_palette();
+  if (skin.method != SkinMethod::Lbs && base + bones <= method_palette.size())
+    palettes.method = method_palette.subspan(base, bones);
+  const std::span<const glm::vec3> centers =
+      skin.method == SkinMethod::Cor && mesh < skin.centers.size()
+          ? std::span<const glm::vec3>(skin.centers[mesh])
+          : std::span<const glm::vec3>();
+  if (!resolve_surface_hit(m, skin.method, palettes, centers, triangle, ray, &r.surface)) return r;
   r.kind = PickResult::Kind::Surface;
   r.joint = r.surface.joint;
   return r;
