@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "anim/skin_method.h"
 #include "io/import.h"
 
 namespace sv {
@@ -37,6 +38,7 @@ struct Options {
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
+  std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (anim/skin_method.h)
 };
 
 // The import worker's bounds and the model cache's folder from the options.
@@ -49,6 +51,9 @@ void add_core_options(CLI::App& app, Options& options);
 // Parses argv with `app`. Returns -1 when the program should go on, otherwise the exit status
 // to return at once (0 after --help, 2 after a one-line syntax error on stderr).
 int parse_command_line(CLI::App& app, int argc, char** argv);
+
+// --method as parsed (CLI11 has checked the spelling): LBS when it names nothing.
+SkinMethod skin_method_of(const Options& options) noexcept;
 
 // The headless commands. Each prints its own one-line error and returns the exit status.
 int run_info(const Options& options);

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "anim/rotation_centers.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -158,6 +159,17 @@ int run_dump(const Options& o) {
             make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
         !e.empty())
       return fail(e);
+  }
+
+  // CoR's centres of rotation, computed here before posing (the window computes them off its
+  // UI thread; a dump waits for them).
+  std::vector<std::vector<glm::vec3>> centers;
+  request.skin.method = skin_method_of(o);
+  if (request.skin.method == SkinMethod::Cor) {
+    centers = compute_rotation_centers(m, false);
+    if (centers.size() != m.meshes.size())
+      return fail(o.model + ": the centres of rotation cannot be computed for this model");
+    request.skin.centers = centers;
   }
 
   if (o.output == "-") {

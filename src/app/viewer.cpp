@@ -85,6 +85,8 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.bones = scene->gpu.bone_count();
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;
+  v.centers_progress = scene->centers.started() ? scene->centers.progress() : -1.0f;
+  v.centers_failed = scene->centers.done() && !centers_fit(*scene);
   return v;
 }
 
@@ -554,6 +556,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     return bad_input("bad --view '" + viewer.view + "'");
   }
   start.render.gpu_skinning = viewer.skinning != "cpu";
+  start.render.method = skin_method_of(options);
   start.render.skeleton = viewer.skeleton;
   start.up = viewer.up;
   if (!options.time.empty()) {
@@ -611,6 +614,7 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
     return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
   }
   ro.gpu_skinning = viewer.skinning == "gpu";
+  ro.method = skin_method_of(options);
   ro.skeleton = viewer.skeleton;
   double time = 0.0;
   if (!options.time.empty() && !parse_seconds(options.time, &time)) {
@@ -656,6 +660,14 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer) {
   OrbitCamera camera;
   s.bounds = s.bounds_of(s.player.clip);
   frame_scene(s, camera, ro, viewport.aspect());
+  if (ro.method == SkinMethod::Cor) {
+    // One picture: wait for the centres instead of drawing LBS while they are computed.
+    s.centers.start(s.model);
+    s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
+  }
   evaluate(s, ro);
   glViewport(0, 0, width, height);
   glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
