@@ -41,6 +41,7 @@
 #include "anim/pose.h"
 #include "anim/skinning.h"
 #include "anim/worker_pool.h"
+#include "skin_loop.h"
 #include "synthetic.h"
 
 namespace sv::bench {
@@ -55,36 +56,17 @@ const SkinData& skin_data(std::size_t vertices, bool grouped = true) {
   return *d;
 }
 
-WorkerPool& pool(unsigned threads) {
-  static std::map<unsigned, std::unique_ptr<WorkerPool>> pools;
-  auto& p = pools[threads];
-  if (!p) p = std::make_unique<WorkerPool>(threads);
-  return *p;
-}
-
 void skin_cpu_on(benchmark::State& state, bool grouped) {
   const std::size_t n = static_cast<std::size_t>(state.range(0));
   const unsigned threads = static_cast<unsigned>(state.range(1));
   const SkinData& d = skin_data(n, grouped);
   const SkinInput in{d.positions, d.normals, d.joints, d.weights, d.max_joint};
   std::vector<glm::vec3> out_p(n), out_n(n);
-  WorkerPool& workers = pool(threads);
-  const auto start = std::chrono::steady_clock::now();
-  for (auto _ : state) {
-    const bool ok = threads == 1
-                        ? skin_lbs(d.palette, d.normal_palette, in, out_p, out_n)
+  WorkerPool& workers = bench_pool(threads);
+  time_skinning(state, n, out_p, out_n, [&] {
+    return threads == 1 ? skin_lbs(d.palette, d.normal_palette, in, out_p, out_n)
                         : skin_lbs_parallel(workers, d.palette, d.normal_palette, in, out_p, out_n);
-    if (!ok) state.SkipWithError("skin_lbs refused the input");
-    benchmark::DoNotOptimize(out_p.data());
-    benchmark::DoNotOptimize(out_n.data());
-    benchmark::ClobberMemory();
-  }
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(n));
-  // items_per_second divides by the calling thread's CPU time; this one by the wall time.
-  state.counters["wall_items_per_second"] =
-      static_cast<double>(state.iterations()) * static_cast<double>(n) / wall;
+  });
   state.SetLabel(skin_isa_name(skin_best_isa()));
 }
 

@@ -1,6 +1,7 @@
 #include "synthetic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include <glm/gtc/quaternion.hpp>
@@ -140,6 +141,56 @@ Model make_model(int joints, std::size_t vertices) {
   mesh.inverse_bind = m.skeleton.inverse_bind;
   m.meshes.push_back(std::move(mesh));
   return m;
+}
+
+Mesh make_tube_mesh(std::size_t vertices, int bones) {
+  constexpr int kSides = 64;
+  const int rings = std::max(2, static_cast<int>(vertices / kSides));
+  const float length = 2.0f, radius = 0.1f;
+  const float spacing = length / static_cast<float>(bones - 1);
+  Mesh mesh;
+  mesh.name = "tube";
+  mesh.node = 0;
+  mesh.skinned = true;
+  for (int r = 0; r < rings; ++r) {
+    const float a = length * static_cast<float>(r) / static_cast<float>(rings - 1);
+    // Nearest joints' Gaussian weights, the 4 largest kept, small ones dropped.
+    std::vector<std::pair<float, int>> w;
+    for (int b = 0; b < bones; ++b) {
+      const float d = (a - spacing * static_cast<float>(b)) / (0.6f * spacing);
+      w.emplace_back(std::exp(-d * d), b);
+    }
+    std::sort(w.begin(), w.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    float sum = 0.0f;
+    glm::u16vec4 j(0);
+    glm::vec4 wt(0.0f);
+    for (int i = 0; i < 4; ++i) {
+      if (w[static_cast<std::size_t>(i)].first < 0.01f * w[0].first) break;
+      j[i] = static_cast<uint16_t>(w[static_cast<std::size_t>(i)].second);
+      wt[i] = w[static_cast<std::size_t>(i)].first;
+      sum += wt[i];
+    }
+    for (int s = 0; s < kSides; ++s) {
+      const float phi = 6.2831853f * static_cast<float>(s) / kSides;
+      mesh.positions.emplace_back(radius * std::cos(phi), a, radius * std::sin(phi));
+      mesh.normals.emplace_back(std::cos(phi), 0.0f, std::sin(phi));
+      mesh.joints.push_back(j);
+      mesh.weights.push_back(wt / sum);
+    }
+  }
+  for (int r = 0; r + 1 < rings; ++r)
+    for (int s = 0; s < kSides; ++s) {
+      const auto p = static_cast<uint32_t>(r * kSides + s);
+      const auto q = static_cast<uint32_t>(r * kSides + (s + 1) % kSides);
+      mesh.indices.insert(mesh.indices.end(), {p, q + kSides, q, p, p + kSides, q + kSides});
+    }
+  mesh.vertex_flags.assign(mesh.positions.size(), 0);
+  for (int32_t b = 0; b < bones; ++b) {
+    mesh.skin_joints.push_back(b);
+    mesh.inverse_bind.emplace_back(1.0f);
+  }
+  group_vertices_by_bone_set(mesh);
+  return mesh;
 }
 
 }  // namespace sv::bench

@@ -52,4 +52,11 @@ SkinData make_skin(std::size_t vertices, int bones, uint32_t seed, bool grouped 
 // poses in the animator/ and gpu_frame_cpu_cost/ benchmarks.
 Model make_model(int joints, std::size_t vertices);
 
+// An open tube along +Y of about `vertices` vertices (rings of 64), 2 units long, radius 0.1,
+// bound to `bones` joints evenly spaced along it: each vertex weighs on its nearest joints with
+// a Gaussian falloff (width 0.6 of the joints' spacing, weights under 0.01 dropped: 2 or 3
+// influences), laid out by bone set. A limb-like surface whose weights blend as a character's
+// do, for the centres-of-rotation precompute (cor_precompute/). Rest pose: identity palette.
+Mesh make_tube_mesh(std::size_t vertices, int bones);
+
 }  // namespace sv::bench

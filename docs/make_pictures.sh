@@ -16,6 +16,17 @@ models=/usr/share/assimp/models
 # A blend: the wave layered over the walk, masked to the right arm.
 "$exe" assets/default.glb --screenshot docs/screenshot-wave-over-walk.png --size 560x400 \
   --clip walk --time 0.3 --layer wave:mask=clavicle_r
+# The same twist frame (the left forearm rolled half a turn) under LBS, DQS and CoR, side by side:
+# each rendered large, cropped to the arm, joined left to right (ImageMagick).
+methods_tmp="$(mktemp -d)"
+for m in lbs dqs cor; do
+  "$exe" assets/default.glb --clip twist --time 1 --method "$m" --size 1440x1080 \
+    --screenshot "$methods_tmp/$m.png"
+  convert "$methods_tmp/$m.png" -crop 450x375+675+210 +repage -bordercolor '#111111' -border 2 \
+    "$methods_tmp/$m-arm.png"
+done
+convert "$methods_tmp"/{lbs,dqs,cor}-arm.png +append docs/screenshot-methods.png
+rm -rf "$methods_tmp"
 # The window itself: its frame after 40 frames, panels included (--exit-png), with an empty
 # Recent list (a private XDG_CONFIG_HOME).
 config="$(mktemp -d)"

@@ -1,33 +1,122 @@
-// GPU linear blend skinning. The palette lives in a texture buffer (RGBA32F), three texels per
-// bone holding the rows of the 3x4 matrix K = B * M^-1, so the joint count has no small limit
-// and no bone limit is shared with C++. The normal palette has the same layout (rows of the 3x3
-// normal matrix, w unused). u_palette_base is this mesh's first bone in both buffers.
+// GPU skinning: linear blending (LBS), dual quaternions (DQS) and optimised centres of rotation
+// (CoR), the formulas of src/anim/skin_method.h, mirrored from the CPU's per-vertex loop
+// (src/anim/skinning_methods.cpp) so both paths give the same vertices up to rounding.
 //
-//   p' = (sum_i w_i K_i) p        n' = normalize((sum_i w_i N_i) n)      (as sv::skin_lbs)
+// The palette lives in a texture buffer (RGBA32F), three texels per bone holding the rows of the
+// 3x4 matrix K = B * M^-1, so the joint count has no small limit and no bone limit is shared
+// with C++. The normal palette has the same layout (rows of the 3x3 normal matrix, w unused).
+// The method palette (DQS, CoR) has SV_METHOD_TEXELS texels per bone (gfx/gpu_model.h): the
+// rotation quaternion, its dual part, the rows of the bind-space stretch S (w of the first row:
+// 1 when the bone is scaled). u_palette_base is this mesh's first bone in every buffer.
+//
+//   LBS  p' = (sum_i w_i K_i) p        n' = (sum_i w_i N_i) n
+//   DQS  p' = c applied to (A p)       n' = normalize(R(c) cof(A) n)
+//   CoR  p' = R(q) A (p - p*) + sum_i w_i K_i p*
+//
+// A is the weighted blend of the stretches when any of the vertex's bones is scaled, else I.
+
+#ifndef SV_METHOD_TEXELS
+#error "skin.vert needs SV_METHOD_TEXELS (gfx/gpu_model.h)"
+#endif
+
+layout(location = 6) in vec3 a_center;  // CoR: centre of rotation, bind space
 
 uniform samplerBuffer u_palette;
 uniform samplerBuffer u_normal_palette;
+uniform samplerBuffer u_method_palette;
 uniform int u_palette_base;
+uniform int u_method;  // 0 LBS, 1 DQS, 2 CoR (sv::SkinMethod)
 
 out vec3 v_model_position;  // skinned, model space: captured by transform feedback in tests
 
-void main() {
-  vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
-  vec3 n0 = vec3(0.0), n1 = vec3(0.0), n2 = vec3(0.0);
+// v rotated by the unit quaternion q (xyz vector part, w scalar).
+vec3 quat_rotate(vec4 q, vec3 v) {
+  return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}
+
+// LBS of the point p with the vertex's bones.
+vec3 blend_point(vec3 p) {
+  vec4 h = vec4(p, 1.0);
+  vec3 sum = vec3(0.0);
   for (int i = 0; i < 4; ++i) {
     float w = a_weights[i];
     if (w == 0.0) continue;
     int t = 3 * (u_palette_base + int(a_joints[i]));
-    r0 += w * texelFetch(u_palette, t + 0);
-    r1 += w * texelFetch(u_palette, t + 1);
-    r2 += w * texelFetch(u_palette, t + 2);
-    n0 += w * texelFetch(u_normal_palette, t + 0).xyz;
-    n1 += w * texelFetch(u_normal_palette, t + 1).xyz;
-    n2 += w * texelFetch(u_normal_palette, t + 2).xyz;
+    sum += w * vec3(dot(texelFetch(u_palette, t + 0), h), dot(texelFetch(u_palette, t + 1), h),
+                    dot(texelFetch(u_palette, t + 2), h));
   }
-  vec4 p = vec4(a_position, 1.0);
-  vec3 skinned = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
-  vec3 normal = vec3(dot(n0, a_normal), dot(n1, a_normal), dot(n2, a_normal));
+  return sum;
+}
+
+void skin_method(out vec3 skinned, out vec3 normal) {
+  int pivot = 0;
+  for (int i = 1; i < 4; ++i)
+    if (a_weights[i] > a_weights[pivot]) pivot = i;
+  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (u_palette_base + int(a_joints[pivot])));
+  vec4 b0 = vec4(0.0), be = vec4(0.0);
+  vec3 a0 = vec3(0.0), a1 = vec3(0.0), a2 = vec3(0.0);  // rows of A
+  bool scaled = false;
+  for (int i = 0; i < 4; ++i) {
+    int t = SV_METHOD_TEXELS * (u_palette_base + int(a_joints[i]));
+    vec4 real = texelFetch(u_method_palette, t);
+    vec4 s0 = texelFetch(u_method_palette, t + 2);
+    scaled = scaled || s0.w != 0.0;
+    float w = a_weights[i];
+    float s = dot(real, qp) < 0.0 ? -w : w;
+    b0 += s * real;
+    be += s * texelFetch(u_method_palette, t + 1);
+    a0 += w * s0.xyz;
+    a1 += w * texelFetch(u_method_palette, t + 3).xyz;
+    a2 += w * texelFetch(u_method_palette, t + 4).xyz;
+  }
+  if (!scaled) {
+    a0 = vec3(1.0, 0.0, 0.0);
+    a1 = vec3(0.0, 1.0, 0.0);
+    a2 = vec3(0.0, 0.0, 1.0);
+  }
+  float len2 = dot(b0, b0);
+  float inv = len2 > 0.0 ? inversesqrt(len2) : 0.0;
+  vec4 c0 = b0 * inv;
+  if (u_method == 2) {
+    vec3 d = a_position - a_center;
+    skinned = quat_rotate(c0, vec3(dot(a0, d), dot(a1, d), dot(a2, d))) + blend_point(a_center);
+  } else {
+    vec4 ce = be * inv;
+    vec3 p1 = vec3(dot(a0, a_position), dot(a1, a_position), dot(a2, a_position));
+    vec3 t = 2.0 * (c0.w * ce.xyz - ce.w * c0.xyz + cross(c0.xyz, ce.xyz));
+    skinned = quat_rotate(c0, p1) + t;
+  }
+  // The cofactor of A (its inverse transpose times det A), oriented by the sign of det A.
+  vec3 k0 = cross(a1, a2), k1 = cross(a2, a0), k2 = cross(a0, a1);
+  float sign = dot(a0, k0) < 0.0 ? -1.0 : 1.0;
+  vec3 n = sign * vec3(dot(k0, a_normal), dot(k1, a_normal), dot(k2, a_normal));
+  vec3 r = quat_rotate(c0, n);
+  float rl = dot(r, r);
+  normal = rl > 0.0 ? r * inversesqrt(rl) : vec3(0.0);
+}
+
+void main() {
+  vec3 skinned, normal;
+  if (u_method == 1 || u_method == 2) {
+    skin_method(skinned, normal);
+  } else {
+    vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+    vec3 n0 = vec3(0.0), n1 = vec3(0.0), n2 = vec3(0.0);
+    for (int i = 0; i < 4; ++i) {
+      float w = a_weights[i];
+      if (w == 0.0) continue;
+      int t = 3 * (u_palette_base + int(a_joints[i]));
+      r0 += w * texelFetch(u_palette, t + 0);
+      r1 += w * texelFetch(u_palette, t + 1);
+      r2 += w * texelFetch(u_palette, t + 2);
+      n0 += w * texelFetch(u_normal_palette, t + 0).xyz;
+      n1 += w * texelFetch(u_normal_palette, t + 1).xyz;
+      n2 += w * texelFetch(u_normal_palette, t + 2).xyz;
+    }
+    vec4 p = vec4(a_position, 1.0);
+    skinned = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
+    normal = vec3(dot(n0, a_normal), dot(n1, a_normal), dot(n2, a_normal));
+  }
 
   v_model_position = skinned;
   vec4 world = u_world * vec4(skinned, 1.0);

@@ -44,6 +44,7 @@ Animator::Animator(const Model& model) {
   }
   palette_.resize(bones, glm::mat4(1.0f));
   normal_palette_.resize(bones, glm::mat3(1.0f));
+  method_palette_.resize(bones);
   // A skeleton that does not validate leaves rest_ empty; evaluate() then reports failure.
   rest_.build(Clip{}, model.skeleton);
   rest_cursor_.reset(rest_);
@@ -194,6 +195,8 @@ bool Animator::finish(Clock::time_point t0) noexcept {
   times_.pose = seconds_since(t0);
   const auto t1 = Clock::now();
   if (!build_normal_palette(palette_, normal_palette_)) return false;
+  if (skin_.method != SkinMethod::Lbs && !build_method_palette(palette_, method_palette_))
+    return false;
   times_.normals = seconds_since(t1);
   return true;
 }
@@ -220,11 +223,18 @@ bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
     in.joints = mesh.joints;
     in.weights = mesh.weights;
     in.max_joint = mesh.max_joint;
-    const std::span<const glm::mat4> palette(palette_.data() + palette_base_[m], n);
-    const std::span<const glm::mat3> normals(normal_palette_.data() + palette_base_[m], n);
-    const bool ok = pool != nullptr ? skin_lbs_parallel(*pool, palette, normals, in,
-                                                        skinned_positions_[m], skinned_normals_[m])
-                                    : skin_lbs(palette, normals, in, skinned_positions_[m],
+    if (skin_.method == SkinMethod::Cor) {
+      if (m >= skin_.centers.size()) return false;
+      in.centers = skin_.centers[m];
+    }
+    SkinPalettes palettes;
+    palettes.palette = std::span<const glm::mat4>(palette_.data() + palette_base_[m], n);
+    palettes.normal_palette =
+        std::span<const glm::mat3>(normal_palette_.data() + palette_base_[m], n);
+    palettes.method = std::span<const MethodBone>(method_palette_.data() + palette_base_[m], n);
+    const bool ok = pool != nullptr ? skin_parallel(*pool, skin_.method, palettes, in,
+                                                    skinned_positions_[m], skinned_normals_[m])
+                                    : sv::skin(skin_.method, palettes, in, skinned_positions_[m],
                                                skinned_normals_[m]);
     if (!ok) return false;
   }

@@ -3,7 +3,8 @@
 //   one clip:   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
 //   a blend:    per layer sample_runtime -> blend_override / blend_additive (blend.h) onto the
 //               pose below -> pose_from_local (evaluate_pose's local->model and palette)
-//     then      build_normal_palette -> [CPU path] skin_lbs per mesh
+//     then      build_normal_palette -> [DQS, CoR] build_method_palette
+//               -> [CPU path] skin (the chosen method, anim/skinning.h) per mesh
 //
 // The one pose path: the viewer, --dump (io/dump.cpp), the fuzzers and the benchmarks'
 // animator/<joints> and blend/<layers> all run this. A clip is the model's runtime clip
@@ -37,6 +38,7 @@
 #include "anim/blend.h"
 #include "anim/bounds.h"
 #include "anim/clip_runtime.h"
+#include "anim/skin_method.h"
 #include "anim/transform.h"
 
 namespace sv {
@@ -65,11 +67,21 @@ struct Layer {
   bool every_channel = false;
 };
 
+// How the meshes are skinned. The method palette (skin_method.h) is built per frame, once per
+// bone, whenever the method is not LBS (the GPU path reads it too). CoR needs each vertex's
+// centre of rotation (rotation_centers.h), one vector per mesh, owned by the caller (the
+// viewer's Scene, the dump) and kept alive while set; without them CoR cannot skin and
+// skin_cpu() fails.
+struct SkinChoice {
+  SkinMethod method = SkinMethod::Lbs;
+  std::span<const std::vector<glm::vec3>> centers;  // per mesh; CoR only
+};
+
 // Wall-clock seconds of the last evaluate()/skin_cpu() per stage, for the Skinning panel.
 // Sampling, local->model and the palette are one pass (evaluate_pose), timed as one.
 struct StageTimes {
   double pose = 0.0;     // sample + local->model + palette
-  double normals = 0.0;  // the normal palette
+  double normals = 0.0;  // the normal palette (and the method palette for DQS and CoR)
   double cpu_skin = 0.0;
 };
 
@@ -107,8 +119,13 @@ class Animator {
   // transform outside clips. Identity when `joint` is out of range.
   Transform local(const Model& model, std::size_t joint) const noexcept;
 
-  // Skins every mesh on the CPU from the current palettes into skinned_positions/normals,
-  // split over `pool`'s threads when one is given (the viewer keeps one for its lifetime).
+  // Chooses the skinning method (takes effect at the next evaluate()). Nothing allocates.
+  void set_skin(const SkinChoice& choice) noexcept { skin_ = choice; }
+  const SkinChoice& skin() const noexcept { return skin_; }
+
+  // Skins every mesh on the CPU from the current palettes into skinned_positions/normals with
+  // the chosen method, split over `pool`'s threads when one is given (the viewer keeps one for
+  // its lifetime). False when a mesh cannot be skinned (CoR without its centres).
   bool skin_cpu(const Model& model, WorkerPool* pool = nullptr) noexcept;
 
   // The clip of set_clip, or the base layer's after set_layers (-1 for an empty stack).
@@ -118,6 +135,8 @@ class Animator {
   std::span<const glm::mat4> model_matrices() const noexcept { return model_; }
   std::span<const glm::mat4> palette() const noexcept { return palette_; }
   std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
+  // The palette split for DQS and CoR (the palette's layout); stale while the method is LBS.
+  std::span<const MethodBone> method_palette() const noexcept { return method_palette_; }
   uint32_t palette_base(std::size_t mesh) const noexcept { return palette_base_[mesh]; }
   std::span<const glm::vec3> skinned_positions(std::size_t mesh) const noexcept {
     return skinned_positions_[mesh];
@@ -156,6 +175,8 @@ class Animator {
   std::vector<glm::mat4> bind_model_;  // inverse of the skeleton's inverse bind matrices
   std::vector<glm::mat4> palette_;
   std::vector<glm::mat3> normal_palette_;
+  std::vector<MethodBone> method_palette_;
+  SkinChoice skin_;
   std::vector<uint32_t> palette_base_;
   std::vector<std::vector<glm::vec3>> skinned_positions_;
   std::vector<std::vector<glm::vec3>> skinned_normals_;

@@ -15,15 +15,26 @@ using detail::SkinJob;
 namespace {
 
 // Checks every size and joint index up front, so the kernels never test anything.
-bool fits(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
-          const SkinInput& in, std::span<glm::vec3> out_positions,
-          std::span<glm::vec3> out_normals) noexcept {
+bool fits(SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
+          std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
   const std::size_t n = in.positions.size();
   const bool with_normals = !in.normals.empty();
   if (in.joints.size() != n || in.weights.size() != n || out_positions.size() != n) return false;
-  if (with_normals && (in.normals.size() != n || out_normals.size() != n ||
-                       normal_palette.size() != palette.size()))
-    return false;
+  if (with_normals && (in.normals.size() != n || out_normals.size() != n)) return false;
+  // The number of bones the method reads per joint index.
+  std::size_t bones = pal.palette.size();
+  switch (method) {
+    case SkinMethod::Lbs:
+      if (with_normals && pal.normal_palette.size() != bones) return false;
+      break;
+    case SkinMethod::Dqs:
+      if (!pal.palette.empty() && pal.method.size() != bones) return false;
+      bones = pal.method.size();
+      break;
+    case SkinMethod::Cor:
+      if (pal.method.size() != bones || in.centers.size() != n) return false;
+      break;
+  }
   if (n == 0) return true;
   int32_t max_joint = in.max_joint;
   if (max_joint < 0) {
@@ -31,15 +42,27 @@ bool fits(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_
     for (const glm::u16vec4& j : in.joints) m = std::max({m, j.x, j.y, j.z, j.w});
     max_joint = m;
   }
-  return static_cast<std::size_t>(max_joint) < palette.size();
+  return static_cast<std::size_t>(max_joint) < bones;
 }
 
-SkinJob make_job(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
-                 const SkinInput& in, std::span<glm::vec3> out_positions,
-                 std::span<glm::vec3> out_normals) noexcept {
+SkinJob make_job(SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
+                 std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
   const bool with_normals = !in.normals.empty();
-  return {palette.data(), with_normals ? normal_palette.data() : nullptr, &in, out_positions.data(),
-          with_normals ? out_normals.data() : nullptr};
+  SkinJob job{pal.palette.data(),
+              with_normals && method == SkinMethod::Lbs ? pal.normal_palette.data() : nullptr, &in,
+              out_positions.data(), with_normals ? out_normals.data() : nullptr};
+  job.method = method;
+  job.method_palette = method == SkinMethod::Lbs ? nullptr : pal.method.data();
+  job.centers = method == SkinMethod::Cor ? in.centers.data() : nullptr;
+  return job;
+}
+
+SkinPalettes lbs_palettes(std::span<const glm::mat4> palette,
+                          std::span<const glm::mat3> normal_palette) noexcept {
+  SkinPalettes p;
+  p.palette = palette;
+  p.normal_palette = normal_palette;
+  return p;
 }
 
 bool cpu_has(SkinIsa isa) noexcept {
@@ -82,22 +105,35 @@ struct Prepared {
 };
 
 void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
+  const bool lbs = p.job.method == SkinMethod::Lbs;
   switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
     case SkinIsa::Avx512:
-      detail::skin_range_avx512(p.job, p.packed, begin, end);
+      if (lbs)
+        detail::skin_range_avx512(p.job, p.packed, begin, end);
+      else
+        detail::skin_range_avx512_method(p.job, p.packed, begin, end);
       return;
     case SkinIsa::Avx2Fma:
-      detail::skin_range_avx2_runs(p.job, p.packed, begin, end);
+      if (lbs)
+        detail::skin_range_avx2_runs(p.job, p.packed, begin, end);
+      else
+        detail::skin_range_avx2_method(p.job, p.packed, begin, end);
       return;
     case SkinIsa::Sse2:
-      detail::skin_range_sse2(p.job, p.packed, begin, end);
-      return;
+      if (lbs) {
+        detail::skin_range_sse2(p.job, p.packed, begin, end);
+        return;
+      }
+      break;
 #endif
     default:
-      detail::skin_range_scalar(p.job, begin, end);
-      return;
+      break;
   }
+  if (lbs)
+    detail::skin_range_scalar(p.job, begin, end);
+  else
+    detail::skin_range_method_scalar(p.job, begin, end);
 }
 
 // Vertices per chunk of a split job: 16384 vertices move ~1.2 MB (fits the L2 of the core
@@ -126,16 +162,22 @@ void run_part(void* context, unsigned /*part*/, unsigned /*parts*/) noexcept {
 
 // Checks, picks the kernel and repacks the palette into `packed` (kSkinMaxSimdBones entries,
 // on the caller's stack) when a SIMD kernel is picked. False when the input does not fit.
-bool prepare(SkinIsa isa, std::span<const glm::mat4> palette,
-             std::span<const glm::mat3> normal_palette, const SkinInput& in,
+bool prepare(SkinIsa isa, SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
              std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals,
              PackedBone* packed, Prepared& out) noexcept {
-  if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
-  out.job = make_job(palette, normal_palette, in, out_positions, out_normals);
-  out.isa = resolve(isa, palette.size());
+  if (!fits(method, pal, in, out_positions, out_normals)) return false;
+  out.job = make_job(method, pal, in, out_positions, out_normals);
+  const std::size_t bones = method == SkinMethod::Dqs ? pal.method.size() : pal.palette.size();
+  out.isa = resolve(isa, bones);
+  // DQS and CoR have no SSE2 kernel: the per-vertex loop needs no packed palette.
+  if (method != SkinMethod::Lbs && out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
   out.packed = nullptr;
   if (out.isa != SkinIsa::Scalar && !in.positions.empty()) {
-    detail::pack_palette(out.job.palette, out.job.normal_palette, palette.size(), packed);
+    if (method == SkinMethod::Lbs)
+      detail::pack_palette(out.job.palette, out.job.normal_palette, bones, packed);
+    else
+      detail::pack_method(method == SkinMethod::Cor ? out.job.palette : nullptr,
+                          out.job.method_palette, bones, packed);
     out.packed = packed;
   }
   return true;
@@ -214,38 +256,33 @@ bool skin_lbs_reference(std::span<const glm::mat4> palette,
                         std::span<const glm::mat3> normal_palette, const SkinInput& in,
                         std::span<glm::vec3> out_positions,
                         std::span<glm::vec3> out_normals) noexcept {
-  if (!fits(palette, normal_palette, in, out_positions, out_normals)) return false;
-  detail::skin_range_scalar(make_job(palette, normal_palette, in, out_positions, out_normals), 0,
+  const SkinPalettes pal = lbs_palettes(palette, normal_palette);
+  if (!fits(SkinMethod::Lbs, pal, in, out_positions, out_normals)) return false;
+  detail::skin_range_scalar(make_job(SkinMethod::Lbs, pal, in, out_positions, out_normals), 0,
                             in.positions.size());
   return true;
 }
 
-bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,
-                  std::span<const glm::mat3> normal_palette, const SkinInput& in,
-                  std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
+bool skin_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes, const SkinInput& in,
+              std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
   PackedBone packed[kSkinMaxSimdBones];
   Prepared p;
-  if (!prepare(isa, palette, normal_palette, in, out_positions, out_normals, packed, p))
-    return false;
+  if (!prepare(isa, method, palettes, in, out_positions, out_normals, packed, p)) return false;
   run_range(p, 0, in.positions.size());
   return true;
 }
 
-// Normals need the normal palette only when there are normals to skin; a positions-only call
-// may pass an empty normal palette.
-bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
-              const SkinInput& in, std::span<glm::vec3> out_positions,
-              std::span<glm::vec3> out_normals) noexcept {
-  return skin_lbs_isa(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals);
+bool skin(SkinMethod method, const SkinPalettes& palettes, const SkinInput& in,
+          std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
+  return skin_isa(SkinIsa::Auto, method, palettes, in, out_positions, out_normals);
 }
 
-bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
-                       std::span<const glm::mat3> normal_palette, const SkinInput& in,
-                       std::span<glm::vec3> out_positions,
-                       std::span<glm::vec3> out_normals) noexcept {
+bool skin_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& palettes,
+                   const SkinInput& in, std::span<glm::vec3> out_positions,
+                   std::span<glm::vec3> out_normals) noexcept {
   PackedBone packed[kSkinMaxSimdBones];
   Prepared p;
-  if (!prepare(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals, packed, p))
+  if (!prepare(SkinIsa::Auto, method, palettes, in, out_positions, out_normals, packed, p))
     return false;
   // One chunk or less: waking a worker that would find nothing to take costs more than the job
   // (the caller waits for it to check in; ~0.1 ms for the default asset's 10,611 vertices when
@@ -258,6 +295,30 @@ bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
   job.next.store(0, std::memory_order_relaxed);
   pool.run(&run_part, &job);
   return true;
+}
+
+bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,
+                  std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                  std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept {
+  return skin_isa(isa, SkinMethod::Lbs, lbs_palettes(palette, normal_palette), in, out_positions,
+                  out_normals);
+}
+
+// Normals need the normal palette only when there are normals to skin; a positions-only call
+// may pass an empty normal palette.
+bool skin_lbs(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
+              const SkinInput& in, std::span<glm::vec3> out_positions,
+              std::span<glm::vec3> out_normals) noexcept {
+  return skin_isa(SkinIsa::Auto, SkinMethod::Lbs, lbs_palettes(palette, normal_palette), in,
+                  out_positions, out_normals);
+}
+
+bool skin_lbs_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
+                       std::span<const glm::mat3> normal_palette, const SkinInput& in,
+                       std::span<glm::vec3> out_positions,
+                       std::span<glm::vec3> out_normals) noexcept {
+  return skin_parallel(pool, SkinMethod::Lbs, lbs_palettes(palette, normal_palette), in,
+                       out_positions, out_normals);
 }
 
 }  // namespace sv

@@ -1,6 +1,7 @@
-// CPU linear blend skinning (LBS) of positions and normals.
+// CPU skinning of positions and normals: linear blend skinning (LBS), and the methods of
+// anim/skin_method.h (dual quaternions, optimised centres of rotation).
 //
-//   p' = (sum_i w_i K_{j_i}) p            n' = normalize((sum_i w_i N_{j_i}) n)
+//   LBS:  p' = (sum_i w_i K_{j_i}) p            n' = normalize((sum_i w_i N_{j_i}) n)
 //
 // K is the palette (pose.h), N the normal palette. Each vertex has 4 joint indices into the
 // palette and 4 weights summing to 1 (the importer guarantees both; unused slots have weight 0).
@@ -16,6 +17,11 @@
 // skin_lbs_reference, the plain scalar loop, to within 1e-6 of each vertex's magnitude
 // (tests/anim/skinning_simd_test.cpp); they differ from it only by rounding (fused multiply-adds,
 // and a Newton-refined reciprocal square root for normals).
+//
+// skin() runs any method with the same layout and threading: DQS and CoR skin the same runs of
+// vertices that share their bones 16 (AVX-512) or 8 (AVX2) lanes at a time, with the method's
+// per-bone values (the dual quaternion, the rotation, the stretch) as broadcast constants;
+// vertices in short runs take a plain per-vertex loop (skinning_methods.cpp).
 #pragma once
 
 #include <cstddef>
@@ -27,6 +33,8 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+
+#include "anim/skin_method.h"
 
 namespace sv {
 
@@ -40,6 +48,18 @@ struct SkinInput {
   // Largest index in `joints` when the caller knows it (Mesh::max_joint); -1 makes skin_lbs
   // scan the joints once to check them against the palette.
   int32_t max_joint = -1;
+  // CoR only: each vertex's centre of rotation in bind space (anim/rotation_centers.h), the
+  // vertex count of them; other methods ignore it.
+  std::span<const glm::vec3> centers = {};
+};
+
+// What each method reads per bone: LBS the palette (and the normal palette for normals); DQS
+// the method palette (build_method_palette of the palette); CoR the palette (the centre moves
+// as LBS moves it) and the method palette. Spans a method does not read may be empty.
+struct SkinPalettes {
+  std::span<const glm::mat4> palette;
+  std::span<const glm::mat3> normal_palette;
+  std::span<const MethodBone> method;
 };
 
 // Returns false, writing nothing, when the streams disagree in length, the outputs do not fit
@@ -75,6 +95,21 @@ const char* skin_isa_name(SkinIsa isa) noexcept;
 bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,
                   std::span<const glm::mat3> normal_palette, const SkinInput& in,
                   std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept;
+
+// Skins with `method`. The contract of skin_lbs, and: the method palette must have as many
+// entries as the palette (DQS: as the joints need, when no palette is given), and CoR needs one
+// centre per vertex; otherwise false, writing nothing. LBS is skin_lbs exactly.
+bool skin(SkinMethod method, const SkinPalettes& palettes, const SkinInput& in,
+          std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept;
+// The same split over `pool`'s threads; results identical to skin()'s.
+bool skin_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& palettes,
+                   const SkinInput& in, std::span<glm::vec3> out_positions,
+                   std::span<glm::vec3> out_normals) noexcept;
+// skin() on a given instruction set, for tests and benchmarks (falls back as skin_lbs_isa).
+// DQS and CoR have run kernels for AVX-512 and AVX2; on SSE2 and Scalar they take the
+// per-vertex loop.
+bool skin_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes, const SkinInput& in,
+              std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept;
 
 // The plain scalar loop, one vertex at a time in glm: the yardstick that the fast paths are
 // tested and benchmarked against. Same contract as skin_lbs.

@@ -240,9 +240,113 @@ struct Avx2Runs {
                                                           std::size_t v, std::size_t end) noexcept {
     return run_blocks<Avx2Runs, kNormals>(s, b, key, v, end);
   }
+  static void per_vertex(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                         std::size_t end) noexcept {
+    skin_range_avx2(job, packed, begin, end);
+  }
+};
+
+// ---- DQS and CoR (skinning_method_lanes.inc) ----------------------------------------------
+
+struct Ln8 {
+  using V = __m256;
+  using M = __m256;  // all-ones lanes where true (compare results)
+  struct Vec3 {
+    V x, y, z;
+  };
+  static constexpr std::size_t kLanes = 8;
+  SV_AVX2 SV_INLINE static V zero() noexcept { return _mm256_setzero_ps(); }
+  SV_AVX2 SV_INLINE static V set1(float f) noexcept { return _mm256_set1_ps(f); }
+  SV_AVX2 SV_INLINE static V bcast(const float* f) noexcept { return _mm256_broadcast_ss(f); }
+  SV_AVX2 SV_INLINE static V add(V a, V b) noexcept { return _mm256_add_ps(a, b); }
+  SV_AVX2 SV_INLINE static V sub(V a, V b) noexcept { return _mm256_sub_ps(a, b); }
+  SV_AVX2 SV_INLINE static V mul(V a, V b) noexcept { return _mm256_mul_ps(a, b); }
+  SV_AVX2 SV_INLINE static V max(V a, V b) noexcept { return _mm256_max_ps(a, b); }
+  SV_AVX2 SV_INLINE static V fmadd(V a, V b, V c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  SV_AVX2 SV_INLINE static V fmsub(V a, V b, V c) noexcept { return _mm256_fmsub_ps(a, b, c); }
+  SV_AVX2 SV_INLINE static V fnmadd(V a, V b, V c) noexcept { return _mm256_fnmadd_ps(a, b, c); }
+  SV_AVX2 SV_INLINE static M gt(V a, V b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
+  SV_AVX2 SV_INLINE static M ge(V a, V b) noexcept { return _mm256_cmp_ps(a, b, _CMP_GE_OQ); }
+  SV_AVX2 SV_INLINE static M le(V a, V b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+  SV_AVX2 SV_INLINE static M mand(M a, M b) noexcept { return _mm256_and_ps(a, b); }
+  SV_AVX2 SV_INLINE static M mor(M a, M b) noexcept { return _mm256_or_ps(a, b); }
+  SV_AVX2 SV_INLINE static M mnot(M a) noexcept {
+    return _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+  }
+  SV_AVX2 SV_INLINE static M mnone() noexcept { return _mm256_setzero_ps(); }
+  SV_AVX2 SV_INLINE static unsigned bits(M m) noexcept {
+    return static_cast<unsigned>(_mm256_movemask_ps(m));
+  }
+  SV_AVX2 SV_INLINE static V negate_where(M m, V v) noexcept {
+    return _mm256_xor_ps(v, _mm256_and_ps(m, _mm256_set1_ps(-0.0f)));
+  }
+  SV_AVX2 SV_INLINE static V rsqrt_nr(V x) noexcept {
+    const V y = _mm256_rsqrt_ps(x);
+    const V h = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
+    return _mm256_mul_ps(y, _mm256_fnmadd_ps(h, _mm256_mul_ps(y, y), _mm256_set1_ps(1.5f)));
+  }
+  SV_AVX2 SV_INLINE static void store(float* p, V v) noexcept { _mm256_store_ps(p, v); }
+  SV_AVX2 SV_INLINE static Vec3 load_xyz(const float* p) noexcept {
+    const Vec3x8 v = sv::detail::load_xyz(p);
+    return {v.x, v.y, v.z};
+  }
+  SV_AVX2 SV_INLINE static void store_xyz(float* p, const Vec3& v) noexcept {
+    sv::detail::store_xyz(p, Vec3x8{v.x, v.y, v.z});
+  }
+  SV_AVX2 SV_INLINE static void load_weights(const float* w, V out[4]) noexcept {
+    sv::detail::load_weights(w, out);
+  }
+};
+
+#define SV_LANES_INLINE SV_AVX2 SV_INLINE
+#include "anim/skinning_method_lanes.inc"
+#undef SV_LANES_INLINE
+
+template <bool kCor>
+struct Avx2MethodRuns {
+  static constexpr std::size_t kLanes = 8;
+  template <bool kNormals>
+  SV_AVX2 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+                            std::size_t n) noexcept {
+    MethodLanes<Ln8>::run_block<kNormals, kCor>(s, b, v, n);
+  }
+  SV_AVX2 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
+                                           uint64_t key) noexcept {
+    return Avx2Runs::leading_equal(keys, n, key);
+  }
+  SV_AVX2 static uint64_t same_as_previous(const uint64_t* keys, std::size_t v,
+                                           std::size_t total) noexcept {
+    return Avx2Runs::same_as_previous(keys, v, total);
+  }
+  template <bool kNormals>
+  SV_AVX2 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
+                                                          const float* const b[4], uint64_t key,
+                                                          std::size_t v, std::size_t end) noexcept {
+    return run_blocks<Avx2MethodRuns, kNormals>(s, b, key, v, end);
+  }
+  static void per_vertex(const SkinJob& job, const PackedBone*, std::size_t begin,
+                         std::size_t end) noexcept {
+    skin_range_method_scalar(job, begin, end);
+  }
 };
 
 }  // namespace
+
+void skin_range_avx2_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                            std::size_t end) noexcept {
+  if (begin >= end) return;
+  const bool normals = job.out_normals != nullptr;
+  if (job.method == SkinMethod::Cor) {
+    if (normals)
+      skin_runs<Avx2MethodRuns<true>, true>(job, packed, begin, end);
+    else
+      skin_runs<Avx2MethodRuns<true>, false>(job, packed, begin, end);
+  } else if (normals) {
+    skin_runs<Avx2MethodRuns<false>, true>(job, packed, begin, end);
+  } else {
+    skin_runs<Avx2MethodRuns<false>, false>(job, packed, begin, end);
+  }
+}
 
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                           std::size_t end) noexcept {

@@ -297,16 +297,11 @@ SV_AVX512 SV_INLINE uint64_t same_as_previous64(const uint64_t* keys, std::size_
 
 // The kernel for skin_runs (skinning_runs.h). Its functions carry the AVX-512 target, so the
 // walk calls them rather than inlining them: one call per 16 vertices.
-struct Avx512Runs {
+// The run scan every AVX-512 kernel shares (skinning_runs.h's Kernel): 16 lanes, the key
+// comparisons, and run() flattening run_blocks over the kernel's own block() (Self).
+template <class Self>
+struct Avx512RunScan {
   static constexpr std::size_t kLanes = 16;
-  template <bool kNormals>
-  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
-                              std::size_t n) noexcept {
-    if (n == kLanes)
-      skin_block<kNormals, true>(s, b, v, n);
-    else
-      skin_block<kNormals, false>(s, b, v, n);
-  }
   SV_AVX512 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
                                              uint64_t key) noexcept {
     return leading_equal16(keys, n, key);
@@ -320,11 +315,113 @@ struct Avx512Runs {
                                                             const float* const b[4], uint64_t key,
                                                             std::size_t v,
                                                             std::size_t end) noexcept {
-    return run_blocks<Avx512Runs, kNormals>(s, b, key, v, end);
+    return run_blocks<Self, kNormals>(s, b, key, v, end);
+  }
+};
+
+struct Avx512Runs : Avx512RunScan<Avx512Runs> {
+  template <bool kNormals>
+  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+                              std::size_t n) noexcept {
+    if (n == kLanes)
+      skin_block<kNormals, true>(s, b, v, n);
+    else
+      skin_block<kNormals, false>(s, b, v, n);
+  }
+  static void per_vertex(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                         std::size_t end) noexcept {
+    skin_range_avx2(job, packed, begin, end);
+  }
+};
+
+// ---- DQS and CoR (skinning_method_lanes.inc) ----------------------------------------------
+
+struct Ln16 {
+  using V = __m512;
+  using M = __mmask16;
+  struct Vec3 {
+    V x, y, z;
+  };
+  static constexpr std::size_t kLanes = 16;
+  SV_AVX512 SV_INLINE static V zero() noexcept { return _mm512_setzero_ps(); }
+  SV_AVX512 SV_INLINE static V set1(float f) noexcept { return _mm512_set1_ps(f); }
+  SV_AVX512 SV_INLINE static V bcast(const float* f) noexcept { return _mm512_set1_ps(*f); }
+  SV_AVX512 SV_INLINE static V add(V a, V b) noexcept { return _mm512_add_ps(a, b); }
+  SV_AVX512 SV_INLINE static V sub(V a, V b) noexcept { return _mm512_sub_ps(a, b); }
+  SV_AVX512 SV_INLINE static V mul(V a, V b) noexcept { return _mm512_mul_ps(a, b); }
+  SV_AVX512 SV_INLINE static V max(V a, V b) noexcept { return _mm512_maskz_max_ps(0xFFFF, a, b); }
+  SV_AVX512 SV_INLINE static V fmadd(V a, V b, V c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  SV_AVX512 SV_INLINE static V fmsub(V a, V b, V c) noexcept { return _mm512_fmsub_ps(a, b, c); }
+  SV_AVX512 SV_INLINE static V fnmadd(V a, V b, V c) noexcept { return _mm512_fnmadd_ps(a, b, c); }
+  SV_AVX512 SV_INLINE static M gt(V a, V b) noexcept {
+    return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ);
+  }
+  SV_AVX512 SV_INLINE static M ge(V a, V b) noexcept {
+    return _mm512_cmp_ps_mask(a, b, _CMP_GE_OQ);
+  }
+  SV_AVX512 SV_INLINE static M le(V a, V b) noexcept {
+    return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ);
+  }
+  SV_INLINE static M mand(M a, M b) noexcept { return static_cast<M>(a & b); }
+  SV_INLINE static M mor(M a, M b) noexcept { return static_cast<M>(a | b); }
+  SV_INLINE static M mnot(M a) noexcept { return static_cast<M>(~a); }
+  SV_INLINE static M mnone() noexcept { return 0; }
+  SV_INLINE static unsigned bits(M m) noexcept { return m; }
+  SV_AVX512 SV_INLINE static V negate_where(M m, V v) noexcept {
+    return _mm512_mask_sub_ps(v, m, _mm512_setzero_ps(), v);
+  }
+  SV_AVX512 SV_INLINE static V rsqrt_nr(V x) noexcept {
+    const V y = _mm512_maskz_rsqrt14_ps(0xFFFF, x);
+    const V h = _mm512_mul_ps(_mm512_set1_ps(0.5f), x);
+    return _mm512_mul_ps(y, _mm512_fnmadd_ps(h, _mm512_mul_ps(y, y), _mm512_set1_ps(1.5f)));
+  }
+  SV_AVX512 SV_INLINE static void store(float* p, V v) noexcept { _mm512_store_ps(p, v); }
+  SV_AVX512 SV_INLINE static Vec3 load_xyz(const float* p) noexcept {
+    const Vec3x16 v = sv::detail::load_xyz<true>(p, 16);
+    return {v.x, v.y, v.z};
+  }
+  SV_AVX512 SV_INLINE static void store_xyz(float* p, const Vec3& v) noexcept {
+    sv::detail::store_xyz<true>(p, Vec3x16{v.x, v.y, v.z}, 16);
+  }
+  SV_AVX512 SV_INLINE static void load_weights(const float* w, V out[4]) noexcept {
+    sv::detail::load_weights<true>(w, 16, out);
+  }
+};
+
+#define SV_LANES_INLINE SV_AVX512 SV_INLINE
+#include "anim/skinning_method_lanes.inc"
+#undef SV_LANES_INLINE
+
+template <bool kCor>
+struct Avx512MethodRuns : Avx512RunScan<Avx512MethodRuns<kCor>> {
+  template <bool kNormals>
+  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+                              std::size_t n) noexcept {
+    MethodLanes<Ln16>::run_block<kNormals, kCor>(s, b, v, n);
+  }
+  static void per_vertex(const SkinJob& job, const PackedBone*, std::size_t begin,
+                         std::size_t end) noexcept {
+    skin_range_method_scalar(job, begin, end);
   }
 };
 
 }  // namespace
+
+void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                              std::size_t end) noexcept {
+  if (begin >= end) return;
+  const bool normals = job.out_normals != nullptr;
+  if (job.method == SkinMethod::Cor) {
+    if (normals)
+      skin_runs<Avx512MethodRuns<true>, true>(job, packed, begin, end);
+    else
+      skin_runs<Avx512MethodRuns<true>, false>(job, packed, begin, end);
+  } else if (normals) {
+    skin_runs<Avx512MethodRuns<false>, true>(job, packed, begin, end);
+  } else {
+    skin_runs<Avx512MethodRuns<false>, false>(job, packed, begin, end);
+  }
+}
 
 void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                        std::size_t end) noexcept {

@@ -10,6 +10,12 @@
 // Blending a vertex's 4 bones is then 12 multiply-adds; p' = K0 x + K1 y + K2 z + K3 and
 // n' = N0 nx + N1 ny + N2 nz come out of three more against broadcasts of (p | n), plus K3
 // gathered from the 4th lanes by two shuffles.
+//
+// DQS and CoR (skin_method.h) pack each bone differently (pack_method), one layout for both:
+//   f[0..3] the rotation quaternion q (x y z w), f[4..7] the dual part qe (x y z w),
+//   f[8..16] the stretch S row by row (S row r column c at 8 + 3r + c),
+//   f[17..28] K's rows (K row r column c at 17 + 4r + c, c = 3 the translation),
+//   f[29] 1 when S is not the identity (the bone needs two-phase skinning), else 0.
 #pragma once
 
 #include <cstddef>
@@ -24,11 +30,17 @@ namespace sv::detail {
 
 struct SkinJob {
   const glm::mat4* palette;
-  const glm::mat3* normal_palette;  // null: positions only
+  const glm::mat3* normal_palette;  // null: positions only (LBS)
   const SkinInput* in;
   glm::vec3* out_positions;
   glm::vec3* out_normals;  // null: positions only
+  SkinMethod method = SkinMethod::Lbs;
+  const MethodBone* method_palette = nullptr;  // DQS, CoR
+  const glm::vec3* centers = nullptr;          // CoR
 };
+
+// Offsets into a PackedBone of pack_method's layout.
+inline constexpr int kPackReal = 0, kPackDual = 4, kPackStretch = 8, kPackK = 17, kPackScaled = 29;
 
 struct alignas(32) PackedBone {
   float f[32];  // 24 used; 128 bytes make the index scaling a single shift
@@ -38,7 +50,13 @@ struct alignas(32) PackedBone {
 void pack_palette(const glm::mat4* palette, const glm::mat3* normal_palette, std::size_t count,
                   PackedBone* packed) noexcept;
 
+// Fills packed[0, count) in the DQS/CoR layout above (palette may be null for DQS).
+void pack_method(const glm::mat4* palette, const MethodBone* method, std::size_t count,
+                 PackedBone* packed) noexcept;
+
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
+// DQS or CoR (job.method), one vertex at a time in glm (skinning_methods.cpp).
+void skin_range_method_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 #if defined(__x86_64__) || defined(__i386__)
 void skin_range_sse2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                      std::size_t end) noexcept;
@@ -52,6 +70,11 @@ void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t
                        std::size_t end) noexcept;
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                           std::size_t end) noexcept;
+// DQS or CoR over runs (pack_method's layout), short runs per vertex.
+void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                              std::size_t end) noexcept;
+void skin_range_avx2_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                            std::size_t end) noexcept;
 #endif
 
 }  // namespace sv::detail

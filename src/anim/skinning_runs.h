@@ -1,7 +1,7 @@
 // Internal to anim/: the walk over runs of vertices that share their 4 joints, shared by the
 // structure-of-arrays skinning kernels (skinning_avx512.cpp: 16 lanes; skinning_avx2_runs.cpp:
 // 8 lanes). A run of at least kSkinMinRun vertices is skinned a block of lanes at a time with its
-// 4 bones as constants; vertices in shorter runs go to the per-vertex AVX2 kernel in batches.
+// 4 bones as constants; vertices in shorter runs go to the kernel's per-vertex loop in batches.
 //
 // Which path a vertex takes depends only on the length of its whole run (looked up across
 // range edges), never on where a range starts or ends, and every lane of a block computes its
@@ -18,6 +18,8 @@
 //       // how many of keys[0, n) equal key before the first that differs (n <= kLanes)
 //   static uint64_t same_as_previous(const uint64_t* keys, std::size_t v, std::size_t total);
 //       // bit i: keys[v + 1 + i] == keys[v + i], for keys below total
+//   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
+//       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
 #pragma once
 
 #include <algorithm>
@@ -37,6 +39,7 @@ struct RunStreams {
   const float* weights;
   float* out_positions;
   float* out_normals;
+  const float* centers;  // CoR only
 };
 
 inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
@@ -93,7 +96,8 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                      reinterpret_cast<const uint64_t*>(in.joints.data()),
                      &in.weights.data()->x,
                      &job.out_positions->x,
-                     kNormals ? &job.out_normals->x : nullptr};
+                     kNormals ? &job.out_normals->x : nullptr,
+                     job.centers != nullptr ? &job.centers->x : nullptr};
   // Skins the run of key k from v (a run's first vertex, or `begin`) until it ends or the
   // range does; returns the vertex after it.
   auto skin_run = [&](std::size_t v, uint64_t k) {
@@ -122,10 +126,10 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
   while (v < end) {
     v = next_long_run<Kernel>(s.joints, v, end, total);
     if (v == end) break;
-    if (aos < v) skin_range_avx2(job, packed, aos, v);
+    if (aos < v) Kernel::per_vertex(job, packed, aos, v);
     aos = v = skin_run(v, key_at(s.joints, v));
   }
-  if (aos < end) skin_range_avx2(job, packed, aos, end);
+  if (aos < end) Kernel::per_vertex(job, packed, aos, end);
 }
 
 }  // namespace sv::detail

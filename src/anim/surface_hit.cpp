@@ -57,8 +57,12 @@ VertexInfluences vertex_influences(const Mesh& mesh, uint32_t vertex) noexcept {
   return out;
 }
 
-bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, uint32_t triangle,
-                         const Ray& ray, SurfaceHit* hit) noexcept {
+namespace {
+
+// Skins the triangle's three vertices into h (vertices and positions), then resolves the hit.
+bool resolve(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
+             std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
+             SurfaceHit* hit) noexcept {
   if (triangle >= mesh.triangle_count()) return false;
   SurfaceHit h;
   h.triangle = triangle;
@@ -73,7 +77,16 @@ bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, u
     in.joints = std::span(mesh.joints).subspan(v, 1);
     in.weights = std::span(mesh.weights).subspan(v, 1);
     in.max_joint = -1;  // scan this vertex's 4 slots: checks them against the palette
-    if (!skin_lbs_reference(palette, {}, in, std::span(&h.positions[k], 1), {})) return false;
+    const std::span<glm::vec3> out(&h.positions[k], 1);
+    if (method == SkinMethod::Lbs) {
+      if (!skin_lbs_reference(palettes.palette, {}, in, out, {})) return false;
+    } else {
+      if (method == SkinMethod::Cor) {
+        if (v >= centers.size()) return false;
+        in.centers = centers.subspan(v, 1);
+      }
+      if (!skin(method, palettes, in, out, {})) return false;
+    }
   }
 
   glm::vec3 bary;
@@ -135,6 +148,21 @@ bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, u
   }
   *hit = h;
   return true;
+}
+
+}  // namespace
+
+bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, uint32_t triangle,
+                         const Ray& ray, SurfaceHit* hit) noexcept {
+  SkinPalettes palettes;
+  palettes.palette = palette;
+  return resolve(mesh, SkinMethod::Lbs, palettes, {}, triangle, ray, hit);
+}
+
+bool resolve_surface_hit(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
+                         std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
+                         SurfaceHit* hit) noexcept {
+  return resolve(mesh, method, palettes, centers, triangle, ray, hit);
 }
 
 }  // namespace sv

@@ -30,6 +30,8 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/skinning.h"
+
 namespace sv {
 
 struct Mesh;
@@ -85,5 +87,14 @@ struct SurfaceHit {
 // the ray's line.
 bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, uint32_t triangle,
                          const Ray& ray, SurfaceHit* hit) noexcept;
+
+// The same with the triangle's vertices skinned by `method` (anim/skin_method.h), as the frame
+// drew them: `palettes` holds this mesh's part of the frame's palette and, for DQS and CoR, of
+// its method palette; `centers` this mesh's centres of rotation (CoR only). LBS is the call
+// above. False, writing nothing, also when the method cannot skin the vertices (CoR without
+// centres).
+bool resolve_surface_hit(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
+                         std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
+                         SurfaceHit* hit) noexcept;
 
 }  // namespace sv

@@ -67,7 +67,8 @@ void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, floa
 WorkerPool& skin_pool();
 
 // One frame's animation work for the scene's player: sample (or the rest / bind pose, by
-// Player::clip), palettes, and CPU skinning when the options ask for the CPU path.
+// Player::clip), palettes (the method's too: choose_method), and CPU skinning when the options
+// ask for the CPU path.
 void evaluate(Scene& scene, const RenderOptions& options);
 
 // Prints "skinview: MSG" on stderr and returns the bad-input exit status (2).

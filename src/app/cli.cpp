@@ -62,6 +62,10 @@ void add_core_options(CLI::App& app, Options& o) {
     pose->excludes(crossfade);
   }
   crossfade->excludes(clip);
+  app.add_option("--method", o.method,
+                 "Skinning method for --dump, --screenshot and the window: lbs (linear blending), "
+                 "dqs (dual quaternions), cor (optimised centres of rotation) (default lbs)")
+      ->check(CLI::IsMember({"lbs", "dqs", "cor"}));
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
                  "Seconds the import of a file may take before it is given up on (its process "
@@ -84,6 +88,10 @@ ImportOptions import_options(const Options& o) {
   io.memory_limit_bytes = static_cast<uint64_t>(o.memory_limit_mib * 1048576.0);
   if (!o.no_cache) io.cache_dir = ModelCache::default_dir();
   return io;
+}
+
+SkinMethod skin_method_of(const Options& options) noexcept {
+  return parse_skin_method(options.method).value_or(SkinMethod::Lbs);
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {

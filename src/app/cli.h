@@ -13,7 +13,9 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <glm/vec3.hpp>
 
+#include "anim/skin_method.h"
 #include "io/import.h"
 
 namespace sv {
@@ -41,6 +43,7 @@ struct Options {
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
+  std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (anim/skin_method.h)
 };
 
 // The import worker's bounds and the model cache's folder from the options.
@@ -54,14 +57,20 @@ void add_core_options(CLI::App& app, Options& options);
 // to return at once (0 after --help, 2 after a one-line syntax error on stderr).
 int parse_command_line(CLI::App& app, int argc, char** argv);
 
+// --method as parsed (CLI11 has checked the spelling): LBS when it names nothing.
+SkinMethod skin_method_of(const Options& options) noexcept;
+
 // The headless commands. Each prints its own one-line error and returns the exit status.
 int run_info(const Options& options);
 int run_dump(const Options& options);
 
-// The pose --dump and --export-pose write for `model`: --rest-pose / --bind-pose / --clip into
-// request->clip and bind_pose, and the blend (its layers' time=T counted from `base_time`) into
-// request->blend. Returns "" or the one-line reason (a clip, layer or joint that is not there).
+// The pose --dump and --export-pose write for `model`: --method into request->skin (CoR's
+// centres computed into *centers, which must outlive the request), --rest-pose / --bind-pose /
+// --clip into request->clip and bind_pose, and the blend (its layers' time=T counted from
+// `base_time`) into request->blend. Returns "" or the one-line reason (a clip, layer or joint
+// that is not there, centres that cannot be computed).
 std::string resolve_pose(const Options& options, const Model& model, const BlendSpecs& blend,
-                         double base_time, DumpRequest* request);
+                         double base_time, DumpRequest* request,
+                         std::vector<std::vector<glm::vec3>>* centers);
 
 }  // namespace sv

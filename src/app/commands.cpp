@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "anim/rotation_centers.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -57,7 +58,17 @@ int find_clip(const Model& model, const std::string& which) {
 }  // namespace
 
 std::string resolve_pose(const Options& o, const Model& m, const BlendSpecs& blend,
-                         double base_time, DumpRequest* request) {
+                         double base_time, DumpRequest* request,
+                         std::vector<std::vector<glm::vec3>>* centers) {
+  // CoR's centres of rotation, computed here before posing (the window computes them off its
+  // UI thread; a dump waits for them).
+  request->skin.method = skin_method_of(o);
+  if (request->skin.method == SkinMethod::Cor) {
+    *centers = compute_rotation_centers(m, false);
+    if (centers->size() != m.meshes.size())
+      return o.model + ": the centres of rotation cannot be computed for this model";
+    request->skin.centers = *centers;
+  }
   if (o.rest_pose || o.bind_pose) {
     request->clip = -1;
     request->bind_pose = o.bind_pose;
@@ -158,7 +169,9 @@ int run_dump(const Options& o) {
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
   // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
-  if (std::string e = resolve_pose(o, m, blend, request.frames ? 0.0 : request.times[0], &request);
+  std::vector<std::vector<glm::vec3>> centers;
+  if (std::string e =
+          resolve_pose(o, m, blend, request.frames ? 0.0 : request.times[0], &request, &centers);
       !e.empty())
     return fail(e);
 

@@ -104,8 +104,13 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   const RenderOptions& r = st.render;
   auto b = [](bool v) { return v ? "true" : "false"; };
   o << ",\"view\":\"" << view_name(r.view) << "\",\"skinning\":\""
-    << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"skeleton\":" << b(r.skeleton)
-    << ",\"wireframe\":" << b(r.wireframe) << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
+    << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"method\":\"" << skin_method_name(r.method)
+    << "\",\"methodDrawn\":\""
+    << skin_method_name(scene != nullptr ? scene->animator.skin().method : SkinMethod::Lbs)
+    << "\",\"centers\":"
+    << number(scene != nullptr && scene->centers.started() ? scene->centers.progress() : -1.0f)
+    << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
+    << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"helpOpen\":" << b(st.help_open);
   const ui::Layout& l = st.layout;
   const ui::LayoutPrefs& lp = st.layout_prefs;

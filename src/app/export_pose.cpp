@@ -170,12 +170,15 @@ int run_export_pose(const Options& o, const std::string& up) {
   if (!r.ok()) return bad_input(r.error);
   const Model& m = *r.model;
   DumpRequest request;
-  if (std::string e = resolve_pose(o, m, blend, time, &request); !e.empty()) return bad_input(e);
+  std::vector<std::vector<glm::vec3>> centers;  // CoR's, for request.skin
+  if (std::string e = resolve_pose(o, m, blend, time, &request, &centers); !e.empty())
+    return bad_input(e);
 
   PosedModel pose;
-  const std::string e = request.blend.blends()
-                            ? pose_model(m, request.blend, time, pose)
-                            : pose_model(m, request.clip, time, pose, request.bind_pose);
+  const std::string e =
+      request.blend.blends()
+          ? pose_model(m, request.blend, time, pose, request.skin)
+          : pose_model(m, request.clip, time, pose, request.bind_pose, request.skin);
   if (!e.empty()) return bad_input(o.model + ": " + e);
   const bool z_up = up == "auto" ? format_is_z_up(o.model) : up == "z";
   std::vector<uint8_t> glb;

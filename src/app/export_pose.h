@@ -1,5 +1,6 @@
 // --export-pose OUT.glb: the skinned mesh at one time (clip, rest or bind pose, or a --layer /
-// --crossfade blend), written as a static glTF 2.0 binary that other tools open as a plain mesh.
+// --crossfade blend; --method's skinning), written as a static glTF 2.0 binary that other tools
+// open as a plain mesh.
 //
 // The pose comes from pose_model (io/dump.h), the path --dump writes, so the file's positions and
 // normals are --dump's at the same options, vertex for vertex: vertices are written in the

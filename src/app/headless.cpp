@@ -41,6 +41,14 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   const int32_t clip = h.clip;
   RenderOptions ro;
   ro.gpu_skinning = viewer.skinning != "cpu";
+  ro.method = skin_method_of(options);
+  if (ro.method == SkinMethod::Cor) {
+    s.centers.start(s.model);  // timed frames skin with CoR from the first one
+    s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
+  }
   s.player = Player{};
   s.player.clip = clip;
   gl.renderer().prepare(s.model);

@@ -28,6 +28,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
     return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
   }
   ro_.gpu_skinning = viewer.skinning == "gpu";
+  ro_.method = skin_method_of(options);
   ro_.skeleton = viewer.skeleton;
   ui_ = viewer.ui;
   BlendSpecs blend;
@@ -59,6 +60,15 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   if (s.model.meshes.empty()) ro_.skeleton = true;
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   h_.gl->renderer().prepare(s.model);
+  if (ro_.method == SkinMethod::Cor) {
+    // Pictures, not a live view: wait for the centres instead of drawing LBS while they are
+    // computed.
+    s.centers.start(s.model);
+    s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
+  }
   // With the panels, the model is drawn in the viewport they leave, as in the window.
   viewport_ = PixelRect{0, 0, width_, height_};
   if (ui_) {

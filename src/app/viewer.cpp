@@ -86,6 +86,8 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.bones = scene->gpu.bone_count();
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;
+  v.centers_progress = scene->centers.started() ? scene->centers.progress() : -1.0f;
+  v.centers_failed = scene->centers.done() && !centers_fit(*scene);
   return v;
 }
 
@@ -553,6 +555,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     return bad_input("bad --view '" + viewer.view + "'");
   }
   start.render.gpu_skinning = viewer.skinning != "cpu";
+  start.render.method = skin_method_of(options);
   start.render.skeleton = viewer.skeleton;
   start.up = viewer.up;
   if (!options.time.empty()) {

@@ -41,6 +41,33 @@ void set_blend(Scene& scene, const LayerStack& blend, double clock) {
 
 void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
 
+bool centers_fit(const Scene& scene) noexcept {
+  const auto& c = scene.centers.centers();
+  if (c.size() != scene.model.meshes.size()) return false;
+  for (std::size_t m = 0; m < c.size(); ++m)
+    if (c[m].size() != scene.model.meshes[m].vertex_count()) return false;
+  return true;
+}
+
+void choose_method(Scene& scene, SkinMethod method) {
+  SkinChoice choice;
+  choice.method = method;
+  if (method == SkinMethod::Cor) {
+    scene.centers.start(scene.model);
+    if (scene.centers.done() && centers_fit(scene)) {
+      choice.centers = scene.centers.centers();
+      if (!scene.centers_uploaded) {
+        for (std::size_t m = 0; m < choice.centers.size(); ++m)
+          scene.gpu.upload_centers(m, choice.centers[m]);
+        scene.centers_uploaded = true;
+      }
+    } else {
+      choice.method = SkinMethod::Lbs;
+    }
+  }
+  scene.animator.set_skin(choice);
+}
+
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error) {
   if (!result.ok()) {

@@ -15,6 +15,7 @@
 #include "anim/player.h"
 #include "anim/stack_player.h"
 #include "anim/weight_stats.h"
+#include "app/center_task.h"
 #include "gfx/camera.h"
 #include "gfx/gpu_model.h"
 #include "io/import.h"
@@ -45,7 +46,19 @@ struct Scene {
   // command line's --layer / --crossfade to begin with, then the Layers section's edits.
   StackPlayer stack;
   std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
+  // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread, kept for
+  // the scene's life; uploaded to the GPU once when known. After `model`: destroyed first.
+  CenterTask centers;
+  bool centers_uploaded = false;
 };
+
+// Sets the scene's skinning method for the next evaluate(): CoR starts the centres' task on
+// first use and skins with LBS until they are known (then uploads them to the GPU once: needs
+// the scene's GL context current). Nothing allocates after the centres are known.
+void choose_method(Scene& scene, SkinMethod method);
+// The scene's centres are known and there is one per vertex of every mesh (false while they are
+// computed, and for a model whose meshes the computation refused: then CoR draws LBS).
+bool centers_fit(const Scene& scene) noexcept;
 
 // Plays the command line's `blend` from its clock time `clock`: the player moves to its base
 // clip and time, and the layers start at theirs.

@@ -10,6 +10,7 @@
 #include <glm/vec2.hpp>
 
 #include "anim/model.h"
+#include "anim/skin_method.h"
 #include "gfx/view_colors.h"
 
 namespace sv::gl {
@@ -87,6 +88,22 @@ Texture load_texture(const Material& mat, std::string* warning) {
 
 }  // namespace
 
+std::vector<std::string> skin_program_defines() {
+  std::vector<std::string> defines = view_color_defines();
+  defines.push_back("SV_METHOD_TEXELS " + std::to_string(kMethodTexels));
+  return defines;
+}
+
+void bind_palettes(const GpuModel& gpu) noexcept {
+  glActiveTexture(GL_TEXTURE0 + kPaletteUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
+  glActiveTexture(GL_TEXTURE0 + kNormalPaletteUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
+  glActiveTexture(GL_TEXTURE0 + kMethodPaletteUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.method_palette_texture());
+  glActiveTexture(GL_TEXTURE0);
+}
+
 GpuModel::GpuModel(const Model& model) {
   std::vector<StaticVertex> verts;
   meshes_.resize(model.meshes.size());
@@ -142,6 +159,10 @@ GpuModel::GpuModel(const Model& model) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(2 * n * sizeof(glm::vec3)), bind.data(),
                  GL_STREAM_DRAW);
     dst.indices = Buffer::create();
+    dst.centers = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), bind.data(),
+                 GL_STATIC_DRAW);
 
     constexpr GLsizei s = sizeof(StaticVertex);
     dst.vao_gpu = VertexArray::create();
@@ -154,6 +175,8 @@ GpuModel::GpuModel(const Model& model) {
     float_attribute(kPosition, 3, offsetof(StaticVertex, position), s);
     float_attribute(kNormal, 3, offsetof(StaticVertex, normal), s);
     integer_attributes(dst.static_vertices.id());
+    glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
+    float_attribute(kCenter, 3, 0, 0);
 
     dst.vao_cpu = VertexArray::create();
     glBindVertexArray(dst.vao_cpu.id());
@@ -173,9 +196,10 @@ GpuModel::GpuModel(const Model& model) {
                         " texels, more than this driver's texture buffer limit of " +
                         std::to_string(max_texels) + ": use CPU skinning");
   }
-  staging_.resize(3 * bone_count_);
+  staging_.resize(kMethodTexels * bone_count_);
   palette_texture_ = make_buffer_texture(palette_buffer_, 3 * bone_count_);
   normal_texture_ = make_buffer_texture(normal_buffer_, 3 * bone_count_);
+  method_texture_ = make_buffer_texture(method_buffer_, kMethodTexels * bone_count_);
   SV_GL_CHECK("GpuModel upload");
 }
 
@@ -184,7 +208,7 @@ void GpuModel::upload_palette(std::span<const glm::mat4> palette,
   if (palette.size() != bone_count_ || normal_palette.size() != bone_count_ || bone_count_ == 0) {
     return;
   }
-  const GLsizeiptr bytes = static_cast<GLsizeiptr>(staging_.size() * sizeof(glm::vec4));
+  const auto bytes = static_cast<GLsizeiptr>(3 * bone_count_ * sizeof(glm::vec4));
   // Rows of the 3x4 matrix: glm is column-major, row r is (K[0][r], K[1][r], K[2][r], K[3][r]).
   for (std::size_t b = 0; b < bone_count_; ++b) {
     const glm::mat4& k = palette[b];
@@ -200,6 +224,38 @@ void GpuModel::upload_palette(std::span<const glm::mat4> palette,
   glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, staging_.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   SV_GL_CHECK("upload_palette");
+}
+
+void GpuModel::upload_method_palette(std::span<const MethodBone> palette) noexcept {
+  if (palette.size() != bone_count_ || bone_count_ == 0) return;
+  for (std::size_t b = 0; b < bone_count_; ++b) {
+    const MethodBone& m = palette[b];
+    glm::vec4* t = &staging_[kMethodTexels * b];
+    t[0] = glm::vec4(m.real.x, m.real.y, m.real.z, m.real.w);
+    t[1] = glm::vec4(m.dual.x, m.dual.y, m.dual.z, m.dual.w);
+    // Rows of S (glm is column-major).
+    for (int r = 0; r < 3; ++r)
+      t[2 + r] = glm::vec4(m.stretch[0][r], m.stretch[1][r], m.stretch[2][r], 0.0f);
+    t[2].w = m.scaled != 0 ? 1.0f : 0.0f;
+  }
+  glBindBuffer(GL_TEXTURE_BUFFER, method_buffer_.id());
+  glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(kMethodTexels * bone_count_ * sizeof(glm::vec4)),
+                  staging_.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  SV_GL_CHECK("upload_method_palette");
+}
+
+void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept {
+  if (mesh >= meshes_.size()) return;
+  const GpuMesh& m = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(m.vertex_count);
+  if (centers.size() != n || n == 0) return;
+  glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
+                  centers.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  SV_GL_CHECK("upload_centers");
 }
 
 void GpuModel::upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,

@@ -9,7 +9,13 @@
 //
 // The palette of all meshes (Animator::palette, concatenated) lives in one texture buffer of
 // RGBA32F texels, three per bone (the rows of the 3x4 matrix); the normal palette in a second
-// one with the same layout. upload_palette() is the only per-frame GPU-path upload.
+// one with the same layout. upload_palette() is the only per-frame GPU-path upload; with DQS or
+// CoR, upload_method_palette() too (the method palette, anim/skin_method.h: kMethodTexels texels
+// per bone, the same bone order).
+//
+// CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`, in a buffer
+// of their own: they arrive after the load (computed off the UI thread), so upload_centers()
+// writes them when ready; until then that buffer holds the bind positions.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +33,7 @@
 namespace sv {
 
 struct Model;
+struct MethodBone;
 
 namespace gl {
 
@@ -37,9 +44,22 @@ enum Attribute : GLuint {
   kUv = 2,
   kJoints = 3,  // integer (glVertexAttribIPointer), 4 x uint16
   kWeights = 4,
-  kInfo = 5,  // integer, 2 x uint32: dominant skeleton joint; VertexFlag bits | weight-sum
-              // level << 8 (gfx/view_colors.h)
+  kInfo = 5,    // integer, 2 x uint32: dominant skeleton joint; VertexFlag bits | weight-sum
+                // level << 8 (gfx/view_colors.h)
+  kCenter = 6,  // CoR: the vertex's centre of rotation, bind space (skin.vert only)
 };
+
+// Texels per bone of the method palette, shared with shaders/skin.vert (injected as
+// SV_METHOD_TEXELS): the rotation quaternion (x, y, z, w), the dual part, and the rows of the
+// bind-space stretch S with w of the first row 1 when the bone is scaled (two-phase skinning).
+inline constexpr int kMethodTexels = 5;
+
+// The defines skin.vert is built with: the view colours (gfx/view_colors.h) and kMethodTexels.
+std::vector<std::string> skin_program_defines();
+
+// Texture units the skinning program reads its palettes from (the renderer, picking and the
+// tests' vertex capture bind them alike); unit 0 is the base-colour texture.
+inline constexpr int kPaletteUnit = 1, kNormalPaletteUnit = 2, kMethodPaletteUnit = 3;
 
 struct GpuMesh {
   VertexArray vao_gpu;
@@ -47,12 +67,17 @@ struct GpuMesh {
   Buffer static_vertices;
   Buffer stream_vertices;  // positions then normals, vertex_count each (CPU path)
   Buffer indices;
+  Buffer centers;        // CoR: vertex_count vec3 (kCenter)
   Texture base_texture;  // 0 when the material has none (or it failed to decode)
   GLsizei index_count = 0;
   GLsizei vertex_count = 0;
   GLint palette_base = 0;  // first bone of this mesh in the palette buffers
   glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
 };
+
+class GpuModel;
+// Binds the model's palette textures at their units (kPaletteUnit ...), for skin.vert.
+void bind_palettes(const GpuModel& gpu) noexcept;
 
 class GpuModel {
  public:
@@ -64,6 +89,10 @@ class GpuModel {
   // Writes the palettes (Animator's concatenated layout) into the texture buffers.
   void upload_palette(std::span<const glm::mat4> palette,
                       std::span<const glm::mat3> normal_palette) noexcept;
+  // Writes the method palette (Animator::method_palette, the palette's layout).
+  void upload_method_palette(std::span<const MethodBone> palette) noexcept;
+  // Writes one mesh's centres of rotation (its vertex count of them; otherwise nothing).
+  void upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept;
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                       std::span<const glm::vec3> normals) noexcept;
@@ -71,6 +100,7 @@ class GpuModel {
   std::span<const GpuMesh> meshes() const noexcept { return meshes_; }
   GLuint palette_texture() const noexcept { return palette_texture_.id(); }
   GLuint normal_palette_texture() const noexcept { return normal_texture_.id(); }
+  GLuint method_palette_texture() const noexcept { return method_texture_.id(); }
   std::size_t bone_count() const noexcept { return bone_count_; }
   // Texture decode problems met at load, for the import report.
   const std::vector<std::string>& warnings() const noexcept { return warnings_; }
@@ -81,8 +111,10 @@ class GpuModel {
   Texture palette_texture_;
   Buffer normal_buffer_;
   Texture normal_texture_;
+  Buffer method_buffer_;
+  Texture method_texture_;
   std::size_t bone_count_ = 0;
-  std::vector<glm::vec4> staging_;  // 3 texels per bone, sized at load
+  std::vector<glm::vec4> staging_;  // kMethodTexels texels per bone, sized at load
   std::vector<std::string> warnings_;
 };
 

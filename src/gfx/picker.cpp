@@ -15,7 +15,7 @@
 namespace sv::gl {
 
 bool Picker::init(std::string* error) {
-  const std::vector<std::string> colors = view_color_defines();
+  const std::vector<std::string> colors = skin_program_defines();
   for (auto [program, u, stage] :
        {std::tuple{&skin_, &skin_u_, "skin.vert"}, std::tuple{&mesh_, &mesh_u_, "mesh.vert"}}) {
     ProgramResult r = build_program({{"common.vert", stage}, {"pick.frag"}, colors, {}});
@@ -30,6 +30,8 @@ bool Picker::init(std::string* error) {
     u->palette = glGetUniformLocation(p, "u_palette");
     u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
     u->palette_base = glGetUniformLocation(p, "u_palette_base");
+    u->method_palette = glGetUniformLocation(p, "u_method_palette");
+    u->method = glGetUniformLocation(p, "u_method");
     u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
   }
   fbo_ = Framebuffer::create();
@@ -86,12 +88,13 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
   glUniformMatrix4fv(u.world, 1, GL_FALSE, glm::value_ptr(in.world));
   glUniformMatrix4fv(u.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
   if (gpu_path) {
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_BUFFER, in.gpu->palette_texture());
-    glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_BUFFER, in.gpu->normal_palette_texture());
-    glUniform1i(u.palette, 1);
-    glUniform1i(u.normal_palette, 2);
+    bind_palettes(*in.gpu);
+    glUniform1i(u.palette, kPaletteUnit);
+    glUniform1i(u.normal_palette, kNormalPaletteUnit);
+    glUniform1i(u.method_palette, kMethodPaletteUnit);
+    // The method the frame was drawn with (the renderer's rule: the Animator's).
+    const SkinMethod method = in.animator != nullptr ? in.animator->skin().method : SkinMethod::Lbs;
+    glUniform1i(u.method, static_cast<GLint>(method));
   }
   const auto meshes = in.gpu->meshes();
   for (std::size_t m = 0; m < meshes.size(); ++m) {
@@ -149,9 +152,19 @@ PickResult Picker::pick(const PickInput& in) {
   ray.origin = glm::vec3(to_model * glm::vec4(world_ray.origin, 1.0f));
   ray.direction = glm::vec3(to_model * glm::vec4(world_ray.direction, 0.0f));
   r.surface.mesh = mesh;
-  if (!resolve_surface_hit(m, palette.subspan(base, m.skin_joints.size()), triangle, ray,
-                           &r.surface))
-    return r;
+  // The triangle's vertices where this frame drew them: with the frame's skinning method.
+  const SkinChoice& skin = in.animator->skin();
+  const std::size_t bones = m.skin_joints.size();
+  SkinPalettes palettes;
+  palettes.palette = palette.subspan(base, bones);
+  const auto method_palette = in.animator->method_palette();
+  if (skin.method != SkinMethod::Lbs && base + bones <= method_palette.size())
+    palettes.method = method_palette.subspan(base, bones);
+  const std::span<const glm::vec3> centers =
+      skin.method == SkinMethod::Cor && mesh < skin.centers.size()
+          ? std::span<const glm::vec3>(skin.centers[mesh])
+          : std::span<const glm::vec3>();
+  if (!resolve_surface_hit(m, skin.method, palettes, centers, triangle, ray, &r.surface)) return r;
   r.kind = PickResult::Kind::Surface;
   r.joint = r.surface.joint;
   return r;

@@ -6,6 +6,8 @@
 
 #include <glm/vec3.hpp>
 
+#include "anim/skin_method.h"
+
 namespace sv {
 
 enum class ViewMode : int32_t {
@@ -32,6 +34,9 @@ struct PixelRect {
 
 struct RenderOptions {
   bool gpu_skinning = true;
+  // The skinning method (anim/skin_method.h) on either path. The scene's Animator builds the
+  // method palette for it; CoR draws only once the scene's centres of rotation are known.
+  SkinMethod method = SkinMethod::Lbs;
   bool wireframe = false;
   bool skeleton = false;
   bool grid = true;

@@ -46,7 +46,8 @@ bool build(const ProgramDesc& desc, Program* out, std::string* error,
 
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
   const std::vector<std::string> colors = view_color_defines();
-  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, colors, {}}, &skin_, error, warnings) ||
+  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, skin_program_defines(), {}}, &skin_,
+             error, warnings) ||
       !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, colors, {}}, &mesh_, error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
@@ -61,6 +62,8 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->palette = glGetUniformLocation(p, "u_palette");
     u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
     u->palette_base = glGetUniformLocation(p, "u_palette_base");
+    u->method_palette = glGetUniformLocation(p, "u_method_palette");
+    u->method = glGetUniformLocation(p, "u_method");
     u->light_dir = glGetUniformLocation(p, "u_light_dir");
     u->light_color = glGetUniformLocation(p, "u_light_color");
     u->sky = glGetUniformLocation(p, "u_sky_color");
@@ -128,12 +131,15 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
   glUseProgram(gpu_path ? skin_.id() : mesh_.id());
   if (gpu_path) {
     gpu.upload_palette(animator.palette(), animator.normal_palette());
-    glActiveTexture(GL_TEXTURE1);
-    glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
-    glActiveTexture(GL_TEXTURE2);
-    glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
-    glUniform1i(u.palette, 1);
-    glUniform1i(u.normal_palette, 2);
+    // The Animator's method is what its method palette was built for (the caller keeps it
+    // equal to options.method; a CoR scene whose centres are not known yet skins with LBS).
+    const SkinMethod method = animator.skin().method;
+    if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
+    bind_palettes(gpu);
+    glUniform1i(u.palette, kPaletteUnit);
+    glUniform1i(u.normal_palette, kNormalPaletteUnit);
+    glUniform1i(u.method_palette, kMethodPaletteUnit);
+    glUniform1i(u.method, static_cast<GLint>(method));
   }
   const glm::mat4 world = up_axis_matrix(options.z_up);
   glUniformMatrix4fv(u.world, 1, GL_FALSE, glm::value_ptr(world));

@@ -64,7 +64,7 @@ class Renderer {
   // Uniform locations, looked up once at init().
   struct MeshUniforms {
     GLint world = -1, view_proj = -1, base_color = -1, view_mode = -1, selected_bone = -1;
-    GLint palette = -1, normal_palette = -1, palette_base = -1;
+    GLint palette = -1, normal_palette = -1, palette_base = -1, method_palette = -1, method = -1;
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
   };

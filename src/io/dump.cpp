@@ -152,10 +152,12 @@ std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
 
 }  // namespace
 
-std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose) {
+std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose,
+                       const SkinChoice& skin) {
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
-  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin_lbs.
+  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin().
   Animator animator(model);
+  animator.set_skin(skin);
   animator.set_clip(model, bind_pose ? -1 : clip);
   double t = 0.0;
   if (bind_pose) {
@@ -171,12 +173,14 @@ std::string pose_model(const Model& model, int clip, double time, PosedModel& ou
   return copy_pose(model, animator, out);
 }
 
-std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out) {
+std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out,
+                       const SkinChoice& skin) {
   std::vector<Layer> layers(stack.size());
   if (!std::isfinite(time) || time < 0.0) return "bad time for the blend";
   if (!stack.at(model, time, layers)) return "the blend names a clip the model does not have";
   // The viewer's own path: the Animator's layer stack (blend.h), then as for one clip.
   Animator animator(model);
+  animator.set_skin(skin);
   if (std::string e = animator.set_layers(model, layers); !e.empty()) return e;
   if (!animator.evaluate(model, layers)) return "posing the blend failed";
   return copy_pose(model, animator, out);
@@ -186,8 +190,9 @@ std::string write_dump_json(const Model& model, const DumpRequest& request, std:
   if (request.times.empty()) return "no time to dump";
   PosedModel pose;
   const auto pose_at = [&](double t) {
-    return request.blend.blends() ? pose_model(model, request.blend, t, pose)
-                                  : pose_model(model, request.clip, t, pose, request.bind_pose);
+    return request.blend.blends()
+               ? pose_model(model, request.blend, t, pose, request.skin)
+               : pose_model(model, request.clip, t, pose, request.bind_pose, request.skin);
   };
   if (!request.frames && request.times.size() == 1) {
     if (std::string e = pose_at(request.times[0]); !e.empty()) return e;

@@ -26,6 +26,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
+#include "anim/animator.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 
@@ -44,12 +45,14 @@ struct PosedModel {
 // bind matrix puts it (the mesh exactly as stored), through the viewer's own path: an Animator
 // (evaluate_pose, build_normal_palette, skin_lbs; anim/animator.h). Returns "" or what went
 // wrong.
+// `skin` chooses the skinning method (LBS by default; CoR needs its centres there).
 std::string pose_model(const Model& model, int clip, double time, PosedModel& out,
-                       bool bind_pose = false);
+                       bool bind_pose = false, const SkinChoice& skin = {});
 
 // Poses the blend `stack` (anim/layer_stack.h) at clock time `time` (seconds >= 0; every clip
 // loops), through the same Animator's layer stack. Returns "" or what went wrong.
-std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out);
+std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out,
+                       const SkinChoice& skin = {});
 
 // The inverse of Mesh::source_vertex: element k is where the mesh holds the file's vertex k, so
 // the file's order is v[order[0]], v[order[1]], ...; empty when the mesh is in the file's order.
@@ -62,6 +65,7 @@ struct DumpRequest {
   bool frames = false;        // true: the "frames" form even for one time
   bool bind_pose = false;     // with clip -1: the bind pose instead of the rest pose
   LayerStack blend;           // when blend.blends(): the blend at each time; `clip` is unused
+  SkinChoice skin;            // the skinning method (--method); CoR's centres owned by the caller
 };
 
 // Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).

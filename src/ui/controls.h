@@ -16,7 +16,7 @@
 namespace sv::ui {
 
 inline constexpr int kKeySpace = 32;
-inline constexpr int kKeyF = 70, kKeyG = 71, kKeyQ = 81, kKeyS = 83, kKeyW = 87;
+inline constexpr int kKeyF = 70, kKeyG = 71, kKeyM = 77, kKeyQ = 81, kKeyS = 83, kKeyW = 87;
 inline constexpr int kKeyEscape = 256, kKeyEnter = 257, kKeyTab = 258, kKeyBackspace = 259;
 inline constexpr int kKeyDelete = 261, kKeyRight = 262, kKeyLeft = 263, kKeyDown = 264;
 inline constexpr int kKeyUp = 265, kKeyPageUp = 266, kKeyPageDown = 267, kKeyHome = 268;
@@ -41,6 +41,7 @@ enum class Action : uint8_t {
   Wireframe,
   Skeleton,
   SkinningPath,
+  SkinMethod,
   Help,
   CloseHelp,
   Quit,
@@ -79,6 +80,8 @@ inline constexpr Binding kBindings[] = {
     {"W", "wireframe on / off", Action::Wireframe, kKeyW},
     {"S", "skeleton overlay on / off", Action::Skeleton, kKeyS},
     {"G", "CPU / GPU skinning", Action::SkinningPath, kKeyG},
+    {"M", "next skinning method: LBS, DQS (dual quaternions), CoR (centres of rotation)",
+     Action::SkinMethod, kKeyM},
     {"F1 or ?", "show or hide this list of controls (the help overlay)", Action::Help, kKeyF1, 0,
      0, '?'},
     {"Esc", "close the help", Action::CloseHelp, kKeyEscape},

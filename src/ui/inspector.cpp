@@ -3,6 +3,7 @@
 // (layers_panel.cpp), the import report, and the per-stage timings with the frame rate.
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include <imgui.h>
 
@@ -92,6 +93,32 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::RadioButton("GPU skinning", &path, 1);
   state.landmarks.add_last_item("radio:GPU");
   o.gpu_skinning = path == 1;
+  // The skinning method (M cycles it), on either path.
+  constexpr const char* kMethodMarks[] = {"radio:LBS", "radio:DQS", "radio:CoR"};
+  static_assert(std::size(kMethodMarks) == std::size(kSkinMethods));
+  int method = static_cast<int>(o.method);
+  for (std::size_t i = 0; i < std::size(kSkinMethods); ++i) {
+    if (i > 0) ImGui::SameLine();
+    ImGui::RadioButton(skin_method_label(kSkinMethods[i]), &method,
+                       static_cast<int>(kSkinMethods[i]));
+    state.landmarks.add_last_item(kMethodMarks[i]);
+  }
+  o.method = static_cast<SkinMethod>(method);
+  if (o.method == SkinMethod::Cor && scene.centers_progress >= 0.0f &&
+      scene.centers_progress < 1.0f) {
+    // The mesh is drawn with LBS until the centres are known.
+    char label[64];
+    std::snprintf(label, sizeof(label), "Centres of rotation %.0f%% (LBS meanwhile)",
+                  100.0f * scene.centers_progress);
+    ImGui::ProgressBar(scene.centers_progress, ImVec2(-1.0f, 0.0f), label);
+    state.landmarks.add_last_item("progress:Centres");
+  }
+  if (o.method == SkinMethod::Cor && scene.centers_failed) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f),
+                       "The centres of rotation could not be computed for this model: LBS shown.");
+    ImGui::PopTextWrapPos();
+  }
   int view = static_cast<int>(o.view);
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,

@@ -141,6 +141,9 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
     case Action::SkinningPath:
       state.render.gpu_skinning = !state.render.gpu_skinning;
       break;
+    case Action::SkinMethod:
+      state.render.method = next_skin_method(state.render.method);
+      break;
     case Action::Help:
       state.help_open = !state.help_open;
       break;

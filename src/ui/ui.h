@@ -46,6 +46,10 @@ struct SceneView {
   double gpu_seconds = -1.0;                  // GPU time of the mesh draws; < 0 unmeasured
   std::size_t bones = 0, vertices = 0;
   bool z_up = false;  // the model is shown turned upright (Z-up file)
+  // CoR's centres of rotation (app/center_task.h): < 0 not started, [0, 1) being computed (the
+  // fraction done; the mesh is skinned with LBS meanwhile), 1 known.
+  float centers_progress = -1.0f;
+  bool centers_failed = false;  // computed, but refused by some mesh: CoR draws LBS
 };
 
 // The app's state the panels show: reads in progress, errors, frame times.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -103,6 +104,47 @@ TEST(SurfaceHit, SkinsTheTriangleAndInterpolatesTheWeights) {
   EXPECT_EQ(hit.joint, 7);
   EXPECT_NEAR(hit.joint_weight, 0.65f, 1e-6f);
   EXPECT_EQ(hit.nearest_vertex, 2u);
+}
+
+// With DQS the triangle is resolved where DQS drew it. Joint 7 turns by a = 0.9 pi about +x (not
+// exactly half a turn, where DQS's direction is a tie that rounding decides); v2 (0,2,0) weighs
+// 0.5 on each joint. LBS averages (0,2,0) and its turned copy to (0, 1 + cos a, sin a), near the
+// axis (the candy wrapper); DQS blends the identity and the turn (dot product cos(a/2) > 0: no
+// flip) into a turn by a/2, so v2 -> (0, 2 cos(a/2), 2 sin(a/2)). v1 (2,0,0) lies on the axis,
+// v0 on joint 5 alone. A ray down -y through x = z = 0.5 meets the DQS triangle where
+// x = 2 b1 and z = 2 sin(a/2) b2, at height y = 2 cos(a/2) b2.
+TEST(SurfaceHit, OtherMethodsResolveTheTriangleTheyDrew) {
+  Mesh mesh = one_triangle();
+  mesh.joints[2] = {0, 1, 0, 0};
+  mesh.weights[2] = {0.5f, 0.5f, 0, 0};
+  const float a = 0.9f * 3.14159265f;
+  const std::array<glm::mat4, 2> palette = {glm::mat4(1.0f),
+                                            glm::rotate(glm::mat4(1.0f), a, glm::vec3(1, 0, 0))};
+  std::array<MethodBone, 2> method;
+  ASSERT_TRUE(build_method_palette(palette, method));
+  SkinPalettes palettes;
+  palettes.palette = palette;
+  palettes.method = method;
+  const Ray ray{{0.5f, 5.0f, 0.5f}, {0, -1, 0}};
+  const glm::vec3 v2(0.0f, 2.0f * std::cos(a / 2), 2.0f * std::sin(a / 2));
+  const float b1 = 0.25f, b2 = 0.5f / v2.z;
+  SurfaceHit hit;
+  ASSERT_TRUE(resolve_surface_hit(mesh, SkinMethod::Dqs, palettes, {}, 0, ray, &hit));
+  EXPECT_NEAR_GLM(hit.positions[0], glm::vec3(0, 0, 0), 1e-6f);
+  EXPECT_NEAR_GLM(hit.positions[1], glm::vec3(2, 0, 0), 1e-6f);
+  EXPECT_NEAR_GLM(hit.positions[2], v2, 1e-5f);
+  EXPECT_NEAR_GLM(hit.barycentric, glm::vec3(1.0f - b1 - b2, b1, b2), 1e-5f);
+  EXPECT_NEAR_GLM(hit.point, glm::vec3(0.5f, v2.y * b2, 0.5f), 1e-5f);
+  EXPECT_NEAR(hit.t, 5.0f - v2.y * b2, 1e-5f);
+  // LBS (the call without a method) resolves its own collapsed triangle.
+  ASSERT_TRUE(resolve_surface_hit(mesh, palette, 0, ray, &hit));
+  EXPECT_NEAR_GLM(hit.positions[2], glm::vec3(0, 1 + std::cos(a), std::sin(a)), 1e-5f);
+  // CoR needs the centres: refused without them; with every centre at the origin (on the
+  // rotation's axis, where LBS leaves it) v2 turns by a/2 about it, as under DQS.
+  EXPECT_FALSE(resolve_surface_hit(mesh, SkinMethod::Cor, palettes, {}, 0, ray, &hit));
+  const std::vector<glm::vec3> centers(mesh.vertex_count(), glm::vec3(0.0f));
+  ASSERT_TRUE(resolve_surface_hit(mesh, SkinMethod::Cor, palettes, centers, 0, ray, &hit));
+  EXPECT_NEAR_GLM(hit.positions[2], v2, 1e-5f);
 }
 
 TEST(SurfaceHit, AHitJustOutsideIsClampedOntoTheTriangle) {

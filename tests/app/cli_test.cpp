@@ -2,6 +2,7 @@
 // --bind-pose, --version and --help, and one line on stderr starting "skinview: " with exit
 // status 2 for every kind of bad input, the window's options included (checked before any window
 // opens, so these run without a display).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -135,6 +136,37 @@ TEST(Cli, DumpMatchesAHandComputation) {
   }
 }
 
+// --method reaches the dump's skinning: on the default character's `twist` half-turn, DQS and
+// CoR move the twisting forearm's vertices away from LBS's, and leave every vertex that only the
+// body's unmoved joints weigh where LBS puts it (the same bones, the same pose).
+TEST(Cli, DumpSkinsWithTheChosenMethod) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const nlohmann::json lbs = dump({"--clip", "twist", "--time", "1"}, def);
+  const nlohmann::json lbs2 = dump({"--clip", "twist", "--time", "1", "--method", "lbs"}, def);
+  EXPECT_EQ(lbs, lbs2) << "--method lbs is the default";
+  const auto& p0 = lbs["meshes"][0]["positions"];
+  ASSERT_GT(p0.size(), 3u);
+  for (const char* method : {"dqs", "cor"}) {
+    const nlohmann::json other = dump({"--clip", "twist", "--time", "1", "--method", method}, def);
+    const auto& p = other["meshes"][0]["positions"];
+    ASSERT_EQ(p.size(), p0.size()) << method;
+    double moved = 0.0;
+    std::size_t unchanged = 0;
+    for (std::size_t i = 0; i + 2 < p.size(); i += 3) {
+      double d2 = 0.0;
+      for (std::size_t c = 0; c < 3; ++c) {
+        const double d = p[i + c].get<double>() - p0[i + c].get<double>();
+        d2 += d * d;
+      }
+      const double d = std::sqrt(d2);
+      moved = std::max(moved, d);
+      if (d < 1e-5) ++unchanged;
+    }
+    EXPECT_GT(moved, 0.01) << method << ": the candy wrapper should open";
+    EXPECT_GT(unchanged, p.size() / 3 / 2) << method << ": most of the body does not twist";
+  }
+}
+
 TEST(Cli, SkeletonOnlyModelDumpsBones) {
   nlohmann::json j = dump({"--time", "1"}, model("BVH/01_01.bvh"));
   EXPECT_EQ(j["meshes"].size(), 0u);
@@ -161,6 +193,9 @@ TEST(Cli, BadInputIsOneLineAndStatus2) {
   expect_bad_input({kExe, "--dump", wuson, "--time", "nan", "-o", temp_file("x.json")}, wuson);
   expect_bad_input({kExe, "--dump", wuson, "--times", "0,x", "-o", temp_file("x.json")}, wuson);
   expect_bad_input({kExe, "--info", wuson, "--no-such-option"}, "no-such-option");
+  expect_bad_input({kExe, "--dump", wuson, "--method", "lbs2", "-o", temp_file("x.json")},
+                   "--method");
+  expect_bad_input({kExe, "--screenshot", temp_file("x.png"), wuson, "--method", ""}, "--method");
   expect_bad_input({kExe, "--info", wuson, "--time", "1", "--times", "1,2"}, "skinview");
   std::filesystem::remove(temp_file("x.json"));
 }
@@ -180,12 +215,15 @@ TEST(Cli, TheWindowsBadOptionsExitTwoBeforeAnyWindowOpens) {
   expect_bad_input(windowless({def, "--time", "soon"}), "--time");
   expect_bad_input(windowless({def, "--view", "xray"}), "--view");
   expect_bad_input(windowless({def, "--skinning", "tpu"}), "--skinning");
+  expect_bad_input(windowless({def, "--method", "slerp"}), "--method");
+  expect_bad_input(windowless({def, "--method", "DQS"}), "--method");
   expect_bad_input(windowless({def, "--size", "12"}), "--size");
   expect_bad_input(windowless({def, "--rest-pose", "--clip", "walk"}), "--clip");
   expect_bad_input(windowless({model("invalid/empty.x")}), "empty.x");
   // Good values get past the checks: then it is the missing display that stops the window (1).
-  ProcessResult r = run_process(windowless({def, "--clip", "wave", "--time", "0.5", "--bone",
-                                            "hand_r", "--view", "weights", "--skinning", "cpu"}));
+  ProcessResult r =
+      run_process(windowless({def, "--clip", "wave", "--time", "0.5", "--bone", "hand_r", "--view",
+                              "weights", "--skinning", "cpu", "--method", "cor"}));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("skinview: "), std::string::npos) << r.err;
 }

@@ -106,6 +106,9 @@ TEST(ExportPose, PositionsAndNormalsAreTheDumpsAtThatTime) {
   expect_export_equals_dump(
       {kDefault, "--clip", "walk", "--time", "0.3", "--layer", "wave:mask=clavicle_r"});
   expect_export_equals_dump({kDefault, "--crossfade", "walk:run:0.2:0.5", "--time", "0.4"});
+  // The skinning methods (--method, issue 12) on the twist, where they differ most.
+  expect_export_equals_dump({kDefault, "--clip", "twist", "--time", "1", "--method", "dqs"});
+  expect_export_equals_dump({kDefault, "--clip", "twist", "--time", "1", "--method", "cor"});
   // The default character: one mesh, UVs, its material with its embedded checker PNG (assimp
   // adds a default material after the file's).
   ASSERT_EQ(walk.meshes.size(), 1u);

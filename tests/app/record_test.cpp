@@ -113,6 +113,14 @@ TEST(Record, FramesAreTheScreenshotsOnTheCpuPathWithWeightsSkeletonAndSelection)
                                 {"0.5", "0.75", "1", "1.25"});
 }
 
+TEST(Record, FramesAreTheScreenshotsUnderEachSkinningMethod) {
+  SV_REQUIRE_DISPLAY();
+  for (const char* method : {"dqs", "cor"}) {
+    expect_frames_are_screenshots({"--clip", "twist", "--method", method},
+                                  {"--fps", "2", "--from", "0.5", "--to", "1.5"}, {"0.5", "1"});
+  }
+}
+
 TEST(Record, FramesAreTheScreenshotsUnderALayerAndACrossFade) {
   SV_REQUIRE_DISPLAY();
   expect_frames_are_screenshots({"--clip", "walk", "--layer", "wave:weight=0.5:mask=spine_01"},

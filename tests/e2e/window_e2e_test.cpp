@@ -131,6 +131,35 @@ TEST(WindowE2E, ALayerAddedInTheInspectorMovesTheModel) {
   EXPECT_EQ(w.quit(), 0);
 }
 
+// The skinning method in the real window: --method starts it, M cycles it, the View section's
+// radio buttons choose it; CoR's centres are computed in the background (LBS is drawn meanwhile)
+// and CoR is drawn once they are known, on both paths.
+TEST(WindowE2E, TheSkinningMethodIsChosenByOptionKeyAndRadioButton) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  ASSERT_TRUE(w.launch({kDefault, "--clip", "twist", "--time", "1", "--method", "dqs"}));
+  nlohmann::json s = w.state();
+  EXPECT_EQ(s["method"], "dqs");
+  EXPECT_EQ(s["methodDrawn"], "dqs");
+  EXPECT_EQ(s["centers"].get<double>(), -1.0) << "no centres are computed before CoR is chosen";
+  w.key("m");
+  s = w.state();
+  EXPECT_EQ(s["method"], "cor");
+  // The centres of the default character take well under a second; wait for them.
+  for (int i = 0; i < 50 && s["methodDrawn"] != "cor"; ++i) s = w.state();
+  EXPECT_EQ(s["methodDrawn"], "cor");
+  EXPECT_EQ(s["centers"].get<double>(), 1.0);
+  ASSERT_TRUE(w.click_landmark(s, "radio:CPU"));
+  s = w.state();
+  EXPECT_EQ(s["skinning"], "cpu");
+  EXPECT_EQ(s["methodDrawn"], "cor");
+  ASSERT_TRUE(w.click_landmark(s, "radio:LBS"));
+  s = w.state();
+  EXPECT_EQ(s["method"], "lbs");
+  EXPECT_EQ(s["methodDrawn"], "lbs");
+  EXPECT_EQ(w.quit(), 0);
+}
+
 // Play at the end of a clip that does not loop starts it over, clicked in the real timeline.
 TEST(WindowE2E, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
   WindowDriver w;

@@ -16,6 +16,7 @@
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
+#include "anim/rotation_centers.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
@@ -141,6 +142,32 @@ TEST(Frame, NoHeapAllocationPerFrame) {
             }),
             0);
   EXPECT_EQ(rig.picked, 2 * 2 * 11);  // every pick found what it aimed at
+}
+
+// DQS and CoR add the method palette (built per frame into the Animator's buffer) and its upload;
+// CoR's centres are computed once beforehand, as the window's scene does.
+TEST(Frame, NoHeapAllocationPerFrameUnderEveryMethod) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  SV_REQUIRE_GL();
+  Rig rig;
+  ASSERT_TRUE(rig.init());
+  const auto centers = compute_rotation_centers(rig.model, false);
+  for (std::size_t m = 0; m < centers.size(); ++m) rig.gpu.upload_centers(m, centers[m]);
+  Player player;
+  player.clip = 0;
+  rig.animator.set_clip(rig.model, player.clip);
+  for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
+    rig.animator.set_skin(SkinChoice{method, centers});
+    rig.options.method = method;
+    EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
+                rig.options.gpu_skinning = gpu_path;
+                player.advance(1.0 / 60.0, rig.model.clips[0].duration());
+                ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Clip, player.time));
+                rig.draw(gpu_path);
+              }),
+              0)
+        << skin_method_label(method);
+  }
 }
 
 TEST(Frame, NoHeapAllocationPerBlendedFrame) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
 #include "gl_context.h"
@@ -38,8 +39,8 @@ TEST(Shaders, CompileErrorCarriesTheGlslLog) {
 TEST(Shaders, MissingFilesFallBackToTheEmbeddedCopy) {
   SV_REQUIRE_GL();
   ::setenv("SKINVIEW_SHADER_DIR", "/nonexistent/skinview-shaders", 1);
-  const gl::ProgramResult r =
-      gl::build_program({{"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {}});
+  const gl::ProgramResult r = gl::build_program(
+      {{"common.vert", "skin.vert"}, {"mesh.frag"}, gl::skin_program_defines(), {}});
   ::unsetenv("SKINVIEW_SHADER_DIR");
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_NE(r.warning.find("embedded"), std::string::npos) << r.warning;

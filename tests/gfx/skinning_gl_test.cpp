@@ -1,6 +1,8 @@
 // GPU skinning equals CPU skinning, measured on the GPU's real output: skin.vert's skinned
-// model-space positions are captured with transform feedback and compared with sv::skin_lbs
-// (through the Animator, as the viewer runs it). Tolerance: 1e-5 of the bounding-box diagonal.
+// model-space positions are captured with transform feedback and compared with the CPU kernels
+// (sv::skin through the Animator, as the viewer runs it) under every skinning method (LBS, DQS,
+// CoR with the centres uploaded as the vertex attribute). Tolerance: 1e-5 of the bounding-box
+// diagonal.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -10,6 +12,9 @@
 
 #include "anim/animator.h"
 #include "anim/model.h"
+#include "anim/pose.h"
+#include "anim/rotation_centers.h"
+#include "anim/skinning.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
@@ -26,8 +31,10 @@ struct Capture {
 };
 
 Capture make_capture_program() {
-  gl::ProgramDesc desc{
-      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_model_position"}};
+  gl::ProgramDesc desc{{"common.vert", "skin.vert"},
+                       {"mesh.frag"},
+                       gl::skin_program_defines(),
+                       {"v_model_position"}};
   gl::ProgramResult r = gl::build_program(desc);
   EXPECT_TRUE(r.ok()) << r.error;
   EXPECT_TRUE(r.warning.empty()) << r.warning;
@@ -37,16 +44,25 @@ Capture make_capture_program() {
 }
 
 // Runs skin.vert over every vertex of mesh `m` and returns the captured positions.
-std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m) {
-  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m);
+std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m,
+                                SkinMethod method = SkinMethod::Lbs) {
+  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m, method);
 }
 
 // Compares GPU and CPU skinning of every mesh of `model` at `times` of its first clip (the rest
 // pose when it has none). Returns the largest error over the diagonal.
-double max_relative_error(const Model& model, std::initializer_list<float> fractions) {
+double max_relative_error(const Model& model, std::initializer_list<float> fractions,
+                          SkinMethod method = SkinMethod::Lbs) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
   Animator animator(model);
+  std::vector<std::vector<glm::vec3>> centers;
+  if (method == SkinMethod::Cor) {
+    centers = compute_rotation_centers(model, false);
+    EXPECT_EQ(centers.size(), model.meshes.size());
+    for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
+  }
+  animator.set_skin(SkinChoice{method, centers});
   const int32_t clip = model.clips.empty() ? -1 : 0;
   animator.set_clip(model, clip);
   const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
@@ -56,13 +72,14 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
     EXPECT_TRUE(animator.evaluate(model, mode, f * duration));
     EXPECT_TRUE(animator.skin_cpu(model));
     gpu.upload_palette(animator.palette(), animator.normal_palette());
+    if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
     Bounds bounds;
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
       for (const glm::vec3& p : animator.skinned_positions(m)) bounds.add(p);
     }
     const double diagonal = std::max(static_cast<double>(bounds.diagonal()), 1e-12);
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m);
+      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m, method);
       const auto c = animator.skinned_positions(m);
       EXPECT_EQ(g.size(), c.size());
       for (std::size_t v = 0; v < std::min(g.size(), c.size()); ++v) {
@@ -104,6 +121,155 @@ TEST(GpuSkinning, PaletteReallyMovesVertices) {
   EXPECT_GT(moved, 0.05f);
 }
 
+TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
+  // Guards the per-method comparisons below against a method uniform that does nothing: on the
+  // default character's `twist` half-turn the GPU's DQS and CoR vertices leave LBS's.
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& model = *r.model;
+  int32_t twist = -1;
+  for (std::size_t c = 0; c < model.clips.size(); ++c)
+    if (model.clips[c].name() == "twist") twist = static_cast<int32_t>(c);
+  ASSERT_GE(twist, 0);
+  const auto centers = compute_rotation_centers(model, false);
+  const Capture capture = make_capture_program();
+  gl::GpuModel gpu(model);
+  gpu.upload_centers(0, centers[0]);
+  Animator animator(model);
+  animator.set_skin(SkinChoice{SkinMethod::Dqs, {}});
+  animator.set_clip(model, twist);
+  ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 1.0));
+  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_method_palette(animator.method_palette());
+  const auto lbs = gpu_skin(capture, gpu, 0, SkinMethod::Lbs);
+  for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
+    const auto g = gpu_skin(capture, gpu, 0, method);
+    float moved = 0.0f;
+    for (std::size_t v = 0; v < g.size(); ++v) moved = std::max(moved, glm::length(g[v] - lbs[v]));
+    EXPECT_GT(moved, 0.01f) << skin_method_label(method);
+  }
+}
+
+// Normals follow each method on the GPU as on the CPU (DQS and CoR: the blended rotation of the
+// stretch's cofactor): skin.vert's normal output (v_world_normal with u_world = identity),
+// normalised, against the CPU's unit normals, on the default character mid-twist and on a real
+// model.
+TEST(GpuSkinning, NormalsMatchCpuUnderEveryMethod) {
+  SV_REQUIRE_GL();
+  gl::ProgramResult r = gl::build_program({{"common.vert", "skin.vert"},
+                                           {"mesh.frag"},
+                                           gl::skin_program_defines(),
+                                           {"v_world_normal"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  const GLuint program = r.program.id();
+  glUseProgram(program);
+  const glm::mat4 identity(1.0f);
+  glUniformMatrix4fv(glGetUniformLocation(program, "u_world"), 1, GL_FALSE, &identity[0][0]);
+  for (const std::string path : {std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb",
+                                 std::string(SKINVIEW_TEST_MODELS) + "/X/BCN_Epileptic.X"}) {
+    ImportResult imported = import_model(path);
+    ASSERT_TRUE(imported.ok()) << imported.error;
+    const Model& model = *imported.model;
+    const auto centers = compute_rotation_centers(model, false);
+    gl::GpuModel gpu(model);
+    for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
+    Animator animator(model);
+    const int32_t clip = model.clips.size() > 3 ? 3 : 0;  // the default character's twist
+    animator.set_clip(model, clip);
+    for (SkinMethod method : kSkinMethods) {
+      animator.set_skin(SkinChoice{method, centers});
+      ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip,
+                                    0.4 * model.clips[static_cast<std::size_t>(clip)].duration()));
+      ASSERT_TRUE(animator.skin_cpu(model));
+      gpu.upload_palette(animator.palette(), animator.normal_palette());
+      gpu.upload_method_palette(animator.method_palette());
+      float worst = 0.0f;
+      std::size_t compared = 0;
+      for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        const auto cpu = animator.skinned_normals(m);
+        if (cpu.empty()) continue;
+        const auto g = test::capture_vertices<glm::vec3>(program, gpu, m, method);
+        ASSERT_EQ(g.size(), cpu.size());
+        for (std::size_t v = 0; v < g.size(); ++v) {
+          const float len = glm::length(g[v]);
+          if (len == 0.0f || glm::length(cpu[v]) == 0.0f) continue;
+          worst = std::max(worst, glm::length(g[v] / len - cpu[v]));
+          ++compared;
+        }
+      }
+      EXPECT_GT(compared, 100u) << path;
+      EXPECT_LE(worst, 1e-4f) << path << " " << skin_method_label(method);
+    }
+  }
+}
+
+// Joints that scale non-uniformly: DQS and CoR take two-phase skinning (the bind-space stretches
+// blended first) on the GPU as on the CPU. A hand-made palette on the 6-joint chain: each bone
+// rotated, translated and scaled differently per axis; positions and normals compared.
+TEST(GpuSkinning, ScaledJointsTakeTwoPhaseSkinningAsOnTheCpu) {
+  SV_REQUIRE_GL();
+  const Model model = test::make_chain_model(6);
+  const Mesh& mesh = model.meshes[0];
+  const std::size_t n = mesh.skin_joints.size();
+  std::vector<glm::mat4> palette(n);
+  for (std::size_t b = 0; b < n; ++b) {
+    const float f = static_cast<float>(b);
+    palette[b] = glm::translate(glm::mat4(1.0f), glm::vec3(0.1f * f, 0.05f * f, -0.2f)) *
+                 glm::rotate(glm::mat4(1.0f), 0.5f * f, glm::normalize(glm::vec3(1.0f, f, 0.5f))) *
+                 glm::scale(glm::mat4(1.0f), glm::vec3(1.0f + 0.3f * f, 1.0f - 0.1f * f, 1.2f));
+  }
+  std::vector<glm::mat3> normal_palette(n);
+  std::vector<MethodBone> method_palette(n);
+  ASSERT_TRUE(build_normal_palette(palette, normal_palette));
+  ASSERT_TRUE(build_method_palette(palette, method_palette));
+  for (std::size_t b = 0; b < n; ++b) EXPECT_EQ(method_palette[b].scaled, 1u) << b;
+  const auto centers = compute_rotation_centers(model, false);
+  gl::GpuModel gpu(model);
+  gpu.upload_palette(palette, normal_palette);
+  gpu.upload_method_palette(method_palette);
+  gpu.upload_centers(0, centers[0]);
+  gl::ProgramResult normals_program = gl::build_program({{"common.vert", "skin.vert"},
+                                                         {"mesh.frag"},
+                                                         gl::skin_program_defines(),
+                                                         {"v_world_normal"}});
+  ASSERT_TRUE(normals_program.ok()) << normals_program.error;
+  glUseProgram(normals_program.program.id());
+  const glm::mat4 identity(1.0f);
+  glUniformMatrix4fv(glGetUniformLocation(normals_program.program.id(), "u_world"), 1, GL_FALSE,
+                     &identity[0][0]);
+  const Capture capture = make_capture_program();
+  SkinInput in{mesh.positions, mesh.normals, mesh.joints, mesh.weights, mesh.max_joint};
+  in.centers = centers[0];
+  std::vector<glm::vec3> cpu_p(mesh.vertex_count()), cpu_n(mesh.vertex_count());
+  for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
+    ASSERT_TRUE(
+        skin(method, SkinPalettes{palette, normal_palette, method_palette}, in, cpu_p, cpu_n));
+    Bounds bounds;
+    for (const glm::vec3& p : cpu_p) bounds.add(p);
+    const auto g = gpu_skin(capture, gpu, 0, method);
+    const auto gn = test::capture_vertices<glm::vec3>(normals_program.program.id(), gpu, 0, method);
+    ASSERT_EQ(g.size(), cpu_p.size());
+    float worst = 0.0f, worst_normal = 0.0f;
+    for (std::size_t v = 0; v < g.size(); ++v) {
+      worst = std::max(worst, glm::length(g[v] - cpu_p[v]));
+      worst_normal = std::max(worst_normal, glm::length(glm::normalize(gn[v]) - cpu_n[v]));
+    }
+    EXPECT_LE(worst, 1e-5f * bounds.diagonal()) << skin_method_label(method);
+    EXPECT_LE(worst_normal, 1e-4f) << skin_method_label(method);
+  }
+}
+
+TEST(GpuSkinning, DefaultCharacterMatchesCpuUnderEveryMethod) {
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (SkinMethod method : kSkinMethods) {
+    EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}, method), 1e-5)
+        << skin_method_label(method);
+  }
+}
+
 class RealModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealModel, GpuMatchesCpuAtThreeTimes) {
@@ -116,7 +282,11 @@ TEST_P(RealModel, GpuMatchesCpuAtThreeTimes) {
   }
   ImportResult r = import_model(path);
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}), 1e-5);
+  // Every method: the GPU's real output (transform feedback) against the CPU kernels.
+  for (SkinMethod method : kSkinMethods) {
+    EXPECT_LE(max_relative_error(*r.model, {0.1f, 0.5f, 0.9f}, method), 1e-5)
+        << skin_method_label(method);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AssimpTestModels, RealModel,

@@ -1,8 +1,10 @@
 // Runs a program's vertex stage over every vertex of one GpuModel mesh and reads back one output
 // per vertex with transform feedback (nothing rasterised): what the GL tests compare with the
 // CPU side (skinned positions, debug-view colours). The program must have been linked with that
-// output as its only feedback varying; the palette textures are bound at units 1 and 2, as the
-// renderer binds them. Needs the shared GL context current.
+// output as its only feedback varying; the palette textures are bound at their units
+// (gl::bind_palettes), as the renderer binds them, and `method` is skin.vert's u_method (the
+// caller uploads the method palette, and for CoR the centres, first). Needs the shared GL context
+// current.
 #pragma once
 
 #include <cstddef>
@@ -10,12 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include "anim/skin_method.h"
 #include "gfx/gpu_model.h"
 
 namespace sv::test {
 
 template <class T>
-std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::size_t m) {
+std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::size_t m,
+                                SkinMethod method = SkinMethod::Lbs) {
   const gl::GpuMesh& mesh = gpu.meshes()[m];
   const auto n = static_cast<std::size_t>(mesh.vertex_count);
   gl::Buffer out = gl::Buffer::create();
@@ -25,12 +29,11 @@ std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::si
   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, out.id());
   glUseProgram(program);
   glUniform1i(glGetUniformLocation(program, "u_palette_base"), mesh.palette_base);
-  glUniform1i(glGetUniformLocation(program, "u_palette"), 1);
-  glUniform1i(glGetUniformLocation(program, "u_normal_palette"), 2);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
-  glActiveTexture(GL_TEXTURE2);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
+  glUniform1i(glGetUniformLocation(program, "u_palette"), gl::kPaletteUnit);
+  glUniform1i(glGetUniformLocation(program, "u_normal_palette"), gl::kNormalPaletteUnit);
+  glUniform1i(glGetUniformLocation(program, "u_method_palette"), gl::kMethodPaletteUnit);
+  glUniform1i(glGetUniformLocation(program, "u_method"), static_cast<GLint>(method));
+  gl::bind_palettes(gpu);
   glBindVertexArray(mesh.vao_gpu.id());
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);

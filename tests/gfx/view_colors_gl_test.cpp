@@ -71,7 +71,7 @@ Model color_model() {
 // The view colour of every vertex in `mode` (selected skin bone 0 for the heat map).
 std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode) {
   gl::ProgramDesc desc{
-      {"common.vert", "skin.vert"}, {"mesh.frag"}, view_color_defines(), {"v_color"}};
+      {"common.vert", "skin.vert"}, {"mesh.frag"}, gl::skin_program_defines(), {"v_color"}};
   gl::ProgramResult r = gl::build_program(desc);
   EXPECT_TRUE(r.ok()) << r.error;
   const GLuint p = r.program.id();

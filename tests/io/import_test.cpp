@@ -304,7 +304,7 @@ TEST(Import, DumpListsVerticesInTheFilesOrder) {
       for (std::size_t v = 0; v < m.source_vertex.size(); ++v) moved |= m.source_vertex[v] != v;
     EXPECT_TRUE(moved);
     std::ostringstream json;
-    ASSERT_EQ(write_dump_json(*r.model, DumpRequest{-1, {0.0f}, false, false, {}}, json), "");
+    ASSERT_EQ(write_dump_json(*r.model, DumpRequest{-1, {0.0f}, false, false, {}, {}}, json), "");
     const nlohmann::json j = nlohmann::json::parse(json.str());
     Assimp::Importer importer;
     const aiScene* scene =

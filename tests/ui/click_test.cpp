@@ -423,6 +423,13 @@ TEST(Clicks, KeysDoWhatTheHelpSays) {
   const bool gpu = f.state.render.gpu_skinning;
   f.press(ui::kKeyG);
   EXPECT_NE(f.state.render.gpu_skinning, gpu);
+  EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
+  f.press(ui::kKeyM);
+  EXPECT_EQ(f.state.render.method, SkinMethod::Dqs);
+  f.press(ui::kKeyM);
+  EXPECT_EQ(f.state.render.method, SkinMethod::Cor);
+  f.press(ui::kKeyM);
+  EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
   f.typed('?');
   EXPECT_TRUE(f.state.help_open);
   EXPECT_NE(ImGui::FindWindowByName("###help"), nullptr);
@@ -452,6 +459,20 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_TRUE(f.state.render.skeleton);
   f.harness.click_mark(f.marks(), "radio:CPU");
   EXPECT_FALSE(f.state.render.gpu_skinning);
+  f.harness.click_mark(f.marks(), "radio:DQS");
+  EXPECT_EQ(f.state.render.method, SkinMethod::Dqs);
+  EXPECT_EQ(f.marks().find("progress:Centres"), nullptr);
+  // CoR while its centres are computed: the View section shows how far they are.
+  f.centers_progress = 0.4f;
+  f.harness.click_mark(f.marks(), "radio:CoR");
+  EXPECT_EQ(f.state.render.method, SkinMethod::Cor);
+  f.harness.frame();
+  EXPECT_NE(f.marks().find("progress:Centres"), nullptr);
+  f.centers_progress = 1.0f;
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("progress:Centres"), nullptr);
+  f.harness.click_mark(f.marks(), "radio:LBS");
+  EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
   // The combo's second entry: the weights view.
   const ui::Landmark* combo = f.marks().find("combo:View");
   ASSERT_NE(combo, nullptr);

@@ -46,6 +46,7 @@ class UiFixture {
       v.model_matrices = animator.model_matrices();
       v.influence = influence;
       v.times = &animator.times();
+      v.centers_progress = centers_progress;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
       keys.clear();
@@ -113,8 +114,9 @@ class UiFixture {
   ui::ViewerState state;
   ui::StatusView status;
   std::vector<ui::KeyEvent> keys;
-  ui::UiEdits edits;      // the last frame's
-  int open_requests = 0;  // frames whose edits asked to open a file (a click spans frames)
+  ui::UiEdits edits;               // the last frame's
+  float centers_progress = -1.0f;  // SceneView::centers_progress (CoR's centres being computed)
+  int open_requests = 0;           // frames whose edits asked to open a file (a click spans frames)
 };
 
 }  // namespace sv::test

@@ -1,0 +1,147 @@
+// The skinning methods of issue 12 (anim/skin_method.h) beside LBS, and the precompute of CoR:
+//
+//   skin_method/<method>/<vertices>/<threads>/<rigid>
+//       skin() or skin_parallel() with method 0 LBS, 1 DQS, 2 CoR: skin_cpu's data and layout
+//       (bench/synthetic.h make_skin, grouped by bone set), positions + normals. rigid 1: the
+//       palette's scale taken out (K = [R | t], the usual rig); rigid 0: make_skin's palette as
+//       posed, every joint scaled by 1 +- 0.02, so DQS and CoR take two-phase skinning. The
+//       method palette (build_method_palette) is built once outside the loop, as the Animator
+//       builds it once per frame; method_palette/<bones> measures that.
+//   method_palette/<bones>             build_method_palette of a posed palette
+//   cor_precompute/tube/<vertices>     compute_rotation_centers on make_tube_mesh (2 threads)
+//   cor_precompute/default             the same on the default character's mesh (needs sv::io)
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/pose.h"
+#include "anim/rotation_centers.h"
+#include "anim/skin_method.h"
+#include "anim/skinning.h"
+#include "anim/worker_pool.h"
+#include "skin_loop.h"
+#include "synthetic.h"
+#ifdef SKINVIEW_BENCH_IO
+#include "io/import.h"
+#endif
+
+namespace sv::bench {
+namespace {
+
+constexpr int kBones = 60;
+
+struct MethodData {
+  SkinData skin;
+  std::vector<glm::mat4> palette;  // rigid or as posed
+  std::vector<glm::mat3> normal_palette;
+  std::vector<MethodBone> method;
+  std::vector<glm::vec3> centers;
+};
+
+const MethodData& method_data(std::size_t vertices, bool rigid) {
+  static std::map<std::pair<std::size_t, bool>, std::unique_ptr<MethodData>> cache;
+  auto& d = cache[{vertices, rigid}];
+  if (d) return *d;
+  d = std::make_unique<MethodData>();
+  d->skin = make_skin(vertices, kBones, 1234u, true);
+  d->palette = d->skin.palette;
+  if (rigid) {
+    for (glm::mat4& k : d->palette) {
+      glm::dmat3 r, s;
+      if (polar_decompose(glm::dmat3(glm::mat3(k)), &r, &s)) {
+        const glm::vec4 t = k[3];
+        k = glm::mat4(glm::mat3(r));
+        k[3] = t;
+      }
+    }
+  }
+  d->normal_palette.resize(d->palette.size());
+  build_normal_palette(d->palette, d->normal_palette);
+  d->method.resize(d->palette.size());
+  build_method_palette(d->palette, d->method);
+  // Centres near each vertex: the cost does not depend on where they are.
+  d->centers = d->skin.positions;
+  for (glm::vec3& c : d->centers) c *= 0.9f;
+  return *d;
+}
+
+void skin_method(benchmark::State& state) {
+  const auto method = static_cast<SkinMethod>(state.range(0));
+  const auto n = static_cast<std::size_t>(state.range(1));
+  const auto threads = static_cast<unsigned>(state.range(2));
+  const MethodData& d = method_data(n, state.range(3) != 0);
+  SkinInput in{d.skin.positions, d.skin.normals, d.skin.joints, d.skin.weights, d.skin.max_joint};
+  in.centers = d.centers;
+  const SkinPalettes pal{d.palette, d.normal_palette, d.method};
+  std::vector<glm::vec3> out_p(n), out_n(n);
+  WorkerPool& workers = bench_pool(threads);
+  time_skinning(state, n, out_p, out_n, [&] {
+    return threads == 1 ? skin(method, pal, in, out_p, out_n)
+                        : skin_parallel(workers, method, pal, in, out_p, out_n);
+  });
+  state.SetLabel(std::string(skin_method_label(method)) + " " + skin_isa_name(skin_best_isa()));
+}
+BENCHMARK(skin_method)
+    ->ArgNames({"method", "vertices", "threads", "rigid"})
+    ->ArgsProduct({{0, 1, 2}, {1000000}, {1, 2}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond);
+
+void method_palette(benchmark::State& state) {
+  const MethodData& d = method_data(1000, false);
+  std::vector<MethodBone> out(d.palette.size());
+  for (auto _ : state) {
+    build_method_palette(d.palette, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(d.palette.size()));
+}
+BENCHMARK(method_palette)->Arg(kBones);
+
+void cor_on(benchmark::State& state, const Mesh& mesh) {
+  CenterInput in;
+  in.positions = mesh.positions;
+  in.indices = mesh.indices;
+  in.joints = mesh.joints;
+  in.weights = mesh.weights;
+  std::vector<glm::vec3> out(mesh.vertex_count());
+  for (auto _ : state) {
+    if (!compute_rotation_centers(in, out, nullptr, 2)) state.SkipWithError("refused");
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(mesh.vertex_count()));
+}
+
+void cor_precompute_tube(benchmark::State& state) {
+  const Mesh mesh = make_tube_mesh(static_cast<std::size_t>(state.range(0)), 24);
+  cor_on(state, mesh);
+}
+BENCHMARK(cor_precompute_tube)
+    ->Name("cor_precompute/tube")
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+#ifdef SKINVIEW_BENCH_IO
+void cor_precompute_default(benchmark::State& state) {
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  if (!r.ok() || r.model->meshes.empty()) {
+    state.SkipWithError("cannot import assets/default.glb");
+    return;
+  }
+  cor_on(state, r.model->meshes[0]);
+}
+BENCHMARK(cor_precompute_default)
+    ->Name("cor_precompute/default")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+#endif
+
+}  // namespace
+}  // namespace sv::bench
