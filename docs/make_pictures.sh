@@ -33,3 +33,23 @@ config="$(mktemp -d)"
 XDG_CONFIG_HOME="$config" "$exe" assets/default.glb --clip wave --time 0.8 --bone upperarm_r \
   --view weights --skeleton --frames 40 --exit-png docs/screenshot-viewer.png
 rm -rf "$config"
+# Recording (README, Recording): contact sheets (ImageMagick's montage) of a recorded clip and of
+# a turntable, each tile labelled with its frame's time or turn (fonts-dejavu-core's DejaVu Sans).
+rec="$(mktemp -d)"
+"$exe" assets/default.glb --clip walk --fps 10 --size 240x180 --record "$rec/walk"
+labelled=()
+for i in $(seq 0 11); do
+  labelled+=(-label "$(awk "BEGIN { printf \"%.1f s\", $i / 10 }")" \
+    "$rec/walk/$(printf 'frame_%05d.png' "$i")")
+done
+montage "${labelled[@]}" -tile 6x2 -geometry +2+2 -background '#1b1c1f' -fill '#d0d0d0' \
+  -font DejaVu-Sans -pointsize 13 docs/record-walk-sheet.png
+"$exe" "$models/X/BCN_Epileptic.X" --rest-pose --orbit 45 --fps 1 --size 240x180 \
+  --record "$rec/turn"
+labelled=()
+for i in $(seq 0 7); do
+  labelled+=(-label "$((i * 45)) deg" "$rec/turn/$(printf 'frame_%05d.png' "$i")")
+done
+montage "${labelled[@]}" -tile 4x2 -geometry +2+2 -background '#1b1c1f' -fill '#d0d0d0' \
+  -font DejaVu-Sans -pointsize 13 docs/record-turntable-sheet.png
+rm -rf "$rec"

@@ -141,15 +141,19 @@ std::string no_joint_message(const Model& model, const std::string& file,
          name_list(model.skeleton.size(), [&](std::size_t i) { return model.skeleton.names[i]; });
 }
 
-bool parse_seconds(const std::string& text, double* out) {
+bool parse_number(const std::string& text, double* out) {
   if (text.empty()) return false;
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v) || v < 0.0 ||
-      v > 3.0e38) {
-    return false;
-  }
+  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_seconds(const std::string& text, double* out) {
+  double v = 0.0;
+  if (!parse_number(text, &v) || v < 0.0 || v > 3.0e38) return false;
   *out = v;
   return true;
 }

@@ -54,6 +54,8 @@ std::optional<int32_t> requested_clip(const Model& model, const Options& options
 std::string no_clip_message(const Model& model, const std::string& file, const std::string& clip);
 std::string no_joint_message(const Model& model, const std::string& file, const std::string& joint);
 
+// A finite number, the whole text (no unit, no trailing characters).
+bool parse_number(const std::string& text, double* out);
 // Parses --time: a finite number of seconds >= 0, nothing else.
 bool parse_seconds(const std::string& text, double* out);
 

@@ -28,17 +28,6 @@ std::string join(const std::vector<std::string>& parts, std::size_t begin, std::
   return s;
 }
 
-// A finite number, the whole text.
-bool parse_number(const std::string& text, double* out) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(v)) return false;
-  *out = v;
-  return true;
-}
-
 // "key=value" with a lowercase key: the key, or "" when the part is not of that form.
 std::string key_of(const std::string& part) {
   const std::size_t eq = part.find('=');

@@ -18,11 +18,17 @@ void add_core_options(CLI::App& app, Options& o) {
                             "Print the meshes, joint tree, clips and import report, then exit");
   auto* dump = app.add_flag("--dump", o.dump, "Write a posed model as JSON (see -o), then exit");
   info->excludes(dump);
+  auto* export_pose = app.add_option("--export-pose", o.export_pose,
+                                     "Write the posed mesh (--clip, --time, the blend) as a static "
+                                     "glTF binary OUT.glb, then exit");
+  export_pose->excludes(info);
+  export_pose->excludes(dump);
   auto* clip = app.add_option("--clip", o.clip, "Clip to pose, by name or index (default: 0)");
   auto* time =
       app.add_option("--time", o.time, "Time in seconds (default 0; clamped into [0, duration])");
   auto* times = app.add_option("--times", o.times, "Several times, comma-separated: T1,T2,...");
   time->excludes(times);
+  export_pose->excludes(times);
   auto* rest = app.add_flag("--rest-pose", o.rest_pose,
                             "Pose every joint at its rest transform (the file's node transforms), "
                             "no clip");

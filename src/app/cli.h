@@ -13,11 +13,15 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <glm/vec3.hpp>
 
 #include "anim/skin_method.h"
 #include "io/import.h"
 
 namespace sv {
+
+struct BlendSpecs;
+struct DumpRequest;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
@@ -35,6 +39,7 @@ struct Options {
   std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
   std::string crossfade;            // --crossfade SPEC
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
+  std::string export_pose;          // --export-pose OUT.glb: the posed mesh as a static glTF
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
@@ -58,5 +63,14 @@ SkinMethod skin_method_of(const Options& options) noexcept;
 // The headless commands. Each prints its own one-line error and returns the exit status.
 int run_info(const Options& options);
 int run_dump(const Options& options);
+
+// The pose --dump and --export-pose write for `model`: --method into request->skin (CoR's
+// centres computed into *centers, which must outlive the request), --rest-pose / --bind-pose /
+// --clip into request->clip and bind_pose, and the blend (its layers' time=T counted from
+// `base_time`) into request->blend. Returns "" or the one-line reason (a clip, layer or joint
+// that is not there, centres that cannot be computed).
+std::string resolve_pose(const Options& options, const Model& model, const BlendSpecs& blend,
+                         double base_time, DumpRequest* request,
+                         std::vector<std::vector<glm::vec3>>* centers);
 
 }  // namespace sv

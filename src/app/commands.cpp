@@ -57,6 +57,31 @@ int find_clip(const Model& model, const std::string& which) {
 
 }  // namespace
 
+std::string resolve_pose(const Options& o, const Model& m, const BlendSpecs& blend,
+                         double base_time, DumpRequest* request,
+                         std::vector<std::vector<glm::vec3>>* centers) {
+  // CoR's centres of rotation, computed here before posing (the window computes them off its
+  // UI thread; a dump waits for them).
+  request->skin.method = skin_method_of(o);
+  if (request->skin.method == SkinMethod::Cor) {
+    *centers = compute_rotation_centers(m, false);
+    if (centers->size() != m.meshes.size())
+      return o.model + ": the centres of rotation cannot be computed for this model";
+    request->skin.centers = *centers;
+  }
+  if (o.rest_pose || o.bind_pose) {
+    request->clip = -1;
+    request->bind_pose = o.bind_pose;
+  } else if (!o.clip.empty()) {
+    request->clip = find_clip(m, o.clip);
+    if (request->clip < 0) return no_clip_message(m, o.model, o.clip);
+  } else {
+    request->clip = m.clips.empty() ? -1 : 0;
+  }
+  if (!blend.any()) return std::string();
+  return make_layer_stack(m, o.model, request->clip, base_time, blend, &request->blend);
+}
+
 int run_info(const Options& o) {
   if (o.model.empty()) return fail("no model file given (see --help)");
   ImportResult r = import_model(o.model, import_options(o));
@@ -143,34 +168,12 @@ int run_dump(const Options& o) {
   ImportResult r = import_model(o.model, import_options(o));
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
-  if (o.rest_pose || o.bind_pose) {
-    request.clip = -1;
-    request.bind_pose = o.bind_pose;
-  } else if (!o.clip.empty()) {
-    request.clip = find_clip(m, o.clip);
-    if (request.clip < 0) return fail(no_clip_message(m, o.model, o.clip));
-  } else {
-    request.clip = m.clips.empty() ? -1 : 0;
-  }
-  if (blend.any()) {
-    // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
-    const double base_time = request.frames ? 0.0 : request.times[0];
-    if (std::string e =
-            make_layer_stack(m, o.model, request.clip, base_time, blend, &request.blend);
-        !e.empty())
-      return fail(e);
-  }
-
-  // CoR's centres of rotation, computed here before posing (the window computes them off its
-  // UI thread; a dump waits for them).
+  // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.
   std::vector<std::vector<glm::vec3>> centers;
-  request.skin.method = skin_method_of(o);
-  if (request.skin.method == SkinMethod::Cor) {
-    centers = compute_rotation_centers(m, false);
-    if (centers.size() != m.meshes.size())
-      return fail(o.model + ": the centres of rotation cannot be computed for this model");
-    request.skin.centers = centers;
-  }
+  if (std::string e =
+          resolve_pose(o, m, blend, request.frames ? 0.0 : request.times[0], &request, &centers);
+      !e.empty())
+    return fail(e);
 
   if (o.output == "-") {
     std::string error = write_dump_json(m, request, std::cout);

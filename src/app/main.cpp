@@ -4,6 +4,8 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/export_pose.h"
+#include "app/record.h"
 #include "app/viewer.h"
 
 int main(int argc, char** argv) {
@@ -13,7 +15,16 @@ int main(int argc, char** argv) {
     sv::add_core_options(app, options);
     sv::ViewerOptions viewer;
     sv::add_viewer_options(app, viewer);
+    sv::RecordOptions record;
+    sv::add_record_options(app, record);
     if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
+    if (!record.active() && record.any_given()) {
+      std::cerr
+          << "skinview: --fps, --from, --to, --orbit and --loops are for --record and --video\n";
+      return sv::kExitBadInput;
+    }
+    if (record.active()) return sv::run_record(options, viewer, record);
+    if (!options.export_pose.empty()) return sv::run_export_pose(options, viewer.up);
     if (options.dump) return sv::run_dump(options);
     if (options.info) return sv::run_info(options);
     if (!viewer.screenshot.empty()) return sv::run_screenshot(options, viewer);

@@ -26,6 +26,7 @@
 #include "app/blend_options.h"
 #include "app/cli.h"
 #include "app/exit_state.h"
+#include "app/headless_view.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
 #include "app/viewport_picking.h"
@@ -452,9 +453,23 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
   return status;
 }
 
-// Draws the panels over the bound framebuffer (for `--screenshot --ui`), around the viewport
-// the 3D view was drawn into. A few frames run so auto-sized widgets settle; only the last is
-// rendered.
+// Reads `path` in the import worker and waits for it (or for --time-limit): the window's first
+// model is read before the window opens, so a bad file exits 2 with no window.
+ImportResult read_first(ModelLoader& loader, const std::string& path) {
+  if (std::string e = loader.start(path); !e.empty()) {
+    ImportResult r;
+    r.error = e;
+    return r;
+  }
+  for (;;) {
+    if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(done->result);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+}  // namespace
+
+// A few frames run so auto-sized widgets settle; only the last is rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
                        const std::vector<std::string>& shader_warnings) {
@@ -489,22 +504,6 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
 }
-
-// Reads `path` in the import worker and waits for it (or for --time-limit): the window's first
-// model is read before the window opens, so a bad file exits 2 with no window.
-ImportResult read_first(ModelLoader& loader, const std::string& path) {
-  if (std::string e = loader.start(path); !e.empty()) {
-    ImportResult r;
-    r.error = e;
-    return r;
-  }
-  for (;;) {
-    if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(done->result);
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-}
-
-}  // namespace
 
 void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--screenshot", o.screenshot,
@@ -605,81 +604,16 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {
-  int width = 0, height = 0;
-  if (!parse_size(viewer.size, &width, &height))
-    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
-  RenderOptions ro;
-  if (!parse_view(viewer.view, &ro.view)) return bad_input("bad --view '" + viewer.view + "'");
-  if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
-    return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
-  }
-  ro.gpu_skinning = viewer.skinning == "gpu";
-  ro.method = skin_method_of(options);
-  ro.skeleton = viewer.skeleton;
   double time = 0.0;
   if (!options.time.empty() && !parse_seconds(options.time, &time)) {
     return bad_input("bad --time '" + options.time + "' (want seconds >= 0)");
   }
-  BlendSpecs blend;
-  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
-    return bad_input(e);
-  int32_t joint = -1;
-  LayerStack stack;  // the blend, resolved against the model before any window opens
-  HeadlessScene h;
-  const int status =
-      open_headless_scene(options, "screenshot", width, height, &h, [&](const Model& m) {
-        if (blend.any()) {
-          const int32_t base = requested_clip(m, options).value_or(kRestPose);
-          if (std::string e = make_layer_stack(m, options.model, base, time, blend, &stack);
-              !e.empty())
-            return e;
-        }
-        if (viewer.bone.empty()) return std::string();
-        joint = m.skeleton.find(viewer.bone);
-        return joint < 0 ? no_joint_message(m, options.model, viewer.bone) : std::string();
-      });
-  if (status >= 0) return status;
-  HeadlessGl& gl = *h.gl;
-  Scene& s = *h.scene;
-  ro.selected_joint = joint;
-  // Skeleton-only files (BVH, CSM) have nothing else to show.
-  if (s.model.meshes.empty()) ro.skeleton = true;
-  s.player.clip = h.clip;
-  s.player.playing = false;
-  s.player.time = std::min(time, s.duration());
-  if (stack.blends()) set_blend(s, stack, time);
-  if (viewer.up != "auto") s.z_up = viewer.up == "z";
-  gl.renderer().prepare(s.model);
-  // With the panels, the model is drawn in the viewport they leave, as in the window.
-  PixelRect viewport{0, 0, width, height};
-  if (viewer.ui) {
-    const ui::Layout l = ui::compute_layout(static_cast<float>(width), static_cast<float>(height),
-                                            ui::LayoutPrefs{});
-    viewport = ui::to_pixels(l.viewport, 1.0f, 1.0f);
-  }
-  OrbitCamera camera;
-  s.bounds = s.bounds_of(s.player.clip);
-  frame_scene(s, camera, ro, viewport.aspect());
-  if (ro.method == SkinMethod::Cor) {
-    // One picture: wait for the centres instead of drawing LBS while they are computed.
-    s.centers.start(s.model);
-    s.centers.wait();
-    if (!centers_fit(s))
-      return bad_input(options.model +
-                       ": the centres of rotation cannot be computed for this model");
-  }
-  evaluate(s, ro);
-  glViewport(0, 0, width, height);
-  glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, viewport, height);
-  if (viewer.ui) {
-    draw_ui_offscreen(gl.window(), &s, ro, joint, width, height, viewport, gl.warnings());
-  }
-  std::vector<uint8_t> rgba;
-  gl.target().read_rgba(&rgba);
+  HeadlessView view;
+  if (int status = view.open(options, viewer, "screenshot", time); status >= 0) return status;
+  const std::vector<uint8_t>& rgba = view.draw(time);
   std::string error;
-  if (!gl::write_png(viewer.screenshot, width, height, rgba, &error)) return bad_input(error);
+  if (!gl::write_png(viewer.screenshot, view.width(), view.height(), rgba, &error))
+    return bad_input(error);
   return kExitOk;
 }
 

@@ -10,8 +10,11 @@
 // (model_loader.h), while the window keeps drawing.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
+
+struct GLFWwindow;
 
 namespace CLI {
 class App;
@@ -20,6 +23,9 @@ class App;
 namespace sv {
 
 struct Options;
+struct Scene;
+struct RenderOptions;
+struct PixelRect;
 
 struct ViewerOptions {
   std::string screenshot;         // --screenshot OUT.png
@@ -49,6 +55,13 @@ int run_viewer(const Options& options, const ViewerOptions& viewer);
 // Renders one frame of options.model to viewer.screenshot; 0 on success, 2 on bad input
 // (with a one-line message on stderr), 1 when no GL context can be made.
 int run_screenshot(const Options& options, const ViewerOptions& viewer);
+
+// Draws the window's panels over the bound width x height framebuffer, around `viewport`, where
+// the 3D view was drawn (`--screenshot --ui`, `--record --ui`); `window` is the hidden window
+// whose context is current. Makes and destroys its own ImGui context.
+void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
+                       int32_t joint, int width, int height, const PixelRect& viewport,
+                       const std::vector<std::string>& shader_warnings);
 
 // Plays viewer.bench_frames frames of options.model's clip (--clip, default the first) at fixed
 // 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then

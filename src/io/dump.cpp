@@ -76,17 +76,6 @@ void write_vec3s(std::ostream& out, const std::vector<glm::vec3>& v,
   out << ']';
 }
 
-// The inverse of Mesh::source_vertex: for each file vertex, where the mesh holds it.
-std::vector<uint32_t> file_order(const Mesh& mesh) {
-  std::vector<uint32_t> order;
-  if (mesh.source_vertex.size() != mesh.vertex_count()) return order;
-  order.assign(mesh.vertex_count(), 0);
-  for (std::size_t i = 0; i < mesh.source_vertex.size(); ++i)
-    if (mesh.source_vertex[i] < order.size())
-      order[mesh.source_vertex[i]] = static_cast<uint32_t>(i);
-  return order;
-}
-
 void write_meshes(std::ostream& out, const Model& model, const PosedModel* pose, bool bind) {
   out << '[';
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -130,6 +119,16 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
 }
 
 }  // namespace
+
+std::vector<uint32_t> file_order(const Mesh& mesh) {
+  std::vector<uint32_t> order;
+  if (mesh.source_vertex.size() != mesh.vertex_count()) return order;
+  order.assign(mesh.vertex_count(), 0);
+  for (std::size_t i = 0; i < mesh.source_vertex.size(); ++i)
+    if (mesh.source_vertex[i] < order.size())
+      order[mesh.source_vertex[i]] = static_cast<uint32_t>(i);
+  return order;
+}
 
 namespace {
 

@@ -17,6 +17,7 @@
 // 0 (never NaN).
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <span>
 #include <string>
@@ -52,6 +53,11 @@ std::string pose_model(const Model& model, int clip, double time, PosedModel& ou
 // loops), through the same Animator's layer stack. Returns "" or what went wrong.
 std::string pose_model(const Model& model, const LayerStack& stack, double time, PosedModel& out,
                        const SkinChoice& skin = {});
+
+// The inverse of Mesh::source_vertex: element k is where the mesh holds the file's vertex k, so
+// the file's order is v[order[0]], v[order[1]], ...; empty when the mesh is in the file's order.
+// --dump and --export-pose write vertices in this order.
+std::vector<uint32_t> file_order(const Mesh& mesh);
 
 struct DumpRequest {
   int clip = -1;              // -1: rest pose (or the bind pose, below)

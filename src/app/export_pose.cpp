@@ -1,0 +1,195 @@
+// --export-pose (see export_pose.h): pose_model's output as glTF meshes, through GlbWriter.
+#include "app/export_pose.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "anim/model.h"
+#include "app/app_common.h"
+#include "app/blend_options.h"
+#include "app/cli.h"
+#include "app/viewer_scene.h"
+#include "glb_writer.h"
+#include "io/dump.h"
+#include "io/import.h"
+
+namespace sv {
+namespace {
+
+using tools::GlbWriter;
+using tools::Json;
+
+// "image/png" or "image/jpeg" from the first bytes, "" for anything else (glTF core allows only
+// those two).
+std::string image_mime(const std::vector<uint8_t>& b) {
+  static constexpr uint8_t kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  if (b.size() >= 8 && std::equal(kPng, kPng + 8, b.begin())) return "image/png";
+  if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "image/jpeg";
+  return "";
+}
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The material's base-colour image as glTF can embed it (PNG or JPEG), or empty.
+std::vector<uint8_t> texture_image(const Material& m, std::string* mime) {
+  std::vector<uint8_t> bytes =
+      !m.texture_bytes.empty()
+          ? m.texture_bytes
+          : (m.texture_path.empty() ? std::vector<uint8_t>() : read_file(m.texture_path));
+  *mime = image_mime(bytes);
+  if (mime->empty()) bytes.clear();
+  return bytes;
+}
+
+}  // namespace
+
+std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
+                      std::vector<uint8_t>* out) {
+  if (pose.positions.size() != model.meshes.size() || pose.normals.size() != model.meshes.size())
+    return "the pose does not match the model";
+  GlbWriter w("skinview --export-pose");
+  Json& doc = w.json();
+
+  // Materials first: meshes refer to them by index. Images are embedded as they are.
+  bool any_texture = false;
+  for (const Material& m : model.materials) {
+    Json pbr{{"baseColorFactor", {m.base_color.r, m.base_color.g, m.base_color.b, m.base_color.a}},
+             {"metallicFactor", 0.0},
+             {"roughnessFactor", 1.0}};
+    std::string mime;
+    const std::vector<uint8_t> image = texture_image(m, &mime);
+    if (!image.empty()) {
+      const int index = static_cast<int>(doc["images"].size());
+      doc["images"].push_back(
+          Json{{"bufferView", w.add_view(image, tools::kNoTarget)}, {"mimeType", mime}});
+      doc["textures"].push_back(Json{{"sampler", 0}, {"source", index}});
+      pbr["baseColorTexture"] = Json{{"index", index}};
+      any_texture = true;
+    }
+    Json material{{"pbrMetallicRoughness", pbr}};
+    if (!m.name.empty()) material["name"] = m.name;
+    if (m.base_color.a < 1.0f) material["alphaMode"] = "BLEND";
+    doc["materials"].push_back(std::move(material));
+  }
+  if (any_texture) {
+    doc["samplers"].push_back(
+        Json{{"magFilter", 9729}, {"minFilter", 9987}, {"wrapS", 10497}, {"wrapT", 10497}});
+  }
+
+  std::vector<int> mesh_nodes;
+  std::vector<float> positions, normals, uvs;
+  std::vector<uint32_t> indices;
+  for (std::size_t mi = 0; mi < model.meshes.size(); ++mi) {
+    const Mesh& mesh = model.meshes[mi];
+    const std::size_t n = mesh.vertex_count();
+    if (n == 0 || mesh.indices.empty()) continue;  // glTF accessors may not be empty
+    if (pose.positions[mi].size() != n || pose.normals[mi].size() != n)
+      return "mesh '" + mesh.name + "': the pose does not match its vertices";
+    std::vector<uint32_t> order = file_order(mesh);
+    if (order.empty()) {
+      order.resize(n);
+      for (std::size_t k = 0; k < n; ++k) order[k] = static_cast<uint32_t>(k);
+    }
+    positions.clear();
+    normals.clear();
+    uvs.clear();
+    bool unit_normals = !mesh.normals.empty();
+    for (std::size_t k = 0; k < n; ++k) {
+      const glm::vec3& p = pose.positions[mi][order[k]];
+      const glm::vec3& q = pose.normals[mi][order[k]];
+      positions.insert(positions.end(), {p.x, p.y, p.z});
+      normals.insert(normals.end(), {q.x, q.y, q.z});
+      // glTF requires unit normals (the validator allows 5e-4); a degenerate one drops them.
+      if (!(std::abs(q.x * q.x + q.y * q.y + q.z * q.z - 1.0f) < 1e-3f)) unit_normals = false;
+      if (mesh.uvs.size() == n) uvs.insert(uvs.end(), {mesh.uvs[order[k]].x, mesh.uvs[order[k]].y});
+    }
+    for (float p : positions)
+      if (!std::isfinite(p)) return "mesh '" + mesh.name + "': a posed position is not finite";
+    // Triangles renumbered into the file's vertex order.
+    indices.resize(mesh.indices.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      const uint32_t v = mesh.indices[i];
+      if (v >= n) return "mesh '" + mesh.name + "': a triangle refers to no vertex";
+      indices[i] = mesh.source_vertex.size() == n ? mesh.source_vertex[v] : v;
+    }
+    Json attributes;
+    attributes["POSITION"] = w.add_floats(positions, "VEC3", tools::kArrayBuffer, true);
+    if (unit_normals)
+      attributes["NORMAL"] = w.add_floats(normals, "VEC3", tools::kArrayBuffer, false);
+    if (!uvs.empty())
+      attributes["TEXCOORD_0"] = w.add_floats(uvs, "VEC2", tools::kArrayBuffer, false);
+    Json primitive{{"attributes", attributes},
+                   {"indices", w.add_u32(indices, "SCALAR", tools::kElementArrayBuffer)},
+                   {"mode", 4}};
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < model.materials.size())
+      primitive["material"] = mesh.material;
+    Json gltf_mesh{{"primitives", Json::array({primitive})}};
+    if (!mesh.name.empty()) gltf_mesh["name"] = mesh.name;
+    const int mesh_index = static_cast<int>(doc["meshes"].size());
+    doc["meshes"].push_back(std::move(gltf_mesh));
+    Json node{{"mesh", mesh_index}};
+    if (!mesh.name.empty()) node["name"] = mesh.name;
+    mesh_nodes.push_back(static_cast<int>(doc["nodes"].size()));
+    doc["nodes"].push_back(std::move(node));
+  }
+  if (mesh_nodes.empty()) return "no mesh with triangles to export";
+  Json scene{{"name", "posed"}};
+  if (z_up) {
+    // -90 degrees about X (a unit quaternion, x y z w): model Z-up becomes glTF's Y-up.
+    const double h = std::sqrt(0.5);
+    scene["nodes"] = {static_cast<int>(doc["nodes"].size())};
+    doc["nodes"].push_back(
+        Json{{"name", "z-up to y-up"}, {"rotation", {-h, 0.0, 0.0, h}}, {"children", mesh_nodes}});
+  } else {
+    scene["nodes"] = mesh_nodes;
+  }
+  doc["scenes"].push_back(std::move(scene));
+  *out = w.finish();
+  return std::string();
+}
+
+int run_export_pose(const Options& o, const std::string& up) {
+  if (o.model.empty()) return bad_input("--export-pose needs a model file");
+  const std::string ext = std::filesystem::path(o.export_pose).extension().string();
+  if (ext != ".glb" && ext != ".GLB")
+    return bad_input("--export-pose '" + o.export_pose + "': want a file ending in .glb");
+  double time = 0.0;
+  if (!o.time.empty() && !parse_seconds(o.time, &time))
+    return bad_input("bad --time '" + o.time + "' (want seconds >= 0)");
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty())
+    return bad_input(e);
+  ImportResult r = import_model(o.model, import_options(o));
+  if (!r.ok()) return bad_input(r.error);
+  const Model& m = *r.model;
+  DumpRequest request;
+  std::vector<std::vector<glm::vec3>> centers;  // CoR's, for request.skin
+  if (std::string e = resolve_pose(o, m, blend, time, &request, &centers); !e.empty())
+    return bad_input(e);
+
+  PosedModel pose;
+  const std::string e =
+      request.blend.blends()
+          ? pose_model(m, request.blend, time, pose, request.skin)
+          : pose_model(m, request.clip, time, pose, request.bind_pose, request.skin);
+  if (!e.empty()) return bad_input(o.model + ": " + e);
+  const bool z_up = up == "auto" ? format_is_z_up(o.model) : up == "z";
+  std::vector<uint8_t> glb;
+  if (std::string why = posed_glb(m, pose, z_up, &glb); !why.empty())
+    return bad_input(o.model + ": " + why);
+  std::ofstream file(o.export_pose, std::ios::binary | std::ios::trunc);
+  if (!file) return bad_input(o.export_pose + ": cannot open for writing");
+  file.write(reinterpret_cast<const char*>(glb.data()), static_cast<std::streamsize>(glb.size()));
+  file.close();
+  if (!file) return bad_input(o.export_pose + ": write failed");
+  return kExitOk;
+}
+
+}  // namespace sv

@@ -1,0 +1,38 @@
+// --export-pose OUT.glb: the skinned mesh at one time (clip, rest or bind pose, or a --layer /
+// --crossfade blend; --method's skinning), written as a static glTF 2.0 binary that other tools
+// open as a plain mesh.
+//
+// The pose comes from pose_model (io/dump.h), the path --dump writes, so the file's positions and
+// normals are --dump's at the same options, vertex for vertex: vertices are written in the
+// file's order (Mesh::source_vertex undone) and triangles renumbered to match. Each mesh becomes
+// one node with no transform, its positions in model space as --dump's are; a file the viewer
+// shows Z-up (SMD, MD5, or --up z) gets a root node turning it upright, so a Y-up glTF viewer
+// shows what skinview shows. Materials keep their name, base colour and base-colour texture
+// (embedded PNG or JPEG bytes, or the texture file when it is one of those), with metallic 0 and
+// roughness 1, the plain diffuse look of the viewer's shading; UVs are kept. Nothing else (no
+// skeleton, weights or animation): the result is the deformed shape, frozen.
+//
+// The writer is tools/glb_writer.h (deterministic bytes: same options, same file).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sv {
+
+struct Model;
+struct Options;
+struct PosedModel;
+
+// The .glb bytes of `pose` (of `model`, read from `path`: a texture file is resolved against
+// its folder by the importer already); `z_up` adds the root turn. Returns "" or the reason.
+std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
+                      std::vector<uint8_t>* out);
+
+// The command: poses options.model as --dump would (--clip/--rest-pose/--bind-pose, --time, the
+// blend) and writes options.export_pose; `up` is --up (auto|y|z). Exit status 0, or 2 with one
+// line on stderr.
+int run_export_pose(const Options& options, const std::string& up);
+
+}  // namespace sv

@@ -1,0 +1,121 @@
+// HeadlessView (see headless_view.h): --screenshot's set-up, and one frame at a time and turn.
+#include "app/headless_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gfx/gl.h"  // before GLFW
+
+#include "app/blend_options.h"
+#include "app/cli.h"
+#include "app/viewer.h"
+#include "app/viewer_scene.h"
+#include "gfx/capture.h"
+#include "gfx/renderer.h"
+#include "ui/layout.h"
+
+namespace sv {
+
+HeadlessView::HeadlessView() = default;
+HeadlessView::~HeadlessView() = default;
+
+int HeadlessView::open(const Options& options, const ViewerOptions& viewer, const char* mode,
+                       double blend_base_time, const Check& check) {
+  if (!parse_size(viewer.size, &width_, &height_))
+    return bad_input("bad --size '" + viewer.size + "' (want WxH)");
+  if (!parse_view(viewer.view, &ro_.view)) return bad_input("bad --view '" + viewer.view + "'");
+  if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
+    return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
+  }
+  ro_.gpu_skinning = viewer.skinning == "gpu";
+  ro_.method = skin_method_of(options);
+  ro_.skeleton = viewer.skeleton;
+  ui_ = viewer.ui;
+  BlendSpecs blend;
+  if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
+    return bad_input(e);
+  const int status = open_headless_scene(options, mode, width_, height_, &h_, [&](const Model& m) {
+    const int32_t base = requested_clip(m, options).value_or(kRestPose);
+    if (blend.any()) {
+      if (std::string e = make_layer_stack(m, options.model, base, blend_base_time, blend, &stack_);
+          !e.empty())
+        return e;
+    }
+    if (!viewer.bone.empty()) {
+      joint_ = m.skeleton.find(viewer.bone);
+      if (joint_ < 0) return no_joint_message(m, options.model, viewer.bone);
+    }
+    if (!check) return std::string();
+    // What the player will be on: the blend's base (set_blend), else the requested clip.
+    const int32_t played = stack_.blends() ? stack_.base : base;
+    const double duration = played >= 0 && static_cast<std::size_t>(played) < m.clips.size()
+                                ? m.clips[static_cast<std::size_t>(played)].duration()
+                                : 0.0;
+    return check(m, duration);
+  });
+  if (status >= 0) return status;
+  Scene& s = *h_.scene;
+  ro_.selected_joint = joint_;
+  // Skeleton-only files (BVH, CSM) have nothing else to show.
+  if (s.model.meshes.empty()) ro_.skeleton = true;
+  if (viewer.up != "auto") s.z_up = viewer.up == "z";
+  h_.gl->renderer().prepare(s.model);
+  if (ro_.method == SkinMethod::Cor) {
+    // Pictures, not a live view: wait for the centres instead of drawing LBS while they are
+    // computed.
+    s.centers.start(s.model);
+    s.centers.wait();
+    if (!centers_fit(s))
+      return bad_input(options.model +
+                       ": the centres of rotation cannot be computed for this model");
+  }
+  // With the panels, the model is drawn in the viewport they leave, as in the window.
+  viewport_ = PixelRect{0, 0, width_, height_};
+  if (ui_) {
+    const ui::Layout l = ui::compute_layout(static_cast<float>(width_), static_cast<float>(height_),
+                                            ui::LayoutPrefs{});
+    viewport_ = ui::to_pixels(l.viewport, 1.0f, 1.0f);
+  }
+  return -1;
+}
+
+const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) {
+  HeadlessGl& gl = *h_.gl;
+  Scene& s = *h_.scene;
+  s.player.clip = h_.clip;
+  s.player.playing = false;
+  s.player.time = std::min(time, s.duration());
+  if (stack_.blends()) set_blend(s, stack_, time);
+  // Framed on the bounds of the clip the player is on (a cross-fade's base changes when it
+  // ends), from the load direction, then turned: the turn leaves the distance as it is.
+  OrbitCamera camera;
+  s.bounds = s.bounds_of(s.player.clip);
+  frame_scene(s, camera, ro_, viewport_.aspect());
+  if (turntable_) {
+    // The box around the cylinder: framing it from the load direction also frames the cylinder,
+    // whose picture is the same from every yaw about its axis, and the model is inside it.
+    Bounds box = world_bounds(s);
+    if (box.valid()) {
+      const glm::vec3 c = box.center();
+      const float r = 0.5f * std::hypot(box.max.x - box.min.x, box.max.z - box.min.z);
+      box.min.x = c.x - r;
+      box.max.x = c.x + r;
+      box.min.z = c.z - r;
+      box.max.z = c.z + r;
+      camera.frame(box, viewport_.aspect());
+    }
+  }
+  camera.yaw += turn_radians;
+  evaluate(s, ro_);
+  glViewport(0, 0, width_, height_);
+  glClearColor(ro_.background.r, ro_.background.g, ro_.background.b, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro_, viewport_, height_);
+  if (ui_) {
+    draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, gl.warnings());
+  }
+  gl.target().read_rgba(&rgba_);
+  return rgba_;
+}
+
+}  // namespace sv
