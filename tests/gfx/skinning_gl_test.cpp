@@ -166,8 +166,8 @@ TEST(GpuSkinning, NormalsMatchCpuUnderEveryMethod) {
   glUseProgram(program);
   const glm::mat4 identity(1.0f);
   glUniformMatrix4fv(glGetUniformLocation(program, "u_world"), 1, GL_FALSE, &identity[0][0]);
-  for (const std::string path : {std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb",
-                                 std::string(SKINVIEW_TEST_MODELS) + "/X/BCN_Epileptic.X"}) {
+  for (const std::string& path : {std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb",
+                                  std::string(SKINVIEW_TEST_MODELS) + "/X/BCN_Epileptic.X"}) {
     ImportResult imported = import_model(path);
     ASSERT_TRUE(imported.ok()) << imported.error;
     const Model& model = *imported.model;
