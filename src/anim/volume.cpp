@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "anim/bounds.h"
 #include "anim/clip_bounds.h"
 #include "anim/model.h"
 
@@ -36,20 +37,55 @@ const char* mesh_shape_name(MeshShape shape) noexcept {
 
 MeshShape mesh_shape(std::span<const glm::vec3> positions, std::span<const uint32_t> indices) {
   const std::size_t n = positions.size();
-  // Weld: every vertex -> the first vertex (in sorted order) at its exact position.
-  std::vector<uint32_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<uint32_t>(i);
-  const auto less = [&](uint32_t a, uint32_t b) {
-    const glm::vec3& p = positions[a];
-    const glm::vec3& q = positions[b];
-    if (p.x != q.x) return p.x < q.x;
-    if (p.y != q.y) return p.y < q.y;
-    return p.z < q.z;
+  // Weld: vertices closer than kWeldTolerance x the mesh's size (max norm) become one, by
+  // union-find over the neighbouring cells of a grid of that spacing (exact equality is not
+  // enough: a capsule's pole copies differ by 1e-17 where cos(pi/2) is not 0).
+  Bounds box;
+  for (const glm::vec3& p : positions) box.add(p);
+  const double size = box.valid() ? glm::length(glm::dvec3(box.max) - glm::dvec3(box.min)) : 0.0;
+  const double tol = std::isfinite(size) ? kWeldTolerance * size : 0.0;
+  const double cell = tol > 0.0 ? tol : 1.0;
+  struct Keyed {
+    glm::dvec3 key;  // the grid cell, floor(p / cell)
+    uint32_t vertex;
   };
-  std::sort(order.begin(), order.end(), less);
-  std::vector<uint32_t> weld(n);
+  const auto key_less = [](const glm::dvec3& a, const glm::dvec3& b) {
+    if (a.x != b.x) return a.x < b.x;
+    if (a.y != b.y) return a.y < b.y;
+    return a.z < b.z;
+  };
+  std::vector<Keyed> grid(n);
   for (std::size_t i = 0; i < n; ++i)
-    weld[order[i]] = i > 0 && !less(order[i - 1], order[i]) ? weld[order[i - 1]] : order[i];
+    grid[i] = {glm::floor(glm::dvec3(positions[i]) / cell), static_cast<uint32_t>(i)};
+  std::sort(grid.begin(), grid.end(),
+            [&](const Keyed& a, const Keyed& b) { return key_less(a.key, b.key); });
+  std::vector<uint32_t> weld(n);
+  for (std::size_t i = 0; i < n; ++i) weld[i] = static_cast<uint32_t>(i);
+  const auto find = [&](uint32_t v) {
+    while (weld[v] != v) v = weld[v] = weld[weld[v]];
+    return v;
+  };
+  for (const Keyed& g : grid) {
+    const glm::dvec3 p(positions[g.vertex]);
+    for (int dx = -1; dx <= 1; ++dx) {
+      for (int dy = -1; dy <= 1; ++dy) {
+        for (int dz = -1; dz <= 1; ++dz) {
+          const glm::dvec3 k = g.key + glm::dvec3(dx, dy, dz);
+          auto it = std::lower_bound(
+              grid.begin(), grid.end(), k,
+              [&](const Keyed& a, const glm::dvec3& b) { return key_less(a.key, b); });
+          for (; it != grid.end() && it->key == k; ++it) {
+            const glm::dvec3 d = glm::abs(glm::dvec3(positions[it->vertex]) - p);
+            if (std::max({d.x, d.y, d.z}) > tol) continue;
+            const uint32_t a = find(g.vertex);
+            const uint32_t b = find(it->vertex);
+            weld[std::max(a, b)] = std::min(a, b);
+          }
+        }
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) weld[i] = find(static_cast<uint32_t>(i));
 
   // Each directed edge as (low, high, runs low -> high).
   struct Edge {

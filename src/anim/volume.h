@@ -10,7 +10,8 @@
 // of the origin only when the surface is closed, so the figure is given only for meshes where
 // every edge is shared by exactly two triangles running along it in opposite directions. Edges
 // are taken between positions, not vertex indices: importers split a vertex wherever its normal
-// or UV differs (seams), which leaves a closed surface with index edges used once. Degenerate
+// or UV differs (seams), which leaves a closed surface with index edges used once. Positions
+// within kWeldTolerance of the mesh's size (its box's diagonal) count as one. Degenerate
 // triangles (two corners at one position) have no volume and are skipped.
 //
 // clip_volume_change poses and skins the model with the chosen method at kVolumeRate samples per
@@ -35,6 +36,9 @@ struct Model;
 class WorkerPool;
 
 inline constexpr double kVolumeRate = 30.0;  // samples per second of clip
+// Welding distance (max norm) as a fraction of a mesh's diagonal: a few float ulps at the
+// mesh's scale, far below any edge a modeller draws.
+inline constexpr double kWeldTolerance = 1e-6;
 
 // Signed volume of the triangles `indices` over `positions` (see above). Triangles with an
 // index out of range are skipped (Model::validate rejects such meshes).

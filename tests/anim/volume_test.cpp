@@ -55,6 +55,9 @@ TEST(Volume, ClosedOpenAndMisoriented) {
     if (seam[i] == 0) seam[i] = 8;
   EXPECT_EQ(mesh_shape(seam_p, seam), MeshShape::Closed);
   EXPECT_DOUBLE_EQ(signed_volume(seam_p, seam), 1.0);
+  // A copy off by rounding (a capsule's pole where cos(pi/2) is 6e-17, not 0) is welded too.
+  seam_p[8] = glm::vec3(1e-17f, -2e-17f, 0.0f);
+  EXPECT_EQ(mesh_shape(seam_p, seam), MeshShape::Closed);
   // ...while the same split is a hole when the copy is elsewhere.
   seam_p[8] = glm::vec3(0.0f, 0.0f, 0.001f);
   EXPECT_EQ(mesh_shape(seam_p, seam), MeshShape::Open);
