@@ -14,6 +14,7 @@
 #include "anim/model.h"
 #include "anim/player.h"
 #include "anim/stack_player.h"
+#include "anim/volume.h"
 #include "anim/weight_stats.h"
 #include "app/center_task.h"
 #include "gfx/camera.h"
@@ -35,6 +36,18 @@ struct Scene {
   // first use (anim/clip_bounds.h) and kept.
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
+  // The largest volume change of `clip` (an index into model.clips) against the bind pose
+  // under the method the animator skins with now (anim/volume.h), computed on the first call
+  // for that clip and method and kept (with the meshes' shapes, once per model). Null for a
+  // clip out of range or a model without meshes. On the frame thread, once per clip and
+  // method, like bounds_of. Measured (bench volume/, BENCHMARKS.md; 2 worker threads on a
+  // loaded 2-core machine): 3-5 ms for the default character's `twist`; for a 100k-vertex mesh
+  // 0.1-0.3 s for the shapes (once per model) and 0.05-0.14 s per 4-s clip: a pause on the click
+  // that changes the clip or method, of the order of bounds_of's, never a per-frame cost.
+  const VolumeChange* volume_of(int32_t clip);
+  std::vector<MeshShape> shapes;      // per mesh; empty until volume_of first runs
+  std::vector<VolumeChange> volumes;  // clip * 3 + method
+  std::vector<uint8_t> volumes_done;
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts; once per model
   bool z_up = false;                      // shown upright by rotating -90 degrees about X
