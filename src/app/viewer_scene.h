@@ -40,10 +40,11 @@ struct Scene {
   // under the method the animator skins with now (anim/volume.h), computed on the first call
   // for that clip and method and kept (with the meshes' shapes, once per model). Null for a
   // clip out of range or a model without meshes. On the frame thread, once per clip and
-  // method, like bounds_of. Measured (bench volume/, BENCHMARKS.md; 2 worker threads on a
-  // loaded 2-core machine): 3-5 ms for the default character's `twist`; for a 100k-vertex mesh
-  // 0.1-0.3 s for the shapes (once per model) and 0.05-0.14 s per 4-s clip: a pause on the click
-  // that changes the clip or method, of the order of bounds_of's, never a per-frame cost.
+  // method, like bounds_of. Measured (bench volume/, BENCHMARKS.md round 9, medians): 3-4 ms
+  // per clip for the default character; for a 100k-vertex mesh 78 ms for the shapes (once per
+  // model) and 16-26 ms per 4-s clip (121 poses), up to ~4x that with the 2 cores busy. A pause
+  // on the click that changes the clip or method, of the order of bounds_of's (which poses the
+  // clip too), never a per-frame cost: not worth a thread and its cancellation.
   const VolumeChange* volume_of(int32_t clip);
   std::vector<MeshShape> shapes;      // per mesh; empty until volume_of first runs
   std::vector<VolumeChange> volumes;  // clip * 3 + method
