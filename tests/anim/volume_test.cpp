@@ -7,6 +7,7 @@
 
 #include "anim/model.h"
 #include "anim/rotation_centers.h"
+#include "test_util.h"
 
 namespace sv {
 namespace {
@@ -73,22 +74,10 @@ TEST(Volume, ClosedOpenAndMisoriented) {
 // 1.2 at 0.7 s, 1 at 1 s. The volume goes as the scale cubed: -87.5% at 0.2 s (0.5^3 - 1) is the
 // largest change; +72.8% (1.2^3 - 1) at 0.7 s is smaller.
 Model scaling_rig(bool closed) {
-  Model m;
-  m.skeleton.names = {"j"};
-  m.skeleton.parents = {-1};
-  m.skeleton.rest.resize(1);
-  m.skeleton.inverse_bind = {glm::mat4(1.0f)};
-  m.skeleton.is_bone = {1};
-  Clip c;
-  c.name = "pulse";
-  c.duration = 1.0f;
   JointChannel ch;
-  ch.joint = 0;
   ch.scale.times = {0.0f, 0.2f, 0.4f, 0.7f, 1.0f};
   ch.scale.values = {glm::vec3(1), glm::vec3(0.5f), glm::vec3(1), glm::vec3(1.2f), glm::vec3(1)};
-  c.channels.push_back(std::move(ch));
-  m.clips.emplace_back();
-  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
+  Model m = test::one_joint_model(std::move(ch), "pulse");
   Mesh me;
   me.name = "cube";
   me.node = 0;
