@@ -134,6 +134,25 @@ inline ::testing::AssertionResult same_rotation(const char* a_expr, const char* 
          << a_expr << " = " << to_string(a) << "\n  " << b_expr << " = " << to_string(b);
 }
 
+// One joint "j" at the origin (a bone, identity rest and inverse bind) and one 1-s clip `name`
+// playing `channel` on it (channel.joint is set to 0), built as the importer builds clips.
+inline Model one_joint_model(JointChannel channel, const char* name) {
+  Model m;
+  m.skeleton.names = {"j"};
+  m.skeleton.parents = {-1};
+  m.skeleton.rest.resize(1);
+  m.skeleton.inverse_bind = {glm::mat4(1.0f)};
+  m.skeleton.is_bone = {1};
+  Clip c;
+  c.name = name;
+  c.duration = 1.0f;
+  channel.joint = 0;
+  c.channels.push_back(std::move(channel));
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
+  return m;
+}
+
 }  // namespace sv::test
 
 #define EXPECT_SAME_ROTATION(a, b, tol) EXPECT_PRED_FORMAT3(::sv::test::same_rotation, a, b, tol)

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "anim/rotation_centers.h"
+#include "anim/volume.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -53,6 +54,56 @@ int find_clip(const Model& model, const std::string& which) {
       index < static_cast<long>(model.clips.size()))
     return static_cast<int>(index);
   return -2;
+}
+
+// Per clip, the largest volume change against the bind pose under --method (anim/volume.h),
+// or why there is no figure. "" or the one-line reason the method cannot skin the model.
+std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
+  if (m.meshes.empty()) return std::string();
+  const std::vector<MeshShape> shapes = mesh_shapes(m);
+  SkinChoice skin;
+  skin.method = skin_method_of(o);
+  std::vector<std::vector<glm::vec3>> centers;
+  if (skin.method == SkinMethod::Cor) {
+    centers = compute_rotation_centers(m, false);
+    if (centers.size() != m.meshes.size())
+      return o.model + ": the centres of rotation cannot be computed for this model";
+    skin.centers = centers;
+  }
+  std::size_t closed = 0;
+  for (MeshShape s : shapes) closed += s == MeshShape::Closed ? 1 : 0;
+  out << "Volume change against the bind pose, " << skin_method_label(skin.method)
+      << " (closed meshes: " << closed << " of " << m.meshes.size() << "):\n";
+  for (std::size_t i = 0; i < m.meshes.size(); ++i) {
+    if (shapes[i] == MeshShape::Closed) continue;
+    out << "  mesh [" << i << "] '" << m.meshes[i].name << "' is " << mesh_shape_name(shapes[i])
+        << " (an edge not shared by exactly two oppositely wound triangles): its volume is not"
+           " measured\n";
+  }
+  // The rest pose's own change: a unit scale on an armature (FBX's 100x) shows here and in
+  // every clip's figure.
+  if (const VolumeChange rest = clip_volume_change(m, -1, skin, shapes);
+      rest.ok && rest.mesh >= 0) {
+    char line[96];
+    std::snprintf(line, sizeof line, "  rest pose: %+.2f%% (mesh [%d])\n", 100.0 * rest.change,
+                  rest.mesh);
+    out << line;
+  }
+  for (std::size_t i = 0; i < m.clips.size(); ++i) {
+    const VolumeChange v = clip_volume_change(m, static_cast<int32_t>(i), skin, shapes);
+    out << "  [" << i << "] '" << m.clips[i].name() << "': ";
+    if (!v.ok) return o.model + ": clip '" + m.clips[i].name() + "' cannot be skinned";
+    if (v.mesh < 0) {
+      out << "no figure (no closed mesh)\n";
+      continue;
+    }
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "%+.2f%% at %.3f s (mesh [%d]; %d samples: %.4g per second and the end)",
+                  100.0 * v.change, v.time, v.mesh, v.samples, v.rate);
+    out << line << "\n";
+  }
+  return std::string();
 }
 
 }  // namespace
@@ -125,6 +176,8 @@ int run_info(const Options& o) {
     out << "  [" << i << "] '" << c.name() << "': " << seconds(c.duration()) << " s, "
         << c.channels() << " channels, " << c.keys() << " keys\n";
   }
+
+  if (std::string e = volume_lines(m, o, out); !e.empty()) return fail(e);
 
   out << "Import report:";
   if (r.report.notes.empty()) {

@@ -88,6 +88,8 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.z_up = scene->z_up;
   v.centers_progress = scene->centers.started() ? scene->centers.progress() : -1.0f;
   v.centers_failed = scene->centers.done() && !centers_fit(*scene);
+  v.volume = scene->volume_of(scene->player.clip);
+  v.volume_method = scene->animator.skin().method;
   return v;
 }
 

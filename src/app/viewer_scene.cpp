@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <utility>
 
 #include "anim/clip_bounds.h"
@@ -33,6 +34,25 @@ const Bounds& Scene::bounds_of(int32_t clip) {
     clip_bounds_done[slot] = 1;
   }
   return clip_bounds[slot];
+}
+
+const VolumeChange* Scene::volume_of(int32_t clip) {
+  const std::size_t clips = model.clips.size();
+  if (clip < 0 || static_cast<std::size_t>(clip) >= clips || model.meshes.empty()) return nullptr;
+  constexpr std::size_t kMethods = std::size(kSkinMethods);
+  if (volumes.size() != clips * kMethods) {
+    shapes = mesh_shapes(model);
+    volumes.assign(clips * kMethods, VolumeChange{});
+    volumes_done.assign(clips * kMethods, 0);
+  }
+  const SkinChoice& skin = animator.skin();
+  const std::size_t slot =
+      static_cast<std::size_t>(clip) * kMethods + static_cast<std::size_t>(skin.method);
+  if (volumes_done[slot] == 0) {
+    volumes[slot] = clip_volume_change(model, clip, skin, shapes, &skin_pool());
+    volumes_done[slot] = 1;
+  }
+  return &volumes[slot];
 }
 
 void set_blend(Scene& scene, const LayerStack& blend, double clock) {

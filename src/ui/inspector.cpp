@@ -82,6 +82,33 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   state.landmarks.add_last_item("button:Clear selection");
 }
 
+// The current clip's largest volume change against the bind pose under the chosen method
+// (anim/volume.h), or why there is none.
+void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) {
+  if (scene.volume == nullptr) return;
+  const VolumeChange& v = *scene.volume;
+  char text[160];
+  if (scene.volume_method != method) {
+    std::snprintf(text, sizeof text, "Volume change: measured once %s skins the mesh",
+                  skin_method_label(method));
+  } else if (!v.ok) {
+    std::snprintf(text, sizeof text, "Volume change: the mesh cannot be skinned");
+  } else if (v.mesh < 0) {
+    std::snprintf(text, sizeof text, "Volume change: no figure, no mesh is closed");
+  } else {
+    std::snprintf(text, sizeof text, "Volume change (%s): %+.2f%% at %.2f s",
+                  skin_method_label(method), 100.0 * v.change, v.time);
+  }
+  ImGui::TextUnformatted(text);
+  state.landmarks.add_last_item("text:Volume");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The clip's largest change of the closed mesh's volume against the bind pose,\n"
+        "sampled %.4g times a second and at the clip's end (%d poses); %zu mesh(es) measured,\n"
+        "%zu open one(s) left out.",
+        v.rate, v.samples, v.closed, v.open);
+}
+
 void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   Section section("View###view", "view", "header:View", state.landmarks);
   if (!section) return;
@@ -119,6 +146,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
                        "The centres of rotation could not be computed for this model: LBS shown.");
     ImGui::PopTextWrapPos();
   }
+  volume_line(scene, o.method, state);
   int view = static_cast<int>(o.view);
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,

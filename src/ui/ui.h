@@ -24,6 +24,7 @@
 #include "anim/player.h"
 #include "anim/stack_player.h"
 #include "anim/transform.h"
+#include "anim/volume.h"
 #include "ui/controls.h"
 #include "ui/viewer_state.h"
 
@@ -50,6 +51,10 @@ struct SceneView {
   // fraction done; the mesh is skinned with LBS meanwhile), 1 known.
   float centers_progress = -1.0f;
   bool centers_failed = false;  // computed, but refused by some mesh: CoR draws LBS
+  // The player's clip's largest volume change against the bind pose (anim/volume.h) under
+  // `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
+  const VolumeChange* volume = nullptr;
+  SkinMethod volume_method = SkinMethod::Lbs;
 };
 
 // The app's state the panels show: reads in progress, errors, frame times.

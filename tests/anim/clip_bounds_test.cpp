@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "anim/model.h"
+#include "test_util.h"
 
 namespace sv {
 namespace {
@@ -13,23 +14,11 @@ namespace {
 // One joint moving up along y to `peak` at t = 0.52 only (keys 0, 0.5, 0.52, 0.54, 1), with a
 // one-vertex mesh at the joint when `mesh`.
 Model spike(float peak, bool mesh) {
-  Model m;
-  m.skeleton.names = {"j"};
-  m.skeleton.parents = {-1};
-  m.skeleton.rest.resize(1);
-  m.skeleton.inverse_bind = {glm::mat4(1.0f)};
-  m.skeleton.is_bone = {1};
-  Clip c;
-  c.name = "spike";
-  c.duration = 1.0f;
   JointChannel ch;
-  ch.joint = 0;
   ch.translation.times = {0.0f, 0.5f, 0.52f, 0.54f, 1.0f};
   ch.translation.values = {glm::vec3(0), glm::vec3(0), glm::vec3(0, peak, 0), glm::vec3(0),
                            glm::vec3(0)};
-  c.channels.push_back(std::move(ch));
-  m.clips.emplace_back();
-  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
+  Model m = test::one_joint_model(std::move(ch), "spike");
   if (mesh) {
     Mesh me;
     me.name = "dot";

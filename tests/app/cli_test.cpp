@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -326,6 +328,62 @@ TEST(Cli, SkinviewDoesNotLinkAssimp) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("libc.so"), std::string::npos) << r.out;  // ldd did list the libraries
   EXPECT_EQ(r.out.find("assimp"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace sv::test
+
+namespace sv::test {
+namespace {
+
+// The twist clip's line of `--info --method METHOD` on the default character: the signed change
+// in percent, parsed from "  [3] 'twist': -0.31% at 1.000 s (...)".
+double twist_volume_change(const std::string& method) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const ProcessResult r = run_process({kExe, "--info", def, "--method", method});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::regex line(
+      R"(\[3\] 'twist': ([+-][0-9]+\.[0-9]+)% at ([0-9.]+) s \(mesh \[0\]; 61 samples: 30 per second and the end\))");
+  std::smatch match;
+  if (!std::regex_search(r.out, match, line)) {
+    ADD_FAILURE() << method << ": no twist line in\n" << r.out;
+    return 0.0;
+  }
+  return std::stod(match[1].str());
+}
+
+// --info --method M prints the largest volume change of every clip against the bind pose, with
+// the time and the sampling; on `twist`, LBS loses more volume than DQS and CoR (the candy
+// wrapper collapses the forearm), and an open mesh gets no figure but a reason.
+TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const ProcessResult r = run_process({kExe, "--info", def, "--method", "dqs"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Volume change against the bind pose, DQS (closed meshes: 1 of 1):\n"),
+            std::string::npos)
+      << r.out;
+  for (const char* clip : {"idle", "walk", "wave", "twist", "run", "breathe"}) {
+    const std::regex line(
+        "\\] '" + std::string(clip) +
+        "': [+-][0-9]+\\.[0-9]{2}% at [0-9]+\\.[0-9]{3} s \\(mesh \\[0\\]; [0-9]+ "
+        "samples: 30 per second and the end\\)\n");
+    EXPECT_TRUE(std::regex_search(r.out, line)) << clip << "\n" << r.out;
+  }
+  const double lbs = twist_volume_change("lbs");
+  const double dqs = twist_volume_change("dqs");
+  const double cor = twist_volume_change("cor");
+  std::printf("twist: largest volume change LBS %+.2f%%, DQS %+.2f%%, CoR %+.2f%%\n", lbs, dqs,
+              cor);
+  EXPECT_LT(lbs, -0.1) << "LBS loses volume in the twist";
+  EXPECT_LT(lbs, 3.0 * dqs - 0.05) << "LBS " << lbs << "% vs DQS " << dqs << "%";
+  EXPECT_LT(lbs, 3.0 * cor - 0.05) << "LBS " << lbs << "% vs CoR " << cor << "%";
+  EXPECT_LT(std::abs(dqs), std::abs(lbs) / 3.0);
+  EXPECT_LT(std::abs(cor), std::abs(lbs) / 3.0);
+
+  const ProcessResult wuson = run_process({kExe, "--info", model("X/Testwuson.X")});
+  ASSERT_EQ(wuson.exit_code, 0) << wuson.err;
+  EXPECT_NE(wuson.out.find("mesh [0] 'Wuson' is open"), std::string::npos) << wuson.out;
+  EXPECT_NE(wuson.out.find("'Wuson_Run': no figure (no closed mesh)"), std::string::npos);
 }
 
 }  // namespace

@@ -473,6 +473,20 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_EQ(f.marks().find("progress:Centres"), nullptr);
   f.harness.click_mark(f.marks(), "radio:LBS");
   EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
+  // The clip's volume figure (anim/volume.h) sits under the methods when there is one.
+  EXPECT_EQ(f.marks().find("text:Volume"), nullptr);
+  VolumeChange volume;
+  volume.ok = true;
+  volume.mesh = 0;
+  volume.change = -0.0031;
+  f.volume = &volume;
+  f.harness.frame();
+  const ui::Landmark* figure = f.marks().find("text:Volume");
+  ASSERT_NE(figure, nullptr);
+  EXPECT_GT(figure->rect.y, f.marks().find("radio:LBS")->rect.y);
+  f.volume = nullptr;
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("text:Volume"), nullptr);
   // The combo's second entry: the weights view.
   const ui::Landmark* combo = f.marks().find("combo:View");
   ASSERT_NE(combo, nullptr);

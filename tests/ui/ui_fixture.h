@@ -47,6 +47,8 @@ class UiFixture {
       v.influence = influence;
       v.times = &animator.times();
       v.centers_progress = centers_progress;
+      v.volume = volume;
+      v.volume_method = volume_method;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
       keys.clear();
@@ -116,7 +118,9 @@ class UiFixture {
   std::vector<ui::KeyEvent> keys;
   ui::UiEdits edits;               // the last frame's
   float centers_progress = -1.0f;  // SceneView::centers_progress (CoR's centres being computed)
-  int open_requests = 0;           // frames whose edits asked to open a file (a click spans frames)
+  const VolumeChange* volume = nullptr;  // SceneView::volume
+  SkinMethod volume_method = SkinMethod::Lbs;
+  int open_requests = 0;  // frames whose edits asked to open a file (a click spans frames)
 };
 
 }  // namespace sv::test
