@@ -403,8 +403,9 @@ TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {
             }).find("laid out for 4 joints"),
             std::string::npos);
   // What the clip says it keys disagrees with its tracks (blending would read it).
-  EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) { b[f.keyed + 8] ^= 4; }).find("keyed entry"),
-            std::string::npos);
+  EXPECT_NE(
+      refused_after([&](std::vector<uint8_t>& b) { b[f.keyed + 8] ^= 4; }).find("keyed entry"),
+      std::string::npos);
   // Times out of order: the second time of the first keyed timeline made NaN.
   EXPECT_NE(refused_after([&](std::vector<uint8_t>& b) {
               const double nan = std::numeric_limits<double>::quiet_NaN();
