@@ -194,10 +194,12 @@ void report_section(const SceneView& scene, ViewerState& state) {
     ImGui::TextWrapped("%s", line.c_str());
   }
   // The repairs above are the ones the import made when the file was first read.
-  if (scene.from_cache)
+  if (scene.from_cache) {
     ImGui::TextDisabled(
         "Read from the model cache: the importer did not run this time "
         "(--no-cache runs it).");
+    state.landmarks.add_last_item("text:From cache");
+  }
   ImGui::PopTextWrapPos();
 }
 

@@ -497,6 +497,20 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
 
 // The browser: folders first, then files, case-insensitive; a click selects, a double click or
 // Enter opens (a folder is entered).
+// Opening the import report shows its notes, and, for a model read from the model cache, the
+// line saying the importer did not run.
+TEST(Clicks, TheImportReportSaysWhenTheModelCameFromTheCache) {
+  UiFixture f;
+  ASSERT_TRUE(f.click_mark("header:Import report"));
+  ASSERT_NE(f.marks().find("header:Import report", 1), nullptr) << "the report did not open";
+  EXPECT_EQ(f.marks().find("text:From cache"), nullptr);
+  f.from_cache = true;
+  f.harness.frame();
+  const ui::Landmark* line = f.marks().find("text:From cache");
+  ASSERT_NE(line, nullptr);
+  EXPECT_GT(line->rect.y, f.marks().find("header:Import report")->rect.y);
+}
+
 TEST(Clicks, TheBrowserSelectsOnAClickAndOpensOnADoubleClickOrEnter) {
   char name[] = "/tmp/skinview_browser_XXXXXX";
   ASSERT_NE(::mkdtemp(name), nullptr);

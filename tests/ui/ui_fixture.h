@@ -49,6 +49,7 @@ class UiFixture {
       v.centers_progress = centers_progress;
       v.volume = volume;
       v.volume_method = volume_method;
+      v.from_cache = from_cache;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
       keys.clear();
@@ -120,7 +121,8 @@ class UiFixture {
   float centers_progress = -1.0f;  // SceneView::centers_progress (CoR's centres being computed)
   const VolumeChange* volume = nullptr;  // SceneView::volume
   SkinMethod volume_method = SkinMethod::Lbs;
-  int open_requests = 0;  // frames whose edits asked to open a file (a click spans frames)
+  bool from_cache = false;  // SceneView::from_cache
+  int open_requests = 0;    // frames whose edits asked to open a file (a click spans frames)
 };
 
 }  // namespace sv::test
