@@ -4,16 +4,14 @@
 // left behind.
 #include "app/model_loader.h"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
 
+#include "temp_dir.h"
 #include "worker_fault.h"
 
 namespace sv {
@@ -59,11 +57,9 @@ TEST(ModelLoader, ReadsARealFileWithoutBlocking) {
 // With a cache folder: the first read runs the worker and stores its model (on a thread the
 // loader waits for when destroyed); a second loader finds it and runs no worker.
 TEST(ModelLoader, AReopenComesFromTheModelCache) {
-  const std::string dir =
-      ::testing::TempDir() + "skinview-loader-cache-" + std::to_string(::getpid());
-  std::filesystem::remove_all(dir);
+  const test::TempDir dir;
   ImportOptions o = limit(60.0);
-  o.cache_dir = dir;
+  o.cache_dir = dir / "cache";
   {
     ModelLoader loader(o);
     ASSERT_EQ(loader.start(kModel), "");
@@ -83,7 +79,6 @@ TEST(ModelLoader, AReopenComesFromTheModelCache) {
   EXPECT_FALSE(done->result.model->meshes.empty());
   EXPECT_FALSE(loader.busy());
   EXPECT_EQ(test::child_process_count(), 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST(ModelLoader, GivesUpOnAHangingReadKillsItAndOpensTheNextFile) {

@@ -16,6 +16,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include "temp_dir.h"
 #include "ui/widgets.h"
 #include "ui_fixture.h"
 
@@ -512,9 +513,9 @@ TEST(Clicks, TheImportReportSaysWhenTheModelCameFromTheCache) {
 }
 
 TEST(Clicks, TheBrowserSelectsOnAClickAndOpensOnADoubleClickOrEnter) {
-  char name[] = "/tmp/skinview_browser_XXXXXX";
-  ASSERT_NE(::mkdtemp(name), nullptr);
-  const std::string dir = name;
+  const TempDir temp;
+  const std::string& dir = temp.path();
+  ASSERT_FALSE(dir.empty());
   std::filesystem::create_directory(dir + "/sub");
   for (const char* f : {"b.glb", "A.glb", "notes.txt", "sub/c.glb"}) std::ofstream(dir + "/" + f);
   UiFixture f;
@@ -547,7 +548,6 @@ TEST(Clicks, TheBrowserSelectsOnAClickAndOpensOnADoubleClickOrEnter) {
   EXPECT_EQ(f.state.files.browse_dir, dir + "/sub");
   ASSERT_EQ(f.state.files.entries.size(), 1u);
   EXPECT_EQ(f.state.files.entries[0].name, "c.glb");
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Clicks, ANewModelStartsShadedWithNothingSelected) {
