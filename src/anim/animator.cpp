@@ -42,6 +42,24 @@ Animator::Animator(const Model& model) {
     skinned_positions_[m].resize(mesh.vertex_count());
     skinned_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
   }
+  morph_base_.assign(model.meshes.size() + 1, 0);
+  morphed_positions_.resize(model.meshes.size());
+  morphed_normals_.resize(model.meshes.size());
+  std::size_t most_targets = 0;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    morph_base_[m + 1] = morph_base_[m] + static_cast<uint32_t>(mesh.morph_targets.size());
+    most_targets = std::max(most_targets, mesh.morph_targets.size());
+    for (const MorphTarget& target : mesh.morph_targets)
+      morph_default_.push_back(target.default_weight);
+    if (mesh.morph_targets.empty()) continue;
+    morphed_positions_[m].resize(mesh.vertex_count());
+    morphed_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
+  }
+  morph_weights_ = morph_default_;
+  morph_override_.assign(morph_default_.size(), std::nanf(""));
+  morph_sample_.resize(most_targets);
+  morph_reference_.resize(most_targets);
   palette_.resize(bones, glm::mat4(1.0f));
   normal_palette_.resize(bones, glm::mat3(1.0f));
   method_palette_.resize(bones);
@@ -120,6 +138,7 @@ bool Animator::evaluate(const Model& model, PoseMode mode, double time) noexcept
   blended_ = false;
   model_ = bind_model_;  // same size: copies without allocating
   if (!build_palette(model_, skin_joints_, inverse_bind_, palette_)) return false;
+  blend_morphs(model, {});
   return finish(t0);
 }
 
@@ -136,6 +155,7 @@ bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexc
       return false;
   }
   blended_ = false;
+  blend_morphs(model, layers);
   if (layers.empty()) {
     mode_ = PoseMode::Rest;
     time_ = 0.0;
@@ -191,6 +211,50 @@ bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept
                          pose_scratch_);
 }
 
+void Animator::blend_morphs(const Model& model, std::span<const Layer> layers) noexcept {
+  if (morph_weights_.empty() || morph_base_.size() != model.meshes.size() + 1) return;
+  std::copy(morph_default_.begin(), morph_default_.end(), morph_weights_.begin());
+  for (const Layer& l : layers) {
+    const auto c = static_cast<std::size_t>(l.clip);
+    if (l.clip < 0 || c >= model.morph_clips.size()) continue;
+    for (const MorphTrack& track : model.morph_clips[c].tracks) {
+      const Mesh& mesh = model.meshes[track.mesh];
+      float f = blend_weight(l.weight);
+      if (!l.mask.empty() && mesh.node >= 0 && static_cast<std::size_t>(mesh.node) < l.mask.size())
+        f *= std::clamp(l.mask[static_cast<std::size_t>(mesh.node)], 0.0f, 1.0f);
+      if (f == 0.0f) continue;
+      const std::size_t n = mesh.morph_targets.size();
+      const std::span<float> sample(morph_sample_.data(), n);
+      if (!sample_morph_track(track, l.time, sample)) continue;
+      float* w = morph_weights_.data() + morph_base_[track.mesh];
+      if (l.mode == BlendMode::Additive) {
+        const std::span<float> reference(morph_reference_.data(), n);
+        if (!sample_morph_track(track, l.reference_time, reference)) continue;
+        for (std::size_t i = 0; i < n; ++i) w[i] += f * (sample[i] - reference[i]);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) w[i] += f * (sample[i] - w[i]);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < morph_override_.size(); ++i)
+    if (!std::isnan(morph_override_[i])) morph_weights_[i] = morph_override_[i];
+}
+
+void Animator::set_morph_override(std::size_t mesh, std::size_t target, float weight) noexcept {
+  if (mesh + 1 >= morph_base_.size() || target >= morph_base_[mesh + 1] - morph_base_[mesh]) return;
+  morph_override_[morph_base_[mesh] + target] = std::isfinite(weight) ? weight : std::nanf("");
+}
+
+float Animator::morph_override(std::size_t mesh, std::size_t target) const noexcept {
+  if (mesh + 1 >= morph_base_.size() || target >= morph_base_[mesh + 1] - morph_base_[mesh])
+    return std::nanf("");
+  return morph_override_[morph_base_[mesh] + target];
+}
+
+void Animator::clear_morph_overrides() noexcept {
+  std::fill(morph_override_.begin(), morph_override_.end(), std::nanf(""));
+}
+
 bool Animator::finish(Clock::time_point t0) noexcept {
   times_.pose = seconds_since(t0);
   const auto t1 = Clock::now();
@@ -220,6 +284,14 @@ bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
     SkinInput in;
     in.positions = mesh.positions;
     in.normals = mesh.normals;
+    if (const std::span<const float> w = morph_weights(m); any_morph_weight(w)) {
+      // Morphs first, in bind space; the skinning below reads the morphed streams.
+      if (!apply_morphs(mesh.positions, mesh.normals, mesh.morph_targets, w, morphed_positions_[m],
+                        morphed_normals_[m]))
+        return false;
+      in.positions = morphed_positions_[m];
+      in.normals = morphed_normals_[m];
+    }
     in.joints = mesh.joints;
     in.weights = mesh.weights;
     in.max_joint = mesh.max_joint;

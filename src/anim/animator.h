@@ -5,6 +5,10 @@
 //               pose below -> pose_from_local (evaluate_pose's local->model and palette)
 //     then      build_normal_palette -> [DQS, CoR] build_method_palette
 //               -> [CPU path] skin (the chosen method, anim/skinning.h) per mesh
+//   morphs:     per layer, its clip's morph tracks (anim/morph.h) sampled and blended onto the
+//               weights below (the meshes' default weights under the first layer), then the
+//               caller's overrides; [CPU path] apply_morphs before skin, per mesh with a
+//               non-zero weight (the GPU path reads the same weights)
 //
 // The one pose path: the viewer, --dump (io/dump.cpp), the fuzzers and the benchmarks'
 // animator/<joints> and blend/<layers> all run this. A clip is the model's runtime clip
@@ -145,6 +149,25 @@ class Animator {
     return skinned_normals_[mesh];
   }
 
+  // --- morph weights ---
+  // One weight per morph target of `mesh` (Mesh::morph_targets), as the last evaluate() left
+  // them: each layer's clip blends its tracks onto the weights below with the layer's weight
+  // (times the mask's weight of the mesh's node): override layers lerp towards the clip's
+  // weights, additive layers add the clip's change since its reference time. Meshes a clip does
+  // not animate keep the weights below; the stack starts from the default weights. Overrides
+  // replace the result.
+  std::span<const float> morph_weights(std::size_t mesh) const noexcept {
+    if (mesh + 1 >= morph_base_.size()) return {};
+    return {morph_weights_.data() + morph_base_[mesh], morph_base_[mesh + 1] - morph_base_[mesh]};
+  }
+  // Pins one target's weight (from the next evaluate() on), or lets the clips drive it again
+  // (`weight` NaN). Out of range is ignored. Allocates nothing.
+  void set_morph_override(std::size_t mesh, std::size_t target, float weight) noexcept;
+  // The pinned weight, or NaN when the clips drive it.
+  float morph_override(std::size_t mesh, std::size_t target) const noexcept;
+  void clear_morph_overrides() noexcept;
+  // --- end of morph weights ---
+
  private:
   // What set_layers prepared for one position of the stack.
   struct Slot {
@@ -156,6 +179,8 @@ class Animator {
   };
   bool blend(const Model& model, std::span<const Layer> layers) noexcept;
   bool finish(Clock::time_point t0) noexcept;  // the normal palette and the stage times
+  // The morph weights for `layers` (empty: the default weights) and the overrides.
+  void blend_morphs(const Model& model, std::span<const Layer> layers) noexcept;
 
   int32_t clip_ = -2;  // -2: never set
   std::vector<Slot> slots_;
@@ -181,6 +206,17 @@ class Animator {
   std::vector<std::vector<glm::vec3>> skinned_positions_;
   std::vector<std::vector<glm::vec3>> skinned_normals_;
   StageTimes times_;
+  // Morphs: every mesh's weights concatenated (mesh m's at [morph_base_[m], morph_base_[m+1])),
+  // the defaults and overrides (NaN: none) alike; a track's sample and its reference sample
+  // (additive layers); per mesh with targets, the morphed bind-space streams skin_cpu skins.
+  std::vector<uint32_t> morph_base_;
+  std::vector<float> morph_weights_;
+  std::vector<float> morph_default_;
+  std::vector<float> morph_override_;
+  std::vector<float> morph_sample_;
+  std::vector<float> morph_reference_;
+  std::vector<std::vector<glm::vec3>> morphed_positions_;
+  std::vector<std::vector<glm::vec3>> morphed_normals_;
 };
 
 }  // namespace sv

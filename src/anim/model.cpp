@@ -75,7 +75,7 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
     return "uv " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.inverse_bind); i < mesh.inverse_bind.size())
     return "inverse bind matrix " + std::to_string(i) + " is not finite";
-  return {};
+  return check_morph_targets(mesh);
 }
 
 // Orders joint sets lexicographically (x first).
@@ -148,6 +148,10 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   permute(mesh.weights, order);
   permute(mesh.vertex_flags, order);
   permute(mesh.source_weight_sums, order);
+  for (MorphTarget& target : mesh.morph_targets) {
+    permute(target.position_deltas, order);
+    permute(target.normal_deltas, order);
+  }
   if (mesh.source_vertex.size() == n) {
     permute(mesh.source_vertex, order);
   } else {
@@ -176,6 +180,12 @@ std::string Model::validate() const {
   for (std::size_t m = 0; m < meshes.size(); ++m)
     if (std::string e = check_mesh(meshes[m], skeleton.size(), materials.size()); !e.empty())
       return "mesh " + std::to_string(m) + " '" + meshes[m].name + "': " + e;
+  if (!morph_clips.empty() && morph_clips.size() != clips.size())
+    return std::to_string(morph_clips.size()) + " morph clips for " + std::to_string(clips.size()) +
+           " clips";
+  for (std::size_t c = 0; c < morph_clips.size(); ++c)
+    if (std::string e = check_morph_clip(morph_clips[c], meshes, clips[c].duration()); !e.empty())
+      return "clip '" + clips[c].name() + "': " + e;
   return {};
 }
 

@@ -22,6 +22,7 @@
 #include <glm/vec4.hpp>
 
 #include "anim/clip_runtime.h"
+#include "anim/morph.h"
 #include "anim/skeleton.h"
 
 namespace sv {
@@ -72,6 +73,12 @@ struct Mesh {
   std::vector<int32_t> skin_joints;     // skin bone -> skeleton joint
   std::vector<glm::mat4> inverse_bind;  // per skin bone: model space -> bone space at bind time
 
+  // --- morph targets (anim/morph.h): applied to positions and normals before skinning ---
+  // Each target's deltas are in the vertex order above (group_vertices_by_bone_set permutes
+  // them with the other streams). Empty: the mesh has no targets.
+  std::vector<MorphTarget> morph_targets;
+  // --- end of morph targets ---
+
   std::size_t vertex_count() const noexcept { return positions.size(); }
   std::size_t triangle_count() const noexcept { return indices.size() / 3; }
 };
@@ -87,6 +94,9 @@ struct Model {
   std::vector<Mesh> meshes;
   std::vector<ClipRuntime> clips;  // runtime form only (built at import; see clip_runtime.h)
   std::vector<Material> materials;
+  // Morph weight animation: empty (no clip animates a morph weight), or one per clip, in the
+  // order of `clips` (anim/morph.h).
+  std::vector<MorphClip> morph_clips;
 
   // Empty when the skeleton, every clip and every mesh are consistent (sizes, joint ranges,
   // finite numbers, each clip laid out for this skeleton's joints and parents); otherwise a
@@ -109,9 +119,9 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 //  - each vertex's influences in one canonical order: weighted slots first, by joint index
 //    ascending; unused slots (weight 0) last, with joint 0;
 //  - vertices sorted (stably) by their 4 joints, so vertices bound to the same bones are
-//    consecutive; every per-vertex stream is permuted alike and `indices` remapped, so the
-//    triangles are unchanged; source_vertex records each vertex's index in the file. max_joint
-//    is recomputed.
+//    consecutive; every per-vertex stream (morph target deltas too) is permuted alike and `indices`
+//    remapped, so the triangles are unchanged; source_vertex records each vertex's index in the
+//    file. max_joint is recomputed.
 // Why: a run of vertices with the same 4 bones is skinned 16 at a time with the bones as
 // constants (anim/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
 // hundreds of vertices per bone set but do not store them together. The dominant bone of a

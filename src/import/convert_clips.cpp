@@ -138,17 +138,20 @@ std::string SceneConverter::build_clips() {
                 std::to_string(kMaxKeysTotal));
   bool default_tps = false;
   std::vector<std::string> refused, extended;
-  uint64_t clips_without_channels = 0, clips_of_morphs = 0, channels_without_keys = 0;
+  uint64_t clips_without_channels = 0, clips_of_morphs = 0, clips_of_mesh_swaps = 0;
+  uint64_t channels_without_keys = 0;
   for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
     const aiAnimation* anim = scene->mAnimations[a];
     Clip clip;
     clip.name = anim && anim->mName.length > 0 ? std::string(anim->mName.C_Str())
                                                : "clip " + std::to_string(a);
     if (!anim) {
+      clip_of_animation.push_back(static_cast<int>(clips.size()));
       clips.push_back(std::move(clip));
       continue;
     }
     if (anim->mDuration < 0.0) {  // zero is a single pose; negative has no meaning
+      clip_of_animation.push_back(-1);
       ++report.clips_refused;
       refused.push_back("'" + clip.name + "' (" + std::to_string(anim->mDuration) + " ticks)");
       continue;
@@ -162,8 +165,9 @@ std::string SceneConverter::build_clips() {
     double last_key = 0.0;
     double last_tick = 0.0;  // the latest finite key time, in the file's ticks
     if (anim->mNumChannels == 0 || !anim->mChannels)
-      ++(anim->mNumMorphMeshChannels > 0 || anim->mNumMeshChannels > 0 ? clips_of_morphs
-                                                                       : clips_without_channels);
+      ++(anim->mNumMorphMeshChannels > 0 ? clips_of_morphs
+         : anim->mNumMeshChannels > 0    ? clips_of_mesh_swaps
+                                         : clips_without_channels);
     for (unsigned c = 0; c < anim->mNumChannels && anim->mChannels; ++c) {
       const aiNodeAnim* ch = anim->mChannels[c];
       if (!ch) continue;
@@ -234,6 +238,7 @@ std::string SceneConverter::build_clips() {
       extended.push_back("'" + clip.name + "' (" + number_text(anim->mDuration) + " -> " +
                          number_text(last_tick) + " ticks)");
     }
+    clip_of_animation.push_back(static_cast<int>(clips.size()));
     clips.push_back(std::move(clip));
   }
   if (!extended.empty())
@@ -246,8 +251,12 @@ std::string SceneConverter::build_clips() {
                            " clip(s) animate nothing; they hold the rest pose.");
   if (clips_of_morphs)
     report.notes.push_back(std::to_string(clips_of_morphs) +
-                           " clip(s) animate only morph targets or mesh swaps, which skinview does "
-                           "not play; they hold the rest pose.");
+                           " clip(s) animate only morph target weights; their joints hold the "
+                           "rest pose.");
+  if (clips_of_mesh_swaps)
+    report.notes.push_back(std::to_string(clips_of_mesh_swaps) +
+                           " clip(s) animate only mesh swaps, which skinview does not play; they "
+                           "hold the rest pose.");
   if (channels_without_keys)
     report.notes.push_back(std::to_string(channels_without_keys) +
                            " animation channel(s) held no keys and were skipped.");

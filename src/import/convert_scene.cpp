@@ -326,6 +326,8 @@ std::string SceneConverter::build_mesh(unsigned index,
                            " vertex position(s) held NaN/Inf and were set to 0.");
   }
 
+  if (std::string e = build_morph_targets(*src, mesh); !e.empty()) return e;
+
   mesh.joints.assign(nv, glm::u16vec4(0));
   mesh.weights.assign(nv, glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
   mesh.vertex_flags.assign(nv, 0);
@@ -466,8 +468,10 @@ std::string SceneConverter::build_mesh(unsigned index,
 
 std::string SceneConverter::build_meshes() {
   std::vector<uint8_t> inverse_bind_from_bone(model.skeleton.size(), 0);
+  model_mesh_of.assign(scene->mNumMeshes, -1);
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
     if (!mesh_kept[m]) continue;
+    model_mesh_of[m] = static_cast<int>(model.meshes.size());
     std::string error = build_mesh(m, inverse_bind_from_bone);
     if (!error.empty()) return error;
   }
@@ -543,6 +547,7 @@ std::string SceneConverter::run() {
   if (std::string e = build_clips(); !e.empty()) return e;
   if (gltf) apply_gltf_samplers();
   note_key_repairs();
+  if (std::string e = build_morph_clips(); !e.empty()) return e;
   if (std::string e = build_runtime_clips(); !e.empty()) return e;
   build_materials();
   if (model.meshes.empty() && model.clips.empty()) return fail(nothing_to_show());

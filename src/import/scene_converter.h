@@ -54,6 +54,12 @@ struct SceneConverter {
   uint64_t channels_duplicated = 0;
   uint64_t nonfinite_before_clips = 0;
   std::vector<std::string> instanced_meshes;
+  std::vector<int> model_mesh_of;      // per aiMesh: its index in model.meshes, or -1
+  std::vector<int> clip_of_animation;  // per aiAnimation: its index in `clips`, or -1 (refused)
+  // Morph targets (convert_morphs.cpp): what was repaired, for the report.
+  uint64_t morph_targets_mismatched = 0;  // anim meshes whose vertex count is not the mesh's
+  uint64_t morph_values_nonfinite = 0;    // deltas or weights with NaN/Inf: set to 0 / dropped
+  std::size_t morph_deltas = 0;           // target-vertex pairs so far (kMaxMorphDeltasTotal)
 
   explicit SceneConverter(ImportReport& r) : report(r) {}
 
@@ -75,6 +81,12 @@ struct SceneConverter {
   std::string build_mesh(unsigned index, std::vector<uint8_t>& inverse_bind_from_bone);
   std::string build_meshes();
   void build_materials();
+
+  // convert_morphs.cpp: the anim meshes of `src` as deltas into mesh.morph_targets (in the
+  // file's vertex order: build_mesh lays them out with the other streams), and the morph weight
+  // channels of every clip into model.morph_clips (extending clip durations to their keys).
+  std::string build_morph_targets(const aiMesh& src, Mesh& mesh);
+  std::string build_morph_clips();
 
   // convert_clips.cpp
   std::string build_clips();

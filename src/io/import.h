@@ -69,6 +69,10 @@ inline constexpr std::size_t kMaxNodeDepth = 4096;
 inline constexpr std::size_t kMaxClips = 10000;
 inline constexpr std::size_t kMaxKeysPerTrack = 1000000;
 inline constexpr std::size_t kMaxKeysTotal = std::size_t{1} << 24;
+// Morph targets: per mesh, and target-vertex pairs (one position and one normal delta each) over
+// every mesh together (2^26 pairs are 1.5 GiB of deltas).
+inline constexpr std::size_t kMaxMorphTargetsPerMesh = 1024;
+inline constexpr std::size_t kMaxMorphDeltasTotal = std::size_t{1} << 26;
 
 struct ImportReport {
   // Counters; each non-zero one also has a human-readable line in `notes`.

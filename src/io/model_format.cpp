@@ -50,6 +50,8 @@ constexpr uint32_t kMesh = tag("MESH");
 constexpr uint32_t kMaterial = tag("MATL");
 constexpr uint32_t kClip = tag("CLIP");
 constexpr uint32_t kReport = tag("REPT");
+constexpr uint32_t kMorphTargets = tag("MRPH");
+constexpr uint32_t kMorphClip = tag("MWGT");
 
 std::string tag_name(uint32_t t) {
   std::string s(4, '?');
@@ -217,6 +219,40 @@ void write_clip(Writer& w, const ClipRuntime& clip) {
   w.array(a.keyed);
   w.end();
 }
+
+// --- morph targets and weights (anim/morph.h) ---
+// MRPH, one per mesh with targets, meshes in increasing order:
+//   u32 mesh, u64 target count, per target: name, f32 default weight, position deltas (array of
+//   vec3, the mesh's vertex count), normal deltas (array of vec3: empty or the vertex count).
+// MWGT, one per clip with morph tracks, clips in increasing order:
+//   u32 clip, u64 track count, per track: u32 mesh, u8 interpolation, times (array of f64
+//   seconds), weights (array of f32, key-major; see MorphTrack).
+void write_morph_targets(Writer& w, uint32_t mesh, const Mesh& m) {
+  w.begin(kMorphTargets);
+  w.u32(mesh);
+  w.u64(m.morph_targets.size());
+  for (const MorphTarget& t : m.morph_targets) {
+    w.string(t.name);
+    w.f32(t.default_weight);
+    w.array(t.position_deltas);
+    w.array(t.normal_deltas);
+  }
+  w.end();
+}
+
+void write_morph_clip(Writer& w, uint32_t clip, const MorphClip& c) {
+  w.begin(kMorphClip);
+  w.u32(clip);
+  w.u64(c.tracks.size());
+  for (const MorphTrack& t : c.tracks) {
+    w.u32(t.mesh);
+    w.u8(static_cast<uint8_t>(t.interpolation));
+    w.array(t.times);
+    w.array(t.weights);
+  }
+  w.end();
+}
+// --- end of morph targets and weights ---
 
 void write_report(Writer& w, const ImportReport& r) {
   w.begin(kReport);
@@ -527,6 +563,71 @@ std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left,
   return {};
 }
 
+// --- morph targets and weights (see write_morph_targets) ---
+// `deltas_left` is what kMaxMorphDeltasTotal still allows. Sizes against the mesh, finite
+// numbers: check_morph_targets (through Model::validate).
+std::string read_morph_targets(const Section& s, std::vector<Mesh>& meshes, int64_t& last_mesh,
+                               uint64_t& deltas_left) {
+  Reader in(s.data, s.size);
+  uint32_t mesh = 0;
+  uint64_t n = 0;
+  if (!in.scalar(mesh, "morph mesh")) return in.error();
+  if (static_cast<int64_t>(mesh) <= last_mesh || mesh >= meshes.size())
+    return "morph targets for mesh " + std::to_string(mesh) + ": out of range or out of order";
+  last_mesh = mesh;
+  Mesh& m = meshes[mesh];
+  const uint64_t nv = m.vertex_count();
+  // A target is at least its name's length, its weight and two array counts.
+  if (!in.count(n, kMaxMorphTargetsPerMesh, 8 + 4 + 8 + 8, "morph target count")) return in.error();
+  if (n == 0) return "a morph section with no target";
+  m.morph_targets.resize(static_cast<std::size_t>(n));
+  for (MorphTarget& t : m.morph_targets) {
+    if (deltas_left < nv)
+      return "more than " + std::to_string(kMaxMorphDeltasTotal) + " morph target vertices";
+    deltas_left -= nv;
+    in.string(t.name, "morph target name");
+    in.scalar(t.default_weight, "morph default weight");
+    in.array(t.position_deltas, nv, "morph position deltas");
+    in.array(t.normal_deltas, nv, "morph normal deltas");
+    if (!in.ok()) break;
+    one_line(t.name);
+  }
+  if (!in.at_end("the morph target section")) return in.error();
+  return {};
+}
+
+std::string read_morph_clip(const Section& s, const Model& model, int64_t& last_clip,
+                            uint64_t& keys_left, std::vector<MorphClip>& clips) {
+  Reader in(s.data, s.size);
+  uint32_t clip = 0;
+  uint64_t n = 0;
+  if (!in.scalar(clip, "morph clip")) return in.error();
+  if (static_cast<int64_t>(clip) <= last_clip || clip >= model.clips.size())
+    return "morph weights for clip " + std::to_string(clip) + ": out of range or out of order";
+  last_clip = clip;
+  // A track is at least its mesh, interpolation and two array counts.
+  if (!in.count(n, model.meshes.size(), 4 + 1 + 8 + 8, "morph track count")) return in.error();
+  clips.resize(model.clips.size());
+  MorphClip& c = clips[clip];
+  c.tracks.resize(static_cast<std::size_t>(n));
+  for (MorphTrack& t : c.tracks) {
+    uint8_t interpolation = 0;
+    in.scalar(t.mesh, "morph track mesh");
+    in.scalar(interpolation, "morph track interpolation");
+    if (interpolation > static_cast<uint8_t>(Interpolation::CubicSpline))
+      return "a morph track's interpolation is " + std::to_string(interpolation);
+    t.interpolation = static_cast<Interpolation>(interpolation);
+    in.array(t.times, std::min<uint64_t>(kMaxKeysPerTrack, keys_left), "morph key times");
+    if (!in.ok()) break;
+    keys_left -= t.times.size();
+    // The weights' count against the mesh's targets: check_morph_clip (Model::validate).
+    in.array(t.weights, kMaxModelBytes, "morph key weights");
+  }
+  if (!in.at_end("the morph weight section")) return in.error();
+  return {};
+}
+// --- end of morph targets and weights ---
+
 std::string read_report(const Section& s, ImportReport& r) {
   Reader in(s.data, s.size);
   for (uint64_t* v : {&r.vertices_over_4_influences, &r.vertices_renormalised,
@@ -578,6 +679,12 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
     if (std::string e = read_material(sections[i++], model.materials.emplace_back()); !e.empty())
       return "material " + std::to_string(model.materials.size() - 1) + ": " + e;
   }
+  int64_t last_mesh = -1;
+  uint64_t deltas_left = kMaxMorphDeltasTotal;
+  while (next_is(kMorphTargets))
+    if (std::string e = read_morph_targets(sections[i++], model.meshes, last_mesh, deltas_left);
+        !e.empty())
+      return e;
   uint64_t keys_left = kMaxKeysTotal;
   while (next_is(kClip)) {
     if (model.clips.size() >= kMaxClips) return "more than " + std::to_string(kMaxClips) + " clips";
@@ -585,6 +692,12 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
     if (std::string e = read_clip(sections[i++], model.skeleton, keys_left, c); !e.empty())
       return "clip " + std::to_string(model.clips.size() - 1) + ": " + e;
   }
+  int64_t last_clip = -1;
+  while (next_is(kMorphClip))
+    if (std::string e =
+            read_morph_clip(sections[i++], model, last_clip, keys_left, model.morph_clips);
+        !e.empty())
+      return e;
   if (!next_is(kReport))
     return i < sections.size() ? "unexpected section '" + tag_name(sections[i].tag) + "'"
                                : "no report section";
@@ -610,7 +723,13 @@ std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
   write_skeleton(w, model.skeleton);
   for (const Mesh& m : model.meshes) write_mesh(w, m);
   for (const Material& m : model.materials) write_material(w, m);
+  for (std::size_t m = 0; m < model.meshes.size(); ++m)
+    if (!model.meshes[m].morph_targets.empty())
+      write_morph_targets(w, static_cast<uint32_t>(m), model.meshes[m]);
   for (const ClipRuntime& c : model.clips) write_clip(w, c);
+  for (std::size_t c = 0; c < model.morph_clips.size(); ++c)
+    if (!model.morph_clips[c].tracks.empty())
+      write_morph_clip(w, static_cast<uint32_t>(c), model.morph_clips[c]);
   write_report(w, report);
   return w.finish();
 }

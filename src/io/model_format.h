@@ -13,7 +13,8 @@
 //
 // Sections, in this order: INFO (the importer that wrote it: assimp's version, the files the
 // import opened besides the model), then either ERRR (the import failed: one line) or SKEL,
-// MESH x meshes, MATL x materials, CLIP x clips (runtime form), REPT (the import report).
+// MESH x meshes, MATL x materials, MRPH x meshes with morph targets, CLIP x clips (runtime
+// form), MWGT x clips with morph weight tracks, REPT (the import report).
 // Inside a payload, scalars are fixed-size; an array is a u64 element count then the elements; a
 // string is an array of bytes. Vectors and matrices are their float components (matrices
 // column-major, as glm); quaternions are x, y, z, w. The format is self-describing and versioned: a
@@ -28,7 +29,11 @@
 // within the vertices, source_vertex a permutation, stored weight sums one per vertex; clips in
 // runtime form, their arrays checked against anim/clip_arrays.h's contract (ClipRuntime::adopt:
 // every track, timeline and value index in range, times finite and increasing), laid out for this
-// skeleton, keys within the duration (Model::validate and the checks the format adds). No assimp
+// skeleton, keys within the duration (Model::validate and the checks the format adds); morph
+// targets one delta per vertex (normals: none or one per vertex), finite, within
+// kMaxMorphTargetsPerMesh and kMaxMorphDeltasTotal; morph tracks naming a mesh with targets, one
+// per mesh and clip, times finite, increasing and within the clip, weights as many as keys times
+// targets (anim/morph.h's check_morph_clip). No assimp
 // here: the parent links this file, the worker writes with it.
 #pragma once
 
@@ -44,7 +49,7 @@
 namespace sv {
 
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
-inline constexpr uint32_t kModelFormatVersion = 3;
+inline constexpr uint32_t kModelFormatVersion = 4;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

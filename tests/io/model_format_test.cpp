@@ -53,6 +53,17 @@ Model sample_model() {
   mesh.max_joint = 1;
   mesh.skin_joints = {1, 2};
   mesh.inverse_bind = {sk.inverse_bind[1], sk.inverse_bind[2]};
+  // Two morph targets: one with normal deltas and a default weight, one positions only.
+  MorphTarget smile;
+  smile.name = "smile";
+  smile.default_weight = 0.25f;
+  smile.position_deltas = {{0, 0.5f, 0}, {0, 0, 0}, {0.125f, 0, 0}, {0, 0, -1}};
+  smile.normal_deltas = {{0, 0.1f, 0}, {0, 0, 0}, {0, 0, 0}, {0.2f, 0, 0}};
+  mesh.morph_targets.push_back(std::move(smile));
+  MorphTarget blink;
+  blink.name = "blink";
+  blink.position_deltas = {{0, 0, 0}, {0, -0.25f, 0}, {0, 0, 0}, {0, 0, 0}};
+  mesh.morph_targets.push_back(std::move(blink));
   m.meshes.push_back(std::move(mesh));
 
   Material mat;
@@ -78,6 +89,13 @@ Model sample_model() {
   clip.channels.push_back(std::move(ch));
   ClipRuntime& runtime = m.clips.emplace_back();
   EXPECT_EQ(runtime.build(clip, m.skeleton), "");
+  // The clip drives both targets of the mesh over 3 keys.
+  MorphTrack track;
+  track.mesh = 0;
+  track.interpolation = Interpolation::Step;
+  track.times = {0.0, 0.5, 2.0};
+  track.weights = {0.0f, 1.0f, 0.5f, 0.25f, 1.0f, 0.0f};
+  m.morph_clips.emplace_back().tracks.push_back(std::move(track));
   return m;
 }
 
@@ -147,6 +165,21 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(a.max_joint, b.max_joint);
   EXPECT_EQ(a.skin_joints, b.skin_joints);
   EXPECT_EQ(a.inverse_bind, b.inverse_bind);
+  ASSERT_EQ(a.morph_targets.size(), 2u);
+  for (std::size_t t = 0; t < 2; ++t) {
+    EXPECT_EQ(a.morph_targets[t].name, b.morph_targets[t].name);
+    EXPECT_EQ(a.morph_targets[t].default_weight, b.morph_targets[t].default_weight);
+    EXPECT_EQ(a.morph_targets[t].position_deltas, b.morph_targets[t].position_deltas);
+    EXPECT_EQ(a.morph_targets[t].normal_deltas, b.morph_targets[t].normal_deltas);
+  }
+  EXPECT_TRUE(a.morph_targets[1].normal_deltas.empty());
+  ASSERT_EQ(got.morph_clips.size(), 1u);
+  ASSERT_EQ(got.morph_clips[0].tracks.size(), 1u);
+  const MorphTrack &ta = got.morph_clips[0].tracks[0], &tb = want.morph_clips[0].tracks[0];
+  EXPECT_EQ(ta.mesh, 0u);
+  EXPECT_EQ(ta.interpolation, Interpolation::Step);
+  EXPECT_EQ(ta.times, tb.times);
+  EXPECT_EQ(ta.weights, tb.weights);
   ASSERT_EQ(got.materials.size(), 1u);
   EXPECT_EQ(got.materials[0].name, "skin");
   EXPECT_EQ(got.materials[0].base_color, want.materials[0].base_color);
@@ -340,6 +373,7 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
     Model m = sample_model();
     m.meshes.clear();
     m.clips.clear();
+    m.morph_clips.clear();
     EXPECT_NE(read_back_error(m).find("no mesh and no clip"), std::string::npos);
   }
   {
@@ -347,7 +381,62 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
     m.skeleton = Skeleton{};
     m.meshes.clear();
     m.clips.clear();
+    m.morph_clips.clear();
     EXPECT_NE(read_back_error(m).find("no joint"), std::string::npos);
+  }
+  // Morph targets and their weights (anim/morph.h's checks behind the reader).
+  {
+    Model m = sample_model();
+    m.meshes[0].morph_targets[0].position_deltas.pop_back();
+    EXPECT_NE(read_back_error(m).find("3 position deltas for 4 vertices"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].morph_targets[0].normal_deltas.push_back({});
+    EXPECT_NE(read_back_error(m).find("morph normal deltas"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].morph_targets[1].position_deltas[2].z = std::numeric_limits<float>::infinity();
+    EXPECT_NE(read_back_error(m).find("position delta is not finite"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].morph_targets[0].default_weight = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_NE(read_back_error(m).find("default weight"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.morph_clips[0].tracks[0].weights.pop_back();  // one short of 3 keys x 2 targets
+    EXPECT_NE(read_back_error(m).find("5 weights for 3 keys of 2 targets"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.morph_clips[0].tracks[0].times[2] = 2.5;  // past the clip's 2 s
+    EXPECT_NE(read_back_error(m).find("not within the clip"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.morph_clips[0].tracks[0].times[1] = 0.0;  // repeats the first key's time
+    EXPECT_NE(read_back_error(m).find("strictly increasing"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.morph_clips[0].tracks[0].weights[3] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_NE(read_back_error(m).find("weight is not finite"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.morph_clips[0].tracks.push_back(MorphTrack(m.morph_clips[0].tracks[0]));  // mesh 0 twice
+    // More tracks than meshes: refused by the count, before check_morph_clip would see it.
+    EXPECT_NE(read_back_error(m).find("morph track count: 2"), std::string::npos);
+    EXPECT_NE(check_morph_clip(m.morph_clips[0], m.meshes, 2.0).find("a second track for mesh 0"),
+              std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].morph_targets.clear();  // the track now drives a mesh without targets
+    EXPECT_NE(read_back_error(m).find("no morph target"), std::string::npos);
   }
   // And the sample itself is accepted: each case above fails for its own reason.
   EXPECT_EQ(read_back_error(sample_model()), "");
