@@ -14,6 +14,13 @@
 //   CoR  p' = R(q) A (p - p*) + sum_i w_i K_i p*
 //
 // A is the weighted blend of the stretches when any of the vertex's bones is scaled, else I.
+//
+// Morph targets (src/anim/morph.h) apply first, in bind space: p and n above are
+//   p = a_position + sum_i w_i dp_i      n = a_normal + sum_i w_i dn_i
+// over this mesh's targets of non-zero weight only. Their deltas live in one texture buffer
+// (RGBA32F, per target two texels per vertex: position delta, normal delta); u_morph_active
+// lists this frame's active targets (first texel of the target's deltas, weight as float bits)
+// from entry u_morph_first on, u_morph_count of them. No target count is fixed here.
 
 #ifndef SV_METHOD_TEXELS
 #error "skin.vert needs SV_METHOD_TEXELS (gfx/gpu_model.h)"
@@ -27,7 +34,27 @@ uniform samplerBuffer u_method_palette;
 uniform int u_palette_base;
 uniform int u_method;  // 0 LBS, 1 DQS, 2 CoR (sv::SkinMethod)
 
+uniform samplerBuffer u_morph_deltas;
+uniform isamplerBuffer u_morph_active;
+uniform int u_morph_first;
+uniform int u_morph_count;
+
 out vec3 v_model_position;  // skinned, model space: captured by transform feedback in tests
+
+vec3 g_position;  // the vertex after its morph targets, bind space (apply_morphs)
+vec3 g_normal;
+
+void apply_morphs() {
+  g_position = a_position;
+  g_normal = a_normal;
+  for (int i = 0; i < u_morph_count; ++i) {
+    ivec4 e = texelFetch(u_morph_active, u_morph_first + i);
+    float w = intBitsToFloat(e.y);
+    int t = e.x + 2 * gl_VertexID;
+    g_position += w * texelFetch(u_morph_deltas, t).xyz;
+    g_normal += w * texelFetch(u_morph_deltas, t + 1).xyz;
+  }
+}
 
 // v rotated by the unit quaternion q (xyz vector part, w scalar).
 vec3 quat_rotate(vec4 q, vec3 v) {
@@ -78,24 +105,25 @@ void skin_method(out vec3 skinned, out vec3 normal) {
   float inv = len2 > 0.0 ? inversesqrt(len2) : 0.0;
   vec4 c0 = b0 * inv;
   if (u_method == 2) {
-    vec3 d = a_position - a_center;
+    vec3 d = g_position - a_center;
     skinned = quat_rotate(c0, vec3(dot(a0, d), dot(a1, d), dot(a2, d))) + blend_point(a_center);
   } else {
     vec4 ce = be * inv;
-    vec3 p1 = vec3(dot(a0, a_position), dot(a1, a_position), dot(a2, a_position));
+    vec3 p1 = vec3(dot(a0, g_position), dot(a1, g_position), dot(a2, g_position));
     vec3 t = 2.0 * (c0.w * ce.xyz - ce.w * c0.xyz + cross(c0.xyz, ce.xyz));
     skinned = quat_rotate(c0, p1) + t;
   }
   // The cofactor of A (its inverse transpose times det A), oriented by the sign of det A.
   vec3 k0 = cross(a1, a2), k1 = cross(a2, a0), k2 = cross(a0, a1);
   float sign = dot(a0, k0) < 0.0 ? -1.0 : 1.0;
-  vec3 n = sign * vec3(dot(k0, a_normal), dot(k1, a_normal), dot(k2, a_normal));
+  vec3 n = sign * vec3(dot(k0, g_normal), dot(k1, g_normal), dot(k2, g_normal));
   vec3 r = quat_rotate(c0, n);
   float rl = dot(r, r);
   normal = rl > 0.0 ? r * inversesqrt(rl) : vec3(0.0);
 }
 
 void main() {
+  apply_morphs();
   vec3 skinned, normal;
   if (u_method == 1 || u_method == 2) {
     skin_method(skinned, normal);
@@ -113,9 +141,9 @@ void main() {
       n1 += w * texelFetch(u_normal_palette, t + 1).xyz;
       n2 += w * texelFetch(u_normal_palette, t + 2).xyz;
     }
-    vec4 p = vec4(a_position, 1.0);
+    vec4 p = vec4(g_position, 1.0);
     skinned = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
-    normal = vec3(dot(n0, a_normal), dot(n1, a_normal), dot(n2, a_normal));
+    normal = vec3(dot(n0, g_normal), dot(n1, g_normal), dot(n2, g_normal));
   }
 
   v_model_position = skinned;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include <stb_image.h>
@@ -44,15 +45,17 @@ void integer_attributes(GLuint buffer) noexcept {
   glVertexAttribIPointer(kInfo, 2, GL_UNSIGNED_INT, s, offset(offsetof(StaticVertex, info)));
 }
 
-Texture make_buffer_texture(Buffer& buffer, std::size_t texels) {
+Texture make_buffer_texture(Buffer& buffer, std::size_t texels, GLenum format = GL_RGBA32F,
+                            std::size_t texel_bytes = 16, const void* data = nullptr) {
   buffer = Buffer::create();
   glBindBuffer(GL_TEXTURE_BUFFER, buffer.id());
   // At least one texel: a zero-sized buffer texture is incomplete on some drivers.
-  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(std::max<std::size_t>(texels, 1) * 16),
-               nullptr, GL_DYNAMIC_DRAW);
+  glBufferData(GL_TEXTURE_BUFFER,
+               static_cast<GLsizeiptr>(std::max<std::size_t>(texels, 1) * texel_bytes),
+               texels > 0 ? data : nullptr, GL_DYNAMIC_DRAW);
   Texture tex = Texture::create();
   glBindTexture(GL_TEXTURE_BUFFER, tex.id());
-  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer.id());
+  glTexBuffer(GL_TEXTURE_BUFFER, format, buffer.id());
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   return tex;
@@ -101,7 +104,25 @@ void bind_palettes(const GpuModel& gpu) noexcept {
   glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
   glActiveTexture(GL_TEXTURE0 + kMethodPaletteUnit);
   glBindTexture(GL_TEXTURE_BUFFER, gpu.method_palette_texture());
+  glActiveTexture(GL_TEXTURE0 + kMorphDeltaUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.morph_delta_texture());
+  glActiveTexture(GL_TEXTURE0 + kMorphActiveUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.morph_active_texture());
   glActiveTexture(GL_TEXTURE0);
+}
+
+void MorphUniforms::locate(GLuint program) noexcept {
+  deltas = glGetUniformLocation(program, "u_morph_deltas");
+  active = glGetUniformLocation(program, "u_morph_active");
+  first = glGetUniformLocation(program, "u_morph_first");
+  count = glGetUniformLocation(program, "u_morph_count");
+}
+
+void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
+  glUniform1i(deltas, kMorphDeltaUnit);
+  glUniform1i(active, kMorphActiveUnit);
+  glUniform1i(first, mesh.morph_first);
+  glUniform1i(count, mesh.morph_count);
 }
 
 GpuModel::GpuModel(const Model& model) {
@@ -200,6 +221,35 @@ GpuModel::GpuModel(const Model& model) {
   palette_texture_ = make_buffer_texture(palette_buffer_, 3 * bone_count_);
   normal_texture_ = make_buffer_texture(normal_buffer_, 3 * bone_count_);
   method_texture_ = make_buffer_texture(method_buffer_, kMethodTexels * bone_count_);
+
+  // Morph targets: per target two RGBA32F texels per vertex (position delta, normal delta).
+  std::vector<glm::vec4> deltas;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& src = model.meshes[m];
+    meshes_[m].morph_first = static_cast<GLint>(morph_target_texel_.size());
+    const std::size_t n = src.vertex_count();
+    for (const MorphTarget& t : src.morph_targets) {
+      morph_target_texel_.push_back(static_cast<int32_t>(deltas.size()));
+      for (std::size_t v = 0; v < n; ++v) {
+        deltas.emplace_back(v < t.position_deltas.size() ? t.position_deltas[v] : glm::vec3(0),
+                            0.0f);
+        deltas.emplace_back(v < t.normal_deltas.size() ? t.normal_deltas[v] : glm::vec3(0), 0.0f);
+      }
+    }
+  }
+  if (deltas.size() > static_cast<std::size_t>(max_texels) ||
+      deltas.size() > static_cast<std::size_t>(INT32_MAX)) {
+    warnings_.push_back("the morph targets need " + std::to_string(deltas.size()) +
+                        " texels, more than this driver's texture buffer limit of " +
+                        std::to_string(max_texels) + ": use CPU skinning to see them");
+    deltas.clear();
+    morph_target_texel_.assign(morph_target_texel_.size(), -1);
+  }
+  morph_delta_texture_ =
+      make_buffer_texture(morph_delta_buffer_, deltas.size(), GL_RGBA32F, 16, deltas.data());
+  morph_active_.assign(morph_target_texel_.size(), glm::ivec2(0));
+  morph_active_texture_ =
+      make_buffer_texture(morph_active_buffer_, morph_active_.size(), GL_RG32I, 8);
   SV_GL_CHECK("GpuModel upload");
 }
 
@@ -244,6 +294,33 @@ void GpuModel::upload_method_palette(std::span<const MethodBone> palette) noexce
                   staging_.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   SV_GL_CHECK("upload_method_palette");
+}
+
+void GpuModel::stage_morph_weights(std::size_t mesh, std::span<const float> weights) noexcept {
+  GpuMesh& g = meshes_[mesh];
+  const auto first = static_cast<std::size_t>(g.morph_first);
+  const std::size_t end = mesh + 1 < meshes_.size()
+                              ? static_cast<std::size_t>(meshes_[mesh + 1].morph_first)
+                              : morph_target_texel_.size();
+  g.morph_count = 0;
+  if (weights.size() != end - first) return;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const int32_t texel = morph_target_texel_[first + i];
+    if (weights[i] == 0.0f || texel < 0) continue;
+    int32_t bits = 0;
+    std::memcpy(&bits, &weights[i], 4);
+    morph_active_[first + static_cast<std::size_t>(g.morph_count++)] = glm::ivec2(texel, bits);
+  }
+}
+
+void GpuModel::flush_morph_weights() noexcept {
+  if (morph_active_.empty()) return;
+  glBindBuffer(GL_TEXTURE_BUFFER, morph_active_buffer_.id());
+  glBufferSubData(GL_TEXTURE_BUFFER, 0,
+                  static_cast<GLsizeiptr>(morph_active_.size() * sizeof(glm::ivec2)),
+                  morph_active_.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  SV_GL_CHECK("upload_morph_weights");
 }
 
 void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/gtc/type_precision.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
@@ -60,6 +61,8 @@ std::vector<std::string> skin_program_defines();
 // Texture units the skinning program reads its palettes from (the renderer, picking and the
 // tests' vertex capture bind them alike); unit 0 is the base-colour texture.
 inline constexpr int kPaletteUnit = 1, kNormalPaletteUnit = 2, kMethodPaletteUnit = 3;
+// Morph targets (skin.vert's u_morph_deltas, u_morph_active), bound by bind_palettes too.
+inline constexpr int kMorphDeltaUnit = 6, kMorphActiveUnit = 7;
 
 struct GpuMesh {
   VertexArray vao_gpu;
@@ -72,12 +75,25 @@ struct GpuMesh {
   GLsizei index_count = 0;
   GLsizei vertex_count = 0;
   GLint palette_base = 0;  // first bone of this mesh in the palette buffers
+  // --- morph targets ---
+  GLint morph_first = 0;  // this mesh's first entry in the active-target list
+  GLint morph_count = 0;  // its targets of non-zero weight this frame (upload_morph_weights)
+  // --- end of morph targets ---
   glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
 };
 
 class GpuModel;
-// Binds the model's palette textures at their units (kPaletteUnit ...), for skin.vert.
+// Binds the model's palette textures at their units (kPaletteUnit ...), and its morph textures
+// (kMorphDeltaUnit, kMorphActiveUnit), for skin.vert.
 void bind_palettes(const GpuModel& gpu) noexcept;
+
+// skin.vert's morph uniforms in one program: located once, set per mesh.
+struct MorphUniforms {
+  GLint deltas = -1, active = -1, first = -1, count = -1;
+  void locate(GLuint program) noexcept;
+  // The sampler units and `mesh`'s active-target range (the program must be in use).
+  void set(const GpuMesh& mesh) const noexcept;
+};
 
 class GpuModel {
  public:
@@ -93,6 +109,15 @@ class GpuModel {
   void upload_method_palette(std::span<const MethodBone> palette) noexcept;
   // Writes one mesh's centres of rotation (its vertex count of them; otherwise nothing).
   void upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept;
+  // Writes the active-target list from every mesh's morph weights (Animator::morph_weights, one
+  // span per mesh in mesh order): per mesh its targets of non-zero weight, and sets each
+  // GpuMesh's morph_count. One upload, nothing allocated; a size that does not fit the model is
+  // ignored (that mesh morphs nothing).
+  template <class WeightsOf>
+  void upload_morph_weights(WeightsOf&& weights_of) noexcept {
+    for (std::size_t m = 0; m < meshes_.size(); ++m) stage_morph_weights(m, weights_of(m));
+    flush_morph_weights();
+  }
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                       std::span<const glm::vec3> normals) noexcept;
@@ -101,6 +126,8 @@ class GpuModel {
   GLuint palette_texture() const noexcept { return palette_texture_.id(); }
   GLuint normal_palette_texture() const noexcept { return normal_texture_.id(); }
   GLuint method_palette_texture() const noexcept { return method_texture_.id(); }
+  GLuint morph_delta_texture() const noexcept { return morph_delta_texture_.id(); }
+  GLuint morph_active_texture() const noexcept { return morph_active_texture_.id(); }
   std::size_t bone_count() const noexcept { return bone_count_; }
   // Texture decode problems met at load, for the import report.
   const std::vector<std::string>& warnings() const noexcept { return warnings_; }
@@ -115,6 +142,16 @@ class GpuModel {
   Texture method_texture_;
   std::size_t bone_count_ = 0;
   std::vector<glm::vec4> staging_;  // kMethodTexels texels per bone, sized at load
+  // --- morph targets ---
+  void stage_morph_weights(std::size_t mesh, std::span<const float> weights) noexcept;
+  void flush_morph_weights() noexcept;
+  Buffer morph_delta_buffer_;  // every target's deltas (skin.vert's layout), static
+  Texture morph_delta_texture_;
+  Buffer morph_active_buffer_;  // one (texel, weight bits) entry per target of the model
+  Texture morph_active_texture_;
+  std::vector<int32_t> morph_target_texel_;  // per target of the model, its first delta texel
+  std::vector<glm::ivec2> morph_active_;     // staging, one entry per target, sized at load
+  // --- end of morph targets ---
   std::vector<std::string> warnings_;
 };
 

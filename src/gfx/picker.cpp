@@ -32,6 +32,7 @@ bool Picker::init(std::string* error) {
     u->palette_base = glGetUniformLocation(p, "u_palette_base");
     u->method_palette = glGetUniformLocation(p, "u_method_palette");
     u->method = glGetUniformLocation(p, "u_method");
+    u->morph.locate(p);
     u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
   }
   fbo_ = Framebuffer::create();
@@ -100,7 +101,10 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const GpuMesh& g = meshes[m];
     if (g.index_count == 0) continue;
-    if (gpu_path) glUniform1i(u.palette_base, g.palette_base);
+    if (gpu_path) {
+      glUniform1i(u.palette_base, g.palette_base);
+      u.morph.set(g);
+    }
     glUniform1ui(u.pick_mesh, static_cast<GLuint>(m + 1));
     glBindVertexArray(gpu_path ? g.vao_gpu.id() : g.vao_cpu.id());
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);

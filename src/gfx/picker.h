@@ -36,6 +36,7 @@
 #include <glm/vec2.hpp>
 
 #include "anim/surface_hit.h"
+#include "gfx/gpu_model.h"
 #include "gfx/objects.h"
 #include "gfx/screen_pick.h"
 
@@ -89,6 +90,7 @@ class Picker {
   struct Uniforms {
     GLint world = -1, view_proj = -1, palette = -1, normal_palette = -1, palette_base = -1;
     GLint pick_mesh = -1, method_palette = -1, method = -1;
+    MorphUniforms morph;  // skin.vert's; the renderer uploaded this frame's weights
   };
   Program skin_;
   Program mesh_;

@@ -71,6 +71,7 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->lit = glGetUniformLocation(p, "u_lit");
     u->has_texture = glGetUniformLocation(p, "u_has_texture");
     u->base_texture = glGetUniformLocation(p, "u_base_texture");
+    u->morph.locate(p);
   }
   line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
   line_point_size_ = glGetUniformLocation(line_.id(), "u_point_size");
@@ -135,6 +136,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
     // equal to options.method; a CoR scene whose centres are not known yet skins with LBS).
     const SkinMethod method = animator.skin().method;
     if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
+    gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
     bind_palettes(gpu);
     glUniform1i(u.palette, kPaletteUnit);
     glUniform1i(u.normal_palette, kNormalPaletteUnit);
@@ -164,6 +166,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
       gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
     } else {
       glUniform1i(u.palette_base, mesh.palette_base);
+      u.morph.set(mesh);
     }
     glUniform1i(u.selected_bone, m < selected_bones_.size() ? selected_bones_[m] : -1);
     glUniform4fv(u.base_color, 1, glm::value_ptr(mesh.base_color));

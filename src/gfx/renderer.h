@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "gfx/gpu_model.h"
 #include "gfx/objects.h"
 #include "gfx/render_options.h"
 
@@ -67,6 +68,7 @@ class Renderer {
     GLint palette = -1, normal_palette = -1, palette_base = -1, method_palette = -1, method = -1;
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
+    MorphUniforms morph;  // skin.vert only
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
   void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,

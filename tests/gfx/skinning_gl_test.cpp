@@ -73,6 +73,7 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
     EXPECT_TRUE(animator.skin_cpu(model));
     gpu.upload_palette(animator.palette(), animator.normal_palette());
     if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
+    gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
     Bounds bounds;
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
       for (const glm::vec3& p : animator.skinned_positions(m)) bounds.add(p);
@@ -184,6 +185,7 @@ TEST(GpuSkinning, NormalsMatchCpuUnderEveryMethod) {
       ASSERT_TRUE(animator.skin_cpu(model));
       gpu.upload_palette(animator.palette(), animator.normal_palette());
       gpu.upload_method_palette(animator.method_palette());
+      gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
       float worst = 0.0f;
       std::size_t compared = 0;
       for (std::size_t m = 0; m < model.meshes.size(); ++m) {

@@ -33,6 +33,9 @@ std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::si
   glUniform1i(glGetUniformLocation(program, "u_normal_palette"), gl::kNormalPaletteUnit);
   glUniform1i(glGetUniformLocation(program, "u_method_palette"), gl::kMethodPaletteUnit);
   glUniform1i(glGetUniformLocation(program, "u_method"), static_cast<GLint>(method));
+  gl::MorphUniforms morph;  // the active targets: the caller's upload_morph_weights
+  morph.locate(program);
+  morph.set(mesh);
   gl::bind_palettes(gpu);
   glBindVertexArray(mesh.vao_gpu.id());
   glEnable(GL_RASTERIZER_DISCARD);
