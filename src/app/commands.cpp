@@ -154,6 +154,17 @@ int run_info(const Options& o) {
     else
       out << "rigid";
     out << ", on node '" << m.skeleton.names[static_cast<std::size_t>(mesh.node)] << "'\n";
+    if (!mesh.morph_targets.empty()) {
+      out << "      morph targets: " << mesh.morph_targets.size() << " (";
+      for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t)
+        out << (t ? ", " : "") << "'" << mesh.morph_targets[t].name << "' "
+            << mesh.morph_targets[t].default_weight;
+      out << ")";
+      std::size_t clips = 0;
+      for (const MorphClip& c : m.morph_clips)
+        for (const MorphTrack& track : c.tracks) clips += track.mesh == i ? 1 : 0;
+      out << ", animated by " << clips << " clip(s)\n";
+    }
   }
 
   const Skeleton& sk = m.skeleton;

@@ -90,10 +90,30 @@ void write_meshes(std::ostream& out, const Model& model, const PosedModel* pose,
       write_vec3s(out, pose->positions[m], order);
       out << ",\"normals\":";
       write_vec3s(out, pose->normals[m], order);
+      if (!mesh.morph_targets.empty() && m < pose->morph_weights.size()) {
+        out << ",\"morphWeights\":[";
+        for (std::size_t t = 0; t < pose->morph_weights[m].size(); ++t) {
+          if (t) out << ',';
+          write_number(out, pose->morph_weights[m][t]);
+        }
+        out << ']';
+      }
     }
     if (bind) {
       out << ",\"bindPositions\":";
       write_vec3s(out, mesh.positions, order);
+      if (!mesh.morph_targets.empty()) {
+        out << ",\"morphTargets\":[";
+        for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t) {
+          if (t) out << ',';
+          out << "{\"name\":";
+          write_string(out, mesh.morph_targets[t].name);
+          out << ",\"defaultWeight\":";
+          write_number(out, mesh.morph_targets[t].default_weight);
+          out << '}';
+        }
+        out << ']';
+      }
     }
     out << '}';
   }
@@ -146,6 +166,11 @@ std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
     // A mesh without normals is skinned without them; the dump writes zeros, as before.
     out.normals[m].assign(n.begin(), n.end());
     out.normals[m].resize(p.size(), glm::vec3(0.0f));
+  }
+  out.morph_weights.resize(model.meshes.size());
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const std::span<const float> w = animator.morph_weights(m);
+    out.morph_weights[m].assign(w.begin(), w.end());
   }
   return {};
 }

@@ -5,6 +5,10 @@
 //               "bindPositions":[...]}],
 //    "bones":[{"name":S, "worldMatrix":[16 numbers, column-major]}]}
 //
+// A mesh with morph targets also has "morphTargets":[{"name":S, "defaultWeight":W}] beside its
+// bindPositions and "morphWeights":[W per target] beside its positions (the weights the pose
+// used; positions and normals are morphed, then skinned: anim/morph.h).
+//
 // or, for several times, {"meshes":[{"name","vertexCount","bindPositions"}],
 // "frames":[{"time":T, "meshes":[{"name","vertexCount","positions","normals"}], "bones":[...]}]}.
 //
@@ -38,6 +42,7 @@ struct PosedModel {
   // Per mesh, per vertex in the Mesh's own (grouped) order, model space; normals unit length.
   std::vector<std::vector<glm::vec3>> positions;
   std::vector<std::vector<glm::vec3>> normals;
+  std::vector<std::vector<float>> morph_weights;  // per mesh, per morph target (after overrides)
 };
 
 // Poses `model` with clip `clip` at `time` seconds (clamped into [0, duration]), or with the

@@ -45,6 +45,42 @@ TEST(Cli, InfoDescribesTheModel) {
   EXPECT_NE(r.out.find("2 bone(s) name no node"), std::string::npos) << r.out;
 }
 
+// Morph targets: --info lists each mesh's targets and how many clips animate them; --dump names
+// them beside bindPositions and gives the pose's weights beside positions (which are morphed:
+// AnimatedMorphCube's 'thin' target lifts vertex 2 from y -0.01 by 0.0189 x weight, times the
+// node's 100 x scale and its rotation, which takes the file's y to -z).
+TEST(Cli, InfoAndDumpListMorphTargets) {
+  const std::string cube =
+      model("glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf");
+  ProcessResult r = run_process({kExe, "--info", cube});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("morph targets: 2 ('target 0' 0, 'target 1' 0), animated by 1 clip(s)"),
+            std::string::npos)
+      << r.out;
+  nlohmann::json rest = dump({}, cube);
+  ASSERT_EQ(rest["meshes"].size(), 1u);
+  const auto& targets = rest["meshes"][0]["morphTargets"];
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_EQ(targets[1]["name"], "target 1");
+  EXPECT_EQ(targets[1]["defaultWeight"], 0.0);
+  EXPECT_EQ(rest["meshes"][0]["morphWeights"], nlohmann::json::array({0.0, 0.0}));
+  // At 1.45 s the clip holds 'thin' near 1 and 'angle' at 0.
+  nlohmann::json posed = dump({"--clip", "0", "--time", "1.45"}, cube);
+  const auto& w = posed["meshes"][0]["morphWeights"];
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_GT(w[0].get<double>(), 0.9);
+  EXPECT_EQ(w[1].get<double>(), 0.0);
+  const auto& p = posed["meshes"][0]["positions"];
+  const auto& b = rest["meshes"][0]["positions"];
+  // Vertex 2: rest z (the file's -y, scaled) and posed z differ by 100 * 0.0189 * w0.
+  EXPECT_NEAR(b[3 * 2 + 2].get<double>() - p[3 * 2 + 2].get<double>(),
+              100.0 * 0.01893253 * w[0].get<double>(), 1e-4);
+  // A mesh without targets has neither key (the contract's shape is unchanged for it).
+  nlohmann::json plain = dump({}, model("X/anim_test.x"));
+  EXPECT_FALSE(plain["meshes"][0].contains("morphTargets"));
+  EXPECT_FALSE(plain["meshes"][0].contains("morphWeights"));
+}
+
 TEST(Cli, DumpWritesTheContractShape) {
   nlohmann::json j = dump({"--time", "0.5"}, model("X/Testwuson.X"));
   ASSERT_TRUE(j.is_object());
