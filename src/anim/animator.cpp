@@ -251,6 +251,12 @@ float Animator::morph_override(std::size_t mesh, std::size_t target) const noexc
   return morph_override_[morph_base_[mesh] + target];
 }
 
+void Animator::set_morph_overrides(std::span<const float> overrides) noexcept {
+  if (overrides.size() != morph_override_.size()) return;
+  for (std::size_t i = 0; i < overrides.size(); ++i)
+    morph_override_[i] = std::isfinite(overrides[i]) ? overrides[i] : std::nanf("");
+}
+
 void Animator::clear_morph_overrides() noexcept {
   std::fill(morph_override_.begin(), morph_override_.end(), std::nanf(""));
 }

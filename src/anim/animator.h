@@ -166,6 +166,9 @@ class Animator {
   // The pinned weight, or NaN when the clips drive it.
   float morph_override(std::size_t mesh, std::size_t target) const noexcept;
   void clear_morph_overrides() noexcept;
+  // Every override at once: one entry per target of every mesh, in mesh order (NaN: none). A
+  // span of another size changes nothing. Allocates nothing.
+  void set_morph_overrides(std::span<const float> overrides) noexcept;
   // --- end of morph weights ---
 
  private:

@@ -271,6 +271,7 @@ void Viewer::frame(float dt) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (scene_) {
     advance(*scene_, dt);
+    scene_->animator.set_morph_overrides(state_.morph_overrides);
     evaluate(*scene_, state_.render);
     state_.render.selected_joint = state_.selection.joint;
     const auto t0 = Clock::now();

@@ -245,6 +245,7 @@ void inspector_panel(const SceneView& scene, const StatusView& status, ViewerSta
   // of the panel, and the overlay toggles a rigger reaches for most should stay in sight.
   view_section(scene, state, edits);
   if (scene.model != nullptr) layers_section(scene, state);
+  if (scene.model != nullptr) morphs_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }

@@ -99,6 +99,9 @@ void ViewerState::new_model(const Model& model) {
   const int32_t rows = layers.timeline_rows;
   layers = LayersState{};
   layers.timeline_rows = rows;  // the timeline keeps its size until the rows change
+  std::size_t targets = 0;
+  for (const Mesh& mesh : model.meshes) targets += mesh.morph_targets.size();
+  morph_overrides.assign(targets, std::nanf(""));
 }
 
 void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits) {

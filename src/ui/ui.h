@@ -86,6 +86,8 @@ void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);
 // the layers over it (add, remove, reorder, clip, weight, mode, mask; the mask is ticked in the
 // outliner's joint tree while its layer's "Edit mask" is on).
 void layers_section(const SceneView& scene, ViewerState& state);
+// The inspector's Morph targets section (morphs_panel.cpp): nothing when no mesh has targets.
+void morphs_section(const SceneView& scene, ViewerState& state);
 // The timeline's rows under the scrub bar: each layer's (and a fade target's) own time, on a bar
 // that scrubs it.
 void layer_timelines(const SceneView& scene, ViewerState& state);

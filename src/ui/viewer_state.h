@@ -67,6 +67,10 @@ struct ViewerState {
   LayersState layers;
   Landmarks landmarks;            // this frame's (landmarks.h)
   uint64_t model_generation = 0;  // counts new_model() calls; caches compare against it
+  // Per morph target of the model (every mesh's, concatenated in mesh order, as the Animator's
+  // morph weights): the weight the Morph targets section pins it at, NaN when the clips drive
+  // it. The app hands it to Animator::set_morph_overrides each frame. Sized by new_model.
+  std::vector<float> morph_overrides;
 
   // A new model was opened: clears the selection, the panels' per-model caches, the Layers
   // section's choices and the view mode (back to shaded); skeleton-only models turn the skeleton

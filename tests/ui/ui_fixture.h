@@ -59,6 +59,7 @@ class UiFixture {
 
   // Poses the player's clip, or the layer stack over it, as the window does (app_common.cpp).
   void pose() {
+    animator.set_morph_overrides(state.morph_overrides);  // as the window does (viewer.cpp)
     if (stack.blends() && player.clip >= 0) {
       frame_layers.resize(stack.size());
       if (stack.frame(model, player, frame_layers) &&
