@@ -17,7 +17,9 @@
 // with sync) and breathe (an additive layer: its first frame is the rest pose). Interpolations:
 // mostly LINEAR; idle's head rotation is STEP (the head glances between fixed poses); walk's hips
 // translation is CUBICSPLINE with tangents from the analytic derivative of the bob and sway
-// curves. New clips go after the old ones, so clip indices stay what they were.
+// curves. New clips go after the old ones, so clip indices stay what they were. A second mesh,
+// the face (eyes and mouth on the head joint, a dark material), has two morph targets, blink
+// and smile, which the last clip, face, animates (a glTF weights channel).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -598,6 +600,82 @@ ClipDef make_twist(const std::vector<JointDef>&) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Face: a second mesh on the head joint (eyes and a mouth, one dark material) with two morph
+// targets, "blink" (each eye squashed to a slit about its centre) and "smile" (the mouth's
+// corners rise and spread), and the clip "face" that animates their weights. The body mesh and
+// the other clips are untouched.
+
+constexpr double kEyeX = 0.033, kEyeY = 1.69, kEyeZ = 0.088, kEyeRadius = 0.014;
+constexpr double kMouthY = 1.615, kMouthZ = 0.099, kMouthHalf = 0.028;
+
+struct FaceData {
+  MeshData mesh;
+  std::vector<glm::vec3> blink;  // position deltas, one per vertex
+  std::vector<glm::vec3> smile;
+};
+
+FaceData build_face() {
+  FaceData face;
+  const glm::dvec3 up(0, 1, 0), front(0, 0, 1), right(1, 0, 0);
+  std::vector<uint8_t> is_eye;
+  for (const double s : {1.0, -1.0}) {
+    Tube t;
+    t.start = glm::vec3(float(s * kEyeX), float(kEyeY), float(kEyeZ));
+    t.axis = f(front);
+    t.side = side_for(front, up);
+    t.length = 0.0005f;
+    t.cap_start = t.cap_end = float(kEyeRadius);
+    t.sides = 16;
+    t.cap_rings = 6;
+    t.radii = {{0.0f, float(kEyeRadius), float(kEyeRadius)}};
+    t.joints = {kHead};
+    append_tube(t, face.mesh);
+    is_eye.resize(face.mesh.positions.size(), 1);
+  }
+  {
+    Tube t;
+    t.start = glm::vec3(float(-kMouthHalf), float(kMouthY), float(kMouthZ));
+    t.axis = f(right);
+    t.side = side_for(right, up);
+    t.length = float(2.0 * kMouthHalf);
+    t.cap_start = t.cap_end = 0.005f;
+    t.sides = 10;
+    t.ring_spacing = 0.004f;
+    t.cap_rings = 3;
+    t.radii = {{0.0f, 0.005f, 0.004f}};
+    t.joints = {kHead};
+    append_tube(t, face.mesh);
+    is_eye.resize(face.mesh.positions.size(), 0);
+  }
+  for (std::size_t v = 0; v < face.mesh.positions.size(); ++v) {
+    const glm::dvec3 p(face.mesh.positions[v]);
+    if (is_eye[v]) {
+      face.blink.push_back(f(glm::dvec3(0.0, -0.92 * (p.y - kEyeY), 0.0)));
+      face.smile.emplace_back(0.0f);
+    } else {
+      const double u = std::clamp(p.x / kMouthHalf, -1.0, 1.0);
+      face.blink.emplace_back(0.0f);
+      face.smile.push_back(f(glm::dvec3(0.004 * u, 0.011 * u * u - 0.002, -0.003 * u * u)));
+    }
+  }
+  return face;
+}
+
+// The face clip's weights at time t (seconds; 3 s, looping): two blinks, each a 0.2-s triangle
+// pulse (closed at 0.6 s and 2.3 s), and a smile that eases in over 0.9-1.3 s, holds, and eases
+// out over 2.0-2.5 s. Sampled every 1/30 s, LINEAR.
+constexpr double kFaceDuration = 3.0;
+constexpr int kFaceKeys = 90;
+double smoothstep(double a, double b, double x) {
+  const double t = std::clamp((x - a) / (b - a), 0.0, 1.0);
+  return t * t * (3.0 - 2.0 * t);
+}
+double blink_weight(double t) {
+  return std::max({0.0, 1.0 - std::abs(t - 0.6) / 0.1, 1.0 - std::abs(t - 2.3) / 0.1});
+}
+double smile_weight(double t) { return smoothstep(0.9, 1.3, t) * (1.0 - smoothstep(2.0, 2.5, t)); }
+
+// ---------------------------------------------------------------------------------------------
 // Document
 
 std::vector<float> to_floats(const std::vector<glm::vec3>& v) {
@@ -637,7 +715,9 @@ std::vector<uint8_t> build_glb() {
   }
   const int mesh_node = static_cast<int>(joints.size());
   doc["nodes"].push_back(Json{{"name", "body"}, {"mesh", 0}, {"skin", 0}});
-  doc["scenes"].push_back(Json{{"name", "default"}, {"nodes", {int(kRoot), mesh_node}}});
+  const int face_node = mesh_node + 1;
+  doc["nodes"].push_back(Json{{"name", "face"}, {"mesh", 1}, {"skin", 0}});
+  doc["scenes"].push_back(Json{{"name", "default"}, {"nodes", {int(kRoot), mesh_node, face_node}}});
 
   std::vector<int> joint_nodes;
   for (std::size_t i = 0; i < joints.size(); ++i) joint_nodes.push_back(int(i));
@@ -673,6 +753,34 @@ std::vector<uint8_t> build_glb() {
        Json::array({Json{
            {"attributes", attributes}, {"indices", indices}, {"material", 0}, {"mode", 4}}})}});
 
+  // The face: eyes and mouth on the head, blink and smile targets (default weights 0).
+  const FaceData face = build_face();
+  {
+    std::vector<float> fw;
+    std::vector<uint8_t> fj;
+    for (const auto& v : face.mesh.weights) fw.insert(fw.end(), {v.x, v.y, v.z, v.w});
+    for (const auto& v : face.mesh.joints) fj.insert(fj.end(), {v.x, v.y, v.z, v.w});
+    Json fa;
+    fa["POSITION"] = w.add_floats(to_floats(face.mesh.positions), "VEC3", kArrayBuffer, true);
+    fa["NORMAL"] = w.add_floats(to_floats(face.mesh.normals), "VEC3", kArrayBuffer, false);
+    fa["JOINTS_0"] = w.add_u8(fj, "VEC4", kArrayBuffer);
+    fa["WEIGHTS_0"] = w.add_floats(fw, "VEC4", kArrayBuffer, false);
+    std::vector<uint16_t> i16(face.mesh.indices.begin(), face.mesh.indices.end());
+    const int face_indices = w.add_u16(i16, "SCALAR", kElementArrayBuffer);
+    Json targets = Json::array();
+    for (const auto* deltas : {&face.blink, &face.smile})
+      targets.push_back(
+          Json{{"POSITION", w.add_floats(to_floats(*deltas), "VEC3", kArrayBuffer, true)}});
+    doc["meshes"].push_back(Json{{"name", "face"},
+                                 {"primitives", Json::array({Json{{"attributes", fa},
+                                                                  {"indices", face_indices},
+                                                                  {"material", 1},
+                                                                  {"mode", 4},
+                                                                  {"targets", targets}}})},
+                                 {"weights", {0.0, 0.0}},
+                                 {"extras", {{"targetNames", {"blink", "smile"}}}}});
+  }
+
   // Material with an embedded checker texture.
   const std::vector<uint8_t> png = checker_png();
   doc["images"].push_back(Json{
@@ -686,6 +794,11 @@ std::vector<uint8_t> build_glb() {
                                     {"baseColorTexture", {{"index", 0}, {"texCoord", 0}}},
                                     {"metallicFactor", 0.0},
                                     {"roughnessFactor", 0.7}}}});
+  doc["materials"].push_back(Json{{"name", "eyes"},
+                                  {"pbrMetallicRoughness",
+                                   {{"baseColorFactor", {0.10, 0.07, 0.06, 1.0}},
+                                    {"metallicFactor", 0.0},
+                                    {"roughnessFactor", 0.4}}}});
 
   // Animations. Channels with identical key times share one input accessor.
   for (const ClipDef& clip : {make_idle(joints), make_walk(joints), make_wave(joints),
@@ -717,6 +830,23 @@ std::vector<uint8_t> build_glb() {
           Json{{"sampler", sampler}, {"target", {{"node", int(c.joint)}, {"path", path}}}});
     }
     doc["animations"].push_back(std::move(anim));
+  }
+  // The face clip: one weights channel on the face node (both targets per key).
+  {
+    std::vector<float> times, weights;
+    for (int k = 0; k <= kFaceKeys; ++k) {
+      const double t = kFaceDuration * k / kFaceKeys;
+      times.push_back(float(t));
+      weights.insert(weights.end(), {float(blink_weight(t)), float(smile_weight(t))});
+    }
+    const int input = w.add_floats(times, "SCALAR", kNoTarget, true);
+    const int output = w.add_floats(weights, "SCALAR", kNoTarget, false);
+    doc["animations"].push_back(Json{
+        {"name", "face"},
+        {"channels", Json::array({Json{{"sampler", 0},
+                                       {"target", {{"node", face_node}, {"path", "weights"}}}}})},
+        {"samplers",
+         Json::array({Json{{"input", input}, {"interpolation", "LINEAR"}, {"output", output}}})}});
   }
   return w.finish();
 }

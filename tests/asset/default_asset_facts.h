@@ -26,15 +26,28 @@ struct ClipFact {
   std::string_view name;
   float duration;  // seconds
 };
-inline constexpr std::array<ClipFact, 6> kClips = {{{"idle", 4.0f},
+inline constexpr std::array<ClipFact, 7> kClips = {{{"idle", 4.0f},
                                                     {"walk", 1.2f},
                                                     {"wave", 2.0f},
                                                     {"twist", 2.0f},
                                                     {"run", 0.7f},
-                                                    {"breathe", 3.5f}}};
+                                                    {"breathe", 3.5f},
+                                                    {"face", 3.0f}}};
 
+// The body mesh (mesh 0).
 inline constexpr std::size_t kVertices = 10611;
 inline constexpr std::size_t kTriangles = 19272;
+
+// The face mesh (mesh 1, node "face", material 1 "eyes"): both eyes, then the mouth, every vertex
+// weighted 1 on the head; morph targets "blink" and "smile" (default weights 0). The clip
+// "face" keys both weights every 1/30 s (91 keys, LINEAR): blink is a 0.2-s triangle pulse at
+// kBlinkAt[i], smile eases in (smoothstep) over kSmileIn and out over kSmileOut.
+inline constexpr std::size_t kFaceVertices = 673;
+inline constexpr double kBlinkAt[2] = {0.6, 2.3};
+inline constexpr double kBlinkHalfWidth = 0.1;
+inline constexpr double kSmileIn[2] = {0.9, 1.3}, kSmileOut[2] = {2.0, 2.5};
+// blink squashes each eye about its centre height (y 1.69) to 8 % of its height.
+inline constexpr double kEyeCentreY = 1.69, kBlinkSquash = 0.92;
 
 // idle: the head's rotation is a STEP track with keys every second: yaw 0, 20, 0, -20, 0
 // degrees (about +Y), each after a 4-degree nod (about +X).

@@ -111,6 +111,10 @@ class DefaultAssetGltf : public ::testing::Test {
     std::map<int, JointChannel> by_joint;
     for (const auto& ch : a.channels) {
       const auto& s = a.samplers.at(static_cast<std::size_t>(ch.sampler));
+      if (ch.target_path == "weights") {  // morph weights: not a joint's track; its duration
+        c.duration = std::max<double>(c.duration, read<float>(m(), s.input).back());
+        continue;
+      }
       JointChannel& jc = by_joint[ch.target_node];
       jc.joint = ch.target_node;
       const Interpolation interp = s.interpolation == "STEP"          ? Interpolation::Step
@@ -146,7 +150,7 @@ std::string DefaultAssetGltf::load_error_;
 TEST_F(DefaultAssetGltf, IsASmallGlb) {
   EXPECT_LE(std::filesystem::file_size(std::string(facts::kPath)), facts::kMaxBytes);
   EXPECT_EQ(m().asset.version, "2.0");
-  EXPECT_EQ(m().meshes.size(), 1u);
+  EXPECT_EQ(m().meshes.size(), 2u);  // the body and the face
   EXPECT_EQ(m().skins.size(), 1u);
 }
 
@@ -159,10 +163,13 @@ TEST_F(DefaultAssetGltf, SkeletonHasNamedJointsParentsFirst) {
     EXPECT_EQ(s.parents[i], facts::kParents[i]) << s.names[i];
   }
   EXPECT_EQ(m().skins[0].skeleton, 0);
-  // The mesh node is a scene root of its own (glTF: a skinned mesh's node transform is ignored).
+  // The mesh nodes are scene roots of their own (glTF: a skinned mesh's node transform is
+  // ignored): the body's, then the face's.
   const auto& roots = m().scenes.at(0).nodes;
-  ASSERT_EQ(roots.size(), 2u);
+  ASSERT_EQ(roots.size(), 3u);
   EXPECT_EQ(m().nodes.at(static_cast<std::size_t>(roots[1])).skin, 0);
+  EXPECT_EQ(m().nodes.at(static_cast<std::size_t>(roots[2])).skin, 0);
+  EXPECT_EQ(m().nodes.at(static_cast<std::size_t>(roots[2])).mesh, 1);
 }
 
 TEST_F(DefaultAssetGltf, InverseBindMatricesInvertTheRestPose) {
@@ -276,7 +283,8 @@ TEST_F(DefaultAssetGltf, SpineZonesOverlapIntoThreeInfluences) {
 }
 
 TEST_F(DefaultAssetGltf, MaterialHasABaseColourAndAnEmbeddedPng) {
-  ASSERT_EQ(m().materials.size(), 1u);
+  ASSERT_EQ(m().materials.size(), 2u);  // the skin, and the face's dark "eyes"
+  EXPECT_EQ(m().materials[1].name, "eyes");
   const auto& pbr = m().materials[0].pbrMetallicRoughness;
   ASSERT_EQ(pbr.baseColorFactor.size(), 4u);
   EXPECT_EQ(pbr.baseColorFactor[3], 1.0);
@@ -304,7 +312,13 @@ TEST_F(DefaultAssetGltf, ClipsLoopWithCleanKeys) {
       EXPECT_EQ(times.back(), facts::kClips[c].duration) << where;
       const bool cubic = s.interpolation == "CUBICSPLINE";
       const std::size_t stride = cubic ? 3 : 1;  // (in-tangent, value, out-tangent) per key
-      if (ch.target_path == "rotation") {
+      if (ch.target_path == "weights") {
+        // Morph weights: both face targets per key, scalars.
+        const auto w = read<float>(m(), s.output);
+        ASSERT_EQ(w.size(), 2 * times.size()) << where;
+        EXPECT_EQ(w[0], w[w.size() - 2]) << where << ": first key differs from last";
+        EXPECT_EQ(w[1], w[w.size() - 1]) << where << ": first key differs from last";
+      } else if (ch.target_path == "rotation") {
         const auto q = read<glm::vec4>(m(), s.output);
         ASSERT_EQ(q.size(), stride * times.size()) << where;
         EXPECT_EQ(q.front(), q.back()) << where << ": first key differs from last";

@@ -89,7 +89,7 @@ TEST_F(DefaultAssetImport, HasEveryJointWithItsParent) {
           << facts::kJoints[i];
     }
   }
-  ASSERT_EQ(model().meshes.size(), 1u);
+  ASSERT_EQ(model().meshes.size(), 2u);  // the body and the face
   EXPECT_EQ(model().meshes[0].skin_joints.size(), facts::kJoints.size());
 }
 
