@@ -53,3 +53,20 @@ done
 montage "${labelled[@]}" -tile 4x2 -geometry +2+2 -background '#1b1c1f' -fill '#d0d0d0' \
   -font DejaVu-Sans -pointsize 13 docs/record-turntable-sheet.png
 rm -rf "$rec"
+# Morph targets (README, Morph targets): the default character's face in the face clip, neutral
+# (0 s), blinking (0.6 s: blink 1) and smiling (1.7 s: smile 1), seen from the front (a turntable's
+# frame at -45 degrees from the opening view), rendered large and cropped to the head.
+face="$(mktemp -d)"
+labels=("0 s: neutral" "0.6 s: blink 1" "1.7 s: smile 1")
+tiles=()
+i=0
+for t in 0 0.6 1.7; do
+  "$exe" assets/default.glb --clip face --time "$t" --orbit 45 --fps 1 --size 2880x2160 \
+    --record "$face/$t"
+  convert "$face/$t/frame_00007.png" -crop 300x260+1290+390 +repage -resize 150% "$face/$t.png"
+  tiles+=(-label "${labels[$i]}" "$face/$t.png")
+  i=$((i + 1))
+done
+montage "${tiles[@]}" -tile 3x1 -geometry +2+2 -background '#1b1c1f' -fill '#d0d0d0' \
+  -font DejaVu-Sans -pointsize 16 docs/morph-face.png
+rm -rf "$face"

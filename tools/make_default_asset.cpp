@@ -650,7 +650,7 @@ FaceData build_face() {
   for (std::size_t v = 0; v < face.mesh.positions.size(); ++v) {
     const glm::dvec3 p(face.mesh.positions[v]);
     if (is_eye[v]) {
-      face.blink.push_back(f(glm::dvec3(0.0, -0.92 * (p.y - kEyeY), 0.0)));
+      face.blink.push_back(f(glm::dvec3(0.0, -0.85 * (p.y - kEyeY), 0.0)));
       face.smile.emplace_back(0.0f);
     } else {
       const double u = std::clamp(p.x / kMouthHalf, -1.0, 1.0);

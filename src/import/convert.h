@@ -59,6 +59,18 @@ struct GltfTrackOverride {
   KeyBuffer<glm::quat> rotation;
 };
 
+// One glTF morph weights channel read from the file itself, whatever its interpolation: assimp
+// 5.2.5 clamps negative weights to 0 and reads STEP and CUBICSPLINE weights as linear (its
+// cubic-spline stride is wrong too), so the importer replaces assimp's track with this one.
+struct GltfWeightsTrack {
+  std::size_t animation = 0;       // glTF animation index == assimp aiAnimation index
+  std::string node_name;           // the target node's name, or "nodes[i]" when unnamed
+  std::string node_id_underscore;  // "nodes_i": the same in older assimp
+  Interpolation interpolation = Interpolation::Linear;
+  std::vector<double> times;  // seconds, as stored
+  std::vector<float> values;  // as stored: per key all targets (x3 for cubic: glTF's layout)
+};
+
 // A .gltf/.glb file as tinygltf reads it, before assimp does: what assimp 5.2.5 would read
 // out of bounds (refused up front), and the STEP/CUBICSPLINE channels that assimp turns linear.
 struct GltfSidecar {
@@ -72,6 +84,7 @@ struct GltfSidecar {
                        // rejects and assimp reads)    // !parsed, and the file is glTF 1.0
                        // (tinygltf reads only 2.0)
   std::vector<GltfTrackOverride> overrides;  // every STEP/CUBICSPLINE channel (when no problem)
+  std::vector<GltfWeightsTrack> weights;     // every morph weights channel (when no problem)
 };
 
 // Reads a glTF file from disk (binary when the extension is .glb), external buffers included.

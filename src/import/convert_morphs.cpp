@@ -12,9 +12,10 @@
 // names it after the node) or, failing that, a mesh; each key lists (target, weight) pairs. Every
 // mesh on that node that has targets gets a MorphTrack; a target a key does not list keeps its
 // default weight at that key. Key times are ticks like the joints' keys (glTF: milliseconds at
-// 1000 ticks per second). assimp reads every glTF weights sampler as linear and clamps negative
-// weights to 0; those two losses remain (the joint tracks' STEP/CUBICSPLINE fix-up in
-// gltf_interp.cpp does not cover weights yet).
+// 1000 ticks per second). For glTF, assimp 5.2.5 reads every weights sampler as linear (with a
+// wrong stride for cubic splines) and clamps negative weights to 0, so each glTF weights channel
+// is read again from the file itself (gltf_interp.cpp, GltfSidecar::weights) and replaces
+// assimp's track, interpolation and all.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -83,6 +84,54 @@ std::string SceneConverter::build_morph_targets(const aiMesh& src, Mesh& mesh) {
     mesh.morph_targets.push_back(std::move(target));
   }
   return {};
+}
+
+bool SceneConverter::apply_gltf_weights(std::vector<MorphClip>& morph) {
+  uint64_t applied = 0, unmatched = 0;
+  for (const GltfWeightsTrack& w : gltf->weights) {
+    const int c = w.animation < clip_of_animation.size() ? clip_of_animation[w.animation] : -1;
+    int node = -1;
+    for (const std::string* name : {&w.node_name, &w.node_id_underscore})
+      if (node < 0) {
+        const auto it = node_by_name.find(*name);
+        node = it == node_by_name.end() ? -1 : it->second;
+      }
+    bool ok = c >= 0 && node >= 0 && !w.times.empty() && w.times.size() <= kMaxKeysPerTrack;
+    for (std::size_t k = 0; ok && k < w.times.size(); ++k)
+      ok = std::isfinite(w.times[k]) && w.times[k] >= 0.0 && w.times[k] < 1e30 &&
+           (k == 0 || w.times[k] > w.times[k - 1]);
+    for (std::size_t i = 0; ok && i < w.values.size(); ++i)
+      ok = std::isfinite(w.values[i]) && std::abs(w.values[i]) < 1e6f;
+    bool matched = false;
+    for (unsigned m = 0; ok && m < scene->mNumMeshes; ++m) {
+      const int mm = model_mesh_of.empty() ? -1 : model_mesh_of[m];
+      if (mm < 0 || mesh_node[m] != node) continue;
+      const std::size_t n = model.meshes[static_cast<std::size_t>(mm)].morph_targets.size();
+      const std::size_t stride = w.interpolation == Interpolation::CubicSpline ? 3 : 1;
+      if (n == 0 || w.values.size() != w.times.size() * n * stride) continue;
+      MorphClip& mc = morph[static_cast<std::size_t>(c)];
+      auto it = std::find_if(mc.tracks.begin(), mc.tracks.end(),
+                             [&](const MorphTrack& t) { return t.mesh == uint32_t(mm); });
+      if (it == mc.tracks.end()) it = mc.tracks.insert(mc.tracks.end(), MorphTrack{});
+      it->mesh = static_cast<uint32_t>(mm);
+      it->interpolation = w.interpolation;
+      it->times = w.times;
+      it->weights = w.values;
+      Clip& clip = clips[static_cast<std::size_t>(c)];
+      clip.duration = std::max(clip.duration, w.times.back());
+      matched = true;
+    }
+    ++(matched ? applied : unmatched);
+  }
+  if (applied)
+    report.notes.push_back(std::to_string(applied) +
+                           " glTF morph weight channel(s) were read from the file itself (assimp "
+                           "reads every one as linear and clamps negative weights to 0).");
+  if (unmatched)
+    report.notes.push_back(std::to_string(unmatched) +
+                           " glTF morph weight channel(s) match no mesh with as many targets, or "
+                           "hold bad keys; assimp's reading of them (if any) was kept.");
+  return applied > 0;
 }
 
 std::string SceneConverter::build_morph_clips() {
@@ -170,6 +219,7 @@ std::string SceneConverter::build_morph_clips() {
       }
     }
   }
+  if (gltf && gltf->parsed) any = apply_gltf_weights(morph) || any;
   if (any) model.morph_clips = std::move(morph);
   if (morph_targets_mismatched)
     report.notes.push_back(std::to_string(morph_targets_mismatched) +

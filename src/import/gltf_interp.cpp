@@ -100,6 +100,33 @@ bool read_floats(const tinygltf::Model& m, int index, int components, std::vecto
 }
 
 // Every STEP/CUBICSPLINE channel of a parsed model.
+// Every morph weights channel of a parsed model, whatever its interpolation.
+void collect_weights(const tinygltf::Model& model, std::vector<GltfWeightsTrack>& out) {
+  for (std::size_t a = 0; a < model.animations.size(); ++a) {
+    const tinygltf::Animation& anim = model.animations[a];
+    for (const tinygltf::AnimationChannel& ch : anim.channels) {
+      if (ch.target_path != "weights") continue;
+      if (ch.sampler < 0 || static_cast<std::size_t>(ch.sampler) >= anim.samplers.size()) continue;
+      if (ch.target_node < 0 || static_cast<std::size_t>(ch.target_node) >= model.nodes.size())
+        continue;
+      const tinygltf::AnimationSampler& s = anim.samplers[ch.sampler];
+      GltfWeightsTrack w;
+      w.animation = a;
+      w.interpolation = s.interpolation == "STEP"          ? Interpolation::Step
+                        : s.interpolation == "CUBICSPLINE" ? Interpolation::CubicSpline
+                                                           : Interpolation::Linear;
+      w.node_name = model.nodes[ch.target_node].name;
+      if (w.node_name.empty()) w.node_name = "nodes[" + std::to_string(ch.target_node) + "]";
+      w.node_id_underscore = "nodes_" + std::to_string(ch.target_node);
+      std::vector<float> times;
+      if (!read_floats(model, s.input, 1, times) || !read_floats(model, s.output, 1, w.values))
+        continue;
+      w.times.assign(times.begin(), times.end());
+      out.push_back(std::move(w));
+    }
+  }
+}
+
 void collect_overrides(const tinygltf::Model& model, std::vector<GltfTrackOverride>& out) {
   for (std::size_t a = 0; a < model.animations.size(); ++a) {
     const tinygltf::Animation& anim = model.animations[a];
@@ -387,6 +414,7 @@ void finish(const tinygltf::Model& model, std::string_view text, bool binary, Gl
   out.problem = check_model(model);
   if (out.problem.empty()) out.problem = check_skipped(text, binary, model);
   if (out.problem.empty()) collect_overrides(model, out.overrides);
+  if (out.problem.empty()) collect_weights(model, out.weights);
 }
 
 // Parses `bytes`; external files are read relative to `base_dir` when it is given, else none.

@@ -87,6 +87,9 @@ struct SceneConverter {
   // channels of every clip into model.morph_clips (extending clip durations to their keys).
   std::string build_morph_targets(const aiMesh& src, Mesh& mesh);
   std::string build_morph_clips();
+  // glTF: every weights channel as the file stores it (GltfSidecar::weights) replaces assimp's
+  // track for the meshes on its node. True when any was applied.
+  bool apply_gltf_weights(std::vector<MorphClip>& morph);
 
   // convert_clips.cpp
   std::string build_clips();

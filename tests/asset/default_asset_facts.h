@@ -46,8 +46,8 @@ inline constexpr std::size_t kFaceVertices = 673;
 inline constexpr double kBlinkAt[2] = {0.6, 2.3};
 inline constexpr double kBlinkHalfWidth = 0.1;
 inline constexpr double kSmileIn[2] = {0.9, 1.3}, kSmileOut[2] = {2.0, 2.5};
-// blink squashes each eye about its centre height (y 1.69) to 8 % of its height.
-inline constexpr double kEyeCentreY = 1.69, kBlinkSquash = 0.92;
+// blink squashes each eye about its centre height (y 1.69) to 15 % of its height.
+inline constexpr double kEyeCentreY = 1.69, kBlinkSquash = 0.85;
 
 // idle: the head's rotation is a STEP track with keys every second: yaw 0, 20, 0, -20, 0
 // degrees (about +Y), each after a 4-degree nod (about +X).

@@ -118,7 +118,7 @@ TEST(DefaultFace, MorphsMatchTheFileAndTheCurves) {
     // The face clip keys no joint: the body stays in its rest pose, vertex for vertex.
     EXPECT_EQ(pose.positions[0], rest.positions[0]);
   }
-  // At 0.6 s the eyes are shut: every eye vertex within 8 % of its height of the centre line.
+  // At 0.6 s the eyes are shut: every eye vertex within 15 % of its radius of the centre line.
   PosedModel shut;
   ASSERT_EQ(pose_model(m, static_cast<int>(face_clip), 0.6, shut), "");
   float eye_height = 0.0f;
