@@ -100,11 +100,13 @@ seed smd_md5 7 "$out/cube_both.tmp" SimpleCubeWithAnim.md5mesh
 rm "$out/cube.md5anim.tmp" "$out/cube_both.tmp"
 
 # The model reader's seeds: the worker's output for real models (every section kind: skinned
-# and rigid meshes, materials with and without textures, linear, step and cubic tracks).
+# and rigid meshes, materials with and without textures, linear, step and cubic tracks, morph
+# targets and their weight tracks: AnimatedMorphCube and the default character's face).
 mkdir -p "$out/model"
 for f in glTF2/simple_skin/simple_skin.gltf X/BCN_Epileptic.X X/anim_test.x FBX/huesitos.fbx \
   SMD/triangle.smd MD5/SimpleCube.md5mesh glTF2/BoxTextured-glTF-Binary/BoxTextured.glb \
-  Collada/library_animation_clips.dae; do
+  Collada/library_animation_clips.dae \
+  glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf; do
   "$worker" --result-fd 1 --file "$models/$f" >"$out/model/$(basename "$f").svm"
 done
 # A skeleton and a clip without a mesh: the BVH seed above (10 frames), without its hint byte.

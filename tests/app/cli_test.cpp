@@ -395,13 +395,15 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
   const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
   const ProcessResult r = run_process({kExe, "--info", def, "--method", "dqs"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Volume change against the bind pose, DQS (closed meshes: 1 of 1):\n"),
+  // The body and the face (issue 14) are closed; the face may carry a clip's largest change (it
+  // inherits the chest's breathing scale in idle, and its blink squashes the eyes).
+  EXPECT_NE(r.out.find("Volume change against the bind pose, DQS (closed meshes: 2 of 2):\n"),
             std::string::npos)
       << r.out;
-  for (const char* clip : {"idle", "walk", "wave", "twist", "run", "breathe"}) {
+  for (const char* clip : {"idle", "walk", "wave", "twist", "run", "breathe", "face"}) {
     const std::regex line(
         "\\] '" + std::string(clip) +
-        "': [+-][0-9]+\\.[0-9]{2}% at [0-9]+\\.[0-9]{3} s \\(mesh \\[0\\]; [0-9]+ "
+        "': [+-][0-9]+\\.[0-9]{2}% at [0-9]+\\.[0-9]{3} s \\(mesh \\[[01]\\]; [0-9]+ "
         "samples: 30 per second and the end\\)\n");
     EXPECT_TRUE(std::regex_search(r.out, line)) << clip << "\n" << r.out;
   }

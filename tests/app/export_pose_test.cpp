@@ -109,10 +109,14 @@ TEST(ExportPose, PositionsAndNormalsAreTheDumpsAtThatTime) {
   // The skinning methods (--method, issue 12) on the twist, where they differ most.
   expect_export_equals_dump({kDefault, "--clip", "twist", "--time", "1", "--method", "dqs"});
   expect_export_equals_dump({kDefault, "--clip", "twist", "--time", "1", "--method", "cor"});
-  // The default character: one mesh, UVs, its material with its embedded checker PNG (assimp
-  // adds a default material after the file's).
-  ASSERT_EQ(walk.meshes.size(), 1u);
+  // Morph targets (issue 14): the face mid-blink and smiling is exported as --dump poses it.
+  expect_export_equals_dump({kDefault, "--clip", "face", "--time", "0.6"});
+  expect_export_equals_dump({kDefault, "--clip", "face", "--time", "1.7"});
+  // The default character: the body and the face, UVs, its material with its embedded checker
+  // PNG (assimp adds a default material after the file's).
+  ASSERT_EQ(walk.meshes.size(), 2u);
   ASSERT_EQ(walk.meshes[0].primitives[0].material, 0);
+  EXPECT_EQ(walk.meshes[1].primitives[0].material, 1);
   ASSERT_GE(walk.materials.size(), 1u);
   const auto& pbr = walk.materials[0].pbrMetallicRoughness;
   EXPECT_EQ(walk.materials[0].name, "skin");

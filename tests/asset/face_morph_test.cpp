@@ -10,7 +10,7 @@
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_EXTERNAL_IMAGE
-#include <tiny_gltf.h>
+#include "gltf_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,18 +30,8 @@ namespace {
 
 namespace facts = test::default_asset;
 
-bool keep_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                const unsigned char*, int, void*) {
-  return true;
-}
-
 std::vector<glm::vec3> read_vec3(const tinygltf::Model& m, int accessor) {
-  const tinygltf::Accessor& a = m.accessors.at(static_cast<std::size_t>(accessor));
-  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<std::size_t>(a.bufferView));
-  std::vector<glm::vec3> out(a.count);
-  std::memcpy(out.data(), m.buffers.at(0).data.data() + v.byteOffset + a.byteOffset,
-              a.count * sizeof(glm::vec3));
-  return out;
+  return test::gltf::read<glm::vec3>(m, accessor);
 }
 
 double smoothstep(double a, double b, double x) {
@@ -69,7 +59,7 @@ double keyed(double (*curve)(double), double t) {
 TEST(DefaultFace, MorphsMatchTheFileAndTheCurves) {
   tinygltf::Model gltf;
   tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&keep_image, nullptr);
+  loader.SetImageLoader(&test::gltf::keep_image, nullptr);
   std::string err, warn;
   ASSERT_TRUE(loader.LoadBinaryFromFile(&gltf, &err, &warn, std::string(facts::kPath))) << err;
   ASSERT_EQ(gltf.meshes.size(), 2u);

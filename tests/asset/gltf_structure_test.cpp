@@ -9,7 +9,7 @@
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
 #define TINYGLTF_NO_EXTERNAL_IMAGE
-#include <tiny_gltf.h>
+#include "gltf_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,23 +39,8 @@ namespace {
 
 namespace facts = test::default_asset;
 
-// Images stay undecoded: only their presence and format are checked.
-bool keep_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                const unsigned char*, int, void*) {
-  return true;
-}
-
-// Typed view of a whole accessor (tightly packed, as the generator writes them).
-template <class T>
-std::vector<T> read(const tinygltf::Model& m, int accessor) {
-  const tinygltf::Accessor& a = m.accessors.at(static_cast<std::size_t>(accessor));
-  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<std::size_t>(a.bufferView));
-  const std::size_t bytes = a.count * sizeof(T);
-  EXPECT_LE(a.byteOffset + bytes, v.byteLength) << "accessor " << accessor;
-  std::vector<T> out(a.count);
-  std::memcpy(out.data(), m.buffers.at(0).data.data() + v.byteOffset + a.byteOffset, bytes);
-  return out;
-}
+using test::gltf::keep_image;
+using test::gltf::read;
 
 class DefaultAssetGltf : public ::testing::Test {
  public:
