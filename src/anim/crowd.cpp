@@ -207,8 +207,11 @@ bool Crowd::evaluate(const Model& model, double base_time, SkinMethod method,
       static_cast<int32_t>(model.clips.size()) <= base_clip_)
     return false;
   Job job{this, &model, base_time, method, {}};
+  // A group costs about a microsecond (BENCHMARKS.md, crowd/); waking the pool's threads costs
+  // tens, so a few groups (shared palettes) are posed on this thread alone.
+  constexpr std::size_t kGroupsWorthThreads = 64;
   const bool parallel = pool != nullptr && pool->size() <= parts_ && pool->size() <= 64 &&
-                        pool->size() > 1 && groups_.size() > 1;
+                        pool->size() > 1 && groups_.size() >= kGroupsWorthThreads;
   const unsigned parts = parallel ? pool->size() : 1;
   auto run = [&](WorkerPool::Task task) {
     std::fill(job.ok, job.ok + parts, false);

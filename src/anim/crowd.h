@@ -99,9 +99,10 @@ class Crowd {
   void set_clock(double seconds) noexcept { clock_ = seconds; }
 
   // Poses every group at `base_time` (the player's time in the base clip) and builds the normal
-  // palettes, and the method palettes when `method` is not LBS. Uses `pool` (may be null) when
-  // configure() gave it scratch for pool->size() parts. False when the crowd is empty or does
-  // not belong to `model`. Never allocates.
+  // palettes, and the method palettes when `method` is not LBS. Splits the groups over `pool`
+  // (may be null) when there are 64 or more and configure() gave scratch for pool->size()
+  // parts (fewer are not worth waking threads for). False when the crowd is empty or does not
+  // belong to `model`. Never allocates.
   bool evaluate(const Model& model, double base_time, SkinMethod method,
                 WorkerPool* pool = nullptr) noexcept;
 

@@ -12,7 +12,8 @@
 namespace sv::ui {
 
 void crowd_section(const SceneView& scene, ViewerState& state) {
-  Section section("Crowd###crowd", "crowd", "header:Crowd", state.landmarks, false);
+  // Open from the start when the command line asked for a crowd.
+  Section section("Crowd###crowd", "crowd", "header:Crowd", state.landmarks, state.crowd.on);
   if (!section) return;
   CrowdRequest& c = state.crowd;
   CrowdSettings& s = c.settings;
@@ -32,9 +33,10 @@ void crowd_section(const SceneView& scene, ViewerState& state) {
   for (int n : {1, 10, 100, 1000}) {
     char label[24];
     std::snprintf(label, sizeof label, "%d##crowd", n);
-    ImGui::SameLine();
+    if (n != 1) ImGui::SameLine();
     if (ImGui::SmallButton(label)) s.count = n;
     if (n == 100) state.landmarks.add_last_item("button:Crowd 100");
+    if (n == 1000) state.landmarks.add_last_item("button:Crowd 1000");
   }
   ImGui::SetNextItemWidth(120.0f);
   if (ImGui::DragFloat("Spacing", &s.spacing, 0.01f * std::max(s.spacing, 0.01f), 0.0f, 1e6f,
@@ -66,7 +68,9 @@ void crowd_section(const SceneView& scene, ViewerState& state) {
                 scene.crowd->palettes_computed());
     state.landmarks.add_last_item("text:Crowd count");
   }
-  ImGui::TextDisabled("Skinned on the GPU (a crowd's CPU cost is pose + palette)");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Skinned on the GPU: a crowd's CPU cost is pose + palette per palette.");
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace sv::ui

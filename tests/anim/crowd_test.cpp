@@ -58,21 +58,21 @@ void expect_instance_is_single_model(const Model& model, const Crowd& crowd, std
 TEST(Crowd, EachInstanceIsTheSingleModelAtItsTime) {
   const Model model = two_clip_chain();
   CrowdSettings s;
-  s.count = 9;
+  s.count = 70;           // enough groups to split over the pool
   s.cycle_clips = true;  // instances alternate bend (base) and twist
   s.random_phases = true;
   s.seed = 7;
   Crowd crowd;
   WorkerPool pool(3);
   ASSERT_EQ(crowd.configure(model, s, 0, pool.size()), "");
-  EXPECT_EQ(crowd.groups(), 9u);
+  EXPECT_EQ(crowd.groups(), 70u);
   crowd.set_clock(0.0);
   // Several frames: the cursors move forward, wrap, and the other clip follows the clock.
   double clock = 0.0;
   for (double base : {0.1, 0.55, 0.9, 0.2}) {
     crowd.set_clock(clock);
     ASSERT_TRUE(crowd.evaluate(model, base, SkinMethod::Lbs, &pool));
-    EXPECT_EQ(crowd.palettes_computed(), 9u);
+    EXPECT_EQ(crowd.palettes_computed(), 70u);
     for (std::size_t i = 0; i < crowd.instances(); ++i) {
       const int32_t clip = static_cast<int32_t>(i % 2);
       EXPECT_EQ(crowd.instance_clip(i), clip);
@@ -218,7 +218,7 @@ TEST(Crowd, EvaluateAllocatesNothing) {
   if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocations are not counted under ASan";
   const Model model = two_clip_chain();
   CrowdSettings s;
-  s.count = 50;
+  s.count = 100;  // split over the pool
   s.cycle_clips = true;
   WorkerPool pool(2);
   Crowd crowd;
