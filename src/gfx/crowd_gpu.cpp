@@ -93,13 +93,7 @@ void CrowdGpu::upload(const Crowd& crowd, const glm::mat4& up, SkinMethod method
 }
 
 void CrowdGpu::bind() const noexcept {
-  glActiveTexture(GL_TEXTURE0 + kPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, palette_texture_.id());
-  glActiveTexture(GL_TEXTURE0 + kNormalPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, normal_texture_.id());
-  glActiveTexture(GL_TEXTURE0 + kMethodPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, method_texture_.id());
-  glActiveTexture(GL_TEXTURE0);
+  bind_palette_textures(palette_texture_.id(), normal_texture_.id(), method_texture_.id());
 }
 
 }  // namespace sv::gl

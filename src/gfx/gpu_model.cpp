@@ -103,14 +103,19 @@ std::vector<std::string> skin_program_defines() {
   return defines;
 }
 
-void bind_palettes(const GpuModel& gpu) noexcept {
+void bind_palette_textures(GLuint palette, GLuint normal, GLuint method) noexcept {
   glActiveTexture(GL_TEXTURE0 + kPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, palette);
   glActiveTexture(GL_TEXTURE0 + kNormalPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, normal);
   glActiveTexture(GL_TEXTURE0 + kMethodPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.method_palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, method);
   glActiveTexture(GL_TEXTURE0);
+}
+
+void bind_palettes(const GpuModel& gpu) noexcept {
+  bind_palette_textures(gpu.palette_texture(), gpu.normal_palette_texture(),
+                        gpu.method_palette_texture());
 }
 
 GpuModel::GpuModel(const Model& model) {

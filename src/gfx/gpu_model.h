@@ -85,6 +85,8 @@ void pack_method_bone(const MethodBone& bone, glm::vec4* texels) noexcept;
 class GpuModel;
 // Binds the model's palette textures at their units (kPaletteUnit ...), for skin.vert.
 void bind_palettes(const GpuModel& gpu) noexcept;
+// The same for any three palette textures (a crowd's: gfx/crowd_gpu.h).
+void bind_palette_textures(GLuint palette, GLuint normal, GLuint method) noexcept;
 
 class GpuModel {
  public:
