@@ -498,6 +498,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   state.new_model(scene->model);
   state.render = options;
   state.selection.joint = joint;
+  // The Crowd section as the window would show the crowd drawn (--crowd).
+  state.crowd.on = !scene->crowd.empty();
+  if (state.crowd.on) state.crowd.settings = scene->crowd.settings();
   Status status;
   status.shader_warnings = shader_warnings;
   std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s", scene->path.c_str());
