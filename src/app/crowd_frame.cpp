@@ -16,6 +16,7 @@ void add_crowd_options(CLI::App& app, CrowdOptions& o) {
   app.add_option("--crowd", o.count,
                  "Draw N instances of the model (1 to " + std::to_string(kMaxCrowd) +
                      ") on a grid, out of phase, one instanced draw per mesh (GPU skinning)")
+      ->type_name("N")
       ->group("Crowd");
   app.add_flag("--crowd-shared", o.shared,
                "Instances in step share one palette (random phases snap to 8 phases)")
@@ -26,6 +27,7 @@ void add_crowd_options(CLI::App& app, CrowdOptions& o) {
       ->group("Crowd");
   app.add_option("--crowd-spacing", o.spacing,
                  "World units between instances (default: 1.25 x the model's footprint)")
+      ->type_name("D")
       ->group("Crowd");
 }
 
