@@ -15,6 +15,19 @@
 #include "ui/widgets.h"
 
 namespace sv::ui {
+
+float mean_frame_seconds(std::span<const float> frame_times) {
+  float sum = 0.0f;
+  int drawn = 0;
+  for (float t : frame_times) {
+    if (t > 0.0f) {
+      sum += t;
+      ++drawn;
+    }
+  }
+  return drawn == 0 ? 0.0f : sum / static_cast<float>(drawn);
+}
+
 namespace {
 
 void trs_rows(const char* label, const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
@@ -208,10 +221,7 @@ void report_section(const SceneView& scene, ViewerState& state) {
 void performance_section(const SceneView& scene, const StatusView& status, ViewerState& state) {
   Section section("Performance###perf", "perf", "header:Performance", state.landmarks);
   if (!section) return;
-  float sum = 0.0f;
-  for (float t : status.frame_times) sum += t;
-  const float mean =
-      status.frame_times.empty() ? 0.0f : sum / static_cast<float>(status.frame_times.size());
+  const float mean = mean_frame_seconds(status.frame_times);
   ImGui::Text("%.1f FPS (%.2f ms a frame)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
   ImGui::PlotLines("##frames", status.frame_times.data(),
                    static_cast<int>(status.frame_times.size()),

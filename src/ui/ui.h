@@ -69,6 +69,10 @@ struct StatusView {
   std::size_t frame_newest = 0;        // index of the oldest entry (PlotLines' offset)
 };
 
+// The mean of the frame times drawn so far, seconds (0 when none): the ring starts as zeros, and
+// counting them would overstate the rate for the first seconds.
+float mean_frame_seconds(std::span<const float> frame_times);
+
 struct UiEdits {
   bool open = false;        // open state.files.open_path
   bool frame = false;       // frame the current clip's bounds (F, the Frame button)
