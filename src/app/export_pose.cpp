@@ -155,11 +155,50 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
   return std::string();
 }
 
+namespace {
+
+std::string check_glb_path(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext != ".glb" && ext != ".GLB") return "'" + path + "': want a file ending in .glb";
+  return std::string();
+}
+
+std::string write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) return path + ": cannot open for writing";
+  file.write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  file.close();
+  if (!file) return path + ": write failed";
+  return std::string();
+}
+
+}  // namespace
+
+std::string export_scene_pose(Scene& scene, SkinMethod method, const std::string& path) {
+  if (std::string e = check_glb_path(path); !e.empty()) return e;
+  const Model& m = scene.model;
+  if (method == SkinMethod::Cor && !centers_fit(scene))
+    return "the centres of rotation are not known yet: export again when they are";
+  if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
+  PosedModel pose;
+  const auto joints = scene.animator.model_matrices();
+  pose.joint_model.assign(joints.begin(), joints.end());
+  for (std::size_t mi = 0; mi < m.meshes.size(); ++mi) {
+    const auto p = scene.animator.skinned_positions(mi);
+    const auto n = scene.animator.skinned_normals(mi);
+    pose.positions.emplace_back(p.begin(), p.end());
+    pose.normals.emplace_back(n.begin(), n.end());
+  }
+  std::vector<uint8_t> glb;
+  if (std::string why = posed_glb(m, pose, scene.z_up, &glb); !why.empty()) return why;
+  return write_bytes(path, glb);
+}
+
 int run_export_pose(const Options& o, const std::string& up) {
   if (o.model.empty()) return bad_input("--export-pose needs a model file");
-  const std::string ext = std::filesystem::path(o.export_pose).extension().string();
-  if (ext != ".glb" && ext != ".GLB")
-    return bad_input("--export-pose '" + o.export_pose + "': want a file ending in .glb");
+  if (std::string e = check_glb_path(o.export_pose); !e.empty())
+    return bad_input("--export-pose " + e);
   double time = 0.0;
   if (!o.time.empty() && !parse_seconds(o.time, &time))
     return bad_input("bad --time '" + o.time + "' (want seconds >= 0)");
@@ -184,11 +223,7 @@ int run_export_pose(const Options& o, const std::string& up) {
   std::vector<uint8_t> glb;
   if (std::string why = posed_glb(m, pose, z_up, &glb); !why.empty())
     return bad_input(o.model + ": " + why);
-  std::ofstream file(o.export_pose, std::ios::binary | std::ios::trunc);
-  if (!file) return bad_input(o.export_pose + ": cannot open for writing");
-  file.write(reinterpret_cast<const char*>(glb.data()), static_cast<std::streamsize>(glb.size()));
-  file.close();
-  if (!file) return bad_input(o.export_pose + ": write failed");
+  if (std::string e = write_bytes(o.export_pose, glb); !e.empty()) return bad_input(e);
   return kExitOk;
 }
 

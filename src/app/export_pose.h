@@ -19,16 +19,27 @@
 #include <string>
 #include <vector>
 
+#include "anim/skin_method.h"
+
 namespace sv {
 
 struct Model;
 struct Options;
 struct PosedModel;
+struct Scene;
 
 // The .glb bytes of `pose` (of `model`, read from `path`: a texture file is resolved against
 // its folder by the importer already); `z_up` adds the root turn. Returns "" or the reason.
 std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
                       std::vector<uint8_t>* out);
+
+// The window's "Export pose (.glb)": the scene's pose as the window shows it this frame (its
+// player, layers and cross-fade, skinning method: the animator as the window last evaluated it),
+// skinned on the CPU and written to `path` (a .glb) as --export-pose writes it, turned upright
+// when the scene is shown Z-up. "" or the one-line reason (nothing written then). On the
+// window's thread, once per click. `method` is the one the window shows: CoR before its centres
+// are known is refused rather than written as LBS.
+std::string export_scene_pose(Scene& scene, SkinMethod method, const std::string& path);
 
 // The command: poses options.model as --dump would (--clip/--rest-pose/--bind-pose, --time, the
 // blend) and writes options.export_pose; `up` is --up (auto|y|z). Exit status 0, or 2 with one
