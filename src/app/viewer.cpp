@@ -362,6 +362,13 @@ void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
     s.load_error = status_.load_error;
     s.loading = status_.loading;
     s.frame = frames_drawn_;
+    const RecordProgress& r = recorder_.progress();
+    s.recording = r.running;
+    s.recorded = r.written;
+    s.record_total = r.total;
+    s.record_message = r.message;
+    s.record_error = r.error;
+    s.exported = status_.export_message;
     std::string error;
     if (!write_exit_json(viewer.exit_json, s, &error)) {
       std::fprintf(stderr, "skinview: %s\n", error.c_str());
