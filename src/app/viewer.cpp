@@ -306,8 +306,8 @@ void Viewer::frame(float dt) {
     status_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     if (export_pending_) {
       // This frame's pose, as just drawn.
-      const std::string e =
-          export_scene_pose(*scene_, state_.render.method, state_.export_pose.out);
+      const std::string e = export_scene_pose(*scene_, state_.render.method,
+                                              state_.export_pose.skinned, state_.export_pose.out);
       status_.export_error = !e.empty();
       status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
       if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());

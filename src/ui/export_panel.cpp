@@ -71,6 +71,10 @@ ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& 
   ImGui::Separator();
   ImGui::TextDisabled("The posed mesh as shown (--export-pose)");
   field("File", "pose.glb", e.out, sizeof e.out, "input:Export pose", marks);
+  ImGui::Checkbox("Skinned: keep the skeleton and weights", &e.skinned);
+  marks.add_last_item("check:Skinned");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("--export-pose-skinned: the pose becomes the file's rest pose");
   ImGui::BeginDisabled(!model);
   if (ImGui::Button("Export pose (.glb)")) out.export_pose = true;
   marks.add_last_item("button:Export pose");

@@ -24,6 +24,7 @@ struct RecordFields {
 
 struct ExportFields {
   char out[1024] = "pose.glb";
+  bool skinned = false;  // keep the skeleton and the weights (--export-pose-skinned)
 };
 
 // What the app reports.

@@ -325,7 +325,7 @@ TEST(WindowRecord, BadInputIsRefusedWithAMessageAndNothingRuns) {
   EXPECT_FALSE(fs::exists(tmp / "f"));
 }
 
-TEST(WindowExportPose, WritesTheCommandLinesFileForTheSamePose) {
+TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
   SV_REQUIRE_GL();
   WindowLike w;
   ASSERT_TRUE(w.ok);
@@ -336,7 +336,7 @@ TEST(WindowExportPose, WritesTheCommandLinesFileForTheSamePose) {
   RenderOptions ro;  // GPU skinning: the export skins on the CPU itself
   ro.method = SkinMethod::Dqs;
   evaluate(s, ro);
-  ASSERT_EQ(export_scene_pose(s, ro.method, tmp / "window.glb"), "");
+  ASSERT_EQ(export_scene_pose(s, ro.method, false, tmp / "window.glb"), "");
   ProcessResult r = run_process({kExe, kModel, "--clip", "walk", "--time", "0.5", "--method", "dqs",
                                  "--export-pose", tmp / "cli.glb"},
                                 120.0);
@@ -344,9 +344,19 @@ TEST(WindowExportPose, WritesTheCommandLinesFileForTheSamePose) {
   const std::vector<uint8_t> a = bytes_of(tmp / "window.glb"), b = bytes_of(tmp / "cli.glb");
   EXPECT_FALSE(a.empty());
   EXPECT_TRUE(a == b) << "the window's export differs from --export-pose's";
+  // The Skinned check box: --export-pose-skinned's file.
+  ASSERT_EQ(export_scene_pose(s, ro.method, true, tmp / "window_skinned.glb"), "");
+  r = run_process({kExe, kModel, "--clip", "walk", "--time", "0.5", "--method", "dqs",
+                   "--export-pose", tmp / "cli_skinned.glb", "--export-pose-skinned"},
+                  120.0);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<uint8_t> c = bytes_of(tmp / "window_skinned.glb");
+  EXPECT_GT(c.size(), a.size());
+  EXPECT_TRUE(c == bytes_of(tmp / "cli_skinned.glb")) << "the skinned exports differ";
 
-  EXPECT_NE(export_scene_pose(s, ro.method, tmp / "pose.obj").find(".glb"), std::string::npos);
-  EXPECT_NE(export_scene_pose(s, ro.method, tmp / "no/such/pose.glb").find("cannot open"),
+  EXPECT_NE(export_scene_pose(s, ro.method, false, tmp / "pose.obj").find(".glb"),
+            std::string::npos);
+  EXPECT_NE(export_scene_pose(s, ro.method, false, tmp / "no/such/pose.glb").find("cannot open"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(tmp / "pose.obj"));
 }

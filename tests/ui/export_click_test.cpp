@@ -91,6 +91,9 @@ TEST(ExportClicks, ExportPoseAsksForTheTypedFileAndShowsTheResult) {
   ASSERT_TRUE(f.click_mark("header:Export"));
   EXPECT_STREQ(f.state.export_pose.out, "pose.glb");
   type_into(f, "input:Export pose", f.state.export_pose.out, "/tmp/posed.glb");
+  EXPECT_FALSE(f.state.export_pose.skinned);
+  ASSERT_TRUE(f.click_mark("check:Skinned"));
+  EXPECT_TRUE(f.state.export_pose.skinned);
   ASSERT_TRUE(f.click_mark("button:Export pose"));
   EXPECT_TRUE(f.edits.exports.export_pose);
   EXPECT_STREQ(f.state.export_pose.out, "/tmp/posed.glb");
