@@ -23,6 +23,13 @@ bool field(const char* label, const char* hint, char* buf, std::size_t size, con
   return changed;
 }
 
+// A greyed, wrapped line saying what the controls below do.
+void hint(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
 void message(std::string_view text, bool error, const char* mark, Landmarks& marks) {
   if (text.empty()) return;
   if (error) {
@@ -40,12 +47,12 @@ ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& 
   ExportRequests out;
   Section section("Export###export", "export", "header:Export", marks, false);
   if (!section) return out;
-  ImGui::TextDisabled("Record the clip as shown (--record)");
+  hint("Record the clip as shown (--record):");
   ImGui::BeginDisabled(st.recording);
-  field("To", "folder, or .mp4 / .webm", r.out, sizeof r.out, "input:Record to", marks);
+  field("Output", "folder, or .mp4 / .webm", r.out, sizeof r.out, "input:Record to", marks);
   field("fps", "30", r.fps, sizeof r.fps, "input:fps", marks);
   field("From", "0 s", r.from, sizeof r.from, "input:From", marks);
-  field("To time", "clip end", r.to, sizeof r.to, "input:To time", marks);
+  field("To", "clip end", r.to, sizeof r.to, "input:To time", marks);
   field("Size", "1280x720", r.size, sizeof r.size, "input:Size", marks);
   field("Orbit", "degrees/s", r.orbit, sizeof r.orbit, "input:Orbit", marks);
   field("Loops", "1", r.loops, sizeof r.loops, "input:Loops", marks);
@@ -69,12 +76,14 @@ ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& 
   message(st.record_message, st.record_error, "text:Record message", marks);
 
   ImGui::Separator();
-  ImGui::TextDisabled("The posed mesh as shown (--export-pose)");
+  hint("The posed mesh as shown (--export-pose):");
   field("File", "pose.glb", e.out, sizeof e.out, "input:Export pose", marks);
-  ImGui::Checkbox("Skinned: keep the skeleton and weights", &e.skinned);
+  ImGui::Checkbox("Skinned (keep the rig)", &e.skinned);
   marks.add_last_item("check:Skinned");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("--export-pose-skinned: the pose becomes the file's rest pose");
+    ImGui::SetTooltip(
+        "--export-pose-skinned: the skeleton and weights are kept, with the pose "
+        "as the file's rest pose");
   ImGui::BeginDisabled(!model);
   if (ImGui::Button("Export pose (.glb)")) out.export_pose = true;
   marks.add_last_item("button:Export pose");
