@@ -1,3 +1,4 @@
+// The Export section (see export_panel.h): labelled fields, the Record / Cancel row, messages.
 #include "ui/export_panel.h"
 
 #include <cstdio>
