@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/crowd.h"
 #include "anim/layer_stack.h"
 #include "app/app_common.h"
 #include "gfx/camera.h"
@@ -29,11 +30,13 @@ class Renderer;
 }
 
 // What one recorded frame is drawn with, besides its time and turn: the player's clip (an index,
-// kRestPose or kBindPose), the blend played from the clock (null: none), the turntable framing,
-// and the target's size with the viewport the model is drawn in (pixels, bottom-up as GL's).
+// kRestPose or kBindPose), the blend played from the clock (null: none), the crowd (null or off:
+// none; its clock is set to the frame's time), the turntable framing, and the target's size with
+// the viewport the model is drawn in (pixels, bottom-up as GL's).
 struct ViewFrame {
   int32_t clip = -1;
   const LayerStack* blend = nullptr;
+  CrowdRequest* crowd = nullptr;
   bool turntable = false;
   int width = 0, height = 0;
   PixelRect viewport;
@@ -83,7 +86,8 @@ class HeadlessView {
  private:
   HeadlessScene h_;
   RenderOptions ro_;
-  LayerStack stack_;  // the blend, resolved against the model before any window opens
+  LayerStack stack_;    // the blend, resolved against the model before any window opens
+  CrowdRequest crowd_;  // --crowd
   int32_t joint_ = -1;
   bool ui_ = false;
   bool turntable_ = false;

@@ -57,6 +57,8 @@ std::string WindowRecorder::start(const std::string& out, const RecordOptions& o
         "layers and cross-fades are not recorded from the window (use --record with --layer / "
         "--crossfade)");
   }
+  if (!scene.crowd.empty())
+    return refuse("crowds are not recorded from the window (use --record with --crowd)");
   const std::string ext = std::filesystem::path(out).extension().string();
   video_ = !ext.empty();
   if (video_) {
@@ -140,6 +142,10 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
     return;
   }
   if (cancel_ || drawn_ >= plan_.frames()) return;  // the worker is finishing
+  if (!scene.crowd.empty()) {
+    fail("a crowd was turned on: the recording stopped (crowds are not recorded from the window)");
+    return;
+  }
   if (render_.method == SkinMethod::Cor) {
     // Pictures, not a live view: wait for the centres (the window computes them off this thread)
     // rather than record LBS meanwhile, as --record does.

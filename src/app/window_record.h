@@ -23,8 +23,9 @@
 // worse than none.
 //
 // Not recorded from the window: the Layers section's blends (layers, cross-fades) play on
-// clocks of their own that the recording cannot restart; start() refuses them with a message
-// (`--record` with --layer / --crossfade records blends).
+// clocks of their own that the recording cannot restart, and a crowd runs on the window's clock
+// too; start() refuses both with a message (`--record` with --layer / --crossfade / --crowd
+// records them).
 #pragma once
 
 #include <atomic>
