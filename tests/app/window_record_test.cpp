@@ -322,7 +322,22 @@ TEST(WindowRecord, BadInputIsRefusedWithAMessageAndNothingRuns) {
                 .find("layers and cross-fades"),
             std::string::npos);
   w.scene->stack.layers.clear();
+  // So is a crowd (on the window's clock); one turned on during a recording stops it.
+  CrowdSettings crowd;
+  crowd.count = 4;
+  ASSERT_EQ(w.scene->crowd.configure(w.scene->model, crowd, w.scene->player.clip), "");
+  EXPECT_NE(rec.start(tmp / "f", options("30", ""), "320x180", *w.scene, RenderOptions{})
+                .find("crowds are not recorded"),
+            std::string::npos);
+  w.scene->crowd.clear();
   EXPECT_FALSE(fs::exists(tmp / "f"));
+  ASSERT_EQ(rec.start(tmp / "g", options("30", ""), "160x120", *w.scene, RenderOptions{}), "");
+  ASSERT_EQ(w.scene->crowd.configure(w.scene->model, crowd, w.scene->player.clip), "");
+  run_to_end(rec, w, 0.010);
+  EXPECT_TRUE(rec.progress().error);
+  EXPECT_NE(rec.progress().message.find("a crowd was turned on"), std::string::npos)
+      << rec.progress().message;
+  w.scene->crowd.clear();
 }
 
 TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
