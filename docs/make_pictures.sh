@@ -2,6 +2,8 @@
 # Regenerates the README's pictures (docs/*.png) with the built skinview. Needs a display, or:
 #   xvfb-run -a -s "-screen 0 1280x720x24" docs/make_pictures.sh [path/to/skinview]
 # Look at every picture before committing it.
+# docs/window-record.png is not made here: it is the real window captured while recording (the
+# Outliner cropped from `import -window root`, the Export section driven with xdotool).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 exe="${1:-build/skinview}"

@@ -23,6 +23,10 @@ void add_core_options(CLI::App& app, Options& o) {
                                      "glTF binary OUT.glb, then exit");
   export_pose->excludes(info);
   export_pose->excludes(dump);
+  app.add_flag("--export-pose-skinned", o.export_skinned,
+               "With --export-pose: keep the skeleton and the weights (a glTF skin) with the pose "
+               "as the new rest pose")
+      ->needs(export_pose);
   auto* clip = app.add_option("--clip", o.clip, "Clip to pose, by name or index (default: 0)");
   auto* time =
       app.add_option("--time", o.time, "Time in seconds (default 0; clamped into [0, duration])");

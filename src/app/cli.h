@@ -40,6 +40,7 @@ struct Options {
   std::string crossfade;            // --crossfade SPEC
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
   std::string export_pose;          // --export-pose OUT.glb: the posed mesh as a static glTF
+  bool export_skinned = false;      // --export-pose-skinned: keep the skeleton and the weights
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing

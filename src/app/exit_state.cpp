@@ -161,7 +161,11 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     o << (first ? "" : ",") << quoted(p);
     first = false;
   }
-  o << "]}\n";
+  o << "],\"recording\":{\"running\":" << (in.recording ? "true" : "false")
+    << ",\"written\":" << in.recorded << ",\"total\":" << in.record_total
+    << ",\"message\":" << quoted(in.record_message)
+    << ",\"error\":" << (in.record_error ? "true" : "false") << "}";
+  o << ",\"exported\":" << quoted(in.exported) << "}\n";
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::trunc);

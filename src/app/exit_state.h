@@ -20,7 +20,9 @@
 //    "joints":[{"name":S,"x":X,"y":Y,"inFront":B}]  (each joint's position now, framebuffer
 //              pixels from the top-left, projected as the viewport draws it),
 //    "landmarks":[{"name":S,"index":I,"rect":[x,y,w,h]}]  (display units; ui/landmarks.h),
-//    "recent":[PATH,...]}
+//    "recent":[PATH,...],
+//    "recording":{"running":B,"written":N,"total":N,"message":S,"error":B}  (the Record control),
+//    "exported":S (the last "Export pose (.glb)"'s message)}
 #pragma once
 
 #include <string>
@@ -44,6 +46,11 @@ struct ExitState {
   std::string load_error;
   std::string loading;
   long frame = 0;
+  bool recording = false;  // the Record control's progress (app/window_record.h)
+  long long recorded = 0, record_total = 0;
+  std::string record_message;
+  bool record_error = false;
+  std::string exported;
 };
 
 // Writes the JSON above to `path` (through a temporary file renamed over it, so a reader never

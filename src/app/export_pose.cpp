@@ -8,7 +8,11 @@
 #include <fstream>
 #include <iterator>
 
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/matrix_decompose.hpp>
+
 #include "anim/model.h"
+#include "anim/transform.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -48,12 +52,109 @@ std::vector<uint8_t> texture_image(const Material& m, std::string* mime) {
   return bytes;
 }
 
+// The skeleton as glTF nodes in the pose (--export-pose-skinned): node first + j is joint j, with
+// the posed local transform as TRS (decomposed from inverse(parent model) x model; rotations
+// normalised). `posed_model` gets each joint's model matrix recomposed from exactly the floats
+// written, so inverse bind matrices made from it put every vertex where the pose has it: at the
+// new rest pose each palette entry is the identity up to float rounding. Returns the root joints.
+std::vector<int> add_joint_nodes(const Skeleton& sk, const std::vector<glm::mat4>& joint_model,
+                                 int first, Json& doc, std::vector<glm::mat4>* posed_model) {
+  std::vector<int> roots;
+  posed_model->resize(sk.size());
+  for (std::size_t j = 0; j < sk.size(); ++j) {
+    const int32_t parent = sk.parents[j];
+    const glm::mat4 local =
+        parent >= 0 ? glm::inverse(joint_model[static_cast<std::size_t>(parent)]) * joint_model[j]
+                    : joint_model[j];
+    glm::vec3 scale, translation, skew;
+    glm::quat rotation;
+    glm::vec4 perspective;
+    if (!glm::decompose(local, scale, rotation, translation, skew, perspective)) {
+      scale = glm::vec3(1.0f);
+      rotation = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+      translation = glm::vec3(local[3]);
+    }
+    rotation = glm::normalize(rotation);
+    Transform t;
+    t.translation = translation;
+    t.rotation = rotation;
+    t.scale = scale;
+    (*posed_model)[j] = parent >= 0
+                            ? (*posed_model)[static_cast<std::size_t>(parent)] * to_matrix(t)
+                            : to_matrix(t);
+    Json node{{"name", sk.names[j]},
+              {"rotation", {rotation.x, rotation.y, rotation.z, rotation.w}},
+              {"scale", {scale.x, scale.y, scale.z}},
+              {"translation", {translation.x, translation.y, translation.z}}};
+    doc["nodes"].push_back(std::move(node));
+    if (parent < 0) {
+      roots.push_back(first + static_cast<int>(j));
+    } else {
+      doc["nodes"][static_cast<std::size_t>(first + parent)]["children"].push_back(
+          first + static_cast<int>(j));
+    }
+  }
+  return roots;
+}
+
+// The skin of `mesh` over the joint nodes from `first_joint`: its skin bones, inverse bind
+// matrices of the recomposed pose, and JOINTS_0 / WEIGHTS_0 in the file's vertex order (a rigid
+// mesh: every vertex on its node with weight 1). Unused influences are joint 0 with weight 0,
+// as glTF asks. Returns the skin's index.
+int add_skin(const Mesh& mesh, const std::vector<glm::mat4>& posed_model, int first_joint,
+             const std::vector<uint32_t>& order, GlbWriter& w, Json& attributes) {
+  Json& doc = w.json();
+  const std::size_t n = order.size();
+  std::vector<int32_t> bones = mesh.skinned ? mesh.skin_joints : std::vector<int32_t>{mesh.node};
+  if (bones.empty() || bones[0] < 0) bones = {0};
+  std::vector<float> ibm;
+  Json joints = Json::array();
+  for (int32_t j : bones) {
+    joints.push_back(first_joint + j);
+    glm::mat4 m = glm::inverse(posed_model[static_cast<std::size_t>(j)]);
+    // Affine: glTF wants the last row exactly (0, 0, 0, 1), which the inverse misses by an ulp.
+    m[0][3] = m[1][3] = m[2][3] = 0.0f;
+    m[3][3] = 1.0f;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) ibm.push_back(m[c][r]);
+  }
+  std::vector<uint16_t> joint_ids(n * 4, 0);
+  std::vector<float> weights(n * 4, 0.0f);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!mesh.skinned || mesh.weights.size() != mesh.vertex_count()) {
+      weights[k * 4] = 1.0f;
+      continue;
+    }
+    const glm::u16vec4& jv = mesh.joints[order[k]];
+    const glm::vec4& wv = mesh.weights[order[k]];
+    for (int i = 0; i < 4; ++i) {
+      if (wv[i] <= 0.0f) continue;
+      joint_ids[k * 4 + static_cast<std::size_t>(i)] = jv[i];
+      weights[k * 4 + static_cast<std::size_t>(i)] = wv[i];
+    }
+  }
+  if (bones.size() <= 256) {
+    std::vector<uint8_t> small(joint_ids.begin(), joint_ids.end());
+    attributes["JOINTS_0"] = w.add_u8(small, "VEC4", tools::kArrayBuffer);
+  } else {
+    attributes["JOINTS_0"] = w.add_u16(joint_ids, "VEC4", tools::kArrayBuffer);
+  }
+  attributes["WEIGHTS_0"] = w.add_floats(weights, "VEC4", tools::kArrayBuffer, false);
+  const int skin = static_cast<int>(doc["skins"].size());
+  doc["skins"].push_back(
+      Json{{"inverseBindMatrices", w.add_floats(ibm, "MAT4", tools::kNoTarget, false)},
+           {"joints", std::move(joints)}});
+  return skin;
+}
+
 }  // namespace
 
-std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
+std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, bool skinned,
                       std::vector<uint8_t>* out) {
   if (pose.positions.size() != model.meshes.size() || pose.normals.size() != model.meshes.size())
     return "the pose does not match the model";
+  if (skinned && (pose.joint_model.size() != model.skeleton.size() || model.skeleton.size() == 0))
+    return "the pose has no skeleton to keep";
   GlbWriter w("skinview --export-pose");
   Json& doc = w.json();
 
@@ -83,6 +184,11 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
         Json{{"magFilter", 9729}, {"minFilter", 9987}, {"wrapS", 10497}, {"wrapT", 10497}});
   }
 
+  // With the skin: the joints first (nodes 0 .. joints - 1), in the pose.
+  std::vector<int> joint_roots;
+  std::vector<glm::mat4> posed_model;
+  if (skinned)
+    joint_roots = add_joint_nodes(model.skeleton, pose.joint_model, 0, doc, &posed_model);
   std::vector<int> mesh_nodes;
   std::vector<float> positions, normals, uvs;
   std::vector<uint32_t> indices;
@@ -125,6 +231,7 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
       attributes["NORMAL"] = w.add_floats(normals, "VEC3", tools::kArrayBuffer, false);
     if (!uvs.empty())
       attributes["TEXCOORD_0"] = w.add_floats(uvs, "VEC2", tools::kArrayBuffer, false);
+    const int skin = skinned ? add_skin(mesh, posed_model, 0, order, w, attributes) : -1;
     Json primitive{{"attributes", attributes},
                    {"indices", w.add_u32(indices, "SCALAR", tools::kElementArrayBuffer)},
                    {"mode", 4}};
@@ -135,13 +242,28 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
     const int mesh_index = static_cast<int>(doc["meshes"].size());
     doc["meshes"].push_back(std::move(gltf_mesh));
     Json node{{"mesh", mesh_index}};
+    if (skin >= 0) node["skin"] = skin;
     if (!mesh.name.empty()) node["name"] = mesh.name;
     mesh_nodes.push_back(static_cast<int>(doc["nodes"].size()));
     doc["nodes"].push_back(std::move(node));
   }
   if (mesh_nodes.empty()) return "no mesh with triangles to export";
   Json scene{{"name", "posed"}};
-  if (z_up) {
+  if (skinned) {
+    // A skinned mesh's own node transform is ignored (glTF): the meshes stay at the root and the
+    // joints carry the placement. Their roots go under one node (glTF wants one common root): the
+    // Z-up turn, or a plain node when the skeleton has several roots.
+    if (z_up || joint_roots.size() > 1) {
+      Json root{{"name", z_up ? "z-up to y-up" : "skeleton"}, {"children", joint_roots}};
+      const double h = std::sqrt(0.5);
+      if (z_up) root["rotation"] = {-h, 0.0, 0.0, h};
+      joint_roots = {static_cast<int>(doc["nodes"].size())};
+      doc["nodes"].push_back(std::move(root));
+    }
+    Json nodes = mesh_nodes;
+    for (int r : joint_roots) nodes.push_back(r);
+    scene["nodes"] = std::move(nodes);
+  } else if (z_up) {
     // -90 degrees about X (a unit quaternion, x y z w): model Z-up becomes glTF's Y-up.
     const double h = std::sqrt(0.5);
     scene["nodes"] = {static_cast<int>(doc["nodes"].size())};
@@ -155,11 +277,51 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
   return std::string();
 }
 
+namespace {
+
+std::string check_glb_path(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext != ".glb" && ext != ".GLB") return "'" + path + "': want a file ending in .glb";
+  return std::string();
+}
+
+std::string write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) return path + ": cannot open for writing";
+  file.write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  file.close();
+  if (!file) return path + ": write failed";
+  return std::string();
+}
+
+}  // namespace
+
+std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
+                              const std::string& path) {
+  if (std::string e = check_glb_path(path); !e.empty()) return e;
+  const Model& m = scene.model;
+  if (method == SkinMethod::Cor && !centers_fit(scene))
+    return "the centres of rotation are not known yet: export again when they are";
+  if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
+  PosedModel pose;
+  const auto joints = scene.animator.model_matrices();
+  pose.joint_model.assign(joints.begin(), joints.end());
+  for (std::size_t mi = 0; mi < m.meshes.size(); ++mi) {
+    const auto p = scene.animator.skinned_positions(mi);
+    const auto n = scene.animator.skinned_normals(mi);
+    pose.positions.emplace_back(p.begin(), p.end());
+    pose.normals.emplace_back(n.begin(), n.end());
+  }
+  std::vector<uint8_t> glb;
+  if (std::string why = posed_glb(m, pose, scene.z_up, skinned, &glb); !why.empty()) return why;
+  return write_bytes(path, glb);
+}
+
 int run_export_pose(const Options& o, const std::string& up) {
   if (o.model.empty()) return bad_input("--export-pose needs a model file");
-  const std::string ext = std::filesystem::path(o.export_pose).extension().string();
-  if (ext != ".glb" && ext != ".GLB")
-    return bad_input("--export-pose '" + o.export_pose + "': want a file ending in .glb");
+  if (std::string e = check_glb_path(o.export_pose); !e.empty())
+    return bad_input("--export-pose " + e);
   double time = 0.0;
   if (!o.time.empty() && !parse_seconds(o.time, &time))
     return bad_input("bad --time '" + o.time + "' (want seconds >= 0)");
@@ -182,13 +344,9 @@ int run_export_pose(const Options& o, const std::string& up) {
   if (!e.empty()) return bad_input(o.model + ": " + e);
   const bool z_up = up == "auto" ? format_is_z_up(o.model) : up == "z";
   std::vector<uint8_t> glb;
-  if (std::string why = posed_glb(m, pose, z_up, &glb); !why.empty())
+  if (std::string why = posed_glb(m, pose, z_up, o.export_skinned, &glb); !why.empty())
     return bad_input(o.model + ": " + why);
-  std::ofstream file(o.export_pose, std::ios::binary | std::ios::trunc);
-  if (!file) return bad_input(o.export_pose + ": cannot open for writing");
-  file.write(reinterpret_cast<const char*>(glb.data()), static_cast<std::streamsize>(glb.size()));
-  file.close();
-  if (!file) return bad_input(o.export_pose + ": write failed");
+  if (std::string e = write_bytes(o.export_pose, glb); !e.empty()) return bad_input(e);
   return kExitOk;
 }
 

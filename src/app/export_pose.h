@@ -12,6 +12,15 @@
 // roughness 1, the plain diffuse look of the viewer's shading; UVs are kept. Nothing else (no
 // skeleton, weights or animation): the result is the deformed shape, frozen.
 //
+// --export-pose-skinned keeps the rig with the pose as its new rest pose, for a rigger who wants
+// to go on from the pose: every joint becomes a node (its posed local transform as TRS; nodes
+// 0 .. joints - 1 in the skeleton's order), each mesh gets a skin over its bones with inverse
+// bind matrices of the posed joints, and JOINTS_0 / WEIGHTS_0 are the mesh's (four influences,
+// renormalised, as the viewer skins). The positions are still the posed ones, so at the file's
+// rest pose every palette entry is the identity: opened again (skinview --rest-pose, or any glTF
+// viewer without animation) it shows exactly the pose. No animation is written: the clips were
+// authored against the old rest pose.
+//
 // The writer is tools/glb_writer.h (deterministic bytes: same options, same file).
 #pragma once
 
@@ -19,16 +28,29 @@
 #include <string>
 #include <vector>
 
+#include "anim/skin_method.h"
+
 namespace sv {
 
 struct Model;
 struct Options;
 struct PosedModel;
+struct Scene;
 
 // The .glb bytes of `pose` (of `model`, read from `path`: a texture file is resolved against
-// its folder by the importer already); `z_up` adds the root turn. Returns "" or the reason.
-std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up,
+// its folder by the importer already); `z_up` adds the root turn; `skinned` keeps the skeleton
+// and the weights (below). Returns "" or the reason.
+std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, bool skinned,
                       std::vector<uint8_t>* out);
+
+// The window's "Export pose (.glb)": the scene's pose as the window shows it this frame (its
+// player, layers and cross-fade, skinning method: the animator as the window last evaluated it),
+// skinned on the CPU and written to `path` (a .glb) as --export-pose writes it, turned upright
+// when the scene is shown Z-up. "" or the one-line reason (nothing written then). On the
+// window's thread, once per click. `method` is the one the window shows: CoR before its centres
+// are known is refused rather than written as LBS.
+std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
+                              const std::string& path);
 
 // The command: poses options.model as --dump would (--clip/--rest-pose/--bind-pose, --time, the
 // blend) and writes options.export_pose; `up` is --up (auto|y|z). Exit status 0, or 2 with one

@@ -89,26 +89,25 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   return -1;
 }
 
-const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) {
-  HeadlessGl& gl = *h_.gl;
-  Scene& s = *h_.scene;
-  s.player.clip = h_.clip;
+void draw_view_frame(Scene& s, gl::Renderer& renderer, RenderOptions& ro, const ViewFrame& f,
+                     double time, float turn_radians) {
+  s.player.clip = f.clip;
   s.player.playing = false;
   s.player.time = std::min(time, s.duration());
-  if (stack_.blends()) set_blend(s, stack_, time);
+  if (f.blend != nullptr && f.blend->blends()) set_blend(s, *f.blend, time);
   // Framed on the bounds of the clip the player is on (a cross-fade's base changes when it
   // ends), from the load direction, then turned: the turn leaves the distance as it is.
   OrbitCamera camera;
   s.bounds = s.bounds_of(s.player.clip);
-  evaluate(s, ro_);
-  if (crowd_.on) {
+  evaluate(s, ro);
+  if (f.crowd != nullptr && f.crowd->on) {
     // The crowd at `time` (its clock too), laid out before framing so the picture holds it all.
     s.crowd.set_clock(time);
-    if (std::string e = crowd_frame(s, crowd_, 0.0, gl.renderer()); !e.empty())
+    if (std::string e = crowd_frame(s, *f.crowd, 0.0, renderer); !e.empty())
       std::fprintf(stderr, "skinview: %s\n", e.c_str());
   }
-  frame_scene(s, camera, ro_, viewport_.aspect());
-  if (turntable_) {
+  frame_scene(s, camera, ro, f.viewport.aspect());
+  if (f.turntable) {
     // The box around the cylinder: framing it from the load direction also frames the cylinder,
     // whose picture is the same from every yaw about its axis, and the model is inside it.
     Bounds box = world_bounds(s);
@@ -119,14 +118,28 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
       box.max.x = c.x + r;
       box.min.z = c.z - r;
       box.max.z = c.z + r;
-      camera.frame(box, viewport_.aspect());
+      camera.frame(box, f.viewport.aspect());
     }
   }
   camera.yaw += turn_radians;
-  glViewport(0, 0, width_, height_);
-  glClearColor(ro_.background.r, ro_.background.g, ro_.background.b, 1.0f);
+  glViewport(0, 0, f.width, f.height);
+  glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro_, viewport_, height_);
+  renderer.draw(s.model, s.gpu, s.animator, camera, ro, f.viewport, f.height);
+}
+
+const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) {
+  HeadlessGl& gl = *h_.gl;
+  Scene& s = *h_.scene;
+  ViewFrame f;
+  f.clip = h_.clip;
+  f.blend = &stack_;
+  f.crowd = &crowd_;
+  f.turntable = turntable_;
+  f.width = width_;
+  f.height = height_;
+  f.viewport = viewport_;
+  draw_view_frame(s, gl.renderer(), ro_, f, time, turn_radians);
   if (ui_) {
     draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, gl.warnings());
   }

@@ -24,6 +24,32 @@ namespace sv {
 struct Options;
 struct ViewerOptions;
 struct Model;
+struct Scene;
+namespace gl {
+class Renderer;
+}
+
+// What one recorded frame is drawn with, besides its time and turn: the player's clip (an index,
+// kRestPose or kBindPose), the blend played from the clock (null: none), the crowd (null or off:
+// none; its clock is set to the frame's time), the turntable framing, and the target's size with
+// the viewport the model is drawn in (pixels, bottom-up as GL's).
+struct ViewFrame {
+  int32_t clip = -1;
+  const LayerStack* blend = nullptr;
+  CrowdRequest* crowd = nullptr;
+  bool turntable = false;
+  int width = 0, height = 0;
+  PixelRect viewport;
+};
+
+// Draws `scene` at clock `time` with the camera framed from the load direction and turned by
+// `turn_radians`, into the bound framebuffer (frame.width x frame.height), cleared first. The
+// one drawing path of --screenshot, --record and the window's Record control (window_record.h),
+// so their frames are equal for equal inputs. Sets the scene's player, bounds (and stack, with
+// a blend) and poses it: a caller that shows the scene too saves and restores them. `options`
+// gets the framing's floor and up axis.
+void draw_view_frame(Scene& scene, gl::Renderer& renderer, RenderOptions& options,
+                     const ViewFrame& frame, double time, float turn_radians);
 
 class HeadlessView {
  public:

@@ -146,12 +146,7 @@ std::string frame_name(int64_t i, int64_t frames) {
   return "frame_" + number + ".png";
 }
 
-namespace {
-
-// Makes `dir` (and its parents); "" or why it cannot be recorded into. A folder that already
-// holds frames is refused: a shorter recording into it would leave the longer one's last frames
-// after the new ones, and a sequence read back would silently mix the two.
-std::string prepare_dir(const std::string& dir) {
+std::string prepare_record_dir(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -168,6 +163,8 @@ std::string prepare_dir(const std::string& dir) {
   if (::access(dir.c_str(), W_OK) != 0) return "cannot write into --record folder '" + dir + "'";
   return std::string();
 }
+
+namespace {
 
 // Progress on stderr, at most once a second, so short runs print nothing.
 class Progress {
@@ -208,9 +205,7 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
     if (std::string e = check_video_path(record.video); !e.empty()) return bad_input(e);
     ffmpeg = find_on_path("ffmpeg", std::getenv("PATH"));
     if (ffmpeg.empty()) {
-      return bad_input(
-          "--video needs ffmpeg, which is not installed (not on PATH; Debian: "
-          "apt-get install ffmpeg), or use --record DIR for PNG frames");
+      return bad_input("--video " + ffmpeg_missing_message());
     }
   }
   HeadlessView view;
@@ -221,7 +216,7 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
       view.open(options, viewer, "record", blend_base, [&](const Model&, double duration) {
         if (std::string e = make_record_plan(record, options.time, duration, &plan); !e.empty())
           return e;
-        return record.dir.empty() ? std::string() : prepare_dir(record.dir);
+        return record.dir.empty() ? std::string() : prepare_record_dir(record.dir);
       });
   if (status >= 0) return status;
   view.set_turntable(plan.orbit != 0.0);

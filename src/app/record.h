@@ -82,6 +82,11 @@ float frame_turn(const RecordPlan& plan, int64_t i) noexcept;
 // "frame_00042.png": five digits at least, more when `frames` needs them, so names sort.
 std::string frame_name(int64_t i, int64_t frames);
 
+// Makes `dir` (and its parents) for a PNG sequence; "" or why it cannot be recorded into. A
+// folder that already holds frames is refused: a shorter recording into it would leave the longer
+// one's last frames after the new ones, and a sequence read back would silently mix the two.
+std::string prepare_record_dir(const std::string& dir);
+
 // Runs the recording; the exit status (0; 2 with one line on stderr for bad input, a missing
 // ffmpeg, or ffmpeg's own error; 1 when no GL context can be made).
 int run_record(const Options& options, const ViewerOptions& viewer, const RecordOptions& record);

@@ -56,6 +56,11 @@ std::string find_on_path(const std::string& program, const char* path) {
   return std::string();
 }
 
+std::string ffmpeg_missing_message() {
+  return "needs ffmpeg, which is not installed (not on PATH; Debian: apt-get install ffmpeg), or "
+         "record PNG frames into a folder (--record DIR)";
+}
+
 std::string check_video_path(const std::string& out) {
   const std::string ext = lower_extension(out);
   if (ext == ".mp4" || ext == ".webm") return std::string();

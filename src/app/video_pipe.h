@@ -25,6 +25,10 @@ namespace sv {
 // holds an executable file of that name.
 std::string find_on_path(const std::string& program, const char* path);
 
+// "needs ffmpeg, which is not installed (...)": what --video and the window's Record control say
+// when find_on_path finds no ffmpeg.
+std::string ffmpeg_missing_message();
+
 // "" when `out` ends in .mp4 or .webm (any case), otherwise the one-line reason.
 std::string check_video_path(const std::string& out);
 

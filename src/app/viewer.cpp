@@ -26,10 +26,12 @@
 #include "app/blend_options.h"
 #include "app/cli.h"
 #include "app/exit_state.h"
+#include "app/export_pose.h"
 #include "app/headless_view.h"
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
 #include "app/viewport_picking.h"
+#include "app/window_record.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
@@ -66,7 +68,13 @@ struct Status {
   double upload_seconds = 0.0;
   double gpu_seconds = -1.0;
   std::vector<std::string> shader_warnings;  // from Renderer::init
+  std::string export_message;                // the last "Export pose (.glb)"'s result
+  bool export_error = false;
 };
+
+// The window's Record control draws this long per UI frame at most (one recorded frame at least):
+// the window keeps ~60 frames/s when one recorded frame takes a few ms.
+constexpr double kRecordBudgetSeconds = 0.010;
 
 ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer) {
   ui::SceneView v;
@@ -96,8 +104,18 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   return v;
 }
 
-ui::StatusView status_view(const Status& st) {
+ui::StatusView status_view(const Status& st, const RecordProgress* record = nullptr) {
   ui::StatusView v;
+  if (record != nullptr) {
+    v.exports.recording = record->running;
+    v.exports.drawn = record->drawn;
+    v.exports.written = record->written;
+    v.exports.total = record->total;
+    v.exports.record_message = record->message;
+    v.exports.record_error = record->error;
+  }
+  v.exports.export_message = st.export_message;
+  v.exports.export_error = st.export_error;
   v.load.error = st.load_error;
   v.load.loading = st.loading;
   v.load.loading_seconds = st.loading_seconds;
@@ -155,6 +173,8 @@ class Viewer {
   bool adopt(ImportResult&& result, const std::string& path);
   void finish_open();
   void frame(float dt);
+  // The Export section's requests (Record, Cancel, Export pose) from this frame's UI.
+  void exports(const ui::ExportRequests& requests);
   float viewport_aspect() const;
   void frame_camera(bool reset);
   // Writes --exit-json and --exit-png; `redraw` renders one more frame first (at exit, when the
@@ -172,6 +192,8 @@ class Viewer {
   OrbitCamera camera_;
   ui::ViewerState state_;
   ViewportPicking picking_;
+  WindowRecorder recorder_;  // after scene_'s use: step() takes the scene each frame
+  bool export_pending_ = false;
   Status status_;
   long frames_drawn_ = 0;
 };
@@ -188,6 +210,7 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
     std::fprintf(stderr, "skinview: %s\n", status_.load_error.c_str());
     return false;
   }
+  recorder_.cancel();  // it recorded the previous model: stop where it is
   renderer_.prepare(scene_->model);
   state_.new_model(scene_->model);
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
@@ -233,10 +256,11 @@ void Viewer::frame(float dt) {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   const ui::UiEdits edits = ui::draw_ui(
-      scene_view(scene_.get(), status_, &renderer_), status_view(status_),
+      scene_view(scene_.get(), status_, &renderer_), status_view(status_, &recorder_.progress()),
       std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count)),
       state_);
   input_.count = 0;
+  exports(edits.exports);
   if (edits.open) open(state_.files.open_path);
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
@@ -266,6 +290,9 @@ void Viewer::frame(float dt) {
     state_.render.selected_joint = state_.selection.joint;
     state_.render.hovered_joint = state_.selection.hovered_joint;
     draw_viewport_overlay(*scene_, state_.render, viewport, picking_.hover_at(viewport.cursor));
+    // The recording's frames, on its own clock, before this frame's pose (evaluate below poses
+    // the window's again): picking above still saw the picture on screen.
+    recorder_.step(*scene_, renderer_, kRecordBudgetSeconds);
   }
 
   int fw = 0, fh = 0;
@@ -285,11 +312,37 @@ void Viewer::frame(float dt) {
     renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, state_.render,
                    state_.viewport, fh);
     status_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (export_pending_) {
+      // This frame's pose, as just drawn.
+      const std::string e = export_scene_pose(*scene_, state_.render.method,
+                                              state_.export_pose.skinned, state_.export_pose.out);
+      status_.export_error = !e.empty();
+      status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
+      if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
+    }
   }
+  export_pending_ = false;
   glViewport(0, 0, fw, fh);
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ++frames_drawn_;
+}
+
+void Viewer::exports(const ui::ExportRequests& r) {
+  if (r.cancel_record) recorder_.cancel();
+  if (r.export_pose) export_pending_ = true;
+  if (!r.record || !scene_) return;
+  const ui::RecordFields& f = state_.record;
+  RecordOptions options;
+  options.fps = f.fps;
+  options.from = f.from;
+  options.to = f.to;
+  options.orbit = f.orbit;
+  options.loops = f.loops;
+  RenderOptions render = state_.render;
+  render.selected_joint = state_.selection.joint;
+  const std::string e = recorder_.start(f.out, options, f.size, *scene_, render);
+  if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
 }
 
 void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
@@ -317,6 +370,13 @@ void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
     s.load_error = status_.load_error;
     s.loading = status_.loading;
     s.frame = frames_drawn_;
+    const RecordProgress& r = recorder_.progress();
+    s.recording = r.running;
+    s.recorded = r.written;
+    s.record_total = r.total;
+    s.record_message = r.message;
+    s.record_error = r.error;
+    s.exported = status_.export_message;
     std::string error;
     if (!write_exit_json(viewer.exit_json, s, &error)) {
       std::fprintf(stderr, "skinview: %s\n", error.c_str());
@@ -459,6 +519,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     if (status == 0) write_state_files(viewer, true);
   }
   // GL objects die while the context is current.
+  recorder_.close();
   scene_.reset();
   renderer_ = gl::Renderer();
   picking_ = ViewportPicking();

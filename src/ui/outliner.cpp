@@ -283,7 +283,8 @@ void expand_to(const Skeleton& sk, JointTreeState& s, int32_t joint) {
 
 namespace sv::ui {
 
-bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerState& state) {
+bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
+                    UiEdits& edits) {
   bool open = false;
   {
     Section file("File###file", "file", "header:File", state.landmarks);
@@ -291,6 +292,8 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
       open = file_section(scene.path, status.load, state.files, state.landmarks);
     }
   }
+  edits.exports = export_section(scene.model != nullptr, status.exports, state.record,
+                                 state.export_pose, state.landmarks);
   if (scene.model == nullptr) {
     ImGui::TextWrapped("No model loaded: type a path, browse, or drop a file on the window.");
     return open;

@@ -186,7 +186,7 @@ UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<cons
   const Layout& l = state.layout;
   bool open =
       begin_panel("Outliner", l.outliner, &prefs.outliner_collapsed, Side::Left, state.landmarks);
-  if (open) edits.open = outliner_panel(scene, status, state);
+  if (open) edits.open = outliner_panel(scene, status, state, edits);
   end_panel(open, l.outliner, &prefs.outliner_width, true);
 
   open = begin_panel("Inspector", l.inspector, &prefs.inspector_collapsed, Side::Right,

@@ -67,6 +67,7 @@ struct StatusView {
   LoadStatus load;
   std::span<const float> frame_times;  // a ring of the last frame times, seconds
   std::size_t frame_newest = 0;        // index of the oldest entry (PlotLines' offset)
+  ExportStatus exports;                // the Record control's progress, the last export's result
 };
 
 // The mean of the frame times drawn so far, seconds (0 when none): the ring starts as zeros, and
@@ -79,6 +80,7 @@ struct UiEdits {
   bool reset_view = false;  // back to the opening view (Home)
   bool up_axis = false;     // the up axis changed (scene's z_up: state.render.z_up)
   bool quit = false;        // Ctrl+Q
+  ExportRequests exports;   // Record, Cancel, Export pose (state.record, state.export_pose)
 };
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render(). `keys` are the presses and
@@ -87,7 +89,8 @@ UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<cons
                 ViewerState& state);
 
 // The panels draw_ui places (each inside the current ImGui window).
-bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerState& state);
+bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
+                    UiEdits& edits);
 void inspector_panel(const SceneView& scene, const StatusView& status, ViewerState& state,
                      UiEdits& edits);
 void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);

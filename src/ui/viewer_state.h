@@ -14,6 +14,7 @@
 
 #include "anim/crowd.h"
 #include "gfx/render_options.h"
+#include "ui/export_panel.h"
 #include "ui/files.h"
 #include "ui/landmarks.h"
 #include "ui/layout.h"
@@ -63,6 +64,8 @@ struct ViewerState {
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 
   FileState files;
+  RecordFields record;  // the Export section's fields (kept across models)
+  ExportFields export_pose;
   JointTreeState tree;
   TimelineState timeline;
   LayersState layers;

@@ -14,6 +14,7 @@
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -172,6 +173,80 @@ TEST(ExportPose, SameOptionsSameBytesAndThePoseMatters) {
   EXPECT_NE(a, bytes("0.6", "c.glb"));
 }
 
+// --export-pose-skinned: the file read back twice. tinygltf sees one skin per mesh (a skinned
+// mesh node at the scene's root, JOINTS_0 / WEIGHTS_0 per vertex with weights summing to 1, an
+// inverse bind matrix per skin joint) and no animation; skinview's own importer, asked for the
+// file's rest pose (--dump --rest-pose), puts every vertex where --dump puts it at the exported
+// time and options, within 1e-5 of the model's size (a Z-up file comes back turned upright).
+void expect_skinned_round_trip(const std::vector<std::string>& args, bool z_up = false) {
+  SCOPED_TRACE(args.front());
+  TempDir tmp;
+  std::vector<std::string> with_skin = args;
+  with_skin.push_back("--export-pose-skinned");
+  const tinygltf::Model m = export_pose(with_skin, tmp / "skinned.glb");
+  EXPECT_EQ(m.skins.size(), m.meshes.size());
+  EXPECT_TRUE(m.animations.empty());
+  for (int n : m.scenes.at(0).nodes) {
+    const tinygltf::Node& node = m.nodes.at(std::size_t(n));
+    if (node.mesh < 0) continue;
+    ASSERT_GE(node.skin, 0) << "mesh node " << n << " has no skin";
+    const tinygltf::Skin& skin = m.skins.at(std::size_t(node.skin));
+    EXPECT_EQ(floats(m, skin.inverseBindMatrices).size(), 16 * skin.joints.size());
+    const tinygltf::Primitive& p = m.meshes.at(std::size_t(node.mesh)).primitives.at(0);
+    ASSERT_EQ(p.attributes.count("JOINTS_0"), 1u);
+    const std::vector<float> w = floats(m, p.attributes.at("WEIGHTS_0"));
+    EXPECT_EQ(w.size() / 4, floats(m, p.attributes.at("POSITION")).size() / 3);
+    for (std::size_t v = 0; v + 3 < w.size(); v += 4)
+      ASSERT_NEAR(w[v] + w[v + 1] + w[v + 2] + w[v + 3], 1.0f, 1e-6f) << "vertex " << v / 4;
+  }
+
+  std::vector<std::string> dump_args(args.begin() + 1, args.end());
+  const nlohmann::json posed = dump(dump_args, args.front());
+  const nlohmann::json rest = dump({"--rest-pose"}, tmp / "skinned.glb");
+  const auto& a = posed.at("meshes");
+  const auto& b = rest.at("meshes");
+  ASSERT_EQ(a.size(), b.size());
+  float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+  for (const auto& mesh : a) {
+    const std::vector<float> p = json_floats(mesh.at("positions"));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      lo[i % 3] = std::min(lo[i % 3], p[i]);
+      hi[i % 3] = std::max(hi[i % 3], p[i]);
+    }
+  }
+  const float size = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  ASSERT_GT(size, 0.0f);
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::vector<float> want = json_floats(a[i].at("positions"));
+    const std::vector<float> got = json_floats(b[i].at("positions"));
+    ASSERT_EQ(want.size(), got.size()) << "mesh " << i;
+    for (std::size_t v = 0; v + 2 < want.size(); v += 3) {
+      // Z-up: the file's root turn, -90 degrees about X: (x, y, z) -> (x, z, -y).
+      const float x = want[v], y = z_up ? want[v + 2] : want[v + 1],
+                  z = z_up ? -want[v + 1] : want[v + 2];
+      worst = std::max(
+          {worst, std::abs(got[v] - x), std::abs(got[v + 1] - y), std::abs(got[v + 2] - z)});
+    }
+  }
+  EXPECT_LE(worst, 1e-5f * size) << "model size " << size;
+}
+
+TEST(ExportPose, SkinnedKeepsTheRigWithThePoseAsTheNewRestPose) {
+  expect_skinned_round_trip({kDefault, "--clip", "walk", "--time", "0.5"});
+  expect_skinned_round_trip({kDefault, "--clip", "twist", "--time", "1", "--method", "dqs"});
+  expect_skinned_round_trip(
+      {kDefault, "--clip", "walk", "--time", "0.3", "--layer", "wave:mask=clavicle_r"});
+  for (const char* file : {"/X/BCN_Epileptic.X", "/FBX/animation_with_skeleton.fbx"}) {
+    if (have(kModels + file)) expect_skinned_round_trip({kModels + file, "--time", "0.5"});
+  }
+  if (have(kModels + "/SMD/WusonSMD.smd"))
+    expect_skinned_round_trip({kModels + "/SMD/WusonSMD.smd", "--time", "0.5"}, true);
+  // Without the option the file stays static.
+  TempDir tmp;
+  EXPECT_TRUE(export_pose({kDefault, "--time", "0.5"}, tmp / "static.glb").skins.empty());
+}
+
 TEST(ExportPose, BadInputExitsTwoWithOneLine) {
   TempDir tmp;
   const std::string out = tmp / "out.glb";
@@ -187,6 +262,7 @@ TEST(ExportPose, BadInputExitsTwoWithOneLine) {
   expect_bad_input({kExe, "--export-pose", out}, "model file");
   EXPECT_FALSE(std::filesystem::exists(out));
   expect_bad_input({kExe, kDefault, "--export-pose", tmp / "no/such/dir/out.glb"}, "cannot open");
+  expect_bad_input({kExe, kDefault, "--export-pose-skinned"}, "--export-pose");
 }
 
 }  // namespace
