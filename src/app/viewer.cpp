@@ -512,8 +512,14 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
                  "Render one frame (framed as on load) to a PNG, then exit");
   app.add_option("--skinning", o.skinning, "Skinning path: gpu (default) or cpu")
       ->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--view", o.view, "shaded (default), weights, dominant, influences or weight-sum")
-      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences", "weight-sum"}));
+  app.add_option("--view", o.view,
+                 "shaded (default), weights, dominant, influences, weight-sum, cpu-gpu (CPU vs GPU "
+                 "skinning, distance per vertex) or method-diff (--diff-methods' pair)")
+      ->check(CLI::IsMember(
+          {"shaded", "weights", "dominant", "influences", "weight-sum", "cpu-gpu", "method-diff"}));
+  app.add_option("--diff-methods", o.diff_methods,
+                 "The two skinning methods --view method-diff compares: A,B of lbs, dqs, cor "
+                 "(default lbs,dqs)");
   app.add_option("--bone", o.bone,
                  "Joint to select (the weights view shows its heat map), by name");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
@@ -556,6 +562,8 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   if (!parse_view(viewer.view, &start.render.view)) {
     return bad_input("bad --view '" + viewer.view + "'");
   }
+  if (std::string e = parse_method_pair(viewer.diff_methods, &start.render); !e.empty())
+    return bad_input(e);
   start.render.gpu_skinning = viewer.skinning != "cpu";
   start.render.method = skin_method_of(options);
   start.render.skeleton = viewer.skeleton;

@@ -60,6 +60,8 @@ std::vector<std::string> skin_program_defines();
 // Texture units the skinning program reads its palettes from (the renderer, picking and the
 // tests' vertex capture bind them alike); unit 0 is the base-colour texture.
 inline constexpr int kPaletteUnit = 1, kNormalPaletteUnit = 2, kMethodPaletteUnit = 3;
+// The difference views' per-vertex values (common.vert's u_vertex_values).
+inline constexpr int kVertexValueUnit = 4;
 
 struct GpuMesh {
   VertexArray vao_gpu;
@@ -93,6 +95,12 @@ class GpuModel {
   void upload_method_palette(std::span<const MethodBone> palette) noexcept;
   // Writes one mesh's centres of rotation (its vertex count of them; otherwise nothing).
   void upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept;
+  // Writes the difference views' per-vertex values (0..1, every mesh's vertices concatenated in
+  // mesh order) into the R32F texture buffer common.vert reads; the buffer is made at the first
+  // call (a model never shown in those views has none). Nothing when the count is not the
+  // model's vertex count.
+  void upload_vertex_values(std::span<const float> values) noexcept;
+  GLuint vertex_value_texture() const noexcept { return value_texture_.id(); }
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                       std::span<const glm::vec3> normals) noexcept;
@@ -113,6 +121,9 @@ class GpuModel {
   Texture normal_texture_;
   Buffer method_buffer_;
   Texture method_texture_;
+  Buffer value_buffer_;
+  Texture value_texture_;
+  std::size_t vertex_total_ = 0;  // every mesh's vertices
   std::size_t bone_count_ = 0;
   std::vector<glm::vec4> staging_;  // kMethodTexels texels per bone, sized at load
   std::vector<std::string> warnings_;

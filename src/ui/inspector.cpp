@@ -109,6 +109,25 @@ void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) 
         v.rate, v.samples, v.closed, v.open);
 }
 
+// The method-difference view's pair: two combos, "LBS vs DQS".
+void method_pair(RenderOptions& o, ViewerState& state) {
+  constexpr const char* kMethods = "LBS\0DQS\0CoR\0";
+  const float width = 4.5f * ImGui::GetFontSize();
+  int a = static_cast<int>(o.diff_a), b = static_cast<int>(o.diff_b);
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::Combo("##diff_a", &a, kMethods)) o.diff_a = static_cast<SkinMethod>(a);
+  state.landmarks.add_last_item("combo:Diff A");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("vs");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::Combo("##diff_b", &b, kMethods)) o.diff_b = static_cast<SkinMethod>(b);
+  state.landmarks.add_last_item("combo:Diff B");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Per vertex, how far the two methods put it apart (both skinned on the CPU).");
+}
+
 void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   Section section("View###view", "view", "header:View", state.landmarks);
   if (!section) return;
@@ -151,10 +170,11 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,
                    "Shaded\0Weights (selected joint)\0Dominant joint\0Influences\0"
-                   "Weight-sum error\0")) {
+                   "Weight-sum error\0CPU vs GPU difference\0Method difference\0")) {
     o.view = static_cast<ViewMode>(view);
   }
   state.landmarks.add_last_item("combo:View");
+  if (o.view == ViewMode::MethodDiff) method_pair(o, state);
   ImGui::Checkbox("Skeleton", &o.skeleton);
   state.landmarks.add_last_item("check:Skeleton");
   ImGui::SameLine();
