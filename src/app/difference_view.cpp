@@ -1,6 +1,7 @@
 #include "app/difference_view.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "app/app_common.h"
 #include "app/viewer_scene.h"
@@ -96,10 +97,12 @@ void update_difference(Scene& scene, const RenderOptions& options) {
   DifferenceView& d = scene.difference;
   if (!d.sized) size_buffers(d, scene.model);
   d.view = options.view;
+  const auto t0 = std::chrono::steady_clock::now();
   if (options.view == ViewMode::CpuGpu)
     cpu_vs_gpu(scene);
   else
     method_vs_method(scene, options);
+  d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace sv

@@ -39,6 +39,7 @@ struct DifferenceView {
   ViewMode view = ViewMode::Shaded;
   SkinMethod a = SkinMethod::Lbs, b = SkinMethod::Lbs;  // CpuGpu: both the method compared
   const char* problem = nullptr;                        // set when stats are not valid
+  double seconds = -1.0;  // wall time of the last update (the Performance section shows it)
 
   // Buffers, sized at the first update.
   bool sized = false;

@@ -122,7 +122,9 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << "\"],\"difference\":";
   if (scene != nullptr && scene->difference.stats.valid) {
     const DifferenceStats& d = scene->difference.stats;
-    o << "{\"view\":\"" << view_name(scene->difference.view) << "\",\"max\":" << number(d.max)
+    // A non-finite distance (NaN out of the GPU) has no JSON number: null.
+    o << "{\"view\":\"" << view_name(scene->difference.view)
+      << "\",\"max\":" << (std::isfinite(d.max) ? number(d.max) : std::string("null"))
       << ",\"modelSize\":" << number(d.model_size) << ",\"over\":" << d.over << "}";
   } else {
     o << "null";

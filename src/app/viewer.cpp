@@ -83,6 +83,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.times = &scene->animator.times();
   v.upload_seconds = st.upload_seconds;
   v.gpu_seconds = renderer != nullptr ? renderer->gpu_seconds() : -1.0;
+  v.difference_seconds = scene->difference.seconds;
   v.bones = scene->gpu.bone_count();
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;

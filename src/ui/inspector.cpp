@@ -245,14 +245,21 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
     ImGui::TextDisabled("  sample, to model, palette: one pass");
   }
   ImGui::Text("normals   %7.3f ms", t.normals * 1e3);
-  if (!state.render.gpu_skinning) {
-    // The kernel skin_lbs chose for this CPU, and the rate it ran at.
+  if (!state.render.gpu_skinning || state.render.view == ViewMode::CpuGpu) {
+    // The kernel skin_lbs chose for this CPU, and the rate it ran at (the CPU-vs-GPU view skins
+    // on the CPU on either path).
     ImGui::Text("CPU skin  %7.3f ms", t.cpu_skin * 1e3);
     ImGui::TextDisabled(
         "  %s, %.0f M vertices/s", skin_isa_name(skin_best_isa()),
         t.cpu_skin > 0.0 ? static_cast<double>(scene.vertices) / t.cpu_skin * 1e-6 : 0.0);
   }
   ImGui::Text("upload+draw %5.3f ms (CPU)", scene.upload_seconds * 1e3);
+  if (is_difference_view(state.render.view) && scene.difference_seconds >= 0.0) {
+    ImGui::Text("difference %6.3f ms", scene.difference_seconds * 1e3);
+    ImGui::TextDisabled(state.render.view == ViewMode::CpuGpu
+                            ? "  GPU read-back, distances (+ the CPU skin)"
+                            : "  two CPU skins, distances");
+  }
   if (scene.gpu_seconds >= 0.0) ImGui::Text("GPU draws %7.3f ms", scene.gpu_seconds * 1e3);
 }
 
