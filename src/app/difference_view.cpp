@@ -20,6 +20,7 @@ void size_buffers(DifferenceView& d, const Model& model) {
   }
   d.distances.resize(total);
   d.values.resize(total);
+  d.model_size = model_size(model);
   d.sized = true;
 }
 
@@ -30,6 +31,17 @@ void fail(Scene& scene, const char* why) {
   d.problem = why;
   std::fill(d.values.begin(), d.values.end(), -1.0f);
   scene.gpu.upload_vertex_values(d.values);
+}
+
+// The values to the GPU; a driver whose texture buffers hold fewer texels than the model has
+// vertices cannot show them (GL 3.3 promises 65,536; desktop drivers give 2^27): said in the
+// legend.
+void upload(Scene& scene) {
+  DifferenceView& d = scene.difference;
+  if (!scene.gpu.upload_vertex_values(d.values)) {
+    d.stats.valid = false;
+    d.problem = "more vertices than this driver's texture buffers hold";
+  }
 }
 
 void cpu_vs_gpu(Scene& scene) {
@@ -44,7 +56,7 @@ void cpu_vs_gpu(Scene& scene) {
   scene.gpu.upload_palette(animator.palette(), animator.normal_palette());
   if (method != SkinMethod::Lbs) scene.gpu.upload_method_palette(animator.method_palette());
   DifferenceStats stats;
-  stats.model_size = model_size(model);
+  stats.model_size = d.model_size;
   stats.threshold = static_cast<double>(kCpuGpuTolerance) * stats.model_size;
   std::size_t offset = 0;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -63,7 +75,7 @@ void cpu_vs_gpu(Scene& scene) {
   const double size = std::max(stats.model_size, 1e-30);
   for (std::size_t i = 0; i < d.values.size(); ++i)
     d.values[i] = cpu_gpu_ramp(static_cast<float>(static_cast<double>(d.distances[i]) / size));
-  scene.gpu.upload_vertex_values(d.values);
+  upload(scene);
 }
 
 void method_vs_method(Scene& scene, const RenderOptions& options) {
@@ -87,7 +99,7 @@ void method_vs_method(Scene& scene, const RenderOptions& options) {
   const double size = std::max(d.stats.model_size, 1e-30);
   for (std::size_t i = 0; i < d.values.size() && i < dist.size(); ++i)
     d.values[i] = method_ramp(static_cast<float>(static_cast<double>(dist[i]) / size));
-  scene.gpu.upload_vertex_values(d.values);
+  upload(scene);
 }
 
 }  // namespace

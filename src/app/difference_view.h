@@ -43,6 +43,7 @@ struct DifferenceView {
 
   // Buffers, sized at the first update.
   bool sized = false;
+  double model_size = 0.0;    // anim/skin_difference.h: model_size(), once
   gl::SkinReadback readback;  // built at the first CPU-vs-GPU update
   bool readback_failed = false;
   MethodDifference methods;

@@ -247,10 +247,13 @@ void GpuModel::upload_method_palette(std::span<const MethodBone> palette) noexce
   SV_GL_CHECK("upload_method_palette");
 }
 
-void GpuModel::upload_vertex_values(std::span<const float> values) noexcept {
-  if (values.size() != vertex_total_ || vertex_total_ == 0) return;
+bool GpuModel::upload_vertex_values(std::span<const float> values) noexcept {
+  if (values.size() != vertex_total_ || vertex_total_ == 0) return false;
   const auto bytes = static_cast<GLsizeiptr>(vertex_total_ * sizeof(float));
   if (!value_texture_) {
+    GLint max_texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (vertex_total_ > static_cast<std::size_t>(max_texels)) return false;
     value_buffer_ = Buffer::create();
     glBindBuffer(GL_TEXTURE_BUFFER, value_buffer_.id());
     glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
@@ -263,6 +266,7 @@ void GpuModel::upload_vertex_values(std::span<const float> values) noexcept {
   glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, values.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   SV_GL_CHECK("upload_vertex_values");
+  return true;
 }
 
 void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept {

@@ -97,9 +97,9 @@ class GpuModel {
   void upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept;
   // Writes the difference views' per-vertex values (0..1, every mesh's vertices concatenated in
   // mesh order) into the R32F texture buffer common.vert reads; the buffer is made at the first
-  // call (a model never shown in those views has none). Nothing when the count is not the
-  // model's vertex count.
-  void upload_vertex_values(std::span<const float> values) noexcept;
+  // call (a model never shown in those views has none). False, uploading nothing, when the
+  // count is not the model's vertex count or exceeds the driver's texture-buffer size.
+  bool upload_vertex_values(std::span<const float> values) noexcept;
   GLuint vertex_value_texture() const noexcept { return value_texture_.id(); }
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,

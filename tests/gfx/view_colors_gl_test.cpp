@@ -138,7 +138,7 @@ TEST(ViewColorsGl, DifferenceViewsPaintTheUploadedValues) {
   std::vector<float> values(kCases.size());
   for (std::size_t v = 0; v < values.size(); ++v) values[v] = static_cast<float>(v) / 9.0f;
   values.back() = -1.0f;  // vertex 10: no comparison
-  gpu.upload_vertex_values(values);
+  ASSERT_TRUE(gpu.upload_vertex_values(values));
   ASSERT_NE(gpu.vertex_value_texture(), 0u);
   glActiveTexture(GL_TEXTURE0 + gl::kVertexValueUnit);
   glBindTexture(GL_TEXTURE_BUFFER, gpu.vertex_value_texture());
@@ -155,7 +155,7 @@ TEST(ViewColorsGl, DifferenceViewsPaintTheUploadedValues) {
   }
   // A count that is not the model's vertex count is refused (the old values stay).
   const std::vector<float> wrong(3, 0.5f);
-  gpu.upload_vertex_values(wrong);
+  EXPECT_FALSE(gpu.upload_vertex_values(wrong));
   EXPECT_NEAR_GLM(glm::vec3(shader_colors(gpu, 5)[0]), glm::vec3(0, 0, 1), 1e-6f);
 }
 
