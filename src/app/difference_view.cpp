@@ -38,6 +38,7 @@ void fail(Scene& scene, const char* why) {
 // legend.
 void upload(Scene& scene) {
   DifferenceView& d = scene.difference;
+  if (d.values.empty()) return;  // no mesh (a skeleton-only file): nothing to paint
   if (!scene.gpu.upload_vertex_values(d.values)) {
     d.stats.valid = false;
     d.problem = "more vertices than this driver's texture buffers hold";

@@ -126,6 +126,29 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
+// A skeleton-only file (BVH) has nothing to compare: both views run, compare no vertex, and
+// report no problem.
+TEST(DifferenceView, ASkeletonWithoutAMeshComparesNothing) {
+  SV_REQUIRE_GL();
+  const std::string path = kModels + "/BVH/01_01.bvh";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) GTEST_SKIP() << "assimp-testmodels not installed";
+  std::fclose(f);
+  std::unique_ptr<Scene> scene = load(path);
+  ASSERT_TRUE(scene);
+  ASSERT_TRUE(scene->model.meshes.empty());
+  for (ViewMode view : {ViewMode::CpuGpu, ViewMode::MethodDiff}) {
+    RenderOptions ro;
+    ro.view = view;
+    const DifferenceStats& s = run_view(*scene, ro, 0.5);
+    EXPECT_TRUE(s.valid);
+    EXPECT_EQ(s.vertices, 0u);
+    EXPECT_EQ(s.max, 0.0);
+    EXPECT_EQ(scene->difference.problem, nullptr);
+  }
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 TEST(DifferenceView, LbsAgainstDqsFindsTheCandyWrapperOfTwist) {
   SV_REQUIRE_GL();
   std::unique_ptr<Scene> scene = load(kDefault);
