@@ -5,7 +5,10 @@
 // map (Blender's ramp, 0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not
 // interpolated: see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange;
 // vertices that lost weight to the 4-limit magenta), 4 weight-sum error (grey within tolerance,
-// unweighted yellow, off by more an orange -> red ramp of the error).
+// unweighted yellow, off by more an orange -> red ramp of the error), 5 CPU vs GPU difference and
+// 6 method vs method difference (both the heat ramp of a value per vertex, 0..1, that the CPU
+// computed and uploaded: u_vertex_values, indexed by the vertex's index in its mesh; a negative
+// value, no comparison, is grey).
 //
 // Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
 // legends read them too; heat(), joint_color() and sum_color() mirror the functions there.
@@ -27,6 +30,8 @@ uniform mat4 u_view_proj;  // world -> clip
 uniform vec4 u_base_color;
 uniform int u_view_mode;
 uniform int u_selected_bone;  // skin bone of this mesh for the heat map; -1 when not in this skin
+uniform samplerBuffer u_vertex_values;  // modes 5, 6: R32F, every mesh's vertices concatenated
+uniform int u_vertex_base;              // this mesh's first vertex in u_vertex_values
 
 out vec3 v_world_normal;
 out vec2 v_uv;
@@ -73,6 +78,11 @@ vec4 view_color() {
   if (u_view_mode == 4) {
     if ((a_info.y & 4u) != 0u) return vec4(SV_SUM_UNWEIGHTED_COLOR, 1.0);
     return vec4(sum_color((a_info.y >> 8) & 255u), 1.0);
+  }
+  if (u_view_mode == 5 || u_view_mode == 6) {
+    // Negative: no comparison to show (the legend says why).
+    float v = texelFetch(u_vertex_values, u_vertex_base + gl_VertexID).r;
+    return v < 0.0 ? vec4(SV_NO_VALUE_COLOR, 1.0) : vec4(heat(v), 1.0);
   }
   return u_base_color;
 }

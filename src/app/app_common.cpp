@@ -86,9 +86,26 @@ bool parse_view(const std::string& s, ViewMode* v) {
     *v = ViewMode::Influences;
   else if (s == "weight-sum")
     *v = ViewMode::WeightSum;
+  else if (s == "cpu-gpu")
+    *v = ViewMode::CpuGpu;
+  else if (s == "method-diff")
+    *v = ViewMode::MethodDiff;
   else
     return false;
   return true;
+}
+
+std::string parse_method_pair(const std::string& s, RenderOptions* out) {
+  const std::size_t comma = s.find(',');
+  const std::optional<SkinMethod> a =
+      comma == std::string::npos ? std::nullopt : parse_skin_method(s.substr(0, comma));
+  const std::optional<SkinMethod> b =
+      comma == std::string::npos ? std::nullopt : parse_skin_method(s.substr(comma + 1));
+  if (!a || !b) return "bad --diff-methods '" + s + "' (want two of lbs, dqs, cor: e.g. lbs,dqs)";
+  if (*a == *b) return "bad --diff-methods '" + s + "' (want two different methods)";
+  out->diff_a = *a;
+  out->diff_b = *b;
+  return "";
 }
 
 std::optional<int32_t> resolve_clip(const Model& model, const std::string& clip) {
@@ -172,6 +189,8 @@ WorkerPool& skin_pool() {
 
 void evaluate(Scene& scene, const RenderOptions& options) {
   choose_method(scene, options.method);
+  // The CPU path draws the CPU's vertices; the CPU-vs-GPU view compares them with the GPU's.
+  const bool cpu = !options.gpu_skinning || options.view == ViewMode::CpuGpu;
   // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless
   // the stack changed size or clips).
   if (scene.stack.blends() && scene.player.clip >= 0) {
@@ -180,7 +199,8 @@ void evaluate(Scene& scene, const RenderOptions& options) {
     if (scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
         scene.animator.set_layers(scene.model, scene.frame_layers).empty() &&
         scene.animator.evaluate(scene.model, scene.frame_layers)) {
-      if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+      if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
+      update_difference(scene, options);
       return;
     }
   }
@@ -189,7 +209,8 @@ void evaluate(Scene& scene, const RenderOptions& options) {
                         : scene.player.clip < 0        ? PoseMode::Rest
                                                        : PoseMode::Clip;
   scene.animator.evaluate(scene.model, mode, scene.player.time);
-  if (!options.gpu_skinning) scene.animator.skin_cpu(scene.model, &skin_pool());
+  if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
+  update_difference(scene, options);
 }
 
 int bad_input(const std::string& msg) {

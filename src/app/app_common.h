@@ -37,8 +37,12 @@ GLFWwindow* open_hidden_context();
 
 // "WxH" with 1 <= W, H <= 16384.
 bool parse_size(const std::string& s, int* w, int* h);
-// shaded | weights | dominant | influences | weight-sum.
+// shaded | weights | dominant | influences | weight-sum | cpu-gpu | method-diff.
 bool parse_view(const std::string& s, ViewMode* v);
+
+// --diff-methods A,B: two different methods of lbs|dqs|cor (the method-difference view's pair).
+// The message to print when it is not (starting "bad --diff-methods"), else "".
+std::string parse_method_pair(const std::string& s, RenderOptions* out);
 
 // Resolves --clip NAME|INDEX (a name first, then an index): for "" the first clip, or kRestPose
 // when the model has none; nullopt when nothing matches.
@@ -67,8 +71,9 @@ void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, floa
 WorkerPool& skin_pool();
 
 // One frame's animation work for the scene's player: sample (or the rest / bind pose, by
-// Player::clip), palettes (the method's too: choose_method), and CPU skinning when the options
-// ask for the CPU path.
+// Player::clip), palettes (the method's too: choose_method), CPU skinning when the options
+// ask for the CPU path or the CPU-vs-GPU view, and a difference view's comparison
+// (app/difference_view.h) when one is on.
 void evaluate(Scene& scene, const RenderOptions& options);
 
 // Prints "skinview: MSG" on stderr and returns the bad-input exit status (2).

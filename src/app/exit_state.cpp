@@ -57,6 +57,10 @@ const char* view_name(ViewMode v) {
       return "influences";
     case ViewMode::WeightSum:
       return "weight-sum";
+    case ViewMode::CpuGpu:
+      return "cpu-gpu";
+    case ViewMode::MethodDiff:
+      return "method-diff";
     default:
       return "shaded";
   }
@@ -112,6 +116,19 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"helpOpen\":" << b(st.help_open);
+  // The difference view's last figures (app/difference_view.h): max and model size in model
+  // units; null when no comparison has run or the last could not.
+  o << ",\"diffMethods\":[\"" << skin_method_name(r.diff_a) << "\",\"" << skin_method_name(r.diff_b)
+    << "\"],\"difference\":";
+  if (scene != nullptr && scene->difference.stats.valid) {
+    const DifferenceStats& d = scene->difference.stats;
+    // A non-finite distance (NaN out of the GPU) has no JSON number: null.
+    o << "{\"view\":\"" << view_name(scene->difference.view)
+      << "\",\"max\":" << (std::isfinite(d.max) ? number(d.max) : std::string("null"))
+      << ",\"modelSize\":" << number(d.model_size) << ",\"over\":" << d.over << "}";
+  } else {
+    o << "null";
+  }
   const ui::Layout& l = st.layout;
   const ui::LayoutPrefs& lp = st.layout_prefs;
   auto panel = [&](const char* name, const ui::Rect& rc, bool collapsed) {

@@ -25,6 +25,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   if (!parse_size(viewer.size, &width_, &height_))
     return bad_input("bad --size '" + viewer.size + "' (want WxH)");
   if (!parse_view(viewer.view, &ro_.view)) return bad_input("bad --view '" + viewer.view + "'");
+  if (std::string e = parse_method_pair(viewer.diff_methods, &ro_); !e.empty()) return bad_input(e);
   if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
     return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
   }
@@ -70,7 +71,9 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
     if (std::string e = crowd_frame(s, crowd_, 0.0, h_.gl->renderer()); !e.empty())
       return bad_input(e);
   }
-  if (ro_.method == SkinMethod::Cor) {
+  const bool diff_cor = ro_.view == ViewMode::MethodDiff &&
+                        (ro_.diff_a == SkinMethod::Cor || ro_.diff_b == SkinMethod::Cor);
+  if (ro_.method == SkinMethod::Cor || diff_cor) {
     // Pictures, not a live view: wait for the centres instead of drawing LBS while they are
     // computed.
     s.centers.start(s.model);

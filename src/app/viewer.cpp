@@ -91,6 +91,7 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.times = &scene->animator.times();
   v.upload_seconds = st.upload_seconds;
   v.gpu_seconds = renderer != nullptr ? renderer->gpu_seconds() : -1.0;
+  v.difference_seconds = scene->difference.seconds;
   v.bones = scene->gpu.bone_count();
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;
@@ -591,8 +592,14 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
                  "Render one frame (framed as on load) to a PNG, then exit");
   app.add_option("--skinning", o.skinning, "Skinning path: gpu (default) or cpu")
       ->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--view", o.view, "shaded (default), weights, dominant, influences or weight-sum")
-      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences", "weight-sum"}));
+  app.add_option("--view", o.view,
+                 "shaded (default), weights, dominant, influences, weight-sum, cpu-gpu (CPU vs GPU "
+                 "skinning, distance per vertex) or method-diff (--diff-methods' pair)")
+      ->check(CLI::IsMember(
+          {"shaded", "weights", "dominant", "influences", "weight-sum", "cpu-gpu", "method-diff"}));
+  app.add_option("--diff-methods", o.diff_methods,
+                 "The two skinning methods --view method-diff compares: A,B of lbs, dqs, cor "
+                 "(default lbs,dqs)");
   app.add_option("--bone", o.bone,
                  "Joint to select (the weights view shows its heat map), by name");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
@@ -636,6 +643,8 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   if (!parse_view(viewer.view, &start.render.view)) {
     return bad_input("bad --view '" + viewer.view + "'");
   }
+  if (std::string e = parse_method_pair(viewer.diff_methods, &start.render); !e.empty())
+    return bad_input(e);
   start.render.gpu_skinning = viewer.skinning != "cpu";
   start.render.method = skin_method_of(options);
   start.render.skeleton = viewer.skeleton;

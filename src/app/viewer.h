@@ -30,14 +30,16 @@ struct RenderOptions;
 struct PixelRect;
 
 struct ViewerOptions {
-  std::string screenshot;         // --screenshot OUT.png
-  std::string skinning = "gpu";   // --skinning cpu|gpu
-  std::string view = "shaded";    // --view shaded|weights|dominant|influences|weight-sum
-  std::string bone;               // --bone NAME: the joint the weights view shows
-  std::string size = "1280x720";  // --size WxH
-  bool skeleton = false;          // --skeleton: draw the skeleton overlay
-  bool ui = false;                // --ui: draw the panels into the screenshot too
-  int frames = 0;                 // --frames N: close after N frames (tests)
+  std::string screenshot;                // --screenshot OUT.png
+  std::string skinning = "gpu";          // --skinning cpu|gpu
+  std::string view = "shaded";           // --view shaded|weights|dominant|influences|weight-sum|
+                                         //   cpu-gpu|method-diff
+  std::string diff_methods = "lbs,dqs";  // --diff-methods A,B: the method-diff view's pair
+  std::string bone;                      // --bone NAME: the joint the weights view shows
+  std::string size = "1280x720";         // --size WxH
+  bool skeleton = false;                 // --skeleton: draw the skeleton overlay
+  bool ui = false;                       // --ui: draw the panels into the screenshot too
+  int frames = 0;                        // --frames N: close after N frames (tests)
   std::string exit_json;    // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
   std::string exit_png;     // --exit-png FILE: the frame (panels included), when as above
   std::string up = "auto";  // --up auto|y|z: the file's up axis

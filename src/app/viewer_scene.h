@@ -18,6 +18,7 @@
 #include "anim/volume.h"
 #include "anim/weight_stats.h"
 #include "app/center_task.h"
+#include "app/difference_view.h"
 #include "gfx/camera.h"
 #include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
@@ -72,6 +73,8 @@ struct Scene {
   // the scene's life; uploaded to the GPU once when known. After `model`: destroyed first.
   CenterTask centers;
   bool centers_uploaded = false;
+  // The difference views' buffers and figures (app/difference_view.h), sized on first use.
+  DifferenceView difference;
 };
 
 // Sets the scene's skinning method for the next evaluate(): CoR starts the centres' task on

@@ -92,6 +92,17 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   legend.joints = scene.influence;
   legend.names = model.skeleton.names;
   legend.selected_joint = options.selected_joint;
+  legend.model = &model;
+  if (is_difference_view(options.view) && scene.difference.view == options.view) {
+    legend.difference = &scene.difference.stats;
+    legend.problem = scene.difference.problem;
+    legend.diff_a = scene.difference.a;
+    legend.diff_b = scene.difference.b;
+  } else {
+    // Not run for this view yet (the legend is drawn before the frame's comparison).
+    legend.diff_a = options.view == ViewMode::CpuGpu ? options.method : options.diff_a;
+    legend.diff_b = options.view == ViewMode::CpuGpu ? options.method : options.diff_b;
+  }
   if (hover != nullptr && hover->kind == gl::PickResult::Kind::Surface &&
       options.view == ViewMode::Dominant && hover->surface.mesh < model.meshes.size()) {
     // The dominant view paints each triangle flat in its last (provoking) vertex's colour: name

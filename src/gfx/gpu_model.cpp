@@ -178,6 +178,7 @@ GpuModel::GpuModel(const Model& model) {
                             flags | weight_sum_level(sum) << 8);
     }
     dst.vertex_count = static_cast<GLsizei>(n);
+    vertex_total_ += n;
     dst.index_count = static_cast<GLsizei>(src.indices.size());
     dst.palette_base = base;
     base += static_cast<GLint>(src.skin_joints.size());
@@ -339,6 +340,28 @@ void GpuModel::flush_morph_weights() noexcept {
                   morph_active_.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   SV_GL_CHECK("upload_morph_weights");
+}
+
+bool GpuModel::upload_vertex_values(std::span<const float> values) noexcept {
+  if (values.size() != vertex_total_ || vertex_total_ == 0) return false;
+  const auto bytes = static_cast<GLsizeiptr>(vertex_total_ * sizeof(float));
+  if (!value_texture_) {
+    GLint max_texels = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+    if (vertex_total_ > static_cast<std::size_t>(max_texels)) return false;
+    value_buffer_ = Buffer::create();
+    glBindBuffer(GL_TEXTURE_BUFFER, value_buffer_.id());
+    glBufferData(GL_TEXTURE_BUFFER, bytes, nullptr, GL_STREAM_DRAW);
+    value_texture_ = Texture::create();
+    glBindTexture(GL_TEXTURE_BUFFER, value_texture_.id());
+    glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, value_buffer_.id());
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+  }
+  glBindBuffer(GL_TEXTURE_BUFFER, value_buffer_.id());
+  glBufferSubData(GL_TEXTURE_BUFFER, 0, bytes, values.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  SV_GL_CHECK("upload_vertex_values");
+  return true;
 }
 
 void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept {

@@ -63,6 +63,8 @@ std::vector<std::string> skin_program_defines();
 inline constexpr int kPaletteUnit = 1, kNormalPaletteUnit = 2, kMethodPaletteUnit = 3;
 // Morph targets (skin.vert's u_morph_deltas, u_morph_active), bound by bind_palettes too.
 inline constexpr int kMorphDeltaUnit = 6, kMorphActiveUnit = 7;
+// The difference views' per-vertex values (common.vert's u_vertex_values).
+inline constexpr int kVertexValueUnit = 4;
 
 struct GpuMesh {
   VertexArray vao_gpu;
@@ -129,6 +131,12 @@ class GpuModel {
     for (std::size_t m = 0; m < meshes_.size(); ++m) stage_morph_weights(m, weights_of(m));
     flush_morph_weights();
   }
+  // Writes the difference views' per-vertex values (0..1, every mesh's vertices concatenated in
+  // mesh order) into the R32F texture buffer common.vert reads; the buffer is made at the first
+  // call (a model never shown in those views has none). False, uploading nothing, when the
+  // count is not the model's vertex count or exceeds the driver's texture-buffer size.
+  bool upload_vertex_values(std::span<const float> values) noexcept;
+  GLuint vertex_value_texture() const noexcept { return value_texture_.id(); }
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                       std::span<const glm::vec3> normals) noexcept;
@@ -151,6 +159,9 @@ class GpuModel {
   Texture normal_texture_;
   Buffer method_buffer_;
   Texture method_texture_;
+  Buffer value_buffer_;
+  Texture value_texture_;
+  std::size_t vertex_total_ = 0;  // every mesh's vertices
   std::size_t bone_count_ = 0;
   std::vector<glm::vec4> staging_;  // kMethodTexels texels per bone, sized at load
   // --- morph targets ---

@@ -16,7 +16,14 @@ enum class ViewMode : int32_t {
   Dominant = 2,
   Influences = 3,
   WeightSum = 4,
+  // Difference views (app/difference_view.h): heat maps of a per-vertex distance.
+  CpuGpu = 5,      // the CPU path's vertices against the GPU's, read back
+  MethodDiff = 6,  // method diff_a against diff_b, both skinned on the CPU
 };
+
+inline bool is_difference_view(ViewMode view) noexcept {
+  return view == ViewMode::CpuGpu || view == ViewMode::MethodDiff;
+}
 
 // A rectangle of the framebuffer in pixels, origin at its top-left corner, y down (as mouse
 // positions are); the renderer turns it into GL's bottom-left origin.
@@ -43,6 +50,11 @@ struct RenderOptions {
   bool axes = true;
   bool z_up = false;
   ViewMode view = ViewMode::Shaded;
+  // The pair the method-difference view compares. LBS against DQS by default: LBS is what
+  // engines ship and DQS the usual fix, and the pair does not follow `method`, so cycling the
+  // drawn method (M) keeps the heat map's meaning.
+  SkinMethod diff_a = SkinMethod::Lbs;
+  SkinMethod diff_b = SkinMethod::Dqs;
   int32_t selected_joint = -1;  // skeleton joint: heat map and overlay highlight
   int32_t hovered_joint = -1;   // skeleton joint under the cursor: overlay highlight
   glm::vec3 background{0.18f, 0.19f, 0.21f};

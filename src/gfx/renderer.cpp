@@ -73,6 +73,8 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->has_texture = glGetUniformLocation(p, "u_has_texture");
     u->base_texture = glGetUniformLocation(p, "u_base_texture");
     u->morph.locate(p);
+    u->vertex_values = glGetUniformLocation(p, "u_vertex_values");
+    u->vertex_base = glGetUniformLocation(p, "u_vertex_base");
     u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
   }
   line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
@@ -130,7 +132,10 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
                            const RenderOptions& options, const glm::mat4& view_proj,
                            const glm::vec3& light_dir) {
   const bool gpu_path = options.gpu_skinning;
-  const bool crowd = gpu_path && crowd_ != nullptr && crowd_->instances() > 0;
+  // A difference view compares the one model's pose (app/difference_view.h): it draws that model
+  // alone, not a crowd whose instances its values do not describe.
+  const bool crowd =
+      gpu_path && crowd_ != nullptr && crowd_->instances() > 0 && !is_difference_view(options.view);
   const MeshUniforms& u = gpu_path ? skin_u_ : mesh_u_;
   glUseProgram(gpu_path ? skin_.id() : mesh_.id());
   if (gpu_path) {
@@ -162,6 +167,14 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
   glUniform3f(u.ground, 0.22f, 0.2f, 0.18f);
   glUniform1i(u.lit, options.view == ViewMode::Shaded ? 1 : 0);
   glUniform1i(u.base_texture, 0);
+  // Always its own unit (a sampler left on unit 0 would clash with the base texture's type).
+  glUniform1i(u.vertex_values, kVertexValueUnit);
+  if (is_difference_view(options.view)) {
+    // The values the difference view computed this frame (app/difference_view.h).
+    glActiveTexture(GL_TEXTURE0 + kVertexValueUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, gpu.vertex_value_texture());
+    glActiveTexture(GL_TEXTURE0);
+  }
   glPolygonMode(GL_FRONT_AND_BACK, options.wireframe ? GL_LINE : GL_FILL);
 
   const auto meshes = gpu.meshes();
@@ -169,8 +182,11 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
   const int32_t sel =
       options.selected_joint >= 0 && options.selected_joint < joints ? options.selected_joint : -1;
   if (sel != bones_selected_for_) select_bones(model, sel);  // only when the selection changes
+  GLint vertex_base = 0;
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const GpuMesh& mesh = meshes[m];
+    glUniform1i(u.vertex_base, vertex_base);
+    vertex_base += mesh.vertex_count;
     if (!gpu_path) {
       gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
     } else {

@@ -76,7 +76,8 @@ class Renderer {
     GLint palette = -1, normal_palette = -1, palette_base = -1, method_palette = -1, method = -1;
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
-    MorphUniforms morph;  // skin.vert only
+    MorphUniforms morph;                         // skin.vert only
+    GLint vertex_values = -1, vertex_base = -1;  // difference views
     GLint crowd_records = -1;
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_

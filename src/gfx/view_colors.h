@@ -14,6 +14,16 @@
 //   ramp from orange (just over the tolerance) to red (off by kSumErrorRampDecades decades more,
 //   e.g. 0.1), on a log scale. The error reaches the shader as a level 0..255 per vertex
 //   (weight_sum_level), packed at upload beside the vertex flags.
+// - Difference views (app/difference_view.h): the heat ramp above of a per-vertex value in 0..1
+//   that the CPU computes from a distance (cpu_gpu_ramp, method_ramp) and uploads, one float per
+//   vertex. CPU vs GPU on a log scale of the distance over the model's size, from 1e-7 (float
+//   rounding of the model's coordinates: blue) to 1e-3 (red), so rounding noise reads as blue to
+//   cyan and the test suite's tolerance (1e-5) sits at the middle, green; a fixed scale, because
+//   an automatic one would paint rounding noise red on a correct GPU. Method vs method linear,
+//   0 to 2% of the model's size (red: a limb's radius collapsing, the candy wrapper); fixed too,
+//   so colours keep their meaning while the clip plays and between methods and models, and a
+//   pose where the methods agree stays blue instead of showing its noise. A non-finite distance
+//   is red on both. Where no comparison could be made the mesh is grey (kNoValueColor).
 //
 // Colours are linear RGB, as the vertex shader outputs them. mesh.frag shades debug views by
 // 0.55..1 and encodes with 1/kDisplayGamma; display_color() gives the fully lit result, which is
@@ -51,6 +61,9 @@ inline constexpr glm::vec3 kSumUnweightedColor{1.0f, 0.9f, 0.1f};
 inline constexpr glm::vec3 kSumErrorLowColor{1.0f, 0.6f, 0.1f};   // just over the tolerance
 inline constexpr glm::vec3 kSumErrorHighColor{1.0f, 0.0f, 0.0f};  // the ramp's top and beyond
 inline constexpr float kSumErrorRampDecades = 2.0f;               // tolerance 1e-3 -> red at 1e-1
+
+// Difference views, where no comparison could be made (e.g. CoR's centres not known yet).
+inline constexpr glm::vec3 kNoValueColor{0.5f, 0.5f, 0.5f};
 
 inline constexpr float kDisplayGamma = 2.2f;
 
@@ -133,6 +146,30 @@ inline float weight_sum_ramp_top() noexcept {
   return kWeightSumTolerance * std::pow(10.0f, kSumErrorRampDecades);
 }
 
+// The CPU vs GPU ramp's ends, as fractions of the model's size (log scale between them), and
+// the GPU tests' tolerance, marked on its legend.
+inline constexpr float kCpuGpuRampLow = 1e-7f;
+inline constexpr float kCpuGpuRampHigh = 1e-3f;
+inline constexpr float kCpuGpuTolerance = 1e-5f;
+// The method-vs-method ramp's top (red), as a fraction of the model's size (linear from 0).
+inline constexpr float kMethodRampTop = 0.02f;
+
+// The heat-ramp value (0..1) of a CPU vs GPU distance of `relative` of the model's size: 0 up to
+// kCpuGpuRampLow, 1 from kCpuGpuRampHigh, log10 between; NaN and infinity give 1.
+inline float cpu_gpu_ramp(float relative) noexcept {
+  if (!std::isfinite(relative)) return 1.0f;
+  if (relative <= kCpuGpuRampLow) return 0.0f;
+  const float decades = std::log10(kCpuGpuRampHigh / kCpuGpuRampLow);
+  return std::clamp(std::log10(relative / kCpuGpuRampLow) / decades, 0.0f, 1.0f);
+}
+
+// The heat-ramp value (0..1) of a method-vs-method distance of `relative` of the model's size:
+// linear to kMethodRampTop; NaN and infinity give 1.
+inline float method_ramp(float relative) noexcept {
+  if (!std::isfinite(relative)) return 1.0f;
+  return std::clamp(relative / kMethodRampTop, 0.0f, 1.0f);
+}
+
 // What mesh.frag writes for a debug-view colour on a surface facing the light (shade 1).
 inline glm::vec3 display_color(const glm::vec3& linear) noexcept {
   const glm::vec3 c = glm::clamp(linear, glm::vec3(0.0f), glm::vec3(1.0f));
@@ -151,6 +188,7 @@ inline std::vector<std::string> view_color_defines() {
       "SV_SUM_UNWEIGHTED_COLOR " + view_colors_detail::glsl_vec3(kSumUnweightedColor),
       "SV_SUM_ERROR_LOW_COLOR " + view_colors_detail::glsl_vec3(kSumErrorLowColor),
       "SV_SUM_ERROR_HIGH_COLOR " + view_colors_detail::glsl_vec3(kSumErrorHighColor),
+      "SV_NO_VALUE_COLOR " + view_colors_detail::glsl_vec3(kNoValueColor),
       "SV_DISPLAY_GAMMA " + view_colors_detail::glsl_float(kDisplayGamma),
   };
 }

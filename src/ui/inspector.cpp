@@ -122,6 +122,25 @@ void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) 
         v.rate, v.samples, v.closed, v.open);
 }
 
+// The method-difference view's pair: two combos, "LBS vs DQS".
+void method_pair(RenderOptions& o, ViewerState& state) {
+  constexpr const char* kMethods = "LBS\0DQS\0CoR\0";
+  const float width = 4.5f * ImGui::GetFontSize();
+  int a = static_cast<int>(o.diff_a), b = static_cast<int>(o.diff_b);
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::Combo("##diff_a", &a, kMethods)) o.diff_a = static_cast<SkinMethod>(a);
+  state.landmarks.add_last_item("combo:Diff A");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("vs");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(width);
+  if (ImGui::Combo("##diff_b", &b, kMethods)) o.diff_b = static_cast<SkinMethod>(b);
+  state.landmarks.add_last_item("combo:Diff B");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Per vertex, how far the two methods put it apart (both skinned on the CPU).");
+}
+
 void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   Section section("View###view", "view", "header:View", state.landmarks);
   if (!section) return;
@@ -166,10 +185,11 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,
                    "Shaded\0Weights (selected joint)\0Dominant joint\0Influences\0"
-                   "Weight-sum error\0")) {
+                   "Weight-sum error\0CPU vs GPU difference\0Method difference\0")) {
     o.view = static_cast<ViewMode>(view);
   }
   state.landmarks.add_last_item("combo:View");
+  if (o.view == ViewMode::MethodDiff) method_pair(o, state);
   ImGui::Checkbox("Skeleton", &o.skeleton);
   state.landmarks.add_last_item("check:Skeleton");
   ImGui::SameLine();
@@ -237,8 +257,9 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
     ImGui::TextDisabled("  sample, to model, palette: one pass");
   }
   ImGui::Text("normals   %7.3f ms", t.normals * 1e3);
-  if (!state.render.gpu_skinning) {
-    // The kernel skin_lbs chose for this CPU, and the rate it ran at.
+  if (!state.render.gpu_skinning || state.render.view == ViewMode::CpuGpu) {
+    // The kernel skin_lbs chose for this CPU, and the rate it ran at (the CPU-vs-GPU view skins
+    // on the CPU on either path).
     ImGui::Text("CPU skin  %7.3f ms", t.cpu_skin * 1e3);
     ImGui::TextDisabled(
         "  %s, %.0f M vertices/s", skin_isa_name(skin_best_isa()),
@@ -258,6 +279,12 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
     ImGui::Text("  upload  %7.3f ms", scene.crowd_upload_seconds * 1e3);
   }
   ImGui::Text("upload+draw %5.3f ms (CPU)", scene.upload_seconds * 1e3);
+  if (is_difference_view(state.render.view) && scene.difference_seconds >= 0.0) {
+    ImGui::Text("difference %6.3f ms", scene.difference_seconds * 1e3);
+    ImGui::TextDisabled(state.render.view == ViewMode::CpuGpu
+                            ? "  GPU read-back, distances (+ the CPU skin)"
+                            : "  two CPU skins, distances");
+  }
   if (scene.gpu_seconds >= 0.0) ImGui::Text("GPU draws %7.3f ms", scene.gpu_seconds * 1e3);
 }
 

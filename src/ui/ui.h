@@ -45,6 +45,7 @@ struct SceneView {
   const StageTimes* times = nullptr;          // the last frame's pose stages
   double upload_seconds = 0.0;                // upload + draw calls, CPU side
   double gpu_seconds = -1.0;                  // GPU time of the mesh draws; < 0 unmeasured
+  double difference_seconds = -1.0;  // the difference view's last update (wall); < 0: none ran
   std::size_t bones = 0, vertices = 0;
   bool z_up = false;  // the model is shown turned upright (Z-up file)
   // CoR's centres of rotation (app/center_task.h): < 0 not started, [0, 1) being computed (the

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "anim/model.h"
+#include "anim/skin_difference.h"
 #include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
 
@@ -229,6 +230,70 @@ void weight_sum_legend(Painter& p, const LegendInput& in) {
   }
 }
 
+// "largest 0.0123 model units (0.67% of the size 1.84) at vertex 512 of 'body'", and the count
+// over the threshold.
+void difference_figures(Painter& p, const LegendInput& in, const char* over_what) {
+  const DifferenceStats* d = in.difference;
+  char line[256];
+  if (d == nullptr || !d->valid) {
+    p.text(in.problem != nullptr ? in.problem : "nothing compared yet", kText);
+    return;
+  }
+  const char* mesh = "?";
+  if (in.model != nullptr && d->mesh < in.model->meshes.size())
+    mesh = in.model->meshes[d->mesh].name.c_str();
+  std::snprintf(line, sizeof(line), "largest %.3g model units (%.3g%% of the size %.3g)", d->max,
+                100.0 * d->relative(), d->model_size);
+  p.text(line, kText);
+  if (d->max > 0.0) {
+    std::snprintf(line, sizeof(line), "  at vertex %u of '%s'", d->vertex, mesh);
+    p.text(line);
+  }
+  std::snprintf(line, sizeof(line), "%llu of %llu vertices (%.1f%%) %s",
+                static_cast<unsigned long long>(d->over),
+                static_cast<unsigned long long>(d->vertices), percent(d->over, d->vertices),
+                over_what);
+  p.text(line, d->over > 0 ? kText : kDim);
+}
+
+void cpu_gpu_legend(Painter& p, const LegendInput& in) {
+  char line[160];
+  std::snprintf(line, sizeof(line), "CPU vs GPU skinning (%s): distance per vertex",
+                skin_method_label(in.diff_a));
+  p.title(line);
+  // One tick a decade, from kCpuGpuRampLow to kCpuGpuRampHigh.
+  constexpr int kDecades = 4;
+  static_assert(
+      kCpuGpuRampHigh / kCpuGpuRampLow > 9e3f && kCpuGpuRampHigh / kCpuGpuRampLow < 1.1e4f,
+      "the ticks assume 4 decades");
+  static constexpr float kTicks[kDecades + 1] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  static constexpr const char* kLabels[kDecades + 1] = {"1e-7", "1e-6", "1e-5", "1e-4", "1e-3"};
+  p.ramp([](float t) { return heat_color(t); }, kTicks, kLabels);
+  p.text("of the model's size, log scale (red: 1e-3 and more);");
+  p.text("the tests allow 1e-5");
+  difference_figures(p, in, "over 1e-5 of the size");
+}
+
+void method_diff_legend(Painter& p, const LegendInput& in) {
+  char line[160];
+  std::snprintf(line, sizeof(line), "%s vs %s: displacement per vertex",
+                skin_method_label(in.diff_a), skin_method_label(in.diff_b));
+  p.title(line);
+  static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  char tick_text[5][16];
+  const char* labels[5];
+  for (int i = 0; i < 5; ++i) {
+    std::snprintf(tick_text[i], sizeof(tick_text[i]), i == 4 ? "%g%%+" : "%g%%",
+                  100.0 * static_cast<double>(kMethodRampTop * kTicks[i]));
+    labels[i] = tick_text[i];
+  }
+  p.ramp([](float t) { return heat_color(t); }, kTicks, labels);
+  p.text("of the model's size (fixed scale); mesh drawn with the current method");
+  std::snprintf(line, sizeof(line), "apart by more than %g%% of the size",
+                100.0 * kMethodDifferenceThreshold);
+  difference_figures(p, in, line);
+}
+
 // Describes the legend of `in` to `p` (measuring or drawing).
 void describe(Painter& p, const LegendInput& in) {
   switch (in.view) {
@@ -243,6 +308,12 @@ void describe(Painter& p, const LegendInput& in) {
       break;
     case ViewMode::WeightSum:
       weight_sum_legend(p, in);
+      break;
+    case ViewMode::CpuGpu:
+      cpu_gpu_legend(p, in);
+      break;
+    case ViewMode::MethodDiff:
+      method_diff_legend(p, in);
       break;
     case ViewMode::Shaded:
       break;

@@ -5,8 +5,9 @@
 //
 // Legends draw into a rectangle the caller gives (ImGui draw-list code, no windows), so they
 // work in any layout: legend_size() says how big the legend of an input is, draw_legend() fills
-// a rectangle of that size. All numbers come from WeightStats (computed once per model) and all
-// colours from gfx/view_colors.h, the definitions the shaders are built with. Nothing here
+// a rectangle of that size. All numbers come from WeightStats (computed once per model) or, for
+// the difference views, from the last comparison's DifferenceStats, and all colours from
+// gfx/view_colors.h, the definitions the shaders are built with. Nothing here
 // allocates: text is formatted into stack buffers. Call between ImGui::NewFrame() and Render().
 #pragma once
 
@@ -24,6 +25,8 @@ namespace sv {
 
 struct WeightStats;
 struct JointInfluence;
+struct DifferenceStats;
+struct Model;
 
 namespace ui {
 
@@ -34,6 +37,13 @@ struct LegendInput {
   std::span<const std::string> names;      // the skeleton's joint names
   int32_t selected_joint = -1;             // -1: none
   int32_t hovered_joint = -1;              // the joint under the cursor (dominant view), -1: none
+  // Difference views (app/difference_view.h): the last comparison's figures (null or invalid:
+  // none yet, and `problem` says why), the methods compared (CpuGpu: a == b, the drawn one),
+  // and the model, for its mesh names.
+  const DifferenceStats* difference = nullptr;
+  const char* problem = nullptr;
+  SkinMethod diff_a = SkinMethod::Lbs, diff_b = SkinMethod::Lbs;
+  const Model* model = nullptr;
 };
 
 // The size of the legend of `in` in pixels at the current font; (0, 0) when the view has no

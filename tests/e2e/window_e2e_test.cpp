@@ -160,6 +160,45 @@ TEST(WindowE2E, TheSkinningMethodIsChosenByOptionKeyAndRadioButton) {
   EXPECT_EQ(w.quit(), 0);
 }
 
+// The difference views in the real window: picked from the View combo with the pointer, each
+// runs every frame and reports through the window's state what its legend shows: LBS vs DQS on
+// twist's half-turn the forearm's collapse (over 1% of the model's size), CPU vs GPU agreement
+// within the tests' 1e-5 of it.
+TEST(WindowE2E, TheDifferenceViewsArePickedFromTheViewCombo) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  ASSERT_TRUE(w.launch({kDefault, "--clip", "twist", "--time", "1"}));
+  nlohmann::json s = w.state();
+  EXPECT_TRUE(s["difference"].is_null()) << "no comparison runs with the view off";
+  // The combo's popup lists its entries one text row (the combo's height less 2 pixels: frame
+  // padding 3 above and below against item spacing 4) apart, under an 8-pixel margin.
+  auto pick = [&](int entry) {
+    const nlohmann::json* combo = landmark(s, "combo:View");
+    ASSERT_NE(combo, nullptr);
+    const auto& r = (*combo)["rect"];
+    const double x = r[0].get<double>() + 20.0, bottom = r[1].get<double>() + r[3].get<double>();
+    w.click(x, r[1].get<double>() + 0.5 * r[3].get<double>());
+    w.click(x, bottom + 8.0 + (entry + 0.5) * (r[3].get<double>() - 2.0));
+    s = w.state();
+  };
+  pick(6);
+  ASSERT_EQ(s["view"], "method-diff");
+  ASSERT_TRUE(s["difference"].is_object());
+  EXPECT_EQ(s["difference"]["view"], "method-diff");
+  EXPECT_EQ(s["diffMethods"][0], "lbs");
+  EXPECT_EQ(s["diffMethods"][1], "dqs");
+  const double size = s["difference"]["modelSize"].get<double>();
+  EXPECT_GT(s["difference"]["max"].get<double>(), 0.01 * size);
+  EXPECT_NE(landmark(s, "combo:Diff B"), nullptr);
+  pick(5);
+  ASSERT_EQ(s["view"], "cpu-gpu");
+  ASSERT_TRUE(s["difference"].is_object());
+  EXPECT_EQ(s["difference"]["view"], "cpu-gpu");
+  EXPECT_LE(s["difference"]["max"].get<double>(), 1e-5 * size);
+  EXPECT_EQ(s["difference"]["over"], 0);
+  EXPECT_EQ(w.quit(), 0);
+}
+
 // Play at the end of a clip that does not loop starts it over, clicked in the real timeline.
 TEST(WindowE2E, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
   WindowDriver w;

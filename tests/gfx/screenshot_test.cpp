@@ -35,11 +35,12 @@ int run(const std::string& args) {
   return raw == -1 ? -1 : WEXITSTATUS(raw);
 }
 
-Image shoot(const std::string& model, const std::string& name, const std::string& extra) {
+Image shoot(const std::string& model, const std::string& name, const std::string& extra,
+            const std::string& size = "320x240") {
   const std::string out = out_path(name);
   std::remove(out.c_str());
   const std::string file = model[0] == '/' ? model : kModels + "/" + model;
-  const int status = run("'" + file + "' --screenshot '" + out + "' --size 320x240 " + extra);
+  const int status = run("'" + file + "' --screenshot '" + out + "' --size " + size + " " + extra);
   EXPECT_EQ(status, 0) << model << " " << extra;
   Image img;
   int n = 0;
@@ -129,8 +130,49 @@ TEST(Screenshot, WeightsViewShowsBothEndsOfTheHeatMap) {
     if (r > 180 && g < 110 && b < 110) ++red;
     if (b > 180 && r < 110 && g < 110) ++blue;
   }
-  EXPECT_GT(red, 20u);
+  EXPECT_GT(red, 8u);
   EXPECT_GT(blue, 500u);
+}
+
+// The difference views from the command line: the default character's twist at the half-turn
+// under LBS vs DQS shows the heat ramp's upper half (yellow to red) on the forearm and blue
+// elsewhere; CPU vs GPU shows none of it (the paths agree to rounding, far below the ramp's top); a
+// bad pair is refused with exit 2.
+TEST(Screenshot, DifferenceViewsShowWhereAndRefuseABadPair) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  auto count = [](const Image& img, std::size_t* red, std::size_t* blue) {
+    *red = *blue = 0;
+    for (std::size_t i = 0; i < img.rgba.size(); i += 4) {
+      const int r = img.rgba[i], g = img.rgba[i + 1], b = img.rgba[i + 2];
+      // The ramp's upper half, yellow to red (no blue at all); the axis gizmo's red (255, 64, 64)
+      // is not.
+      if (r > 180 && b < 40) ++*red;
+      if (b > 180 && r < 110 && g < 110) ++*blue;
+    }
+  };
+  std::size_t red = 0, blue = 0;
+  const std::string twist = "--clip twist --time 1 ";
+  const std::string size = "640x480";  // the forearm's hot ring is a few pixels at 320x240
+  count(shoot(def, "method_diff", twist + "--view method-diff --diff-methods lbs,dqs", size), &red,
+        &blue);
+  EXPECT_GT(red, 8u);
+  EXPECT_GT(blue, 8000u);
+  count(shoot(def, "cpu_gpu", twist + "--view cpu-gpu --method dqs --skinning cpu", size), &red,
+        &blue);
+  EXPECT_EQ(red, 0u);
+  EXPECT_GT(blue, 8000u);
+  // The same pair reversed paints the same picture (a distance has no direction).
+  EXPECT_LE(
+      differing(shoot(def, "method_diff_ab", twist + "--view method-diff --diff-methods lbs,dqs"),
+                shoot(def, "method_diff_ba", twist + "--view method-diff --diff-methods dqs,lbs")),
+      0.001);
+  const std::string out = out_path("bad_pair");
+  EXPECT_EQ(run("'" + def + "' --screenshot " + out + " --view method-diff --diff-methods lbs,lbs"),
+            2);
+  EXPECT_EQ(run("'" + def + "' --screenshot " + out + " --view method-diff --diff-methods lbs"), 2);
+  EXPECT_EQ(run("'" + def + "' --screenshot " + out + " --view method-diff --diff-methods lbs,xyz"),
+            2);
 }
 
 TEST(Screenshot, BadInputExitsTwo) {

@@ -1,6 +1,7 @@
 // Runs a program's vertex stage over every vertex of one GpuModel mesh and reads back one output
-// per vertex with transform feedback (nothing rasterised): what the GL tests compare with the
-// CPU side (skinned positions, debug-view colours). The program must have been linked with that
+// per vertex with transform feedback (nothing rasterised) through gl::VertexCapture, the
+// mechanism the CPU-vs-GPU difference view reads the GPU with: what the GL tests compare with
+// the CPU side (skinned positions, debug-view colours). The program must have been linked with that
 // output as its only feedback varying; the palette textures are bound at their units
 // (gl::bind_palettes), as the renderer binds them, and `method` is skin.vert's u_method (the
 // caller uploads the method palette, and for CoR the centres, first). Needs the shared GL context
@@ -8,46 +9,26 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "anim/skin_method.h"
 #include "gfx/gpu_model.h"
+#include "gfx/skin_readback.h"
 
 namespace sv::test {
 
 template <class T>
 std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::size_t m,
                                 SkinMethod method = SkinMethod::Lbs) {
-  const gl::GpuMesh& mesh = gpu.meshes()[m];
-  const auto n = static_cast<std::size_t>(mesh.vertex_count);
-  gl::Buffer out = gl::Buffer::create();
-  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, out.id());
-  glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(n * sizeof(T)), nullptr,
-               GL_STREAM_READ);
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, out.id());
-  glUseProgram(program);
-  glUniform1i(glGetUniformLocation(program, "u_palette_base"), mesh.palette_base);
-  glUniform1i(glGetUniformLocation(program, "u_palette"), gl::kPaletteUnit);
-  glUniform1i(glGetUniformLocation(program, "u_normal_palette"), gl::kNormalPaletteUnit);
-  glUniform1i(glGetUniformLocation(program, "u_method_palette"), gl::kMethodPaletteUnit);
-  glUniform1i(glGetUniformLocation(program, "u_method"), static_cast<GLint>(method));
-  gl::MorphUniforms morph;  // the active targets: the caller's upload_morph_weights
-  morph.locate(program);
-  morph.set(mesh);
-  gl::bind_palettes(gpu);
-  glBindVertexArray(mesh.vao_gpu.id());
-  glEnable(GL_RASTERIZER_DISCARD);
-  glBeginTransformFeedback(GL_POINTS);
-  glDrawArrays(GL_POINTS, 0, mesh.vertex_count);
-  glEndTransformFeedback();
-  glDisable(GL_RASTERIZER_DISCARD);
-  glBindVertexArray(0);
+  const auto n = static_cast<std::size_t>(gpu.meshes()[m].vertex_count);
   std::vector<T> result(n);
-  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(T)),
-                     result.data());
-  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  // The renderer's own mechanism (gfx/skin_readback.h), with a buffer of its own per call.
+  gl::VertexCapture capture;
+  EXPECT_TRUE(capture.run(program, gl::SkinUniforms::of(program), gpu, m, method,
+                          std::as_writable_bytes(std::span<T>(result)), sizeof(T)));
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
   return result;
 }

@@ -125,5 +125,39 @@ TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {
   EXPECT_NEAR_GLM(glm::vec3(sums[0]), kSumOkColor, 1e-6f);
 }
 
+// The difference views paint the heat ramp of the value uploaded per vertex (the ramp's ends and
+// a middle), grey for a negative one (no comparison), in both modes, each vertex its own value
+// (found by its index).
+TEST(ViewColorsGl, DifferenceViewsPaintTheUploadedValues) {
+  SV_REQUIRE_GL();
+  const Model model = color_model();
+  gl::GpuModel gpu(model);
+  const std::vector<glm::mat4> palette(4, glm::mat4(1.0f));
+  const std::vector<glm::mat3> normals(4, glm::mat3(1.0f));
+  gpu.upload_palette(palette, normals);
+  std::vector<float> values(kCases.size());
+  for (std::size_t v = 0; v < values.size(); ++v) values[v] = static_cast<float>(v) / 9.0f;
+  values.back() = -1.0f;  // vertex 10: no comparison
+  ASSERT_TRUE(gpu.upload_vertex_values(values));
+  ASSERT_NE(gpu.vertex_value_texture(), 0u);
+  glActiveTexture(GL_TEXTURE0 + gl::kVertexValueUnit);
+  glBindTexture(GL_TEXTURE_BUFFER, gpu.vertex_value_texture());
+  glActiveTexture(GL_TEXTURE0);
+  for (int mode : {5, 6}) {
+    SCOPED_TRACE("mode " + std::to_string(mode));
+    const std::vector<glm::vec4> colors = shader_colors(gpu, mode);
+    ASSERT_EQ(colors.size(), values.size());
+    for (std::size_t v = 0; v + 1 < values.size(); ++v)
+      EXPECT_NEAR_GLM(glm::vec3(colors[v]), heat_color(values[v]), 1e-5f) << v;
+    EXPECT_NEAR_GLM(glm::vec3(colors[0]), glm::vec3(0, 0, 1), 1e-6f);
+    EXPECT_NEAR_GLM(glm::vec3(colors[9]), glm::vec3(1, 0, 0), 1e-6f);
+    EXPECT_NEAR_GLM(glm::vec3(colors[10]), kNoValueColor, 1e-6f);
+  }
+  // A count that is not the model's vertex count is refused (the old values stay).
+  const std::vector<float> wrong(3, 0.5f);
+  EXPECT_FALSE(gpu.upload_vertex_values(wrong));
+  EXPECT_NEAR_GLM(glm::vec3(shader_colors(gpu, 5)[0]), glm::vec3(0, 0, 1), 1e-6f);
+}
+
 }  // namespace
 }  // namespace sv

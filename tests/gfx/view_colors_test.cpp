@@ -61,6 +61,33 @@ TEST(ViewColors, DisplayColourIsTheShadersGammaAtFullShade) {
   EXPECT_NEAR_GLM(display_color(glm::vec3(2, -1, 0)), glm::vec3(1, 0, 0), 0.0f);
 }
 
+// The difference views' ramps: CPU vs GPU log from 1e-7 (blue) to 1e-3 (red) of the model's
+// size, the tolerance 1e-5 in the middle (green); method vs method linear to 2% (red).
+TEST(ViewColors, DifferenceRampsEndWhereTheLegendsSay) {
+  EXPECT_EQ(cpu_gpu_ramp(0.0f), 0.0f);
+  EXPECT_EQ(cpu_gpu_ramp(-1.0f), 0.0f);
+  EXPECT_EQ(cpu_gpu_ramp(1e-7f), 0.0f);
+  EXPECT_NEAR(cpu_gpu_ramp(1e-6f), 0.25f, 1e-6f);
+  EXPECT_NEAR(cpu_gpu_ramp(1e-5f), 0.5f, 1e-6f);
+  EXPECT_NEAR(cpu_gpu_ramp(1e-4f), 0.75f, 1e-6f);
+  EXPECT_NEAR(cpu_gpu_ramp(1e-3f), 1.0f, 1e-6f);
+  EXPECT_EQ(cpu_gpu_ramp(0.5f), 1.0f);
+  EXPECT_EQ(cpu_gpu_ramp(std::nanf("")), 1.0f);  // a NaN on the GPU is a difference: red
+  EXPECT_EQ(cpu_gpu_ramp(INFINITY), 1.0f);
+  EXPECT_NEAR_GLM(heat_color(cpu_gpu_ramp(0.0f)), glm::vec3(0, 0, 1), 0.0f);
+  EXPECT_NEAR_GLM(heat_color(cpu_gpu_ramp(kCpuGpuTolerance)), glm::vec3(0, 1, 0), 1e-5f);
+  EXPECT_NEAR_GLM(heat_color(cpu_gpu_ramp(1.0f)), glm::vec3(1, 0, 0), 0.0f);
+
+  EXPECT_EQ(method_ramp(0.0f), 0.0f);
+  EXPECT_NEAR(method_ramp(0.01f), 0.5f, 1e-6f);
+  EXPECT_EQ(method_ramp(kMethodRampTop), 1.0f);
+  EXPECT_EQ(method_ramp(0.3f), 1.0f);
+  EXPECT_EQ(method_ramp(std::nanf("")), 1.0f);
+  EXPECT_NEAR_GLM(heat_color(method_ramp(0.0f)), glm::vec3(0, 0, 1), 0.0f);
+  EXPECT_NEAR_GLM(heat_color(method_ramp(0.01f)), glm::vec3(0, 1, 0), 1e-5f);
+  EXPECT_NEAR_GLM(heat_color(method_ramp(0.02f)), glm::vec3(1, 0, 0), 0.0f);
+}
+
 TEST(ViewColors, DefinesCarryTheSameNumbers) {
   std::string all;
   for (const std::string& d : view_color_defines()) all += d + "\n";
@@ -71,6 +98,7 @@ TEST(ViewColors, DefinesCarryTheSameNumbers) {
       << all;
   EXPECT_NE(all.find("SV_SUM_ERROR_HIGH_COLOR vec3(1.0, 0.0, 0.0)\n"), std::string::npos) << all;
   EXPECT_NE(all.find("SV_DISPLAY_GAMMA 2.20000005\n"), std::string::npos) << all;
+  EXPECT_NE(all.find("SV_NO_VALUE_COLOR vec3(0.5, 0.5, 0.5)\n"), std::string::npos) << all;
 }
 
 }  // namespace

@@ -496,6 +496,45 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_EQ(f.state.render.view, ViewMode::Weights);
 }
 
+// Picks entry `i` of the combo at landmark `mark`: opens it, then clicks the entry's row in the
+// popup (ImGui 1.86 lays a combo's entries one text line plus item spacing apart, under a
+// window padding's top margin).
+void pick_combo(UiFixture& f, const char* mark, int i) {
+  ASSERT_TRUE(f.click_mark(mark)) << mark;
+  const ui::Landmark* combo = f.marks().find(mark);
+  ASSERT_NE(combo, nullptr) << mark;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row = ImGui::GetTextLineHeightWithSpacing();
+  f.harness.click(combo->rect.x + 10.0f, combo->rect.bottom() + style.WindowPadding.y +
+                                             (static_cast<float>(i) + 0.4f) * row);
+}
+
+// The difference views from the View combo: its last two entries; the method pair's combos show
+// with the method-difference view only, and choose each side.
+TEST(Clicks, TheViewComboReachesTheDifferenceViewsAndTheirMethodPair) {
+  UiFixture f;
+  EXPECT_EQ(f.marks().find("combo:Diff A"), nullptr);
+  pick_combo(f, "combo:View", 5);
+  EXPECT_EQ(f.state.render.view, ViewMode::CpuGpu);
+  EXPECT_EQ(f.marks().find("combo:Diff A"), nullptr);
+  pick_combo(f, "combo:View", 6);
+  ASSERT_EQ(f.state.render.view, ViewMode::MethodDiff);
+  f.harness.frame();
+  ASSERT_NE(f.marks().find("combo:Diff A"), nullptr);
+  ASSERT_NE(f.marks().find("combo:Diff B"), nullptr);
+  EXPECT_EQ(f.state.render.diff_a, SkinMethod::Lbs);  // the default pair
+  EXPECT_EQ(f.state.render.diff_b, SkinMethod::Dqs);
+  pick_combo(f, "combo:Diff B", 2);
+  EXPECT_EQ(f.state.render.diff_b, SkinMethod::Cor);
+  pick_combo(f, "combo:Diff A", 1);
+  EXPECT_EQ(f.state.render.diff_a, SkinMethod::Dqs);
+  // The drawn method is a separate choice: untouched.
+  EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
+  pick_combo(f, "combo:View", 0);
+  EXPECT_EQ(f.state.render.view, ViewMode::Shaded);
+  EXPECT_EQ(f.marks().find("combo:Diff A"), nullptr);
+}
+
 // The browser: folders first, then files, case-insensitive; a click selects, a double click or
 // Enter opens (a folder is entered).
 // Opening the import report shows its notes, and, for a model read from the model cache, the

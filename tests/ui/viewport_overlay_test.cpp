@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include "anim/model.h"
+#include "anim/skin_difference.h"
 #include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
 #include "imgui_harness.h"
@@ -137,6 +138,38 @@ TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
   const Drawn none = draw(in, at);
   EXPECT_FALSE(none.colors.count(shown(joint_color(1))));
   EXPECT_LT(none.size.y, both.size.y);  // a hint line instead of two swatch rows
+}
+
+// The difference views: the heat ramp from blue to red, and the frame's figures; without a
+// comparison (CoR's centres pending) the reason in one line instead of the figures' three.
+TEST(Legend, DifferenceViewsRampAndFigures) {
+  const WeightStats s = stats();
+  DifferenceStats diff;
+  diff.valid = true;
+  diff.model_size = 2.0;
+  diff.max = 0.03;
+  diff.vertex = 7;
+  diff.vertices = 100;
+  diff.over = 12;
+  for (ViewMode view : {ViewMode::CpuGpu, ViewMode::MethodDiff}) {
+    SCOPED_TRACE(static_cast<int>(view));
+    ui::LegendInput in{ViewMode::Shaded, &s, kJoints, kNames, -1, -1};
+    in.view = view;
+    in.difference = &diff;
+    in.diff_a = SkinMethod::Lbs;
+    in.diff_b = SkinMethod::Dqs;
+    const ImVec2 at(30, 20);
+    const Drawn d = draw(in, at);
+    expect_inside(d, at);
+    EXPECT_TRUE(d.colors.count(shown(heat_color(0.0f))));
+    EXPECT_TRUE(d.colors.count(shown(heat_color(1.0f))));
+    DifferenceStats pending;
+    in.difference = &pending;
+    in.problem = "waiting for the centres of rotation";
+    const Drawn waiting = draw(in, at);
+    expect_inside(waiting, at);
+    EXPECT_LT(waiting.size.y, d.size.y);
+  }
 }
 
 TEST(Legend, WithoutStatsItStillDraws) {

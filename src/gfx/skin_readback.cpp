@@ -1,0 +1,82 @@
+#include "gfx/skin_readback.h"
+
+#include "gfx/gpu_model.h"
+#include "gfx/shader.h"
+
+namespace sv::gl {
+
+SkinUniforms SkinUniforms::of(GLuint program) noexcept {
+  SkinUniforms u;
+  u.palette = glGetUniformLocation(program, "u_palette");
+  u.normal_palette = glGetUniformLocation(program, "u_normal_palette");
+  u.method_palette = glGetUniformLocation(program, "u_method_palette");
+  u.palette_base = glGetUniformLocation(program, "u_palette_base");
+  u.method = glGetUniformLocation(program, "u_method");
+  u.vertex_values = glGetUniformLocation(program, "u_vertex_values");
+  u.morph.locate(program);
+  return u;
+}
+
+bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& gpu,
+                        std::size_t mesh, SkinMethod method, std::span<std::byte> out,
+                        std::size_t bytes_per_vertex) noexcept {
+  if (mesh >= gpu.meshes().size()) return false;
+  const GpuMesh& m = gpu.meshes()[mesh];
+  const auto n = static_cast<std::size_t>(m.vertex_count);
+  const std::size_t bytes = n * bytes_per_vertex;
+  if (out.size() != bytes) return false;
+  if (n == 0) return true;
+  if (!buffer_) buffer_ = Buffer::create();
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffer_.id());
+  if (bytes > capacity_) {
+    glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr,
+                 GL_STREAM_READ);
+    capacity_ = bytes;
+  }
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer_.id());
+  glUseProgram(program);
+  glUniform1i(u.palette_base, m.palette_base);
+  glUniform1i(u.palette, kPaletteUnit);
+  glUniform1i(u.normal_palette, kNormalPaletteUnit);
+  glUniform1i(u.method_palette, kMethodPaletteUnit);
+  // Its own unit even when unread: two samplers of different types on one unit (this one and
+  // mesh.frag's base texture on 0) make the draw invalid.
+  glUniform1i(u.vertex_values, kVertexValueUnit);
+  glUniform1i(u.method, static_cast<GLint>(method));
+  u.morph.set(m);
+  bind_palettes(gpu);
+  glBindVertexArray(m.vao_gpu.id());
+  glEnable(GL_RASTERIZER_DISCARD);
+  glBeginTransformFeedback(GL_POINTS);
+  glDrawArrays(GL_POINTS, 0, m.vertex_count);
+  glEndTransformFeedback();
+  glDisable(GL_RASTERIZER_DISCARD);
+  glBindVertexArray(0);
+  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, static_cast<GLsizeiptr>(bytes), out.data());
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+  glUseProgram(0);
+  SV_GL_CHECK("VertexCapture::run");
+  return true;
+}
+
+bool SkinReadback::init(std::string* error) {
+  ProgramResult r = build_program(
+      {{"common.vert", "skin.vert"}, {"mesh.frag"}, skin_program_defines(), {"v_model_position"}});
+  if (!r.ok()) {
+    if (error != nullptr) *error = r.error;
+    return false;
+  }
+  program_ = std::move(r.program);
+  uniforms_ = SkinUniforms::of(program_.id());
+  return true;
+}
+
+bool SkinReadback::read(const GpuModel& gpu, std::size_t mesh, SkinMethod method,
+                        std::span<glm::vec3> out) noexcept {
+  if (!ready()) return false;
+  return capture_.run(program_.id(), uniforms_, gpu, mesh, method, std::as_writable_bytes(out),
+                      sizeof(glm::vec3));
+}
+
+}  // namespace sv::gl
