@@ -171,7 +171,7 @@ WorkerPool& skin_pool() {
 }
 
 void evaluate(Scene& scene, const RenderOptions& options) {
-  choose_method(scene, options.method);
+  choose_method(scene, options.method, options.influences);
   // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless
   // the stack changed size or clips).
   if (scene.stack.blends() && scene.player.clip >= 0) {

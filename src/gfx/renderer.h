@@ -67,6 +67,7 @@ class Renderer {
     GLint palette = -1, normal_palette = -1, palette_base = -1, method_palette = -1, method = -1;
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
+    GLint influences = -1;
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
   void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,

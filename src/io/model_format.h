@@ -44,7 +44,8 @@
 namespace sv {
 
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
-inline constexpr uint32_t kModelFormatVersion = 3;
+// 4: meshes carry influences 5-8 (Mesh::joints2, weights2, cut_weights; empty within 4).
+inline constexpr uint32_t kModelFormatVersion = 4;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

@@ -3,8 +3,9 @@
 // CPU side (skinned positions, debug-view colours). The program must have been linked with that
 // output as its only feedback varying; the palette textures are bound at their units
 // (gl::bind_palettes), as the renderer binds them, and `method` is skin.vert's u_method (the
-// caller uploads the method palette, and for CoR the centres, first). Needs the shared GL context
-// current.
+// caller uploads the method palette, and for CoR the centres, first), `influences` its
+// u_influences (gl::influences_uniform: 8 only on a mesh that keeps a second set). Needs the shared
+// GL context current.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +20,7 @@ namespace sv::test {
 
 template <class T>
 std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::size_t m,
-                                SkinMethod method = SkinMethod::Lbs) {
+                                SkinMethod method = SkinMethod::Lbs, int influences = 4) {
   const gl::GpuMesh& mesh = gpu.meshes()[m];
   const auto n = static_cast<std::size_t>(mesh.vertex_count);
   gl::Buffer out = gl::Buffer::create();
@@ -33,6 +34,8 @@ std::vector<T> capture_vertices(GLuint program, const gl::GpuModel& gpu, std::si
   glUniform1i(glGetUniformLocation(program, "u_normal_palette"), gl::kNormalPaletteUnit);
   glUniform1i(glGetUniformLocation(program, "u_method_palette"), gl::kMethodPaletteUnit);
   glUniform1i(glGetUniformLocation(program, "u_method"), static_cast<GLint>(method));
+  glUniform1i(glGetUniformLocation(program, "u_influences"),
+              gl::influences_uniform(mesh, influences));
   gl::bind_palettes(gpu);
   glBindVertexArray(mesh.vao_gpu.id());
   glEnable(GL_RASTERIZER_DISCARD);
