@@ -190,12 +190,17 @@ TEST(Cli, DumpSkinsWithTheChosenInfluences) {
     const auto& p4 = a["meshes"][0]["positions"];
     const auto& p8 = b["meshes"][0]["positions"];
     ASSERT_EQ(p4.size(), p8.size()) << method;
+    // Moved: by more than the rounding the two kernels differ by (1e-5 of the model's extent).
+    double extent = 0.0;
+    for (const auto& c : p4) extent = std::max(extent, std::abs(c.get<double>()));
     std::size_t moved = 0;
-    for (const double d : displacements(p4, p8)) moved += d > 1e-4 ? 1 : 0;
+    for (const double d : displacements(p4, p8)) moved += d > 1e-5 * extent ? 1 : 0;
     // CoR's centres change with the weights too, so its vertices with 4 or fewer may move; the
     // others keep every vertex within 4 exactly.
     EXPECT_GT(moved, 1000u) << method;
-    if (std::string(method) != "cor") EXPECT_LE(moved, 2883u) << method;
+    if (std::string(method) != "cor") {
+      EXPECT_LE(moved, 2883u) << method;
+    }
   }
   const ProcessResult r = run_process({kExe, "--info", fbx, "--influences", "8"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
