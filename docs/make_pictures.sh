@@ -16,6 +16,9 @@ models=/usr/share/assimp/models
 # A blend: the wave layered over the walk, masked to the right arm.
 "$exe" assets/default.glb --screenshot docs/screenshot-wave-over-walk.png --size 560x400 \
   --clip walk --time 0.3 --layer wave:mask=clavicle_r
+# A crowd (README, Crowds): 49 default characters walking out of phase, one instanced draw.
+"$exe" assets/default.glb --screenshot docs/screenshot-crowd.png --size 720x405 \
+  --clip walk --time 0.3 --crowd 49
 # The same twist frame (the left forearm rolled half a turn) under LBS, DQS and CoR, side by side:
 # each rendered large, cropped to the arm, joined left to right (ImageMagick).
 methods_tmp="$(mktemp -d)"

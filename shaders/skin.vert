@@ -29,6 +29,27 @@ uniform samplerBuffer u_method_palette;
 uniform int u_palette_base;
 uniform int u_method;  // 0 LBS, 1 DQS, 2 CoR (sv::SkinMethod)
 
+// --- Crowds (gfx/crowd_gpu.h) -------------------------------------------------------------------
+// u_crowd_records 0: one model, drawn at u_world with its palette at u_palette_base. Otherwise the
+// draw is instanced and the palette buffers hold every palette group's palette, one after the
+// other; instance gl_InstanceID's record is 4 texels of u_palette from texel u_crowd_records - 1:
+// the rows of its model-to-world 3x4 matrix, then (first bone of its palette group, 0, 0, 0).
+// main() sets these two first; everything below reads them instead of the uniforms.
+uniform int u_crowd_records;
+int palette_base;  // u_palette_base, plus the instance's palette group in a crowd
+mat4 world_matrix;  // u_world, or the instance's model-to-world in a crowd
+
+void select_instance() {
+  palette_base = u_palette_base;
+  world_matrix = u_world;
+  if (u_crowd_records == 0) return;
+  int r = u_crowd_records - 1 + 4 * gl_InstanceID;
+  world_matrix = transpose(mat4(texelFetch(u_palette, r), texelFetch(u_palette, r + 1),
+                                texelFetch(u_palette, r + 2), vec4(0.0, 0.0, 0.0, 1.0)));
+  palette_base += int(texelFetch(u_palette, r + 3).x);
+}
+// --- end of crowds ------------------------------------------------------------------------------
+
 out vec3 v_model_position;  // skinned, model space: captured by transform feedback in tests
 
 // v rotated by the unit quaternion q (xyz vector part, w scalar).
@@ -44,7 +65,7 @@ vec3 blend_point(vec3 p) {
   for (int i = 0; i < influence_count(); ++i) {
     float w = influence_weight(i, share);
     if (w == 0.0) continue;
-    int t = 3 * (u_palette_base + influence_joint(i));
+    int t = 3 * (palette_base + influence_joint(i));
     sum += w * vec3(dot(texelFetch(u_palette, t + 0), h), dot(texelFetch(u_palette, t + 1), h),
                     dot(texelFetch(u_palette, t + 2), h));
   }
@@ -55,13 +76,13 @@ void skin_method(out vec3 skinned, out vec3 normal) {
   int pivot = 0;
   for (int i = 1; i < 4; ++i)
     if (a_weights[i] > a_weights[pivot]) pivot = i;
-  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (u_palette_base + int(a_joints[pivot])));
+  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (palette_base + int(a_joints[pivot])));
   vec4 b0 = vec4(0.0), be = vec4(0.0);
   vec3 a0 = vec3(0.0), a1 = vec3(0.0), a2 = vec3(0.0);  // rows of A
   bool scaled = false;
   float share = first_share();
   for (int i = 0; i < influence_count(); ++i) {
-    int t = SV_METHOD_TEXELS * (u_palette_base + influence_joint(i));
+    int t = SV_METHOD_TEXELS * (palette_base + influence_joint(i));
     vec4 real = texelFetch(u_method_palette, t);
     vec4 s0 = texelFetch(u_method_palette, t + 2);
     scaled = scaled || s0.w != 0.0;
@@ -100,6 +121,7 @@ void skin_method(out vec3 skinned, out vec3 normal) {
 }
 
 void main() {
+  select_instance();
   vec3 skinned, normal;
   if (u_method == 1 || u_method == 2) {
     skin_method(skinned, normal);
@@ -110,7 +132,7 @@ void main() {
     for (int i = 0; i < influence_count(); ++i) {
       float w = influence_weight(i, share);
       if (w == 0.0) continue;
-      int t = 3 * (u_palette_base + influence_joint(i));
+      int t = 3 * (palette_base + influence_joint(i));
       r0 += w * texelFetch(u_palette, t + 0);
       r1 += w * texelFetch(u_palette, t + 1);
       r2 += w * texelFetch(u_palette, t + 2);
@@ -124,8 +146,8 @@ void main() {
   }
 
   v_model_position = skinned;
-  vec4 world = u_world * vec4(skinned, 1.0);
-  v_world_normal = mat3(u_world) * normal;
+  vec4 world = world_matrix * vec4(skinned, 1.0);
+  v_world_normal = mat3(world_matrix) * normal;
   v_uv = a_uv;
   v_color = view_color();
   v_flat_color = v_color;

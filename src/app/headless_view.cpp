@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "gfx/gl.h"  // before GLFW
 
@@ -32,6 +33,8 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   ro_.influences = options.influences;
   ro_.skeleton = viewer.skeleton;
   ui_ = viewer.ui;
+  if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd_); !e.empty())
+    return bad_input(e);
   BlendSpecs blend;
   if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
     return bad_input(e);
@@ -61,6 +64,13 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   if (s.model.meshes.empty()) ro_.skeleton = true;
   if (viewer.up != "auto") s.z_up = viewer.up == "z";
   h_.gl->renderer().prepare(s.model);
+  if (crowd_.on) {
+    // Laid out once here, so a crowd the driver cannot hold is bad input before any picture.
+    s.player.clip = h_.clip;
+    s.bounds = s.bounds_of(s.player.clip);
+    if (std::string e = crowd_frame(s, crowd_, 0.0, h_.gl->renderer()); !e.empty())
+      return bad_input(e);
+  }
   if (ro_.method == SkinMethod::Cor) {
     // Pictures, not a live view: wait for the centres instead of drawing LBS while they are
     // computed.
@@ -89,6 +99,13 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   // ends), from the load direction, then turned: the turn leaves the distance as it is.
   OrbitCamera camera;
   s.bounds = s.bounds_of(s.player.clip);
+  evaluate(s, ro_);
+  if (crowd_.on) {
+    // The crowd at `time` (its clock too), laid out before framing so the picture holds it all.
+    s.crowd.set_clock(time);
+    if (std::string e = crowd_frame(s, crowd_, 0.0, gl.renderer()); !e.empty())
+      std::fprintf(stderr, "skinview: %s\n", e.c_str());
+  }
   frame_scene(s, camera, ro_, viewport_.aspect());
   if (turntable_) {
     // The box around the cylinder: framing it from the load direction also frames the cylinder,
@@ -105,7 +122,6 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
     }
   }
   camera.yaw += turn_radians;
-  evaluate(s, ro_);
   glViewport(0, 0, width_, height_);
   glClearColor(ro_.background.r, ro_.background.g, ro_.background.b, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "anim/crowd.h"
 #include "anim/layer_stack.h"
 #include "app/app_common.h"
 #include "gfx/camera.h"
@@ -59,7 +60,8 @@ class HeadlessView {
  private:
   HeadlessScene h_;
   RenderOptions ro_;
-  LayerStack stack_;  // the blend, resolved against the model before any window opens
+  LayerStack stack_;    // the blend, resolved against the model before any window opens
+  CrowdRequest crowd_;  // --crowd
   int32_t joint_ = -1;
   bool ui_ = false;
   bool turntable_ = false;

@@ -92,6 +92,9 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.centers_failed = centers.done() && !centers_fit(*scene, influences);
   v.volume = scene->volume_of(scene->player.clip);
   v.volume_method = scene->animator.skin().method;
+  v.crowd = scene->crowd.empty() ? nullptr : &scene->crowd;
+  v.crowd_upload_seconds = scene->crowd_upload_seconds;
+  v.crowd_error = scene->crowd_error;
   return v;
 }
 
@@ -116,6 +119,7 @@ struct Start {
   int32_t joint = -1;          // --bone
   RenderOptions render;
   std::string up = "auto";
+  CrowdRequest crowd;  // --crowd
 };
 
 // The viewer's own queue of key presses and typed characters, and a dropped file.
@@ -188,6 +192,7 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   }
   renderer_.prepare(scene_->model);
   state_.new_model(scene_->model);
+  state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
   picking_.reset();
   frame_camera(true);  // a new file starts with a fresh camera
   std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s", path.c_str());
@@ -273,7 +278,9 @@ void Viewer::frame(float dt) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (scene_) {
     advance(*scene_, dt);
+    if (state_.crowd.on) state_.render.gpu_skinning = true;  // a crowd is skinned on the GPU
     evaluate(*scene_, state_.render);
+    crowd_frame(*scene_, state_.crowd, dt, renderer_);
     state_.render.selected_joint = state_.selection.joint;
     const auto t0 = Clock::now();
     renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, state_.render,
@@ -406,6 +413,13 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         scene_->z_up = start.up == "z";
         state_.render.z_up = scene_->z_up;
       }
+      state_.crowd = start.crowd;
+      if (state_.crowd.on) {
+        // Laid out before framing, so the opening view holds the whole crowd.
+        state_.render.gpu_skinning = true;
+        scene_->bounds = scene_->bounds_of(p.clip);
+        crowd_frame(*scene_, state_.crowd, 0.0, renderer_);
+      }
       frame_camera(true);
     }
 
@@ -486,6 +500,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   state.new_model(scene->model);
   state.render = options;
   state.selection.joint = joint;
+  // The Crowd section as the window would show the crowd drawn (--crowd).
+  state.crowd.on = !scene->crowd.empty();
+  if (state.crowd.on) state.crowd.settings = scene->crowd.settings();
   Status status;
   status.shader_warnings = shader_warnings;
   std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s", scene->path.c_str());
@@ -544,6 +561,7 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("more_models", o.more_models, "Further model files (--soak only)");
   app.add_option("--up", o.up, "Up axis of the file: auto (default: Z for SMD/MD5, else Y), y or z")
       ->check(CLI::IsMember({"auto", "y", "z"}));
+  add_crowd_options(app, o.crowd);
 }
 
 int run_viewer(const Options& options, const ViewerOptions& viewer) {
@@ -571,6 +589,8 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     start.time = t;
   }
   if (!options.times.empty()) return bad_input("--times is for --dump; the window takes --time");
+  if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &start.crowd); !e.empty())
+    return bad_input(e);
   BlendSpecs blend;
   if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
     return bad_input(e);

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "app/crowd_frame.h"
+
 struct GLFWwindow;
 
 namespace CLI {
@@ -43,6 +45,7 @@ struct ViewerOptions {
   int soak = 0;             // --soak N: frames per model per cycle of the soak run
   int soak_cycles = 3;      // --soak-cycles C
   std::vector<std::string> more_models;  // further model files (positional; --soak only)
+  CrowdOptions crowd;                    // --crowd N and its options (app/crowd_frame.h)
 };
 
 // Registers the viewer's options next to the core ones (see cli.h).

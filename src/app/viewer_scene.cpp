@@ -156,7 +156,12 @@ bool format_is_z_up(const std::string& path) noexcept {
 }
 
 Bounds world_bounds(const Scene& scene) noexcept {
-  return scene.bounds.transformed(up_axis_matrix(scene.z_up));
+  Bounds b = scene.bounds.transformed(up_axis_matrix(scene.z_up));
+  if (!scene.crowd.empty() && b.valid()) {
+    b.min += scene.crowd.placement_min();
+    b.max += scene.crowd.placement_max();
+  }
+  return b;
 }
 
 }  // namespace sv

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "anim/animator.h"
+#include "anim/crowd.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
@@ -18,6 +19,7 @@
 #include "anim/weight_stats.h"
 #include "app/center_task.h"
 #include "gfx/camera.h"
+#include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "io/import.h"
 
@@ -60,6 +62,12 @@ struct Scene {
   // command line's --layer / --crossfade to begin with, then the Layers section's edits.
   StackPlayer stack;
   std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
+  // Crowds (app/crowd_frame.h): the instances' poses and their GPU buffers, empty while no crowd
+  // is drawn; configured by crowd_frame() when the request or the player's clip changes.
+  Crowd crowd;
+  gl::CrowdGpu crowd_gpu;
+  std::string crowd_error;            // why the requested crowd is off ("" when none)
+  double crowd_upload_seconds = 0.0;  // the last frame's crowd upload (CPU side)
   // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread, kept for
   // the scene's life; uploaded to the GPU once when known. After `model`: destroyed first.
   CenterTask centers;
@@ -115,7 +123,8 @@ std::string adopt_scene(ImportResult&& result, const std::string& path,
 // Valve SMD and id MD5 files, Y otherwise (glTF, FBX, COLLADA, X, BVH as assimp returns them).
 bool format_is_z_up(const std::string& path) noexcept;
 
-// The world-space bounds the camera frames: model bounds turned upright.
+// The world-space bounds the camera frames: model bounds turned upright, over every instance of a
+// crowd.
 Bounds world_bounds(const Scene& scene) noexcept;
 
 }  // namespace sv

@@ -59,20 +59,6 @@ void influence2_attributes(GLuint buffer) noexcept {
   float_attribute(kWeights2, 4, offsetof(Influence2, weights), s);
 }
 
-Texture make_buffer_texture(Buffer& buffer, std::size_t texels) {
-  buffer = Buffer::create();
-  glBindBuffer(GL_TEXTURE_BUFFER, buffer.id());
-  // At least one texel: a zero-sized buffer texture is incomplete on some drivers.
-  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(std::max<std::size_t>(texels, 1) * 16),
-               nullptr, GL_DYNAMIC_DRAW);
-  Texture tex = Texture::create();
-  glBindTexture(GL_TEXTURE_BUFFER, tex.id());
-  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer.id());
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
-  glBindBuffer(GL_TEXTURE_BUFFER, 0);
-  return tex;
-}
-
 Texture load_texture(const Material& mat, std::string* warning) {
   int w = 0, h = 0, n = 0;
   stbi_uc* pixels = nullptr;
@@ -103,20 +89,48 @@ Texture load_texture(const Material& mat, std::string* warning) {
 
 }  // namespace
 
+Texture make_buffer_texture(Buffer& buffer, std::size_t texels) {
+  buffer = Buffer::create();
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer.id());
+  // At least one texel: a zero-sized buffer texture is incomplete on some drivers.
+  glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(std::max<std::size_t>(texels, 1) * 16),
+               nullptr, GL_DYNAMIC_DRAW);
+  Texture tex = Texture::create();
+  glBindTexture(GL_TEXTURE_BUFFER, tex.id());
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer.id());
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  return tex;
+}
+
+void pack_method_bone(const MethodBone& m, glm::vec4* t) noexcept {
+  t[0] = glm::vec4(m.real.x, m.real.y, m.real.z, m.real.w);
+  t[1] = glm::vec4(m.dual.x, m.dual.y, m.dual.z, m.dual.w);
+  // Rows of S (glm is column-major).
+  for (int r = 0; r < 3; ++r)
+    t[2 + r] = glm::vec4(m.stretch[0][r], m.stretch[1][r], m.stretch[2][r], 0.0f);
+  t[2].w = m.scaled != 0 ? 1.0f : 0.0f;
+}
+
 std::vector<std::string> skin_program_defines() {
   std::vector<std::string> defines = view_color_defines();
   defines.push_back("SV_METHOD_TEXELS " + std::to_string(kMethodTexels));
   return defines;
 }
 
-void bind_palettes(const GpuModel& gpu) noexcept {
+void bind_palette_textures(GLuint palette, GLuint normal, GLuint method) noexcept {
   glActiveTexture(GL_TEXTURE0 + kPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, palette);
   glActiveTexture(GL_TEXTURE0 + kNormalPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.normal_palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, normal);
   glActiveTexture(GL_TEXTURE0 + kMethodPaletteUnit);
-  glBindTexture(GL_TEXTURE_BUFFER, gpu.method_palette_texture());
+  glBindTexture(GL_TEXTURE_BUFFER, method);
   glActiveTexture(GL_TEXTURE0);
+}
+
+void bind_palettes(const GpuModel& gpu) noexcept {
+  bind_palette_textures(gpu.palette_texture(), gpu.normal_palette_texture(),
+                        gpu.method_palette_texture());
 }
 
 GpuModel::GpuModel(const Model& model) {
@@ -257,14 +271,7 @@ void GpuModel::upload_palette(std::span<const glm::mat4> palette,
 void GpuModel::upload_method_palette(std::span<const MethodBone> palette) noexcept {
   if (palette.size() != bone_count_ || bone_count_ == 0) return;
   for (std::size_t b = 0; b < bone_count_; ++b) {
-    const MethodBone& m = palette[b];
-    glm::vec4* t = &staging_[kMethodTexels * b];
-    t[0] = glm::vec4(m.real.x, m.real.y, m.real.z, m.real.w);
-    t[1] = glm::vec4(m.dual.x, m.dual.y, m.dual.z, m.dual.w);
-    // Rows of S (glm is column-major).
-    for (int r = 0; r < 3; ++r)
-      t[2 + r] = glm::vec4(m.stretch[0][r], m.stretch[1][r], m.stretch[2][r], 0.0f);
-    t[2].w = m.scaled != 0 ? 1.0f : 0.0f;
+    pack_method_bone(palette[b], &staging_[kMethodTexels * b]);
   }
   glBindBuffer(GL_TEXTURE_BUFFER, method_buffer_.id());
   glBufferSubData(GL_TEXTURE_BUFFER, 0,

@@ -92,9 +92,18 @@ inline GLint influences_uniform(const GpuMesh& mesh, int influences) noexcept {
   return influences == 8 && mesh.has_influences8 ? 8 : 4;
 }
 
+// A texture buffer of `texels` RGBA32F texels (at least one) over a new `buffer`, contents
+// undefined: the palettes' storage (GpuModel, gfx/crowd_gpu.h).
+Texture make_buffer_texture(Buffer& buffer, std::size_t texels);
+
+// One bone of the method palette as its kMethodTexels texels (the layout above).
+void pack_method_bone(const MethodBone& bone, glm::vec4* texels) noexcept;
+
 class GpuModel;
 // Binds the model's palette textures at their units (kPaletteUnit ...), for skin.vert.
 void bind_palettes(const GpuModel& gpu) noexcept;
+// The same for any three palette textures (a crowd's: gfx/crowd_gpu.h).
+void bind_palette_textures(GLuint palette, GLuint normal, GLuint method) noexcept;
 
 class GpuModel {
  public:

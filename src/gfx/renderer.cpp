@@ -11,6 +11,7 @@
 #include "anim/animator.h"
 #include "anim/model.h"
 #include "gfx/camera.h"
+#include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
@@ -72,6 +73,7 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->lit = glGetUniformLocation(p, "u_lit");
     u->has_texture = glGetUniformLocation(p, "u_has_texture");
     u->base_texture = glGetUniformLocation(p, "u_base_texture");
+    u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
   }
   line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
   line_point_size_ = glGetUniformLocation(line_.id(), "u_point_size");
@@ -128,6 +130,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
                            const RenderOptions& options, const glm::mat4& view_proj,
                            const glm::vec3& light_dir) {
   const bool gpu_path = options.gpu_skinning;
+  const bool crowd = gpu_path && crowd_ != nullptr && crowd_->instances() > 0;
   const MeshUniforms& u = gpu_path ? skin_u_ : mesh_u_;
   glUseProgram(gpu_path ? skin_.id() : mesh_.id());
   if (gpu_path) {
@@ -136,7 +139,12 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
     // equal to options.method; a CoR scene whose centres are not known yet skins with LBS).
     const SkinMethod method = animator.skin().method;
     if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
-    bind_palettes(gpu);
+    if (crowd) {
+      crowd_->bind();
+    } else {
+      bind_palettes(gpu);
+    }
+    glUniform1i(u.crowd_records, crowd ? crowd_->records_uniform() : 0);
     glUniform1i(u.palette, kPaletteUnit);
     glUniform1i(u.normal_palette, kNormalPaletteUnit);
     glUniform1i(u.method_palette, kMethodPaletteUnit);
@@ -175,7 +183,12 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, textured ? mesh.base_texture.id() : 0);
     glBindVertexArray(gpu_path ? mesh.vao_gpu.id() : mesh.vao_cpu.id());
-    glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
+    if (crowd) {
+      glDrawElementsInstanced(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr,
+                              static_cast<GLsizei>(crowd_->instances()));
+    } else {
+      glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
+    }
   }
   glBindVertexArray(0);
   glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);

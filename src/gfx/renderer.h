@@ -26,6 +26,7 @@ struct OrbitCamera;
 namespace gl {
 
 class GpuModel;
+class CrowdGpu;
 
 class Renderer {
  public:
@@ -48,6 +49,13 @@ class Renderer {
   void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
             const RenderOptions& options, const PixelRect& viewport, int framebuffer_height);
 
+  // Crowds (gfx/crowd_gpu.h): while `crowd` is set (and holds instances), the GPU path draws it
+  // instead of the single model, each mesh with one instanced draw from the crowd's palettes
+  // (uploaded by the caller). The single model's palette is still uploaded (picking reads it);
+  // the skeleton overlay shows the single model, which is the crowd's instance 0. The CPU path
+  // ignores the crowd. The caller keeps `crowd` alive while set; null turns it off.
+  void set_crowd(const CrowdGpu* crowd) noexcept { crowd_ = crowd; }
+
   // The grid spacing the last draw used, for the UI.
   float grid_spacing() const noexcept { return grid_spacing_; }
   // GPU time of the mesh draws (skinning included) from a timer query a few frames old;
@@ -68,6 +76,7 @@ class Renderer {
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
     GLint influences = -1;
+    GLint crowd_records = -1;
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
   void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
@@ -91,6 +100,7 @@ class Renderer {
   std::vector<int32_t> selected_bones_;
   int32_t bones_selected_for_ = -1;  // the joint selected_bones_ was computed for
   float grid_spacing_ = 1.0f;
+  const CrowdGpu* crowd_ = nullptr;
   // GL_TIME_ELAPSED queries in a ring, read when their result is ready, so nothing stalls.
   static constexpr int kTimers = 4;
   Query timers_[kTimers];

@@ -15,6 +15,19 @@
 #include "ui/widgets.h"
 
 namespace sv::ui {
+
+float mean_frame_seconds(std::span<const float> frame_times) {
+  float sum = 0.0f;
+  int drawn = 0;
+  for (float t : frame_times) {
+    if (t > 0.0f) {
+      sum += t;
+      ++drawn;
+    }
+  }
+  return drawn == 0 ? 0.0f : sum / static_cast<float>(drawn);
+}
+
 namespace {
 
 void trs_rows(const char* label, const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
@@ -140,8 +153,10 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   if (!section) return;
   RenderOptions& o = state.render;
   int path = o.gpu_skinning ? 1 : 0;
+  if (state.crowd.on) ImGui::BeginDisabled();  // a crowd is skinned on the GPU (Crowd section)
   ImGui::RadioButton("CPU skinning", &path, 0);
   state.landmarks.add_last_item("radio:CPU");
+  if (state.crowd.on) ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::RadioButton("GPU skinning", &path, 1);
   state.landmarks.add_last_item("radio:GPU");
@@ -233,10 +248,7 @@ void report_section(const SceneView& scene, ViewerState& state) {
 void performance_section(const SceneView& scene, const StatusView& status, ViewerState& state) {
   Section section("Performance###perf", "perf", "header:Performance", state.landmarks);
   if (!section) return;
-  float sum = 0.0f;
-  for (float t : status.frame_times) sum += t;
-  const float mean =
-      status.frame_times.empty() ? 0.0f : sum / static_cast<float>(status.frame_times.size());
+  const float mean = mean_frame_seconds(status.frame_times);
   ImGui::Text("%.1f FPS (%.2f ms a frame)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
   ImGui::PlotLines("##frames", status.frame_times.data(),
                    static_cast<int>(status.frame_times.size()),
@@ -259,6 +271,19 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
         "  %s, %.0f M vertices/s", skin_isa_name(skin_best_isa()),
         t.cpu_skin > 0.0 ? static_cast<double>(scene.vertices) / t.cpu_skin * 1e-6 : 0.0);
   }
+  if (scene.crowd != nullptr) {
+    // One crowd frame: pose + palette per palette group on the CPU, one upload of every
+    // palette, one instanced draw per mesh.
+    const CrowdTimes& c = scene.crowd->times();
+    ImGui::Text("crowd %zu instances, %zu palettes", scene.crowd->instances(),
+                scene.crowd->palettes_computed());
+    state.landmarks.add_last_item("text:Crowd stats");
+    ImGui::Text("  pose    %7.3f ms", c.pose * 1e3);
+    ImGui::Text("  palette %7.3f ms", c.palette * 1e3);
+    ImGui::TextDisabled("  sample, to model, palette | normals%s",
+                        state.render.method != SkinMethod::Lbs ? ", method" : "");
+    ImGui::Text("  upload  %7.3f ms", scene.crowd_upload_seconds * 1e3);
+  }
   ImGui::Text("upload+draw %5.3f ms (CPU)", scene.upload_seconds * 1e3);
   if (scene.gpu_seconds >= 0.0) ImGui::Text("GPU draws %7.3f ms", scene.gpu_seconds * 1e3);
 }
@@ -272,6 +297,7 @@ void inspector_panel(const SceneView& scene, const StatusView& status, ViewerSta
   // of the panel, and the overlay toggles a rigger reaches for most should stay in sight.
   view_section(scene, state, edits);
   if (scene.model != nullptr) layers_section(scene, state);
+  if (scene.model != nullptr) crowd_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }

@@ -55,6 +55,11 @@ struct SceneView {
   // `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
   const VolumeChange* volume = nullptr;
   SkinMethod volume_method = SkinMethod::Lbs;
+  // The crowd drawn this frame (anim/crowd.h), null when none; its upload's CPU time; why a
+  // requested crowd is off.
+  const Crowd* crowd = nullptr;
+  double crowd_upload_seconds = 0.0;
+  std::string_view crowd_error;
 };
 
 // The app's state the panels show: reads in progress, errors, frame times.
@@ -63,6 +68,10 @@ struct StatusView {
   std::span<const float> frame_times;  // a ring of the last frame times, seconds
   std::size_t frame_newest = 0;        // index of the oldest entry (PlotLines' offset)
 };
+
+// The mean of the frame times drawn so far, seconds (0 when none): the ring starts as zeros, and
+// counting them would overstate the rate for the first seconds.
+float mean_frame_seconds(std::span<const float> frame_times);
 
 struct UiEdits {
   bool open = false;        // open state.files.open_path
@@ -86,6 +95,9 @@ void timeline_panel(const SceneView& scene, ViewerState& state, UiEdits& edits);
 // the layers over it (add, remove, reorder, clip, weight, mode, mask; the mask is ticked in the
 // outliner's joint tree while its layer's "Edit mask" is on).
 void layers_section(const SceneView& scene, ViewerState& state);
+// The inspector's Crowd section (crowd_panel.cpp): instances, spacing, shared palettes, clips
+// and phases of the crowd drawn around the model (state.crowd).
+void crowd_section(const SceneView& scene, ViewerState& state);
 // The timeline's rows under the scrub bar: each layer's (and a fade target's) own time, on a bar
 // that scrubs it.
 void layer_timelines(const SceneView& scene, ViewerState& state);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "anim/crowd.h"
 #include "gfx/render_options.h"
 #include "ui/files.h"
 #include "ui/landmarks.h"
@@ -65,6 +66,7 @@ struct ViewerState {
   JointTreeState tree;
   TimelineState timeline;
   LayersState layers;
+  CrowdRequest crowd;             // the Crowd section's (app/crowd_frame.h draws it)
   Landmarks landmarks;            // this frame's (landmarks.h)
   uint64_t model_generation = 0;  // counts new_model() calls; caches compare against it
 

@@ -329,4 +329,27 @@ TEST(Window, AFirstFileWhoseImportCrashesIsOneLine) {
   EXPECT_EQ(out, "skinview: " + model + ": the importer crashed (SIGSEGV) reading it; refused\n");
 }
 
+// Crowds through the renderer (one instanced draw per mesh): a crowd of one is the single model,
+// pixel for pixel (instance 0 stands at the origin at the timeline's time); a crowd of 9 in step
+// covers more of the picture, and out of phase differs from in step.
+TEST(Screenshot, ACrowdOfOneIsTheSingleModel) {
+  SV_REQUIRE_SCREENSHOTS();
+  const std::string model = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const Image single = shoot(model, "crowd_none", "--clip walk --time 0.4");
+  const Image one = shoot(model, "crowd_one", "--clip walk --time 0.4 --crowd 1");
+  const Image one_dqs =
+      shoot(model, "crowd_one_dqs", "--clip walk --time 0.4 --crowd 1 --method dqs");
+  const Image single_dqs = shoot(model, "crowd_none_dqs", "--clip walk --time 0.4 --method dqs");
+  EXPECT_EQ(differing(single, one, 1), 0.0);
+  EXPECT_EQ(differing(single_dqs, one_dqs, 1), 0.0);
+  const Image in_step =
+      shoot(model, "crowd_step", "--clip walk --time 0.4 --crowd 9 --crowd-in-step");
+  const Image apart = shoot(model, "crowd_apart", "--clip walk --time 0.4 --crowd 9");
+  EXPECT_GT(differing(single, in_step), 0.02) << "nine characters, framed together";
+  EXPECT_GT(differing(in_step, apart), 0.005) << "out of phase";
+  const Image shared = shoot(model, "crowd_shared",
+                             "--clip walk --time 0.4 --crowd 9 --crowd-in-step --crowd-shared");
+  EXPECT_EQ(differing(in_step, shared, 1), 0.0) << "one shared palette draws the same";
+}
+
 }  // namespace

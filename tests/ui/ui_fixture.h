@@ -50,6 +50,7 @@ class UiFixture {
       v.volume = volume;
       v.volume_method = volume_method;
       v.from_cache = from_cache;
+      v.crowd = crowd;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
       keys.clear();
@@ -121,8 +122,9 @@ class UiFixture {
   float centers_progress = -1.0f;  // SceneView::centers_progress (CoR's centres being computed)
   const VolumeChange* volume = nullptr;  // SceneView::volume
   SkinMethod volume_method = SkinMethod::Lbs;
-  bool from_cache = false;  // SceneView::from_cache
-  int open_requests = 0;    // frames whose edits asked to open a file (a click spans frames)
+  bool from_cache = false;       // SceneView::from_cache
+  const Crowd* crowd = nullptr;  // SceneView::crowd
+  int open_requests = 0;         // frames whose edits asked to open a file (a click spans frames)
 };
 
 }  // namespace sv::test

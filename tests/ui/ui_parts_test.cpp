@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "ui/controls.h"
 #include "ui/files.h"
 #include "ui/outliner.h"
+#include "ui/ui.h"
 
 #include "temp_dir.h"
 
@@ -273,3 +275,14 @@ TEST(Controls, TheReadmeListsEveryBindingAsTheTableDoes) {
 
 }  // namespace
 }  // namespace sv
+
+TEST(Performance, MeanFrameTimeCountsOnlyTheFramesDrawn) {
+  std::vector<float> ring(240, 0.0f);
+  EXPECT_EQ(sv::ui::mean_frame_seconds(ring), 0.0f);
+  ring[0] = 0.02f;
+  ring[1] = 0.04f;
+  // Two frames drawn: 30 ms, not (60 ms / 240) = 0.25 ms, which would read 4,000 FPS.
+  EXPECT_FLOAT_EQ(sv::ui::mean_frame_seconds(ring), 0.03f);
+  std::fill(ring.begin(), ring.end(), 0.01f);
+  EXPECT_NEAR(sv::ui::mean_frame_seconds(ring), 0.01f, 1e-6f);
+}
