@@ -7,6 +7,10 @@
 //       posed, every joint scaled by 1 +- 0.02, so DQS and CoR take two-phase skinning. The
 //       method palette (build_method_palette) is built once outside the loop, as the Animator
 //       builds it once per frame; method_palette/<bones> measures that.
+//   skin_method8/<method>/<vertices>/<threads>
+//       the same (rigid palette) with 8 influences on every vertex: skin_method's 4 and a second
+//       set of 4 more bones (base+12 .. base+21) holding 0.3 of the weight, through the
+//       8-influence loop (anim/skinning8.cpp). Every vertex with 8 is that loop's worst case.
 //   method_palette/<bones>             build_method_palette of a posed palette
 //   cor_precompute/tube/<vertices>     compute_rotation_centers on make_tube_mesh (2 threads)
 //   cor_precompute/default             the same on the default character's mesh (needs sv::io)
@@ -71,6 +75,18 @@ const MethodData& method_data(std::size_t vertices, bool rigid) {
   return *d;
 }
 
+// Times skin() (1 thread) or skin_parallel() of `in` with `method`.
+void time_method(benchmark::State& state, SkinMethod method, unsigned threads,
+                 const SkinPalettes& pal, const SkinInput& in) {
+  const std::size_t n = in.positions.size();
+  std::vector<glm::vec3> out_p(n), out_n(n);
+  WorkerPool& workers = bench_pool(threads);
+  time_skinning(state, n, out_p, out_n, [&] {
+    return threads == 1 ? skin(method, pal, in, out_p, out_n)
+                        : skin_parallel(workers, method, pal, in, out_p, out_n);
+  });
+}
+
 void skin_method(benchmark::State& state) {
   const auto method = static_cast<SkinMethod>(state.range(0));
   const auto n = static_cast<std::size_t>(state.range(1));
@@ -79,17 +95,50 @@ void skin_method(benchmark::State& state) {
   SkinInput in{d.skin.positions, d.skin.normals, d.skin.joints, d.skin.weights, d.skin.max_joint};
   in.centers = d.centers;
   const SkinPalettes pal{d.palette, d.normal_palette, d.method};
-  std::vector<glm::vec3> out_p(n), out_n(n);
-  WorkerPool& workers = bench_pool(threads);
-  time_skinning(state, n, out_p, out_n, [&] {
-    return threads == 1 ? skin(method, pal, in, out_p, out_n)
-                        : skin_parallel(workers, method, pal, in, out_p, out_n);
-  });
+  time_method(state, method, threads, pal, in);
   state.SetLabel(std::string(skin_method_label(method)) + " " + skin_isa_name(skin_best_isa()));
 }
 BENCHMARK(skin_method)
     ->ArgNames({"method", "vertices", "threads", "rigid"})
     ->ArgsProduct({{0, 1, 2}, {1000000}, {1, 2}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond);
+
+struct SecondSet {
+  std::vector<glm::u16vec4> joints2;
+  std::vector<glm::vec4> weights2;
+};
+
+const SecondSet& second_set(const SkinData& skin) {
+  static std::map<std::size_t, std::unique_ptr<SecondSet>> cache;
+  auto& s = cache[skin.positions.size()];
+  if (s) return *s;
+  s = std::make_unique<SecondSet>();
+  for (const glm::u16vec4& j : skin.joints) {
+    glm::u16vec4 j2;
+    for (int i = 0; i < 4; ++i) j2[i] = static_cast<uint16_t>((j.x + 12 + 3 * i) % kBones);
+    s->joints2.push_back(j2);
+    s->weights2.emplace_back(0.12f, 0.08f, 0.06f, 0.04f);  // 0.3 of the top 8
+  }
+  return *s;
+}
+
+void skin_method8(benchmark::State& state) {
+  const auto method = static_cast<SkinMethod>(state.range(0));
+  const auto n = static_cast<std::size_t>(state.range(1));
+  const auto threads = static_cast<unsigned>(state.range(2));
+  const MethodData& d = method_data(n, true);
+  const SecondSet& s = second_set(d.skin);
+  SkinInput in{d.skin.positions, d.skin.normals, d.skin.joints, d.skin.weights, kBones - 1};
+  in.centers = d.centers;
+  in.joints2 = s.joints2;
+  in.weights2 = s.weights2;
+  const SkinPalettes pal{d.palette, d.normal_palette, d.method};
+  time_method(state, method, threads, pal, in);
+  state.SetLabel(std::string(skin_method_label(method)) + " 8 influences");
+}
+BENCHMARK(skin_method8)
+    ->ArgNames({"method", "vertices", "threads"})
+    ->ArgsProduct({{0, 1, 2}, {1000000}, {1, 2}})
     ->Unit(benchmark::kMicrosecond);
 
 void method_palette(benchmark::State& state) {

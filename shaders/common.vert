@@ -4,16 +4,16 @@
 // View modes (u_view_mode): 0 shaded (material colour), 1 weight of the selected bone as a heat
 // map (Blender's ramp, 0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not
 // interpolated: see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange;
-// vertices that lost weight to the 4-limit magenta), 4 weight-sum error (grey within tolerance,
-// unweighted yellow, off by more an orange -> red ramp of the error), 5 CPU vs GPU difference and
-// 6 method vs method difference (both the heat ramp of a value per vertex, 0..1, that the CPU
-// computed and uploaded: u_vertex_values, indexed by the vertex's index in its mesh; a negative
-// value, no comparison, is grey).
+// vertices that lost weight to the 4-limit a pink -> magenta -> violet ramp of the share cut),
+// 4 weight-sum error (grey within tolerance, unweighted yellow, off by more an orange -> red ramp
+// of the error), 5 CPU vs GPU difference and 6 method vs method difference (both the heat ramp of
+// a value per vertex, 0..1, that the CPU computed and uploaded: u_vertex_values, indexed by the
+// vertex's index in its mesh; a negative value, no comparison, is grey).
 //
 // Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
 // legends read them too; heat(), joint_color() and sum_color() mirror the functions there.
 
-#if !defined(SV_HEAT_STOPS) || !defined(SV_INFLUENCE_COLORS)
+#if !defined(SV_HEAT_STOPS) || !defined(SV_INFLUENCE_COLORS) || !defined(SV_CUT_STOPS)
 #error "common.vert needs the view colours: build with sv::view_color_defines()"
 #endif
 
@@ -24,6 +24,13 @@ layout(location = 3) in uvec4 a_joints;   // skin bone indices of this mesh
 layout(location = 4) in vec4 a_weights;   // sum 1; weighted slots first, by joint
 layout(location = 5) in uvec2 a_info;     // x: dominant skeleton joint, y: VertexFlag bits
                                          // (0-7) | weight-sum level (8-15, weight_sum_level)
+                                         // | cut-weight level (16-23, cut_weight_level)
+// Influences 5-8 (src/anim/model.h): bound only on meshes that keep them, read only while
+// u_influences is 8 (gl::influences_uniform). With 8 the vertex blends a_weights scaled by
+// 1 - sum(a_weights2), and a_weights2: its 8 largest weights renormalised.
+layout(location = 7) in uvec4 a_joints2;
+layout(location = 8) in vec4 a_weights2;
+uniform int u_influences;
 
 uniform mat4 u_world;      // model space -> world (the up-axis fix)
 uniform mat4 u_view_proj;  // world -> clip
@@ -39,7 +46,27 @@ out vec4 v_color;
 flat out vec4 v_flat_color;  // the provoking vertex's colour: hard edges between joints
 
 const vec3 kHeatStops[SV_HEAT_STOP_COUNT] = SV_HEAT_STOPS;
-const vec3 kInfluenceColors[5] = SV_INFLUENCE_COLORS;
+const vec3 kInfluenceColors[4] = SV_INFLUENCE_COLORS;
+const vec3 kCutStops[3] = SV_CUT_STOPS;
+
+// The slots the vertex skins with: 4, or 8 with the second set.
+int influence_count() { return u_influences == 8 ? 8 : 4; }
+// The first set's share of the weight (exactly 1 with 4 influences).
+float first_share() {
+  return u_influences == 8 ? 1.0 - (a_weights2.x + a_weights2.y + a_weights2.z + a_weights2.w)
+                           : 1.0;
+}
+int influence_joint(int i) { return i < 4 ? int(a_joints[i]) : int(a_joints2[i - 4]); }
+float influence_weight(int i, float share) {
+  return i < 4 ? a_weights[i] * share : a_weights2[i - 4];
+}
+
+// The influences view's ramp of the cut share (level 1..255, cut_weight_color in C++).
+vec3 cut_color(uint level) {
+  float x = float(clamp(level, 1u, 255u) - 1u) / 254.0 * 2.0;
+  int i = min(int(x), 1);
+  return mix(kCutStops[i], kCutStops[i + 1], x - float(i));
+}
 
 vec3 heat(float w) {
   float x = clamp(w, 0.0, 1.0) * float(SV_HEAT_STOP_COUNT - 1);
@@ -63,14 +90,16 @@ vec3 joint_color(uint j) {
 vec4 view_color() {
   if (u_view_mode == 1) {
     float w = 0.0;
-    for (int i = 0; i < 4; ++i) {
-      if (int(a_joints[i]) == u_selected_bone && a_weights[i] > 0.0) w += a_weights[i];
+    float share = first_share();
+    for (int i = 0; i < influence_count(); ++i) {
+      float wi = influence_weight(i, share);
+      if (influence_joint(i) == u_selected_bone && wi > 0.0) w += wi;
     }
     return vec4(heat(w), 1.0);
   }
   if (u_view_mode == 2) return vec4(joint_color(a_info.x), 1.0);
   if (u_view_mode == 3) {
-    if ((a_info.y & 1u) != 0u) return vec4(kInfluenceColors[4], 1.0);
+    if ((a_info.y & 1u) != 0u) return vec4(cut_color((a_info.y >> 16) & 255u), 1.0);
     int n = 0;
     for (int i = 0; i < 4; ++i) n += a_weights[i] > 0.0 ? 1 : 0;
     return vec4(kInfluenceColors[clamp(n, 1, 4) - 1], 1.0);

@@ -14,6 +14,8 @@
 //   CoR  p' = R(q) A (p - p*) + sum_i w_i K_i p*
 //
 // A is the weighted blend of the stretches when any of the vertex's bones is scaled, else I.
+// The sums run over the vertex's 4 influences, or 8 where u_influences is 8 (common.vert:
+// influence_weight); the pivot of DQS's hemisphere test is the largest, always in the first 4.
 //
 // Morph targets (src/anim/morph.h) apply first, in bind space: p and n above are
 //   p = a_position + sum_i w_i dp_i      n = a_normal + sum_i w_i dn_i
@@ -85,10 +87,11 @@ vec3 quat_rotate(vec4 q, vec3 v) {
 vec3 blend_point(vec3 p) {
   vec4 h = vec4(p, 1.0);
   vec3 sum = vec3(0.0);
-  for (int i = 0; i < 4; ++i) {
-    float w = a_weights[i];
+  float share = first_share();
+  for (int i = 0; i < influence_count(); ++i) {
+    float w = influence_weight(i, share);
     if (w == 0.0) continue;
-    int t = 3 * (palette_base + int(a_joints[i]));
+    int t = 3 * (palette_base + influence_joint(i));
     sum += w * vec3(dot(texelFetch(u_palette, t + 0), h), dot(texelFetch(u_palette, t + 1), h),
                     dot(texelFetch(u_palette, t + 2), h));
   }
@@ -103,12 +106,13 @@ void skin_method(out vec3 skinned, out vec3 normal) {
   vec4 b0 = vec4(0.0), be = vec4(0.0);
   vec3 a0 = vec3(0.0), a1 = vec3(0.0), a2 = vec3(0.0);  // rows of A
   bool scaled = false;
-  for (int i = 0; i < 4; ++i) {
-    int t = SV_METHOD_TEXELS * (palette_base + int(a_joints[i]));
+  float share = first_share();
+  for (int i = 0; i < influence_count(); ++i) {
+    int t = SV_METHOD_TEXELS * (palette_base + influence_joint(i));
     vec4 real = texelFetch(u_method_palette, t);
     vec4 s0 = texelFetch(u_method_palette, t + 2);
     scaled = scaled || s0.w != 0.0;
-    float w = a_weights[i];
+    float w = influence_weight(i, share);
     float s = dot(real, qp) < 0.0 ? -w : w;
     b0 += s * real;
     be += s * texelFetch(u_method_palette, t + 1);
@@ -151,10 +155,11 @@ void main() {
   } else {
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
     vec3 n0 = vec3(0.0), n1 = vec3(0.0), n2 = vec3(0.0);
-    for (int i = 0; i < 4; ++i) {
-      float w = a_weights[i];
+    float share = first_share();
+    for (int i = 0; i < influence_count(); ++i) {
+      float w = influence_weight(i, share);
       if (w == 0.0) continue;
-      int t = 3 * (palette_base + int(a_joints[i]));
+      int t = 3 * (palette_base + influence_joint(i));
       r0 += w * texelFetch(u_palette, t + 0);
       r1 += w * texelFetch(u_palette, t + 1);
       r2 += w * texelFetch(u_palette, t + 2);

@@ -301,6 +301,10 @@ bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
     in.joints = mesh.joints;
     in.weights = mesh.weights;
     in.max_joint = mesh.max_joint;
+    if (skin_.influences == 8 && mesh.has_influences8()) {
+      in.joints2 = mesh.joints2;
+      in.weights2 = mesh.weights2;
+    }
     if (skin_.method == SkinMethod::Cor) {
       if (m >= skin_.centers.size()) return false;
       in.centers = skin_.centers[m];

@@ -76,9 +76,14 @@ struct Layer {
 // centre of rotation (rotation_centers.h), one vector per mesh, owned by the caller (the
 // viewer's Scene, the dump) and kept alive while set; without them CoR cannot skin and
 // skin_cpu() fails.
+//
+// influences: 4 skins every vertex with its 4 largest weights renormalised (the design's
+// default); 8 with its 8 largest, on meshes that keep a second set (Mesh::joints2; others have
+// 4 or fewer anyway). CoR's centres must then be those computed with 8 (rotation_centers.h).
 struct SkinChoice {
   SkinMethod method = SkinMethod::Lbs;
   std::span<const std::vector<glm::vec3>> centers;  // per mesh; CoR only
+  int influences = 4;                               // 4 or 8
 };
 
 // Wall-clock seconds of the last evaluate()/skin_cpu() per stage, for the Skinning panel.

@@ -16,6 +16,30 @@ std::size_t first_non_finite(const std::vector<T>& values) {
   return values.size();
 }
 
+// The second set of influences (model.h): all three streams empty, or one per vertex each.
+std::string check_influences8(const Mesh& mesh) {
+  const std::size_t n = mesh.vertex_count();
+  if (mesh.joints2.empty() && mesh.weights2.empty() && mesh.cut_weights.empty()) return {};
+  if (mesh.joints2.size() != n || mesh.weights2.size() != n || mesh.cut_weights.size() != n)
+    return "influence 5-8 streams differ in length (joints " + std::to_string(mesh.joints2.size()) +
+           ", weights " + std::to_string(mesh.weights2.size()) + ", cut weights " +
+           std::to_string(mesh.cut_weights.size()) + ", vertices " + std::to_string(n) + ")";
+  for (std::size_t v = 0; v < n; ++v) {
+    const glm::u16vec4 j = mesh.joints2[v];
+    for (int i = 0; i < 4; ++i)
+      if (j[i] > mesh.max_joint)
+        return "vertex " + std::to_string(v) + " uses skin bone " + std::to_string(j[i]) +
+               " (influences 5-8), above max_joint " + std::to_string(mesh.max_joint);
+    const glm::vec4 w = mesh.weights2[v];
+    const float c = mesh.cut_weights[v];
+    if (!finite(w) || w.x < 0.0f || w.y < 0.0f || w.z < 0.0f || w.w < 0.0f ||
+        w.x + w.y + w.z + w.w > 1.0f || !std::isfinite(c) || c < 0.0f || c > 1.0f)
+      return "vertex " + std::to_string(v) +
+             " has 5th-8th weights or a cut weight that are negative, not finite or above 1";
+  }
+  return {};
+}
+
 std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t material_count) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
@@ -59,6 +83,7 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
              " has weights that are negative, not finite or do "
              "not sum to 1";
   }
+  if (std::string e = check_influences8(mesh); !e.empty()) return e;
   if (mesh.indices.size() % 3 != 0)
     return std::to_string(mesh.indices.size()) + " indices is not a whole number of triangles";
   for (std::size_t i = 0; i < mesh.indices.size(); ++i)
@@ -84,6 +109,23 @@ uint64_t bone_set_key(const glm::u16vec4& j) noexcept {
          static_cast<uint64_t>(j.z) << 16 | static_cast<uint64_t>(j.w);
 }
 
+// Insertion sort of one vertex's 4 slots: weighted ones first, by joint; unused slots joint 0.
+void canonical_slots(glm::u16vec4& joints, glm::vec4& weights) noexcept {
+  std::pair<uint16_t, float> slot[4];
+  for (int i = 0; i < 4; ++i) slot[i] = {joints[i], weights[i]};
+  auto before = [](const std::pair<uint16_t, float>& a, const std::pair<uint16_t, float>& b) {
+    const bool ua = a.second == 0.0f, ub = b.second == 0.0f;
+    return ua != ub ? ub : a.first < b.first;
+  };
+  for (int i = 1; i < 4; ++i)
+    for (int k = i; k > 0 && before(slot[k], slot[k - 1]); --k) std::swap(slot[k], slot[k - 1]);
+  for (int i = 0; i < 4; ++i) {
+    const bool unused = slot[i].second == 0.0f;
+    joints[i] = unused ? uint16_t{0} : slot[i].first;
+    weights[i] = unused ? 0.0f : slot[i].second;
+  }
+}
+
 template <class T>
 void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
   if (values.size() != order.size()) return;
@@ -104,20 +146,7 @@ std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
   std::vector<uint64_t> keys(n), keys_tmp(n);
   std::vector<uint32_t> order(n), order_tmp(n);
   for (std::size_t v = 0; v < n; ++v) {
-    // Insertion sort of the 4 slots: weighted ones first, by joint.
-    std::pair<uint16_t, float> slot[4];
-    for (int i = 0; i < 4; ++i) slot[i] = {joints[v][i], weights[v][i]};
-    auto before = [](const std::pair<uint16_t, float>& a, const std::pair<uint16_t, float>& b) {
-      const bool ua = a.second == 0.0f, ub = b.second == 0.0f;
-      return ua != ub ? ub : a.first < b.first;
-    };
-    for (int i = 1; i < 4; ++i)
-      for (int k = i; k > 0 && before(slot[k], slot[k - 1]); --k) std::swap(slot[k], slot[k - 1]);
-    for (int i = 0; i < 4; ++i) {
-      const bool unused = slot[i].second == 0.0f;
-      joints[v][i] = unused ? uint16_t{0} : slot[i].first;
-      weights[v][i] = unused ? 0.0f : slot[i].second;
-    }
+    canonical_slots(joints[v], weights[v]);
     keys[v] = bone_set_key(joints[v]);
     order[v] = static_cast<uint32_t>(v);
   }
@@ -152,6 +181,9 @@ void group_vertices_by_bone_set(Mesh& mesh) {
     permute(target.position_deltas, order);
     permute(target.normal_deltas, order);
   }
+  permute(mesh.joints2, order);
+  permute(mesh.weights2, order);
+  permute(mesh.cut_weights, order);
   if (mesh.source_vertex.size() == n) {
     permute(mesh.source_vertex, order);
   } else {
@@ -164,6 +196,13 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   int32_t max_joint = 0;
   for (const glm::u16vec4& j : mesh.joints)
     max_joint = std::max<int32_t>(max_joint, std::max({j.x, j.y, j.z, j.w}));
+  if (mesh.joints2.size() == n && mesh.weights2.size() == n) {
+    for (std::size_t v = 0; v < n; ++v) {
+      canonical_slots(mesh.joints2[v], mesh.weights2[v]);
+      const glm::u16vec4 j = mesh.joints2[v];
+      max_joint = std::max<int32_t>(max_joint, std::max({j.x, j.y, j.z, j.w}));
+    }
+  }
   mesh.max_joint = max_joint;
 }
 

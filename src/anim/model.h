@@ -32,6 +32,7 @@ enum VertexFlag : uint8_t {
   kVertexTruncated = 1u << 0,     // had more than 4 influences; the smallest were dropped
   kVertexRenormalised = 1u << 1,  // stored weights did not sum to 1
   kVertexUnweighted = 1u << 2,    // no weight at all: bound rigidly to the mesh's node
+  kVertexOver8 = 1u << 3,         // had more than 8 (also kVertexTruncated): 8 still cut some
 };
 
 struct Material {
@@ -68,7 +69,26 @@ struct Mesh {
   // The file's index of each vertex (the importer reorders vertices: see
   // group_vertices_by_bone_set); empty means the file's order.
   std::vector<uint32_t> source_vertex;
-  int32_t max_joint = 0;  // largest value in `joints`
+  int32_t max_joint = 0;  // largest value in `joints` (and `joints2`)
+
+  // --- Influences 5-8 (issue 12, deliverable 3) ---------------------------------------------
+  // Empty, all three, unless some vertex had more than 4 influences in the file
+  // (max_influences > 4): a mesh within the 4-limit pays nothing for them. Otherwise one per
+  // vertex each, in the vertex order of `joints`:
+  //  - joints2/weights2: the vertex's 5th-8th largest weights (canonical order as `joints`:
+  //    weighted slots first, by joint; unused slots weight 0, joint 0), as fractions of the sum
+  //    of its 8 largest. `weights` stays the 4 largest renormalised (what 4 influences skin
+  //    with), so with 8 influences a vertex blends
+  //        (1 - sum(weights2)) * weights  and  weights2,
+  //    which is its 8 largest renormalised, exactly (the 4 largest's share of the top 8 is
+  //    1 - sum(weights2)). Vertices with 4 or fewer: weights2 = 0.
+  //  - cut_weights: the share of the vertex's stored weight sum that the 4-limit drops (0 when
+  //    it had 4 or fewer), for the influences view; 8 influences still drop what is past the 8th.
+  std::vector<glm::u16vec4> joints2;
+  std::vector<glm::vec4> weights2;
+  std::vector<float> cut_weights;
+  bool has_influences8() const noexcept { return !joints2.empty(); }
+  // --- end of influences 5-8 ------------------------------------------------------------------
 
   std::vector<int32_t> skin_joints;     // skin bone -> skeleton joint
   std::vector<glm::mat4> inverse_bind;  // per skin bone: model space -> bone space at bind time
@@ -119,9 +139,11 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 //  - each vertex's influences in one canonical order: weighted slots first, by joint index
 //    ascending; unused slots (weight 0) last, with joint 0;
 //  - vertices sorted (stably) by their 4 joints, so vertices bound to the same bones are
-//    consecutive; every per-vertex stream (morph target deltas too) is permuted alike and `indices`
-//    remapped, so the triangles are unchanged; source_vertex records each vertex's index in the
-//    file. max_joint is recomputed.
+//    consecutive; every per-vertex stream (morph target deltas too) is permuted alike and
+//    `indices` remapped, so the triangles are unchanged; source_vertex records each vertex's
+//    index in the file. max_joint is recomputed. The second set (joints2/weights2) gets the same
+//    per-vertex order and takes no part in the vertex order: runs are of equal `joints`, as the
+//    4-influence kernels need.
 // Why: a run of vertices with the same 4 bones is skinned 16 at a time with the bones as
 // constants (anim/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
 // hundreds of vertices per bone set but do not store them together. The dominant bone of a

@@ -341,7 +341,6 @@ bool compute_rotation_centers(const CenterInput& in, std::span<glm::vec3> out,
 std::vector<std::vector<glm::vec3>> compute_rotation_centers(const Model& model, bool eight,
                                                              CenterProgress* progress,
                                                              unsigned threads) {
-  (void)eight;  // the 5th-8th influences are read once meshes keep them
   std::vector<std::vector<glm::vec3>> out(model.meshes.size());
   for (const Mesh& m : model.meshes) {
     if (progress != nullptr) progress->total.fetch_add(m.vertex_count());
@@ -353,6 +352,10 @@ std::vector<std::vector<glm::vec3>> compute_rotation_centers(const Model& model,
     in.indices = m.indices;
     in.joints = m.joints;
     in.weights = m.weights;
+    if (eight) {
+      in.joints2 = m.joints2;
+      in.weights2 = m.weights2;
+    }
     out[i].resize(m.vertex_count());
     if (!compute_rotation_centers(in, out[i], progress, threads)) return {};
   }

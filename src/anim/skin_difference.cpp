@@ -74,6 +74,10 @@ bool MethodDifference::skin_mesh(const Model& model, const Animator& animator, S
   in.positions = bind_positions;
   in.joints = mesh.joints;
   in.weights = mesh.weights;
+  if (animator.skin().influences == 8 && mesh.has_influences8()) {  // as skin_cpu does
+    in.joints2 = mesh.joints2;
+    in.weights2 = mesh.weights2;
+  }
   in.max_joint = mesh.max_joint;
   if (method == SkinMethod::Cor) {
     if (m >= centers.size()) return false;

@@ -21,6 +21,8 @@ bool fits(SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
   const bool with_normals = !in.normals.empty();
   if (in.joints.size() != n || in.weights.size() != n || out_positions.size() != n) return false;
   if (with_normals && (in.normals.size() != n || out_normals.size() != n)) return false;
+  if (in.joints2.size() != in.weights2.size() || (!in.joints2.empty() && in.joints2.size() != n))
+    return false;
   // The number of bones the method reads per joint index.
   std::size_t bones = pal.palette.size();
   switch (method) {
@@ -40,6 +42,7 @@ bool fits(SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
   if (max_joint < 0) {
     uint16_t m = 0;
     for (const glm::u16vec4& j : in.joints) m = std::max({m, j.x, j.y, j.z, j.w});
+    for (const glm::u16vec4& j : in.joints2) m = std::max({m, j.x, j.y, j.z, j.w});
     max_joint = m;
   }
   return static_cast<std::size_t>(max_joint) < bones;
@@ -102,9 +105,14 @@ struct Prepared {
   SkinJob job;
   SkinIsa isa;
   const PackedBone* packed;
+  bool eight = false;  // a second set of influences: the 8-influence loop, whatever the ISA
 };
 
 void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
+  if (p.eight) {
+    detail::skin_range8(p.job, begin, end);
+    return;
+  }
   const bool lbs = p.job.method == SkinMethod::Lbs;
   switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -172,6 +180,8 @@ bool prepare(SkinIsa isa, SkinMethod method, const SkinPalettes& pal, const Skin
   // DQS and CoR have no SSE2 kernel: the per-vertex loop needs no packed palette.
   if (method != SkinMethod::Lbs && out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
   out.packed = nullptr;
+  out.eight = !in.joints2.empty();
+  if (out.eight) out.isa = SkinIsa::Scalar;  // nothing to pack: skin_range8 reads the palettes
   if (out.isa != SkinIsa::Scalar && !in.positions.empty()) {
     if (method == SkinMethod::Lbs)
       detail::pack_palette(out.job.palette, out.job.normal_palette, bones, packed);

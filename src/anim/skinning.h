@@ -18,6 +18,10 @@
 // (tests/anim/skinning_simd_test.cpp); they differ from it only by rounding (fused multiply-adds,
 // and a Newton-refined reciprocal square root for normals).
 //
+// With a second set of influences (SkinInput::joints2, up to 8 per vertex) every method runs a
+// separate per-vertex loop over the 8 slots (skinning8.cpp: plain glm, split over threads like
+// the others), so the 4-influence kernels pay one test per call for it and nothing per vertex.
+//
 // skin() runs any method with the same layout and threading: DQS and CoR skin the same runs of
 // vertices that share their bones 16 (AVX-512) or 8 (AVX2) lanes at a time, with the method's
 // per-bone values (the dual quaternion, the rotation, the stretch) as broadcast constants;
@@ -51,6 +55,13 @@ struct SkinInput {
   // CoR only: each vertex's centre of rotation in bind space (anim/rotation_centers.h), the
   // vertex count of them; other methods ignore it.
   std::span<const glm::vec3> centers = {};
+  // 8 influences (Mesh::joints2/weights2, anim/model.h): each vertex's 5th-8th joints and their
+  // weights as fractions of its top-8 sum; the first set is then scaled by 1 - sum(weights2).
+  // Empty (both) for 4 influences. Given, every method takes the 8-influence loop
+  // (skinning8.cpp), which leaves the 4-influence kernels as they are; max_joint must then
+  // cover these joints too.
+  std::span<const glm::u16vec4> joints2 = {};
+  std::span<const glm::vec4> weights2 = {};
 };
 
 // What each method reads per bone: LBS the palette (and the normal palette for normals); DQS

@@ -18,8 +18,10 @@
 //   f[29] 1 when S is not the identity (the bone needs two-phase skinning), else 0.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
+#include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
@@ -39,6 +41,32 @@ struct SkinJob {
   const glm::vec3* centers = nullptr;          // CoR
 };
 
+// The per-vertex method loops' shared steps (skinning_methods.cpp, skinning8.cpp).
+// v rotated by the unit quaternion q: v + 2 q.v x (q.v x v + q.w v).
+inline glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) noexcept {
+  const glm::vec3 qv(q.x, q.y, q.z);
+  return v + 2.0f * glm::cross(qv, glm::cross(qv, v) + q.w * v);
+}
+
+inline float dot4(const glm::quat& a, const glm::quat& b) noexcept {
+  return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+
+// The cofactor of the blended stretch a applied to n, oriented by the sign of det a.
+inline glm::vec3 stretch_normal(const glm::mat3& a, const glm::vec3& n) noexcept {
+  // Rows of a (glm stores columns).
+  const glm::vec3 r0(a[0][0], a[1][0], a[2][0]), r1(a[0][1], a[1][1], a[2][1]),
+      r2(a[0][2], a[1][2], a[2][2]);
+  const glm::vec3 c0 = glm::cross(r1, r2), c1 = glm::cross(r2, r0), c2 = glm::cross(r0, r1);
+  const float sign = glm::dot(r0, c0) < 0.0f ? -1.0f : 1.0f;
+  return sign * glm::vec3(glm::dot(c0, n), glm::dot(c1, n), glm::dot(c2, n));
+}
+
+inline glm::vec3 normalised(const glm::vec3& r) noexcept {
+  const float len2 = glm::dot(r, r);
+  return len2 > 0.0f ? r * (1.0f / std::sqrt(len2)) : glm::vec3(0.0f);
+}
+
 // Offsets into a PackedBone of pack_method's layout.
 inline constexpr int kPackReal = 0, kPackDual = 4, kPackStretch = 8, kPackK = 17, kPackScaled = 29;
 
@@ -55,6 +83,9 @@ void pack_method(const glm::mat4* palette, const MethodBone* method, std::size_t
                  PackedBone* packed) noexcept;
 
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
+// Any method (job.method) with up to 8 influences (SkinInput::joints2), one vertex at a time
+// (skinning8.cpp).
+void skin_range8(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 // DQS or CoR (job.method), one vertex at a time in glm (skinning_methods.cpp).
 void skin_range_method_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 #if defined(__x86_64__) || defined(__i386__)

@@ -10,12 +10,6 @@
 namespace sv::detail {
 namespace {
 
-// v rotated by the unit quaternion q: v + 2 q.v x (q.v x v + q.w v).
-inline glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) noexcept {
-  const glm::vec3 qv(q.x, q.y, q.z);
-  return v + 2.0f * glm::cross(qv, glm::cross(qv, v) + q.w * v);
-}
-
 // The slot with the largest weight (the first of equals): the pivot whose hemisphere the other
 // rotations are flipped into.
 inline int pivot_slot(const glm::vec4& w) noexcept {
@@ -23,10 +17,6 @@ inline int pivot_slot(const glm::vec4& w) noexcept {
   for (int i = 1; i < 4; ++i)
     if (w[i] > w[p]) p = i;
   return p;
-}
-
-inline float dot4(const glm::quat& a, const glm::quat& b) noexcept {
-  return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
 }
 
 // Phase 1 of two-phase skinning: the blended stretch, applied to p (and its cofactor, oriented
@@ -43,20 +33,6 @@ inline Stretch blend_stretch(const MethodBone* m, const glm::u16vec4& j,
   if (!s.any) return s;
   s.a = m[j.x].stretch * w.x + m[j.y].stretch * w.y + m[j.z].stretch * w.z + m[j.w].stretch * w.w;
   return s;
-}
-
-inline glm::vec3 stretch_normal(const glm::mat3& a, const glm::vec3& n) noexcept {
-  // Rows of a (glm stores columns).
-  const glm::vec3 r0(a[0][0], a[1][0], a[2][0]), r1(a[0][1], a[1][1], a[2][1]),
-      r2(a[0][2], a[1][2], a[2][2]);
-  const glm::vec3 c0 = glm::cross(r1, r2), c1 = glm::cross(r2, r0), c2 = glm::cross(r0, r1);
-  const float sign = glm::dot(r0, c0) < 0.0f ? -1.0f : 1.0f;
-  return sign * glm::vec3(glm::dot(c0, n), glm::dot(c1, n), glm::dot(c2, n));
-}
-
-inline glm::vec3 normalised(const glm::vec3& r) noexcept {
-  const float len2 = glm::dot(r, r);
-  return len2 > 0.0f ? r * (1.0f / std::sqrt(len2)) : glm::vec3(0.0f);
 }
 
 }  // namespace

@@ -61,8 +61,8 @@ namespace {
 
 // Skins the triangle's three vertices into h (vertices and positions), then resolves the hit.
 bool resolve(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
-             std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
-             SurfaceHit* hit) noexcept {
+             std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray, SurfaceHit* hit,
+             bool eight) noexcept {
   if (triangle >= mesh.triangle_count()) return false;
   SurfaceHit h;
   h.triangle = triangle;
@@ -76,9 +76,13 @@ bool resolve(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
     in.positions = std::span(mesh.positions).subspan(v, 1);
     in.joints = std::span(mesh.joints).subspan(v, 1);
     in.weights = std::span(mesh.weights).subspan(v, 1);
-    in.max_joint = -1;  // scan this vertex's 4 slots: checks them against the palette
+    in.max_joint = -1;  // scan this vertex's slots: checks them against the palette
+    if (eight) {
+      in.joints2 = std::span(mesh.joints2).subspan(v, 1);
+      in.weights2 = std::span(mesh.weights2).subspan(v, 1);
+    }
     const std::span<glm::vec3> out(&h.positions[k], 1);
-    if (method == SkinMethod::Lbs) {
+    if (method == SkinMethod::Lbs && !eight) {
       if (!skin_lbs_reference(palettes.palette, {}, in, out, {})) return false;
     } else {
       if (method == SkinMethod::Cor) {
@@ -156,13 +160,14 @@ bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, u
                          const Ray& ray, SurfaceHit* hit) noexcept {
   SkinPalettes palettes;
   palettes.palette = palette;
-  return resolve(mesh, SkinMethod::Lbs, palettes, {}, triangle, ray, hit);
+  return resolve(mesh, SkinMethod::Lbs, palettes, {}, triangle, ray, hit, false);
 }
 
 bool resolve_surface_hit(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
                          std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
-                         SurfaceHit* hit) noexcept {
-  return resolve(mesh, method, palettes, centers, triangle, ray, hit);
+                         SurfaceHit* hit, int influences) noexcept {
+  return resolve(mesh, method, palettes, centers, triangle, ray, hit,
+                 influences == 8 && mesh.has_influences8());
 }
 
 }  // namespace sv

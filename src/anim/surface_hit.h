@@ -92,9 +92,9 @@ bool resolve_surface_hit(const Mesh& mesh, std::span<const glm::mat4> palette, u
 // drew them: `palettes` holds this mesh's part of the frame's palette and, for DQS and CoR, of
 // its method palette; `centers` this mesh's centres of rotation (CoR only). LBS is the call
 // above. False, writing nothing, also when the method cannot skin the vertices (CoR without
-// centres).
+// centres). `influences` 8: with the mesh's second set where it keeps one (SkinChoice).
 bool resolve_surface_hit(const Mesh& mesh, SkinMethod method, const SkinPalettes& palettes,
                          std::span<const glm::vec3> centers, uint32_t triangle, const Ray& ray,
-                         SurfaceHit* hit) noexcept;
+                         SurfaceHit* hit, int influences = 4) noexcept;
 
 }  // namespace sv

@@ -20,6 +20,9 @@ WeightStats compute_weight_stats(const Model& model) {
       for (int i = 0; i < 4; ++i) kept += w[i] > 0.0f ? 1 : 0;
       if ((flags & kVertexTruncated) != 0) {
         ++s.truncated;
+        const float cut = v < mesh.cut_weights.size() ? mesh.cut_weights[v] : 0.0f;
+        s.largest_cut = std::max(s.largest_cut, cut);
+        if ((flags & kVertexOver8) != 0) ++s.truncated_over_8;
       } else if (kept >= 1) {
         ++s.influences[static_cast<std::size_t>(kept - 1)];
       }

@@ -4,7 +4,9 @@
 // Classes, over every vertex of every mesh:
 //  - influences: how many weights the vertex keeps after import (1 to 4), and apart from those
 //    the vertices that had more than 4 in the file and were cut to their 4 largest
-//    (kVertexTruncated) — the influences view paints the same classes (gfx/view_colors.h);
+//    (kVertexTruncated), how many of those had more than 8, and the share of weight the 4-limit
+//    cut from them (Mesh::cut_weights) — the influences view paints the same classes and that
+//    share on a ramp (gfx/view_colors.h);
 //  - weight sum: |s - 1| where s is the vertex's weights summed as the file stored them
 //    (Mesh::source_weight_sums: before the 4-limit and renormalising). A vertex is "off" when
 //    that exceeds kWeightSumTolerance; vertices with no weight at all (bound rigidly to their
@@ -28,6 +30,8 @@ struct WeightStats {
   // influences[k]: vertices that keep k + 1 weights and were not cut (k = 0..3).
   std::array<uint64_t, 4> influences{};
   uint64_t truncated = 0;          // had more than 4 influences in the file: cut to 4 at import
+  uint64_t truncated_over_8 = 0;   // of those, had more than 8: cut even with 8 influences
+  float largest_cut = 0.0f;        // the largest share of a vertex's weight the 4-limit cuts
   uint32_t max_influences = 0;     // the most any vertex had in the file (Mesh::max_influences)
   uint64_t unweighted = 0;         // no weight in the file (also counted in influences[0])
   uint64_t sum_off = 0;            // weighted vertices whose stored sum is off 1 by > tolerance

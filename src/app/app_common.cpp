@@ -188,7 +188,7 @@ WorkerPool& skin_pool() {
 }
 
 void evaluate(Scene& scene, const RenderOptions& options) {
-  choose_method(scene, options.method);
+  choose_method(scene, options.method, options.influences);
   // The CPU path draws the CPU's vertices; the CPU-vs-GPU view compares them with the GPU's.
   const bool cpu = !options.gpu_skinning || options.view == ViewMode::CpuGpu;
   // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless

@@ -11,14 +11,14 @@ CenterTask::~CenterTask() {
   if (thread_.joinable()) thread_.join();
 }
 
-void CenterTask::start(const Model& model) {
+void CenterTask::start(const Model& model, bool eight) {
   if (state_ != nullptr) return;
   state_ = std::make_unique<State>();
   State* s = state_.get();
-  thread_ = std::thread([s, &model] {
+  thread_ = std::thread([s, &model, eight] {
     // Half the cores: the window and the CPU skinning path keep theirs.
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency() / 2);
-    s->result = compute_rotation_centers(model, false, &s->progress, threads);
+    s->result = compute_rotation_centers(model, eight, &s->progress, threads);
     s->finished.store(true, std::memory_order_release);
   });
 }

@@ -26,8 +26,9 @@ class CenterTask {
   CenterTask(const CenterTask&) = delete;
   CenterTask& operator=(const CenterTask&) = delete;
 
-  // Starts computing (once; later calls do nothing). Allocates; starts a thread.
-  void start(const Model& model);
+  // Starts computing (once; later calls do nothing), with each mesh's 8 largest weights when
+  // `eight` (rotation_centers.h). Allocates; starts a thread.
+  void start(const Model& model, bool eight = false);
   // Blocks until the centres are known.
   void wait();
   bool started() const noexcept { return state_ != nullptr; }

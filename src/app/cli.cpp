@@ -70,6 +70,11 @@ void add_core_options(CLI::App& app, Options& o) {
                  "Skinning method for --dump, --screenshot and the window: lbs (linear blending), "
                  "dqs (dual quaternions), cor (optimised centres of rotation) (default lbs)")
       ->check(CLI::IsMember({"lbs", "dqs", "cor"}));
+  app.add_option("--influences", o.influences,
+                 "Weights per vertex that skin, with every --method, for --dump, --screenshot, "
+                 "--record, --info and the window: 4 (the 4 largest, renormalised) or 8 (the 8 "
+                 "largest, where the file has more than 4) (default 4)")
+      ->check(CLI::IsMember({4, 8}));
   app.add_option("-o,--output", o.output, "Where --dump writes its JSON ('-' = stdout)");
   app.add_option("--time-limit", o.time_limit,
                  "Seconds the import of a file may take before it is given up on (its process "

@@ -45,6 +45,7 @@ struct Options {
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
   std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (anim/skin_method.h)
+  int influences = 4;           // --influences 4|8: weights per vertex skinned (anim/model.h)
 };
 
 // The import worker's bounds and the model cache's folder from the options.

@@ -63,9 +63,10 @@ std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
   const std::vector<MeshShape> shapes = mesh_shapes(m);
   SkinChoice skin;
   skin.method = skin_method_of(o);
+  skin.influences = o.influences;
   std::vector<std::vector<glm::vec3>> centers;
   if (skin.method == SkinMethod::Cor) {
-    centers = compute_rotation_centers(m, false);
+    centers = compute_rotation_centers(m, o.influences == 8);
     if (centers.size() != m.meshes.size())
       return o.model + ": the centres of rotation cannot be computed for this model";
     skin.centers = centers;
@@ -73,7 +74,8 @@ std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
   std::size_t closed = 0;
   for (MeshShape s : shapes) closed += s == MeshShape::Closed ? 1 : 0;
   out << "Volume change against the bind pose, " << skin_method_label(skin.method)
-      << " (closed meshes: " << closed << " of " << m.meshes.size() << "):\n";
+      << (skin.influences == 8 ? ", 8 influences" : "") << " (closed meshes: " << closed << " of "
+      << m.meshes.size() << "):\n";
   for (std::size_t i = 0; i < m.meshes.size(); ++i) {
     if (shapes[i] == MeshShape::Closed) continue;
     out << "  mesh [" << i << "] '" << m.meshes[i].name << "' is " << mesh_shape_name(shapes[i])
@@ -114,8 +116,9 @@ std::string resolve_pose(const Options& o, const Model& m, const BlendSpecs& ble
   // CoR's centres of rotation, computed here before posing (the window computes them off its
   // UI thread; a dump waits for them).
   request->skin.method = skin_method_of(o);
+  request->skin.influences = o.influences;
   if (request->skin.method == SkinMethod::Cor) {
-    *centers = compute_rotation_centers(m, false);
+    *centers = compute_rotation_centers(m, o.influences == 8);
     if (centers->size() != m.meshes.size())
       return o.model + ": the centres of rotation cannot be computed for this model";
     request->skin.centers = *centers;
@@ -178,8 +181,11 @@ int run_info(const Options& o) {
     out << "  " << std::string(2 * static_cast<std::size_t>(depth[j]), ' ') << sk.names[j]
         << (sk.is_bone[j] ? "  [bone]" : "  [node]") << "\n";
   }
-  out << "Max influences per vertex: " << max_influences
-      << (max_influences > 4 ? " (4 kept per vertex)" : "") << "\n";
+  out << "Max influences per vertex: " << max_influences;
+  if (max_influences > 4)
+    out << " (" << std::min<uint32_t>(max_influences, static_cast<uint32_t>(o.influences))
+        << " skin per vertex with --influences " << o.influences << ")";
+  out << "\n";
 
   out << "Clips: " << m.clips.size() << "\n";
   for (std::size_t i = 0; i < m.clips.size(); ++i) {

@@ -65,7 +65,7 @@ void cpu_vs_gpu(Scene& scene) {
     const std::span<glm::vec3> gpu = d.gpu_positions[m];
     const std::span<float> dist = std::span<float>(d.distances).subspan(offset, gpu.size());
     offset += gpu.size();
-    if (!d.readback.read(scene.gpu, m, method, gpu))
+    if (!d.readback.read(scene.gpu, m, method, animator.skin().influences, gpu))
       return fail(scene, "the GPU's vertices could not be read back");
     if (!vertex_distances(animator.skinned_positions(m), gpu, dist))
       return fail(scene, "the CPU path has not skinned this pose");
@@ -87,11 +87,14 @@ void method_vs_method(Scene& scene, const RenderOptions& options) {
   const bool cor = d.a == SkinMethod::Cor || d.b == SkinMethod::Cor;
   std::span<const std::vector<glm::vec3>> centers;
   if (cor) {
-    scene.centers.start(scene.model);  // once; the window polls, --screenshot has waited
-    if (!scene.centers.done()) return fail(scene, "waiting for the centres of rotation");
-    if (!centers_fit(scene))
+    // The centres of the influences in force (those of 8 only where some mesh keeps 8).
+    const int which = scene.animator.skin().influences == 8 && scene.has_influences8 ? 8 : 4;
+    CenterTask& task = scene.centers_for(which);
+    task.start(scene.model, which == 8);  // once; the window polls, --screenshot has waited
+    if (!task.done()) return fail(scene, "waiting for the centres of rotation");
+    if (!centers_fit(scene, which))
       return fail(scene, "the centres of rotation cannot be computed for this model");
-    centers = scene.centers.centers();
+    centers = task.centers();
   }
   if (!d.methods.run(scene.model, scene.animator, d.a, d.b, centers, &skin_pool()))
     return fail(scene, "this pose cannot be skinned with both methods");

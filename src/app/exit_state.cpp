@@ -112,7 +112,11 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << "\",\"methodDrawn\":\""
     << skin_method_name(scene != nullptr ? scene->animator.skin().method : SkinMethod::Lbs)
     << "\",\"centers\":"
-    << number(scene != nullptr && scene->centers.started() ? scene->centers.progress() : -1.0f)
+    << number(scene != nullptr && scene->centers_for(r.influences).started()
+                  ? scene->centers_for(r.influences).progress()
+                  : -1.0f)
+    << ",\"influences\":" << r.influences
+    << ",\"influencesDrawn\":" << (scene != nullptr ? scene->animator.skin().influences : 4)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"helpOpen\":" << b(st.help_open);

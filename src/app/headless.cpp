@@ -43,10 +43,10 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   RenderOptions ro;
   ro.gpu_skinning = viewer.skinning != "cpu";
   ro.method = skin_method_of(options);
+  ro.influences = options.influences;
+  // Timed frames skin with CoR from the first one.
   if (ro.method == SkinMethod::Cor) {
-    s.centers.start(s.model);  // timed frames skin with CoR from the first one
-    s.centers.wait();
-    if (!centers_fit(s))
+    if (!wait_for_centers(s, ro.influences))
       return bad_input(options.model +
                        ": the centres of rotation cannot be computed for this model");
   }

@@ -31,6 +31,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   }
   ro_.gpu_skinning = viewer.skinning == "gpu";
   ro_.method = skin_method_of(options);
+  ro_.influences = options.influences;
   ro_.skeleton = viewer.skeleton;
   ui_ = viewer.ui;
   if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd_); !e.empty())
@@ -76,9 +77,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   if (ro_.method == SkinMethod::Cor || diff_cor) {
     // Pictures, not a live view: wait for the centres instead of drawing LBS while they are
     // computed.
-    s.centers.start(s.model);
-    s.centers.wait();
-    if (!centers_fit(s))
+    if (!wait_for_centers(s, ro_.influences))
       return bad_input(options.model +
                        ": the centres of rotation cannot be computed for this model");
   }

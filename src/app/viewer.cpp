@@ -95,8 +95,10 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.bones = scene->gpu.bone_count();
   for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
   v.z_up = scene->z_up;
-  v.centers_progress = scene->centers.started() ? scene->centers.progress() : -1.0f;
-  v.centers_failed = scene->centers.done() && !centers_fit(*scene);
+  const int influences = scene->animator.skin().influences;
+  const CenterTask& centers = scene->centers_for(influences);
+  v.centers_progress = centers.started() ? centers.progress() : -1.0f;
+  v.centers_failed = centers.done() && !centers_fit(*scene, influences);
   v.volume = scene->volume_of(scene->player.clip);
   v.volume_method = scene->animator.skin().method;
   v.crowd = scene->crowd.empty() ? nullptr : &scene->crowd;
@@ -647,6 +649,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     return bad_input(e);
   start.render.gpu_skinning = viewer.skinning != "cpu";
   start.render.method = skin_method_of(options);
+  start.render.influences = options.influences;
   start.render.skeleton = viewer.skeleton;
   start.up = viewer.up;
   if (!options.time.empty()) {

@@ -39,15 +39,17 @@ const Bounds& Scene::bounds_of(int32_t clip) {
 const VolumeChange* Scene::volume_of(int32_t clip) {
   const std::size_t clips = model.clips.size();
   if (clip < 0 || static_cast<std::size_t>(clip) >= clips || model.meshes.empty()) return nullptr;
-  constexpr std::size_t kMethods = std::size(kSkinMethods);
+  // One slot per clip, method and influences (4 or 8).
+  constexpr std::size_t kMethods = std::size(kSkinMethods) * 2;
   if (volumes.size() != clips * kMethods) {
     shapes = mesh_shapes(model);
     volumes.assign(clips * kMethods, VolumeChange{});
     volumes_done.assign(clips * kMethods, 0);
   }
   const SkinChoice& skin = animator.skin();
-  const std::size_t slot =
-      static_cast<std::size_t>(clip) * kMethods + static_cast<std::size_t>(skin.method);
+  const std::size_t slot = static_cast<std::size_t>(clip) * kMethods +
+                           2 * static_cast<std::size_t>(skin.method) +
+                           (skin.influences == 8 ? 1 : 0);
   if (volumes_done[slot] == 0) {
     volumes[slot] = clip_volume_change(model, clip, skin, shapes, &skin_pool());
     volumes_done[slot] = 1;
@@ -61,25 +63,36 @@ void set_blend(Scene& scene, const LayerStack& blend, double clock) {
 
 void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
 
-bool centers_fit(const Scene& scene) noexcept {
-  const auto& c = scene.centers.centers();
+bool centers_fit(const Scene& scene, int influences) noexcept {
+  const auto& c = scene.centers_for(influences).centers();
   if (c.size() != scene.model.meshes.size()) return false;
   for (std::size_t m = 0; m < c.size(); ++m)
     if (c[m].size() != scene.model.meshes[m].vertex_count()) return false;
   return true;
 }
 
-void choose_method(Scene& scene, SkinMethod method) {
+bool wait_for_centers(Scene& scene, int influences) {
+  CenterTask& task = scene.centers_for(influences);
+  task.start(scene.model, influences == 8);
+  task.wait();
+  return centers_fit(scene, influences);
+}
+
+void choose_method(Scene& scene, SkinMethod method, int influences) {
   SkinChoice choice;
   choice.method = method;
+  choice.influences = influences == 8 ? 8 : 4;
   if (method == SkinMethod::Cor) {
-    scene.centers.start(scene.model);
-    if (scene.centers.done() && centers_fit(scene)) {
-      choice.centers = scene.centers.centers();
-      if (!scene.centers_uploaded) {
+    // Which centres: those of 8 only where some mesh keeps 8 (otherwise they are the 4's).
+    const int which = choice.influences == 8 && scene.has_influences8 ? 8 : 4;
+    CenterTask& task = scene.centers_for(which);
+    task.start(scene.model, which == 8);
+    if (task.done() && centers_fit(scene, which)) {
+      choice.centers = task.centers();
+      if (scene.centers_uploaded != which) {
         for (std::size_t m = 0; m < choice.centers.size(); ++m)
           scene.gpu.upload_centers(m, choice.centers[m]);
-        scene.centers_uploaded = true;
+        scene.centers_uploaded = which;
       }
     } else {
       choice.method = SkinMethod::Lbs;
@@ -116,6 +129,8 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->z_up = format_is_z_up(path);
   scene->influence = joint_influences(model);
   scene->weight_stats = compute_weight_stats(model);
+  scene->has_influences8 = std::any_of(model.meshes.begin(), model.meshes.end(),
+                                       [](const Mesh& m) { return m.has_influences8(); });
   return scene;
 }
 

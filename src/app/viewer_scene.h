@@ -50,7 +50,7 @@ struct Scene {
   // clip too), never a per-frame cost: not worth a thread and its cancellation.
   const VolumeChange* volume_of(int32_t clip);
   std::vector<MeshShape> shapes;      // per mesh; empty until volume_of first runs
-  std::vector<VolumeChange> volumes;  // clip * 3 + method
+  std::vector<VolumeChange> volumes;  // clip * 6 + method * 2 + (8 influences)
   std::vector<uint8_t> volumes_done;
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts; once per model
@@ -72,7 +72,18 @@ struct Scene {
   // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread, kept for
   // the scene's life; uploaded to the GPU once when known. After `model`: destroyed first.
   CenterTask centers;
-  bool centers_uploaded = false;
+  // The same with 8 influences, for a model where some mesh keeps them (has_influences8); a
+  // model within the 4-limit uses `centers` for both.
+  CenterTask centers8;
+  bool has_influences8 = false;
+  int centers_uploaded = 0;  // the influences of the centres on the GPU: 0 none yet, 4 or 8
+  // The task whose centres skin with `influences` (4 or 8).
+  CenterTask& centers_for(int influences) noexcept {
+    return influences == 8 && has_influences8 ? centers8 : centers;
+  }
+  const CenterTask& centers_for(int influences) const noexcept {
+    return influences == 8 && has_influences8 ? centers8 : centers;
+  }
   // The difference views' buffers and figures (app/difference_view.h), sized on first use.
   DifferenceView difference;
 };
@@ -80,10 +91,15 @@ struct Scene {
 // Sets the scene's skinning method for the next evaluate(): CoR starts the centres' task on
 // first use and skins with LBS until they are known (then uploads them to the GPU once: needs
 // the scene's GL context current). Nothing allocates after the centres are known.
-void choose_method(Scene& scene, SkinMethod method);
-// The scene's centres are known and there is one per vertex of every mesh (false while they are
-// computed, and for a model whose meshes the computation refused: then CoR draws LBS).
-bool centers_fit(const Scene& scene) noexcept;
+// `influences` (4 or 8, SkinChoice) picks the weights every method skins with and CoR's centres.
+void choose_method(Scene& scene, SkinMethod method, int influences = 4);
+// The scene's centres for `influences` are known and there is one per vertex of every mesh (false
+// while they are computed, and for a model whose meshes the computation refused: then CoR draws
+// LBS).
+bool centers_fit(const Scene& scene, int influences = 4) noexcept;
+// Starts the centres for `influences` and waits for them (pictures, not a live view). False when
+// they cannot be computed for this model.
+bool wait_for_centers(Scene& scene, int influences);
 
 // Plays the command line's `blend` from its clock time `clock`: the player moves to its base
 // clip and time, and the layers start at theirs.

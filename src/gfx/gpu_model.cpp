@@ -27,6 +27,12 @@ struct StaticVertex {
 };
 static_assert(sizeof(StaticVertex) == 64, "StaticVertex is tightly packed");
 
+struct Influence2 {
+  glm::u16vec4 joints;
+  glm::vec4 weights;
+};
+static_assert(sizeof(Influence2) == 24, "Influence2 is tightly packed");
+
 const void* offset(std::size_t bytes) noexcept { return reinterpret_cast<const void*>(bytes); }
 
 void float_attribute(GLuint location, GLint size, std::size_t at, GLsizei stride) noexcept {
@@ -61,6 +67,15 @@ Texture make_typed_buffer_texture(Buffer& buffer, std::size_t texels, GLenum for
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   return tex;
+}
+
+// kJoints2 and kWeights2 from `buffer` on the bound vertex array.
+void influence2_attributes(GLuint buffer) noexcept {
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  constexpr GLsizei s = sizeof(Influence2);
+  glEnableVertexAttribArray(kJoints2);
+  glVertexAttribIPointer(kJoints2, 4, GL_UNSIGNED_SHORT, s, offset(offsetof(Influence2, joints)));
+  float_attribute(kWeights2, 4, offsetof(Influence2, weights), s);
 }
 
 Texture load_texture(const Material& mat, std::string* warning) {
@@ -174,8 +189,9 @@ GpuModel::GpuModel(const Model& model) {
       const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
       const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
       const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
+      const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
       v.info = glm::u32vec2(static_cast<uint32_t>(joint < 0 ? 0 : joint),
-                            flags | weight_sum_level(sum) << 8);
+                            flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16);
     }
     dst.vertex_count = static_cast<GLsizei>(n);
     vertex_total_ += n;
@@ -211,6 +227,16 @@ GpuModel::GpuModel(const Model& model) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), bind.data(),
                  GL_STATIC_DRAW);
 
+    dst.has_influences8 = src.has_influences8();
+    if (dst.has_influences8) {
+      std::vector<Influence2> second(n);
+      for (std::size_t i = 0; i < n; ++i) second[i] = {src.joints2[i], src.weights2[i]};
+      dst.influences2 = Buffer::create();
+      glBindBuffer(GL_ARRAY_BUFFER, dst.influences2.id());
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(Influence2)), second.data(),
+                   GL_STATIC_DRAW);
+    }
+
     constexpr GLsizei s = sizeof(StaticVertex);
     dst.vao_gpu = VertexArray::create();
     glBindVertexArray(dst.vao_gpu.id());
@@ -224,6 +250,7 @@ GpuModel::GpuModel(const Model& model) {
     integer_attributes(dst.static_vertices.id());
     glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
     float_attribute(kCenter, 3, 0, 0);
+    if (dst.has_influences8) influence2_attributes(dst.influences2.id());
 
     dst.vao_cpu = VertexArray::create();
     glBindVertexArray(dst.vao_cpu.id());
@@ -232,6 +259,7 @@ GpuModel::GpuModel(const Model& model) {
     float_attribute(kPosition, 3, 0, 0);
     float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
     integer_attributes(dst.static_vertices.id());
+    if (dst.has_influences8) influence2_attributes(dst.influences2.id());
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }

@@ -16,6 +16,10 @@
 // CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`, in a buffer
 // of their own: they arrive after the load (computed off the UI thread), so upload_centers()
 // writes them when ready; until then that buffer holds the bind positions.
+//
+// A mesh that keeps influences 5-8 (anim/model.h) has them in a third buffer (Influence2: joints
+// and weights, 24 bytes a vertex) on both vertex arrays; a mesh within the 4-limit has none and
+// costs what it did before.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +50,12 @@ enum Attribute : GLuint {
   kJoints = 3,  // integer (glVertexAttribIPointer), 4 x uint16
   kWeights = 4,
   kInfo = 5,    // integer, 2 x uint32: dominant skeleton joint; VertexFlag bits | weight-sum
-                // level << 8 (gfx/view_colors.h)
+                // level << 8 | cut-weight level << 16 (gfx/view_colors.h)
   kCenter = 6,  // CoR: the vertex's centre of rotation, bind space (skin.vert only)
+  // Influences 5-8 (Mesh::joints2/weights2), from a buffer of their own that only a mesh keeping
+  // them has; read by the shaders only while u_influences is 8 (influences_uniform).
+  kJoints2 = 7,   // integer, 4 x uint16
+  kWeights2 = 8,  // fractions of the top-8 sum (anim/model.h)
 };
 
 // Texels per bone of the method palette, shared with shaders/skin.vert (injected as
@@ -72,7 +80,9 @@ struct GpuMesh {
   Buffer static_vertices;
   Buffer stream_vertices;  // positions then normals, vertex_count each (CPU path)
   Buffer indices;
-  Buffer centers;        // CoR: vertex_count vec3 (kCenter)
+  Buffer centers;      // CoR: vertex_count vec3 (kCenter)
+  Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
+  bool has_influences8 = false;
   Texture base_texture;  // 0 when the material has none (or it failed to decode)
   GLsizei index_count = 0;
   GLsizei vertex_count = 0;
@@ -83,6 +93,13 @@ struct GpuMesh {
   // --- end of morph targets ---
   glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
 };
+
+// The u_influences the shaders get for `mesh` when the frame skins with `influences` (4 or 8,
+// SkinChoice): 8 only where the mesh keeps a second set, so a mesh without one never reads the
+// attributes it does not have.
+inline GLint influences_uniform(const GpuMesh& mesh, int influences) noexcept {
+  return influences == 8 && mesh.has_influences8 ? 8 : 4;
+}
 
 // A texture buffer of `texels` RGBA32F texels (at least one) over a new `buffer`, contents
 // undefined: the palettes' storage (GpuModel, gfx/crowd_gpu.h).

@@ -33,6 +33,7 @@ bool Picker::init(std::string* error) {
     u->method_palette = glGetUniformLocation(p, "u_method_palette");
     u->method = glGetUniformLocation(p, "u_method");
     u->morph.locate(p);
+    u->influences = glGetUniformLocation(p, "u_influences");
     u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
   }
   fbo_ = Framebuffer::create();
@@ -105,6 +106,8 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
       glUniform1i(u.palette_base, g.palette_base);
       u.morph.set(g);
     }
+    glUniform1i(u.influences,
+                influences_uniform(g, in.animator != nullptr ? in.animator->skin().influences : 4));
     glUniform1ui(u.pick_mesh, static_cast<GLuint>(m + 1));
     glBindVertexArray(gpu_path ? g.vao_gpu.id() : g.vao_cpu.id());
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
@@ -168,7 +171,9 @@ PickResult Picker::pick(const PickInput& in) {
       skin.method == SkinMethod::Cor && mesh < skin.centers.size()
           ? std::span<const glm::vec3>(skin.centers[mesh])
           : std::span<const glm::vec3>();
-  if (!resolve_surface_hit(m, skin.method, palettes, centers, triangle, ray, &r.surface)) return r;
+  if (!resolve_surface_hit(m, skin.method, palettes, centers, triangle, ray, &r.surface,
+                           skin.influences))
+    return r;
   r.kind = PickResult::Kind::Surface;
   r.joint = r.surface.joint;
   return r;

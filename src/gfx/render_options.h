@@ -44,6 +44,8 @@ struct RenderOptions {
   // The skinning method (anim/skin_method.h) on either path. The scene's Animator builds the
   // method palette for it; CoR draws only once the scene's centres of rotation are known.
   SkinMethod method = SkinMethod::Lbs;
+  // 4 or 8 influences per vertex on either path (anim/animator.h SkinChoice; --influences).
+  int influences = 4;
   bool wireframe = false;
   bool skeleton = false;
   bool grid = true;

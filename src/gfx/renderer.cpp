@@ -65,6 +65,7 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->palette_base = glGetUniformLocation(p, "u_palette_base");
     u->method_palette = glGetUniformLocation(p, "u_method_palette");
     u->method = glGetUniformLocation(p, "u_method");
+    u->influences = glGetUniformLocation(p, "u_influences");
     u->light_dir = glGetUniformLocation(p, "u_light_dir");
     u->light_color = glGetUniformLocation(p, "u_light_color");
     u->sky = glGetUniformLocation(p, "u_sky_color");
@@ -194,6 +195,8 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
       u.morph.set(mesh);
     }
     glUniform1i(u.selected_bone, m < selected_bones_.size() ? selected_bones_[m] : -1);
+    // Both programs: skin.vert skins with it, the weights view of either sums what skins.
+    glUniform1i(u.influences, influences_uniform(mesh, animator.skin().influences));
     glUniform4fv(u.base_color, 1, glm::value_ptr(mesh.base_color));
     const bool textured = mesh.base_texture && options.view == ViewMode::Shaded;
     glUniform1i(u.has_texture, textured ? 1 : 0);

@@ -78,6 +78,7 @@ class Renderer {
     GLint has_texture = -1, base_texture = -1;
     MorphUniforms morph;                         // skin.vert only
     GLint vertex_values = -1, vertex_base = -1;  // difference views
+    GLint influences = -1;
     GLint crowd_records = -1;
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_

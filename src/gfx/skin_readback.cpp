@@ -13,13 +13,14 @@ SkinUniforms SkinUniforms::of(GLuint program) noexcept {
   u.palette_base = glGetUniformLocation(program, "u_palette_base");
   u.method = glGetUniformLocation(program, "u_method");
   u.vertex_values = glGetUniformLocation(program, "u_vertex_values");
+  u.influences = glGetUniformLocation(program, "u_influences");
   u.morph.locate(program);
   return u;
 }
 
 bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& gpu,
                         std::size_t mesh, SkinMethod method, std::span<std::byte> out,
-                        std::size_t bytes_per_vertex) noexcept {
+                        std::size_t bytes_per_vertex, int influences) noexcept {
   if (mesh >= gpu.meshes().size()) return false;
   const GpuMesh& m = gpu.meshes()[mesh];
   const auto n = static_cast<std::size_t>(m.vertex_count);
@@ -43,6 +44,7 @@ bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& g
   // mesh.frag's base texture on 0) make the draw invalid.
   glUniform1i(u.vertex_values, kVertexValueUnit);
   glUniform1i(u.method, static_cast<GLint>(method));
+  glUniform1i(u.influences, influences_uniform(m, influences));
   u.morph.set(m);
   bind_palettes(gpu);
   glBindVertexArray(m.vao_gpu.id());
@@ -72,11 +74,11 @@ bool SkinReadback::init(std::string* error) {
   return true;
 }
 
-bool SkinReadback::read(const GpuModel& gpu, std::size_t mesh, SkinMethod method,
+bool SkinReadback::read(const GpuModel& gpu, std::size_t mesh, SkinMethod method, int influences,
                         std::span<glm::vec3> out) noexcept {
   if (!ready()) return false;
   return capture_.run(program_.id(), uniforms_, gpu, mesh, method, std::as_writable_bytes(out),
-                      sizeof(glm::vec3));
+                      sizeof(glm::vec3), influences);
 }
 
 }  // namespace sv::gl

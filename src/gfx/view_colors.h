@@ -9,7 +9,12 @@
 // - Dominant joint: a colour per skeleton joint from a hash of its index spread over hue (the
 //   same joint always gets the same colour, neighbours rarely close ones).
 // - Influences: 1 grey, 2 green, 3 yellow, 4 orange; vertices that had more than 4 in the file
-//   (cut at import) magenta.
+//   by the share of their weight the 4-limit cuts (Mesh::cut_weights), a ramp from pale pink (a
+//   sliver) through magenta to deep violet (kCutRampTop, a tenth of the weight, and beyond): the
+//   places where --influences 8 changes the result most. A tenth, not more: real files cut a few
+//   percent (FBX/animation_with_skeleton at most 7%), and a cut past a tenth is already gross. The
+//   share reaches the shader as a level 1..255 (cut_weight_level), packed at upload beside the
+//   weight-sum level.
 // - Weight sum: within kWeightSumTolerance of 1 grey; no weight at all yellow; off by more, a
 //   ramp from orange (just over the tolerance) to red (off by kSumErrorRampDecades decades more,
 //   e.g. 0.1), on a log scale. The error reaches the shader as a level 0..255 per vertex
@@ -51,10 +56,16 @@ inline constexpr std::array<glm::vec3, 5> kHeatStops = {
     glm::vec3(0.0f, 0.0f, 1.0f), glm::vec3(0.0f, 1.0f, 1.0f), glm::vec3(0.0f, 1.0f, 0.0f),
     glm::vec3(1.0f, 1.0f, 0.0f), glm::vec3(1.0f, 0.0f, 0.0f)};
 
-// Influence classes: [0..3] keep 1..4 weights, [4] had more than 4 in the file (cut at import).
-inline constexpr std::array<glm::vec3, 5> kInfluenceColors = {
+// Influence classes: [0..3] keep 1..4 weights and had no more in the file. Vertices that had
+// more are on the cut-weight ramp (kCutStops).
+inline constexpr std::array<glm::vec3, 4> kInfluenceColors = {
     glm::vec3(0.6f, 0.6f, 0.6f), glm::vec3(0.2f, 0.8f, 0.2f), glm::vec3(0.95f, 0.9f, 0.2f),
-    glm::vec3(1.0f, 0.5f, 0.1f), glm::vec3(1.0f, 0.0f, 1.0f)};
+    glm::vec3(1.0f, 0.5f, 0.1f)};
+
+// The cut-weight ramp (influences view): pale pink -> magenta -> deep violet.
+inline constexpr std::array<glm::vec3, 3> kCutStops = {
+    glm::vec3(1.0f, 0.75f, 0.95f), glm::vec3(1.0f, 0.0f, 1.0f), glm::vec3(0.35f, 0.0f, 0.6f)};
+inline constexpr float kCutRampTop = 0.1f;  // the share of the weight at the ramp's top
 
 inline constexpr glm::vec3 kSumOkColor{0.55f, 0.55f, 0.55f};
 inline constexpr glm::vec3 kSumUnweightedColor{1.0f, 0.9f, 0.1f};
@@ -170,6 +181,25 @@ inline float method_ramp(float relative) noexcept {
   return std::clamp(relative / kMethodRampTop, 0.0f, 1.0f);
 }
 
+// 0 for a vertex the 4-limit cuts nothing from; otherwise 1..255 along the cut-weight ramp
+// (255 from kCutRampTop up; NaN gives 255).
+inline uint32_t cut_weight_level(float cut) noexcept {
+  if (!(cut > 0.0f) && !std::isnan(cut)) return 0;
+  if (std::isnan(cut)) return 255;
+  return 1u +
+         static_cast<uint32_t>(std::lround(254.0f * std::clamp(cut / kCutRampTop, 0.0f, 1.0f)));
+}
+
+// The influences view's colour of a cut vertex at `level` (cut_weight_level, 1..255). Keep in
+// step with cut_color() in shaders/common.vert.
+inline glm::vec3 cut_weight_color(uint32_t level) noexcept {
+  const float x = static_cast<float>(std::clamp(level, 1u, 255u) - 1u) / 254.0f * 2.0f;
+  const int i = std::min(static_cast<int>(x), 1);
+  const glm::vec3 a = kCutStops[static_cast<std::size_t>(i)];
+  const glm::vec3 b = kCutStops[static_cast<std::size_t>(i + 1)];
+  return a + (b - a) * (x - static_cast<float>(i));
+}
+
 // What mesh.frag writes for a debug-view colour on a surface facing the light (shade 1).
 inline glm::vec3 display_color(const glm::vec3& linear) noexcept {
   const glm::vec3 c = glm::clamp(linear, glm::vec3(0.0f), glm::vec3(1.0f));
@@ -184,6 +214,7 @@ inline std::vector<std::string> view_color_defines() {
       "SV_HEAT_STOP_COUNT " + std::to_string(kHeatStops.size()),
       "SV_HEAT_STOPS " + view_colors_detail::glsl_vec3_array(kHeatStops),
       "SV_INFLUENCE_COLORS " + view_colors_detail::glsl_vec3_array(kInfluenceColors),
+      "SV_CUT_STOPS " + view_colors_detail::glsl_vec3_array(kCutStops),
       "SV_SUM_OK_COLOR " + view_colors_detail::glsl_vec3(kSumOkColor),
       "SV_SUM_UNWEIGHTED_COLOR " + view_colors_detail::glsl_vec3(kSumUnweightedColor),
       "SV_SUM_ERROR_LOW_COLOR " + view_colors_detail::glsl_vec3(kSumErrorLowColor),

@@ -3,6 +3,7 @@
 // state both share and says how the skeleton is chosen. Runs in the import worker only.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -98,6 +99,34 @@ struct Influence {
   float weight;
   uint16_t bone;
 };
+
+std::string percent_text(float share) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f%%", 100.0 * static_cast<double>(share));
+  return text;
+}
+
+// The 5th-8th largest of a vertex's influences (sorted by weight, largest first; more than 4 of
+// them) into the mesh's second set, and the share of `total` the 4-limit cuts (anim/model.h).
+// The streams are made on the mesh's first vertex with more than 4, so a mesh within the limit
+// has none.
+void keep_influences8(const std::vector<Influence>& inf, double total, std::size_t v, Mesh& mesh) {
+  const std::size_t n = mesh.positions.size();
+  if (mesh.joints2.empty()) {
+    mesh.joints2.assign(n, glm::u16vec4(0));
+    mesh.weights2.assign(n, glm::vec4(0.0f));
+    mesh.cut_weights.assign(n, 0.0f);
+  }
+  const std::size_t kept = std::min<std::size_t>(inf.size(), 8);
+  double top8 = 0.0, cut = 0.0;
+  for (std::size_t k = 0; k < kept; ++k) top8 += inf[k].weight;
+  for (std::size_t k = 4; k < inf.size(); ++k) cut += inf[k].weight;
+  for (std::size_t k = 4; k < kept; ++k) {
+    mesh.weights2[v][static_cast<int>(k - 4)] = static_cast<float>(inf[k].weight / top8);
+    mesh.joints2[v][static_cast<int>(k - 4)] = inf[k].bone;
+  }
+  mesh.cut_weights[v] = static_cast<float>(std::min(1.0, cut / total));
+}
 
 }  // namespace
 
@@ -399,7 +428,7 @@ std::string SceneConverter::build_mesh(unsigned index,
                            " weight(s) were negative, huge or named no vertex and were dropped.");
 
   int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
-  uint64_t truncated = 0, renormalised = 0, unweighted = 0;
+  uint64_t truncated = 0, renormalised = 0, unweighted = 0, over_8 = 0;
   for (std::size_t v = 0; v < nv; ++v) {
     auto& inf = influences[v];
     mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));
@@ -431,6 +460,13 @@ std::string SceneConverter::build_mesh(unsigned index,
       ++truncated;
       report.largest_dropped_weight =
           std::max(report.largest_dropped_weight, static_cast<double>(inf[4].weight));
+      keep_influences8(inf, total, v, mesh);
+      if (inf.size() > 8) {
+        mesh.vertex_flags[v] |= kVertexOver8;
+        ++over_8;
+      }
+      report.largest_cut_weight =
+          std::max(report.largest_cut_weight, static_cast<double>(mesh.cut_weights[v]));
       inf.resize(4);
     }
     double kept = 0.0;
@@ -449,13 +485,18 @@ std::string SceneConverter::build_mesh(unsigned index,
   group_vertices_by_bone_set(mesh);
 
   report.vertices_over_4_influences += truncated;
+  report.vertices_over_8_influences += over_8;
   report.vertices_renormalised += renormalised;
   report.vertices_unweighted += unweighted;
   if (truncated)
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(truncated) +
-                           " vertices had more than 4 influences (up to " +
-                           std::to_string(mesh.max_influences) +
-                           "); the 4 largest were kept and renormalised.");
+    report.notes.push_back(
+        "Mesh '" + mesh.name + "': " + std::to_string(truncated) +
+        " vertices had more than 4 influences (up to " + std::to_string(mesh.max_influences) +
+        "): " + std::to_string(truncated - over_8) + " had 5-8, " + std::to_string(over_8) +
+        " more than 8; the 4 largest were kept and renormalised (the 8 "
+        "largest with --influences 8); the most cut from one vertex was " +
+        percent_text(*std::max_element(mesh.cut_weights.begin(), mesh.cut_weights.end())) +
+        " of its weight.");
   if (renormalised)
     report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(renormalised) +
                            " vertices had weights not summing to 1; renormalised.");

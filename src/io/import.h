@@ -77,20 +77,22 @@ inline constexpr std::size_t kMaxMorphDeltasTotal = std::size_t{1} << 26;
 struct ImportReport {
   // Counters; each non-zero one also has a human-readable line in `notes`.
   uint64_t vertices_over_4_influences = 0;  // had 5+ influences: smallest dropped, renormalised
+  uint64_t vertices_over_8_influences = 0;  // of those, had 9+: cut even with --influences 8
   double largest_dropped_weight = 0.0;      // the largest single weight dropped by the 4-limit
-  uint64_t vertices_renormalised = 0;       // stored weights did not sum to 1 (|sum-1| > 1e-4)
-  uint64_t vertices_unweighted = 0;         // no weight at all: bound rigidly to the mesh's node
-  uint64_t bones_without_node = 0;          // aiBone whose name matches no node: weights dropped
-  uint64_t channels_without_node = 0;       // animation channel whose name matches no node: skipped
-  uint64_t non_finite_values = 0;     // NaN/Inf in keys, matrices or vertices: replaced/skipped
-  uint64_t keys_out_of_order = 0;     // keys with equal or decreasing time: dropped/sorted
-  uint64_t rotations_normalised = 0;  // rotation keys whose length was not 1
-  uint64_t meshes_skipped = 0;        // meshes with no triangles (points/lines only)
-  uint64_t faces_dropped = 0;         // triangles with a vertex index past the mesh's end
-  uint64_t clips_refused = 0;         // clips of negative duration: dropped
-  uint64_t clips_extended = 0;        // clips whose keys run past their stated duration
-  std::vector<std::string> notes;     // one line per repair kind, e.g. "12 vertices had ..."
-  std::string ticks_per_second_note;  // set when a clip gave no ticks per second
+  double largest_cut_weight = 0.0;     // the largest share of a vertex's weight the 4-limit cut
+  uint64_t vertices_renormalised = 0;  // stored weights did not sum to 1 (|sum-1| > 1e-4)
+  uint64_t vertices_unweighted = 0;    // no weight at all: bound rigidly to the mesh's node
+  uint64_t bones_without_node = 0;     // aiBone whose name matches no node: weights dropped
+  uint64_t channels_without_node = 0;  // animation channel whose name matches no node: skipped
+  uint64_t non_finite_values = 0;      // NaN/Inf in keys, matrices or vertices: replaced/skipped
+  uint64_t keys_out_of_order = 0;      // keys with equal or decreasing time: dropped/sorted
+  uint64_t rotations_normalised = 0;   // rotation keys whose length was not 1
+  uint64_t meshes_skipped = 0;         // meshes with no triangles (points/lines only)
+  uint64_t faces_dropped = 0;          // triangles with a vertex index past the mesh's end
+  uint64_t clips_refused = 0;          // clips of negative duration: dropped
+  uint64_t clips_extended = 0;         // clips whose keys run past their stated duration
+  std::vector<std::string> notes;      // one line per repair kind, e.g. "12 vertices had ..."
+  std::string ticks_per_second_note;   // set when a clip gave no ticks per second
 };
 
 // Who wrote a model and what it read, for a cache to key and check entries by.

@@ -178,6 +178,10 @@ void write_mesh(Writer& w, const Mesh& m) {
   w.array(m.indices);
   w.array(m.source_vertex);
   w.array(m.source_weight_sums);
+  // Influences 5-8 (format version 4): empty arrays for a mesh within the 4-limit.
+  w.array(m.joints2);
+  w.array(m.weights2);
+  w.array(m.cut_weights);
   w.array(m.skin_joints);
   w.array(m.inverse_bind);
   w.end();
@@ -256,12 +260,14 @@ void write_morph_clip(Writer& w, uint32_t clip, const MorphClip& c) {
 
 void write_report(Writer& w, const ImportReport& r) {
   w.begin(kReport);
-  for (uint64_t v : {r.vertices_over_4_influences, r.vertices_renormalised, r.vertices_unweighted,
-                     r.bones_without_node, r.channels_without_node, r.non_finite_values,
-                     r.keys_out_of_order, r.rotations_normalised, r.meshes_skipped, r.faces_dropped,
-                     r.clips_refused, r.clips_extended})
+  for (uint64_t v :
+       {r.vertices_over_4_influences, r.vertices_over_8_influences, r.vertices_renormalised,
+        r.vertices_unweighted, r.bones_without_node, r.channels_without_node, r.non_finite_values,
+        r.keys_out_of_order, r.rotations_normalised, r.meshes_skipped, r.faces_dropped,
+        r.clips_refused, r.clips_extended})
     w.u64(v);
   w.f64(r.largest_dropped_weight);
+  w.f64(r.largest_cut_weight);
   w.u64(r.notes.size());
   for (const std::string& n : r.notes) w.string(n);
   w.string(r.ticks_per_second_note);
@@ -474,6 +480,9 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices");
   in.array(m.source_vertex, n, "file vertex numbers");
   in.array(m.source_weight_sums, n, "stored weight sums");
+  in.array(m.joints2, n, "joint indices 5-8");
+  in.array(m.weights2, n, "weights 5-8");
+  in.array(m.cut_weights, n, "cut weights");
   in.array(m.skin_joints, kMaxSkinBones, "skin joints");
   in.array(m.inverse_bind, kMaxSkinBones, "skin inverse bind matrices");
   if (!in.at_end("the mesh section")) return in.error();
@@ -630,12 +639,14 @@ std::string read_morph_clip(const Section& s, const Model& model, int64_t& last_
 
 std::string read_report(const Section& s, ImportReport& r) {
   Reader in(s.data, s.size);
-  for (uint64_t* v : {&r.vertices_over_4_influences, &r.vertices_renormalised,
-                      &r.vertices_unweighted, &r.bones_without_node, &r.channels_without_node,
-                      &r.non_finite_values, &r.keys_out_of_order, &r.rotations_normalised,
-                      &r.meshes_skipped, &r.faces_dropped, &r.clips_refused, &r.clips_extended})
+  for (uint64_t* v :
+       {&r.vertices_over_4_influences, &r.vertices_over_8_influences, &r.vertices_renormalised,
+        &r.vertices_unweighted, &r.bones_without_node, &r.channels_without_node,
+        &r.non_finite_values, &r.keys_out_of_order, &r.rotations_normalised, &r.meshes_skipped,
+        &r.faces_dropped, &r.clips_refused, &r.clips_extended})
     in.scalar(*v, "report counter");
   in.scalar(r.largest_dropped_weight, "report weight");
+  in.scalar(r.largest_cut_weight, "report cut weight");
   uint64_t n = 0;
   if (in.count(n, kMaxNotes, 8, "report note count")) {
     r.notes.resize(static_cast<std::size_t>(n));
@@ -643,7 +654,8 @@ std::string read_report(const Section& s, ImportReport& r) {
   }
   in.string(r.ticks_per_second_note, "report note");
   if (!in.at_end("the report section")) return in.error();
-  if (!std::isfinite(r.largest_dropped_weight)) return "report weight is not finite";
+  if (!std::isfinite(r.largest_dropped_weight) || !std::isfinite(r.largest_cut_weight))
+    return "report weight is not finite";
   return {};
 }
 

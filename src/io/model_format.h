@@ -49,7 +49,9 @@
 namespace sv {
 
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
-inline constexpr uint32_t kModelFormatVersion = 4;
+// 4: morph targets (MRPH) and the clips' morph weight tracks (MWGT).
+// 5: meshes carry influences 5-8 (Mesh::joints2, weights2, cut_weights; empty within 4).
+inline constexpr uint32_t kModelFormatVersion = 5;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

@@ -16,7 +16,8 @@
 namespace sv::ui {
 
 inline constexpr int kKeySpace = 32;
-inline constexpr int kKeyF = 70, kKeyG = 71, kKeyM = 77, kKeyQ = 81, kKeyS = 83, kKeyW = 87;
+inline constexpr int kKeyF = 70, kKeyG = 71, kKeyI = 73, kKeyM = 77, kKeyQ = 81, kKeyS = 83,
+                     kKeyW = 87;
 inline constexpr int kKeyEscape = 256, kKeyEnter = 257, kKeyTab = 258, kKeyBackspace = 259;
 inline constexpr int kKeyDelete = 261, kKeyRight = 262, kKeyLeft = 263, kKeyDown = 264;
 inline constexpr int kKeyUp = 265, kKeyPageUp = 266, kKeyPageDown = 267, kKeyHome = 268;
@@ -42,6 +43,7 @@ enum class Action : uint8_t {
   Skeleton,
   SkinningPath,
   SkinMethod,
+  Influences,
   Help,
   CloseHelp,
   Quit,
@@ -82,6 +84,8 @@ inline constexpr Binding kBindings[] = {
     {"G", "CPU / GPU skinning", Action::SkinningPath, kKeyG},
     {"M", "next skinning method: LBS, DQS (dual quaternions), CoR (centres of rotation)",
      Action::SkinMethod, kKeyM},
+    {"I", "4 / 8 influences per vertex (8 where the file has more than 4)", Action::Influences,
+     kKeyI},
     {"F1 or ?", "show or hide this list of controls (the help overlay)", Action::Help, kKeyF1, 0,
      0, '?'},
     {"Esc", "close the help", Action::CloseHelp, kKeyEscape},

@@ -141,6 +141,32 @@ void method_pair(RenderOptions& o, ViewerState& state) {
         "Per vertex, how far the two methods put it apart (both skinned on the CPU).");
 }
 
+// 4 or 8 influences per vertex (I toggles), on either path and with every method. Within the
+// 4-limit both give the same picture: said beside the buttons.
+void influences_buttons(const SceneView& scene, ViewerState& state) {
+  RenderOptions& o = state.render;
+  ImGui::TextUnformatted("Influences");
+  ImGui::SameLine();
+  ImGui::RadioButton("4##influences", &o.influences, 4);
+  state.landmarks.add_last_item("radio:Influences 4");
+  ImGui::SameLine();
+  ImGui::RadioButton("8##influences", &o.influences, 8);
+  state.landmarks.add_last_item("radio:Influences 8");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Skin each vertex with its 8 largest weights (renormalised) where the file has\n"
+        "more than 4; 4 (the default) keeps the 4 largest, as most engines do.");
+  uint32_t most = 0;
+  if (scene.model != nullptr)
+    for (const Mesh& m : scene.model->meshes) most = std::max(most, m.max_influences);
+  ImGui::SameLine();
+  if (most > 4) {
+    ImGui::TextDisabled("(file: up to %u)", most);
+  } else {
+    ImGui::TextDisabled("(file: %u at most, no change)", most);
+  }
+}
+
 void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   Section section("View###view", "view", "header:View", state.landmarks);
   if (!section) return;
@@ -165,6 +191,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
     state.landmarks.add_last_item(kMethodMarks[i]);
   }
   o.method = static_cast<SkinMethod>(method);
+  influences_buttons(scene, state);
   if (o.method == SkinMethod::Cor && scene.centers_progress >= 0.0f &&
       scene.centers_progress < 1.0f) {
     // The mesh is drawn with LBS until the centres are known.

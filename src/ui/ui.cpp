@@ -147,6 +147,9 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
     case Action::SkinMethod:
       state.render.method = next_skin_method(state.render.method);
       break;
+    case Action::Influences:
+      state.render.influences = state.render.influences == 8 ? 4 : 8;
+      break;
     case Action::Help:
       state.help_open = !state.help_open;
       break;

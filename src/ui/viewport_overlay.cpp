@@ -175,16 +175,39 @@ void influences_legend(Painter& p, const LegendInput& in) {
     }
     p.swatch(kInfluenceColors[k], kLabels[k], s != nullptr ? value : nullptr);
   }
+  // Vertices with more than 4: the share of their weight the 4-limit cuts, on a ramp.
   if (s != nullptr && s->max_influences > 4) {
-    std::snprintf(label, sizeof(label), "more than 4 (up to %u), cut at import", s->max_influences);
+    std::snprintf(label, sizeof(label),
+                  "more than 4 (up to %u): %llu (%.1f%%), weight the 4-limit cuts",
+                  s->max_influences, static_cast<unsigned long long>(s->truncated),
+                  percent(s->truncated, total));
   } else {
-    std::snprintf(label, sizeof(label), "more than 4, cut at import");
+    std::snprintf(label, sizeof(label), "more than 4: weight the 4-limit cuts");
   }
-  if (s != nullptr) {
-    std::snprintf(value, sizeof(value), "%llu (%.1f%%)",
-                  static_cast<unsigned long long>(s->truncated), percent(s->truncated, total));
+  p.text(label, kText);
+  static constexpr float kTicks[] = {0.0f, 0.5f, 1.0f};
+  char tick_text[3][16];
+  const char* tick_labels[3];
+  for (int i = 0; i < 3; ++i) {
+    std::snprintf(tick_text[i], sizeof(tick_text[i]), i == 2 ? "%.2f+" : "%.2f",
+                  static_cast<double>(kTicks[i] * kCutRampTop));
+    tick_labels[i] = tick_text[i];
   }
-  p.swatch(kInfluenceColors[4], label, s != nullptr ? value : nullptr);
+  tick_text[0][0] = '0';
+  tick_text[0][1] = '\0';
+  p.ramp(
+      [](float t) { return cut_weight_color(1u + static_cast<uint32_t>(std::lround(254.0f * t))); },
+      kTicks, tick_labels);
+  if (s != nullptr && s->truncated > 0) {
+    std::snprintf(label, sizeof(label),
+                  "%llu had 5-8 (all kept with 8 influences), %llu more than 8",
+                  static_cast<unsigned long long>(s->truncated - s->truncated_over_8),
+                  static_cast<unsigned long long>(s->truncated_over_8));
+    p.text(label);
+    std::snprintf(label, sizeof(label), "largest cut %.3f of a vertex's weight",
+                  static_cast<double>(s->largest_cut));
+    p.text(label);
+  }
 }
 
 void weight_sum_legend(Painter& p, const LegendInput& in) {

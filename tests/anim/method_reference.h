@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
@@ -100,9 +101,9 @@ inline ReferenceBone reference_bone(const glm::mat4& palette_entry) {
   return b;
 }
 
-inline int reference_pivot(const glm::vec4& w) {
+inline int reference_pivot(const float* w, int count) {
   int p = 0;
-  for (int i = 1; i < 4; ++i)
+  for (int i = 1; i < count; ++i)
     if (w[i] > w[p]) p = i;
   return p;
 }
@@ -116,14 +117,15 @@ struct ReferenceVertex {
   glm::dvec3 normal;
 };
 
-// Kavan et al. 2008 with two-phase skinning. `bones` indexed by the vertex's joints.
+// Kavan et al. 2008 with two-phase skinning over `count` influences (joints j[i], weights w[i]
+// summing to 1). `bones` indexed by the vertex's joints.
 template <class Bones>
-ReferenceVertex reference_dqs(const Bones& bones, const glm::u16vec4& j, const glm::vec4& w,
+ReferenceVertex reference_dqs(const Bones& bones, const uint16_t* j, const float* w, int count,
                               const glm::vec3& p, const glm::vec3& n) {
-  const glm::dquat pivot = bones[j[reference_pivot(w)]].rotation;
+  const glm::dquat pivot = bones[j[reference_pivot(w, count)]].rotation;
   DualQuat b{{0, 0, 0, 0}, {0, 0, 0, 0}};
   glm::dmat3 a(0.0);
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < count; ++i) {
     const auto& bone = bones[j[i]];
     const double s = qdot(bone.rotation, pivot) < 0.0 ? -w[i] : w[i];
     b.r = b.r + s * bone.dq.r;
@@ -142,16 +144,25 @@ ReferenceVertex reference_dqs(const Bones& bones, const glm::u16vec4& j, const g
   return out;
 }
 
-// Le & Hodgins 2016 (the per-frame part), with the stretch phase as in reference_dqs.
 template <class Bones>
-ReferenceVertex reference_cor(const Bones& bones, const glm::u16vec4& j, const glm::vec4& w,
+ReferenceVertex reference_dqs(const Bones& bones, const glm::u16vec4& j, const glm::vec4& w,
+                              const glm::vec3& p, const glm::vec3& n) {
+  const uint16_t jj[4] = {j.x, j.y, j.z, j.w};
+  const float ww[4] = {w.x, w.y, w.z, w.w};
+  return reference_dqs(bones, jj, ww, 4, p, n);
+}
+
+// Le & Hodgins 2016 (the per-frame part), with the stretch phase as in reference_dqs, over
+// `count` influences.
+template <class Bones>
+ReferenceVertex reference_cor(const Bones& bones, const uint16_t* j, const float* w, int count,
                               const glm::vec3& p, const glm::vec3& n, const glm::vec3& center) {
-  const glm::dquat pivot = bones[j[reference_pivot(w)]].rotation;
+  const glm::dquat pivot = bones[j[reference_pivot(w, count)]].rotation;
   glm::dquat q(0, 0, 0, 0);
   glm::dmat3 a(0.0);
   glm::dvec3 lbs_center(0.0);
   const glm::dvec4 c(glm::dvec3(center), 1.0);
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < count; ++i) {
     const auto& bone = bones[j[i]];
     const double s = qdot(bone.rotation, pivot) < 0.0 ? -w[i] : w[i];
     q = q + s * bone.rotation;
@@ -164,6 +175,14 @@ ReferenceVertex reference_cor(const Bones& bones, const glm::u16vec4& j, const g
   out.position = r * a * glm::dvec3(p) + t;
   out.normal = glm::normalize(r * glm::transpose(glm::inverse(a)) * glm::dvec3(n));
   return out;
+}
+
+template <class Bones>
+ReferenceVertex reference_cor(const Bones& bones, const glm::u16vec4& j, const glm::vec4& w,
+                              const glm::vec3& p, const glm::vec3& n, const glm::vec3& center) {
+  const uint16_t jj[4] = {j.x, j.y, j.z, j.w};
+  const float ww[4] = {w.x, w.y, w.z, w.w};
+  return reference_cor(bones, jj, ww, 4, p, n, center);
 }
 
 }  // namespace sv::test

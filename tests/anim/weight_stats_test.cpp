@@ -110,6 +110,24 @@ TEST(WeightStats, StoredSumsOfTheWrongCountFailValidation) {
   EXPECT_NE(model.validate(), "");
 }
 
+// The cut vertices' counts: more than 8 (kVertexOver8) apart, and the largest share cut.
+TEST(WeightStats, CountsWhatThe4LimitCuts) {
+  Model model = six_vertices();
+  Mesh& m = model.meshes[0];
+  m.vertex_flags[1] |= kVertexTruncated | kVertexOver8;
+  m.joints2.assign(6, glm::u16vec4(0));
+  m.weights2.assign(6, glm::vec4(0.0f));
+  m.weights2[3] = {0.1f, 0.05f, 0, 0};
+  m.weights2[1] = {0.1f, 0.1f, 0.05f, 0.05f};
+  m.cut_weights = {0.0f, 0.4f, 0.0f, 0.15f, 0.0f, 0.0f};
+  ASSERT_EQ(model.validate(), "");
+  const WeightStats s = compute_weight_stats(model);
+  EXPECT_EQ(s.truncated, 2u);         // v1 and v3
+  EXPECT_EQ(s.truncated_over_8, 1u);  // v1
+  EXPECT_FLOAT_EQ(s.largest_cut, 0.4f);
+  EXPECT_EQ(s.influences[1], 0u);  // v1 moved to the cut class
+}
+
 TEST(WeightStats, EmptyModel) {
   const WeightStats s = compute_weight_stats(Model{});
   EXPECT_EQ(s.vertices, 0u);

@@ -174,6 +174,20 @@ TEST(Cli, DumpMatchesAHandComputation) {
   }
 }
 
+// Per vertex, how far the flat xyz position arrays of two dumps are apart.
+std::vector<double> displacements(const nlohmann::json& a, const nlohmann::json& b) {
+  std::vector<double> out;
+  for (std::size_t i = 0; i + 2 < a.size() && i + 2 < b.size(); i += 3) {
+    double d2 = 0.0;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const double d = b[i + c].get<double>() - a[i + c].get<double>();
+      d2 += d * d;
+    }
+    out.push_back(std::sqrt(d2));
+  }
+  return out;
+}
+
 // --method reaches the dump's skinning: on the default character's `twist` half-turn, DQS and
 // CoR move the twisting forearm's vertices away from LBS's, and leave every vertex that only the
 // body's unmoved joints weigh where LBS puts it (the same bones, the same pose).
@@ -190,19 +204,48 @@ TEST(Cli, DumpSkinsWithTheChosenMethod) {
     ASSERT_EQ(p.size(), p0.size()) << method;
     double moved = 0.0;
     std::size_t unchanged = 0;
-    for (std::size_t i = 0; i + 2 < p.size(); i += 3) {
-      double d2 = 0.0;
-      for (std::size_t c = 0; c < 3; ++c) {
-        const double d = p[i + c].get<double>() - p0[i + c].get<double>();
-        d2 += d * d;
-      }
-      const double d = std::sqrt(d2);
+    for (const double d : displacements(p0, p)) {
       moved = std::max(moved, d);
       if (d < 1e-5) ++unchanged;
     }
     EXPECT_GT(moved, 0.01) << method << ": the candy wrapper should open";
     EXPECT_GT(unchanged, p.size() / 3 / 2) << method << ": most of the body does not twist";
   }
+}
+
+// --influences reaches the dump's skinning, with every method: on the FBX with 5-6 influences per
+// vertex, 8 moves the vertices that had more than 4 and leaves the others where 4 puts them; 4 is
+// the default. --info says how many skin per vertex.
+TEST(Cli, DumpSkinsWithTheChosenInfluences) {
+  const std::string fbx = model("FBX/animation_with_skeleton.fbx");
+  const nlohmann::json four = dump({"--time", "0.5"}, fbx);
+  EXPECT_EQ(four, dump({"--time", "0.5", "--influences", "4"}, fbx)) << "4 is the default";
+  for (const char* method : {"lbs", "dqs", "cor"}) {
+    const nlohmann::json a = dump({"--time", "0.5", "--method", method}, fbx);
+    const nlohmann::json b = dump({"--time", "0.5", "--method", method, "--influences", "8"}, fbx);
+    const auto& p4 = a["meshes"][0]["positions"];
+    const auto& p8 = b["meshes"][0]["positions"];
+    ASSERT_EQ(p4.size(), p8.size()) << method;
+    // Moved: by more than the rounding the two kernels differ by (1e-5 of the model's extent).
+    double extent = 0.0;
+    for (const auto& c : p4) extent = std::max(extent, std::abs(c.get<double>()));
+    std::size_t moved = 0;
+    for (const double d : displacements(p4, p8)) moved += d > 1e-5 * extent ? 1 : 0;
+    // CoR's centres change with the weights too, so its vertices with 4 or fewer may move; the
+    // others keep every vertex within 4 exactly.
+    EXPECT_GT(moved, 1000u) << method;
+    if (std::string(method) != "cor") {
+      EXPECT_LE(moved, 2883u) << method;
+    }
+  }
+  const ProcessResult r = run_process({kExe, "--info", fbx, "--influences", "8"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Max influences per vertex: 6 (6 skin per vertex with --influences 8)"),
+            std::string::npos)
+      << r.out;
+  expect_bad_input({kExe, "--info", fbx, "--influences", "6"}, "--influences");
+  expect_bad_input({kExe, "--dump", fbx, "--influences", "x", "-o", temp_file("x.json")},
+                   "--influences");
 }
 
 TEST(Cli, SkeletonOnlyModelDumpsBones) {

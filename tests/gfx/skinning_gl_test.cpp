@@ -43,26 +43,33 @@ Capture make_capture_program() {
   return c;
 }
 
+bool installed(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f != nullptr) std::fclose(f);
+  return f != nullptr;
+}
+
 // Runs skin.vert over every vertex of mesh `m` and returns the captured positions.
 std::vector<glm::vec3> gpu_skin(const Capture& c, const gl::GpuModel& gpu, std::size_t m,
-                                SkinMethod method = SkinMethod::Lbs) {
-  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m, method);
+                                SkinMethod method = SkinMethod::Lbs, int influences = 4) {
+  return test::capture_vertices<glm::vec3>(c.program.id(), gpu, m, method, influences);
 }
 
 // Compares GPU and CPU skinning of every mesh of `model` at `times` of its first clip (the rest
 // pose when it has none). Returns the largest error over the diagonal.
+// `influences` 8: both sides skin with the meshes' second sets (and CoR's centres of 8).
 double max_relative_error(const Model& model, std::initializer_list<float> fractions,
-                          SkinMethod method = SkinMethod::Lbs) {
+                          SkinMethod method = SkinMethod::Lbs, int influences = 4) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
   Animator animator(model);
   std::vector<std::vector<glm::vec3>> centers;
   if (method == SkinMethod::Cor) {
-    centers = compute_rotation_centers(model, false);
+    centers = compute_rotation_centers(model, influences == 8);
     EXPECT_EQ(centers.size(), model.meshes.size());
     for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
   }
-  animator.set_skin(SkinChoice{method, centers});
+  animator.set_skin(SkinChoice{method, centers, influences});
   const int32_t clip = model.clips.empty() ? -1 : 0;
   animator.set_clip(model, clip);
   const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
@@ -80,7 +87,7 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
     }
     const double diagonal = std::max(static_cast<double>(bounds.diagonal()), 1e-12);
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m, method);
+      const std::vector<glm::vec3> g = gpu_skin(capture, gpu, m, method, influences);
       const auto c = animator.skinned_positions(m);
       EXPECT_EQ(g.size(), c.size());
       for (std::size_t v = 0; v < std::min(g.size(), c.size()); ++v) {
@@ -272,16 +279,51 @@ TEST(GpuSkinning, DefaultCharacterMatchesCpuUnderEveryMethod) {
   }
 }
 
+// 8 influences on both paths, every method, on the file with 5-6 influences per vertex; and the
+// GPU really reads the second set: its output with 8 differs from its output with 4.
+TEST(GpuSkinning, EightInfluencesMatchCpuUnderEveryMethod) {
+  SV_REQUIRE_GL();
+  const std::string path = std::string(SKINVIEW_TEST_MODELS) + "/FBX/animation_with_skeleton.fbx";
+  if (!installed(path)) GTEST_SKIP() << path << " not installed (Debian package assimp-testmodels)";
+  ImportResult r = import_model(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& model = *r.model;
+  ASSERT_TRUE(model.meshes[0].has_influences8());
+  for (SkinMethod method : kSkinMethods) {
+    EXPECT_LE(max_relative_error(model, {0.1f, 0.5f, 0.9f}, method, 8), 1e-5)
+        << skin_method_label(method);
+  }
+  const Capture capture = make_capture_program();
+  gl::GpuModel gpu(model);
+  ASSERT_TRUE(gpu.meshes()[0].has_influences8);
+  Animator animator(model);
+  animator.set_clip(model, 0);
+  ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5 * model.clips[0].duration()));
+  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  const auto four = gpu_skin(capture, gpu, 0, SkinMethod::Lbs, 4);
+  const auto eight = gpu_skin(capture, gpu, 0, SkinMethod::Lbs, 8);
+  ASSERT_EQ(four.size(), eight.size());
+  float moved = 0.0f;
+  for (std::size_t v = 0; v < four.size(); ++v)
+    moved = std::max(moved, glm::length(four[v] - eight[v]));
+  EXPECT_GT(moved, 0.0f);
+}
+
+// A model within the 4-limit has no second set; asking for 8 changes nothing on either path.
+TEST(GpuSkinning, EightInfluencesOnAFourInfluenceModelChangeNothing) {
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (const Mesh& m : r.model->meshes) EXPECT_FALSE(m.has_influences8());
+  EXPECT_LE(max_relative_error(*r.model, {0.3f}, SkinMethod::Dqs, 8), 1e-5);
+}
+
 class RealModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealModel, GpuMatchesCpuAtThreeTimes) {
   SV_REQUIRE_GL();
   const std::string path = std::string(SKINVIEW_TEST_MODELS) + "/" + GetParam();
-  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
-    std::fclose(f);
-  } else {
-    GTEST_SKIP() << path << " not installed (Debian package assimp-testmodels)";
-  }
+  if (!installed(path)) GTEST_SKIP() << path << " not installed (Debian package assimp-testmodels)";
   ImportResult r = import_model(path);
   ASSERT_TRUE(r.ok()) << r.error;
   // Every method: the GPU's real output (transform feedback) against the CPU kernels.

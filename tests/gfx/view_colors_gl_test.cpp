@@ -18,14 +18,16 @@
 namespace sv {
 namespace {
 
-// Eleven vertices on skin bones 0..3 = skeleton joints 3, 5, 8, 9: weights on bone 0 from 0 to
-// 1 (the heat ramp), 1 to 4 influences, one cut at import, one unweighted, stored sums from
-// exactly 1 to 1.38.
+// Twelve vertices on skin bones 0..3 = skeleton joints 3, 5, 8, 9: weights on bone 0 from 0 to
+// 1 (the heat ramp), 1 to 4 influences, two cut at import (a 5th weight kept in the second set:
+// one cut a little, one past the cut ramp's top), one unweighted, stored sums from exactly 1 to
+// 1.38.
 struct Case {
   glm::u16vec4 joints;
   glm::vec4 weights;
   uint8_t flags;
   float stored_sum;
+  float weight5 = 0.0f;  // on bone 0, a fraction of the top 8 (Mesh::weights2)
 };
 const std::vector<Case> kCases = {
     {{0, 1, 0, 0}, {0.0f, 1.0f, 0, 0}, 0, 1.0f},
@@ -33,12 +35,13 @@ const std::vector<Case> kCases = {
     {{0, 1, 0, 0}, {0.3f, 0.7f, 0, 0}, kVertexRenormalised, 1.002f},
     {{0, 1, 0, 0}, {0.5f, 0.5f, 0, 0}, kVertexRenormalised, 0.99f},
     {{0, 1, 2, 0}, {0.6f, 0.3f, 0.1f, 0}, kVertexRenormalised, 1.05f},
-    {{0, 1, 2, 3}, {0.7f, 0.1f, 0.1f, 0.1f}, kVertexRenormalised | kVertexTruncated, 1.38f},
+    {{0, 1, 2, 3}, {0.7f, 0.1f, 0.1f, 0.1f}, kVertexRenormalised | kVertexTruncated, 1.38f, 0.05f},
     {{0, 0, 0, 0}, {0.875f, 0.125f, 0, 0}, 0, 1.0f},
     {{0, 1, 2, 3}, {0.97f, 0.01f, 0.01f, 0.01f}, 0, 1.0f},
     {{0, 0, 0, 0}, {1.0f, 0, 0, 0}, kVertexUnweighted, 0.0f},
     {{1, 2, 0, 0}, {0.2f, 0.8f, 0, 0}, 0, 0.94f},
     {{2, 3, 0, 0}, {0.5f, 0.5f, 0, 0}, 0, 1.0f},
+    {{1, 2, 3, 0}, {0.4f, 0.3f, 0.3f, 0}, kVertexTruncated, 1.0f, 0.5f},
 };
 
 Model color_model() {
@@ -60,6 +63,9 @@ Model color_model() {
     mesh.weights.push_back(kCases[v].weights);
     mesh.vertex_flags.push_back(kCases[v].flags);
     mesh.source_weight_sums.push_back(kCases[v].stored_sum);
+    mesh.joints2.emplace_back(0, 0, 0, 0);
+    mesh.weights2.emplace_back(kCases[v].weight5, 0, 0, 0);
+    mesh.cut_weights.push_back(kCases[v].weight5);  // 5 influences: the cut is the 5th's share
   }
   mesh.skin_joints = {3, 5, 8, 9};
   mesh.inverse_bind.assign(4, glm::mat4(1.0f));
@@ -69,7 +75,7 @@ Model color_model() {
 }
 
 // The view colour of every vertex in `mode` (selected skin bone 0 for the heat map).
-std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode) {
+std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode, int influences = 4) {
   gl::ProgramDesc desc{
       {"common.vert", "skin.vert"}, {"mesh.frag"}, gl::skin_program_defines(), {"v_color"}};
   gl::ProgramResult r = gl::build_program(desc);
@@ -78,7 +84,8 @@ std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode) {
   glUseProgram(p);
   glUniform1i(glGetUniformLocation(p, "u_view_mode"), mode);
   glUniform1i(glGetUniformLocation(p, "u_selected_bone"), 0);
-  std::vector<glm::vec4> colors = test::capture_vertices<glm::vec4>(p, gpu, 0);
+  std::vector<glm::vec4> colors =
+      test::capture_vertices<glm::vec4>(p, gpu, 0, SkinMethod::Lbs, influences);
   return colors;
 }
 
@@ -92,6 +99,7 @@ TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {
   gpu.upload_palette(palette, normals);
 
   const std::vector<glm::vec4> heat = shader_colors(gpu, 1);
+  const std::vector<glm::vec4> heat8 = shader_colors(gpu, 1, 8);
   const std::vector<glm::vec4> dominant = shader_colors(gpu, 2);
   const std::vector<glm::vec4> influences = shader_colors(gpu, 3);
   const std::vector<glm::vec4> sums = shader_colors(gpu, 4);
@@ -109,10 +117,14 @@ TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {
       if (c.weights[i] > c.weights[largest]) largest = i;
     }
     EXPECT_NEAR_GLM(glm::vec3(heat[v]), heat_color(w), 1e-5f);
+    // With 8 the heat sums what skins: the first set's share of bone 0 and the 5th weight.
+    EXPECT_NEAR_GLM(glm::vec3(heat8[v]), heat_color(w * (1.0f - c.weight5) + c.weight5), 1e-5f);
     EXPECT_NEAR_GLM(glm::vec3(dominant[v]),
                     joint_color(static_cast<uint32_t>(mesh.skin_joints[c.joints[largest]])), 1e-5f);
-    const std::size_t cls = (c.flags & kVertexTruncated) ? 4 : static_cast<std::size_t>(kept - 1);
-    EXPECT_NEAR_GLM(glm::vec3(influences[v]), kInfluenceColors[cls], 1e-6f);
+    const glm::vec3 influences_expected =
+        (c.flags & kVertexTruncated) ? cut_weight_color(cut_weight_level(c.weight5))
+                                     : kInfluenceColors[static_cast<std::size_t>(kept - 1)];
+    EXPECT_NEAR_GLM(glm::vec3(influences[v]), influences_expected, 1e-5f);
     const glm::vec3 sum_expected = (c.flags & kVertexUnweighted)
                                        ? kSumUnweightedColor
                                        : weight_sum_color(weight_sum_level(c.stored_sum));
@@ -123,6 +135,8 @@ TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {
   EXPECT_NEAR_GLM(glm::vec3(heat[8]), glm::vec3(1, 0, 0), 1e-6f);
   EXPECT_NEAR_GLM(glm::vec3(sums[5]), kSumErrorHighColor, 1e-6f);
   EXPECT_NEAR_GLM(glm::vec3(sums[0]), kSumOkColor, 1e-6f);
+  EXPECT_NEAR_GLM(glm::vec3(influences[11]), kCutStops[2], 1e-6f);  // 0.5 is past the top
+  EXPECT_GT(glm::length(glm::vec3(influences[5]) - glm::vec3(influences[11])), 0.3f);
 }
 
 // The difference views paint the heat ramp of the value uploaded per vertex (the ramp's ends and
@@ -136,8 +150,10 @@ TEST(ViewColorsGl, DifferenceViewsPaintTheUploadedValues) {
   const std::vector<glm::mat3> normals(4, glm::mat3(1.0f));
   gpu.upload_palette(palette, normals);
   std::vector<float> values(kCases.size());
-  for (std::size_t v = 0; v < values.size(); ++v) values[v] = static_cast<float>(v) / 9.0f;
-  values.back() = -1.0f;  // vertex 10: no comparison
+  const std::size_t last = values.size() - 1;  // no comparison; the one before it is 1
+  for (std::size_t v = 0; v < values.size(); ++v)
+    values[v] = static_cast<float>(v) / static_cast<float>(last - 1);
+  values[last] = -1.0f;
   ASSERT_TRUE(gpu.upload_vertex_values(values));
   ASSERT_NE(gpu.vertex_value_texture(), 0u);
   glActiveTexture(GL_TEXTURE0 + gl::kVertexValueUnit);
@@ -150,8 +166,8 @@ TEST(ViewColorsGl, DifferenceViewsPaintTheUploadedValues) {
     for (std::size_t v = 0; v + 1 < values.size(); ++v)
       EXPECT_NEAR_GLM(glm::vec3(colors[v]), heat_color(values[v]), 1e-5f) << v;
     EXPECT_NEAR_GLM(glm::vec3(colors[0]), glm::vec3(0, 0, 1), 1e-6f);
-    EXPECT_NEAR_GLM(glm::vec3(colors[9]), glm::vec3(1, 0, 0), 1e-6f);
-    EXPECT_NEAR_GLM(glm::vec3(colors[10]), kNoValueColor, 1e-6f);
+    EXPECT_NEAR_GLM(glm::vec3(colors[last - 1]), glm::vec3(1, 0, 0), 1e-6f);
+    EXPECT_NEAR_GLM(glm::vec3(colors[last]), kNoValueColor, 1e-6f);
   }
   // A count that is not the model's vertex count is refused (the old values stay).
   const std::vector<float> wrong(3, 0.5f);

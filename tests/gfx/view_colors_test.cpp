@@ -56,6 +56,23 @@ TEST(ViewColors, WeightSumLevelsOnALogScale) {
   EXPECT_NEAR_GLM(weight_sum_color(128), 0.5f * (kSumErrorLowColor + kSumErrorHighColor), 1e-6f);
 }
 
+TEST(ViewColors, CutWeightLevelsAndRamp) {
+  EXPECT_EQ(cut_weight_level(0.0f), 0u);  // nothing cut: the influence-count colours
+  EXPECT_EQ(cut_weight_level(-0.5f), 0u);
+  EXPECT_EQ(cut_weight_level(1e-7f), 1u);  // a sliver: the ramp's pale end
+  EXPECT_EQ(cut_weight_level(kCutRampTop / 2.0f), 128u);
+  EXPECT_EQ(cut_weight_level(kCutRampTop), 255u);
+  EXPECT_EQ(cut_weight_level(0.9f), 255u);
+  EXPECT_EQ(cut_weight_level(NAN), 255u);
+  EXPECT_NEAR_GLM(cut_weight_color(1), kCutStops[0], 0.0f);
+  EXPECT_NEAR_GLM(cut_weight_color(128), kCutStops[1], 1e-6f);
+  EXPECT_NEAR_GLM(cut_weight_color(255), kCutStops[2], 1e-6f);
+  // Level 64 is 63/127 of the way from the first stop to the second (linear).
+  EXPECT_NEAR_GLM(cut_weight_color(64),
+                  kCutStops[0] + (kCutStops[1] - kCutStops[0]) * (63.0f / 127.0f), 1e-6f);
+  EXPECT_NEAR_GLM(cut_weight_color(0), kCutStops[0], 0.0f);  // clamped
+}
+
 TEST(ViewColors, DisplayColourIsTheShadersGammaAtFullShade) {
   EXPECT_NEAR_GLM(display_color(glm::vec3(0, 1, 0.5f)), glm::vec3(0, 1, 0.7297400f), 1e-6f);
   EXPECT_NEAR_GLM(display_color(glm::vec3(2, -1, 0)), glm::vec3(1, 0, 0), 0.0f);

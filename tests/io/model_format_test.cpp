@@ -51,6 +51,11 @@ Model sample_model() {
   mesh.source_vertex = {2, 0, 3, 1};
   mesh.source_weight_sums = {1.0f, 1.25f, 1.0f, 0.9f};
   mesh.max_joint = 1;
+  // Vertex 3 had 5 influences: the 5th (on bone 0) is the second set's only weight.
+  mesh.max_influences = 5;
+  mesh.joints2 = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  mesh.weights2 = {glm::vec4(0.0f), glm::vec4(0.0f), glm::vec4(0.0f), {0.2f, 0, 0, 0}};
+  mesh.cut_weights = {0.0f, 0.0f, 0.0f, 0.2f};
   mesh.skin_joints = {1, 2};
   mesh.inverse_bind = {sk.inverse_bind[1], sk.inverse_bind[2]};
   // Two morph targets: one with normal deltas and a default weight, one positions only.
@@ -104,6 +109,8 @@ ImportReport sample_report() {
   r.vertices_renormalised = 1;
   r.vertices_over_4_influences = 1;
   r.largest_dropped_weight = 0.125;
+  r.vertices_over_8_influences = 3;
+  r.largest_cut_weight = 0.375;
   r.clips_extended = 1;
   r.notes = {"Mesh 'body': 1 vertices had weights not summing to 1; renormalised.", "second"};
   r.ticks_per_second_note = "Some clip gave no ticks per second; 25 ticks per second were assumed.";
@@ -163,6 +170,10 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(a.source_vertex, b.source_vertex);
   EXPECT_EQ(a.source_weight_sums, b.source_weight_sums);
   EXPECT_EQ(a.max_joint, b.max_joint);
+  EXPECT_EQ(a.joints2, b.joints2);
+  EXPECT_EQ(a.weights2, b.weights2);
+  EXPECT_EQ(a.cut_weights, b.cut_weights);
+  EXPECT_TRUE(a.has_influences8());
   EXPECT_EQ(a.skin_joints, b.skin_joints);
   EXPECT_EQ(a.inverse_bind, b.inverse_bind);
   ASSERT_EQ(a.morph_targets.size(), 2u);
@@ -213,9 +224,27 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(r.report.vertices_renormalised, 1u);
   EXPECT_EQ(r.report.clips_extended, 1u);
   EXPECT_EQ(r.report.largest_dropped_weight, 0.125);
+  EXPECT_EQ(r.report.vertices_over_8_influences, 3u);
+  EXPECT_EQ(r.report.largest_cut_weight, 0.375);
   EXPECT_EQ(r.report.ticks_per_second_note, sample_report().ticks_per_second_note);
   EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
   EXPECT_EQ(r.provenance.read_files, sample_provenance().read_files);
+}
+
+// A mesh within the 4-limit stores no second set (three empty arrays) and reads back without one.
+TEST(ModelFormat, AMeshWithinFourInfluencesHasNoSecondSet) {
+  Model m = sample_model();
+  Mesh& mesh = m.meshes[0];
+  mesh.joints2.clear();
+  mesh.weights2.clear();
+  mesh.cut_weights.clear();
+  const std::vector<uint8_t> without = write_model(m, {}, {});
+  const std::vector<uint8_t> with = write_model(sample_model(), {}, {});
+  // 4 vertices x (8 + 16 + 4) bytes of second set, padding aside.
+  EXPECT_GE(with.size(), without.size() + 4 * 28);
+  const ImportResult r = read_model(without, "f.bin");
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.model->meshes[0].has_influences8());
 }
 
 TEST(ModelFormat, AnErrorStreamCarriesItsLine) {
@@ -299,6 +328,26 @@ TEST(ModelFormat, ACountPastTheStreamIsRefusedBeforeAllocating) {
 }
 
 TEST(ModelFormat, EachBrokenPromiseIsRefused) {
+  {
+    Model m = sample_model();
+    m.meshes[0].joints2[3] = {2, 0, 0, 0};  // a 5th influence past max_joint
+    EXPECT_NE(read_back_error(m).find("influences 5-8"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].weights2[3].y = -0.1f;
+    EXPECT_NE(read_back_error(m).find("5th-8th weights"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].weights2[3] = glm::vec4(0.4f);  // more than the whole
+    EXPECT_NE(read_back_error(m).find("5th-8th weights"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].cut_weights.clear();  // two of the three streams
+    EXPECT_NE(read_back_error(m).find("influence 5-8 streams"), std::string::npos);
+  }
   {
     Model m = sample_model();
     m.skeleton.parents[1] = 2;  // a parent after its child

@@ -431,6 +431,11 @@ TEST(Clicks, KeysDoWhatTheHelpSays) {
   EXPECT_EQ(f.state.render.method, SkinMethod::Cor);
   f.press(ui::kKeyM);
   EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
+  EXPECT_EQ(f.state.render.influences, 4);
+  f.press(ui::kKeyI);
+  EXPECT_EQ(f.state.render.influences, 8);
+  f.press(ui::kKeyI);
+  EXPECT_EQ(f.state.render.influences, 4);
   f.typed('?');
   EXPECT_TRUE(f.state.help_open);
   EXPECT_NE(ImGui::FindWindowByName("###help"), nullptr);
@@ -533,6 +538,24 @@ TEST(Clicks, TheViewComboReachesTheDifferenceViewsAndTheirMethodPair) {
   pick_combo(f, "combo:View", 0);
   EXPECT_EQ(f.state.render.view, ViewMode::Shaded);
   EXPECT_EQ(f.marks().find("combo:Diff A"), nullptr);
+}
+
+// The View section's influence buttons sit by the method buttons and switch 4 / 8 live; the
+// default character has at most 4, which the section says.
+TEST(Clicks, TheInfluenceButtonsSwitchFourAndEight) {
+  UiFixture f;
+  EXPECT_EQ(f.state.render.influences, 4);
+  const ui::Landmark* eight = f.marks().find("radio:Influences 8");
+  ASSERT_NE(eight, nullptr);
+  EXPECT_GT(eight->rect.y, f.marks().find("radio:LBS")->rect.y);
+  f.harness.click_mark(f.marks(), "radio:Influences 8");
+  EXPECT_EQ(f.state.render.influences, 8);
+  f.harness.click_mark(f.marks(), "radio:Influences 4");
+  EXPECT_EQ(f.state.render.influences, 4);
+  f.harness.click_mark(f.marks(), "radio:Influences 8");
+  EXPECT_EQ(f.state.render.influences, 8);
+  f.harness.click_mark(f.marks(), "radio:LBS");  // the method buttons leave it alone
+  EXPECT_EQ(f.state.render.influences, 8);
 }
 
 // The browser: folders first, then files, case-insensitive; a click selects, a double click or

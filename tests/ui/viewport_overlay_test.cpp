@@ -75,6 +75,8 @@ WeightStats stats() {
   s.vertices = 100;
   s.influences = {40, 30, 20, 5};
   s.truncated = 5;
+  s.truncated_over_8 = 1;
+  s.largest_cut = 0.3f;
   s.max_influences = 6;
   s.unweighted = 2;
   s.sum_off = 7;
@@ -111,6 +113,9 @@ TEST(Legend, InfluenceClassesHaveTheViewsColours) {
   const Drawn d = draw(in, at);
   expect_inside(d, at);
   for (const glm::vec3& c : kInfluenceColors) EXPECT_TRUE(d.colors.count(shown(c)));
+  // The cut-weight ramp, both ends (the ramp draws its segment ends exactly).
+  EXPECT_TRUE(d.colors.count(shown(cut_weight_color(1))));
+  EXPECT_TRUE(d.colors.count(shown(cut_weight_color(255))));
 }
 
 TEST(Legend, WeightSumClassesAndErrorRamp) {
