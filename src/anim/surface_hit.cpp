@@ -35,17 +35,26 @@ glm::vec3 clamp_barycentric(const glm::vec3& barycentric) noexcept {
   return c / sum;
 }
 
-VertexInfluences vertex_influences(const Mesh& mesh, uint32_t vertex) noexcept {
+VertexInfluences vertex_influences(const Mesh& mesh, uint32_t vertex, int influences) noexcept {
   VertexInfluences out;
   if (vertex >= mesh.joints.size() || vertex >= mesh.weights.size()) return out;
-  const glm::u16vec4 j = mesh.joints[vertex];
-  const glm::vec4 w = mesh.weights[vertex];
-  for (int i = 0; i < 4; ++i) {
-    if (!(w[i] > 0.0f)) continue;
-    const std::size_t bone = j[i];
-    out.joints[out.count] = bone < mesh.skin_joints.size() ? mesh.skin_joints[bone] : -1;
-    out.weights[out.count] = w[i];
-    ++out.count;
+  const bool eight =
+      influences == 8 && vertex < mesh.joints2.size() && vertex < mesh.weights2.size();
+  const auto add = [&](const glm::u16vec4& j, const glm::vec4& w, float scale) {
+    for (int i = 0; i < 4; ++i) {
+      if (!(w[i] > 0.0f)) continue;
+      const std::size_t bone = j[i];
+      out.joints[out.count] = bone < mesh.skin_joints.size() ? mesh.skin_joints[bone] : -1;
+      out.weights[out.count] = w[i] * scale;
+      ++out.count;
+    }
+  };
+  if (eight) {
+    const glm::vec4 w2 = mesh.weights2[vertex];
+    add(mesh.joints[vertex], mesh.weights[vertex], 1.0f - (w2.x + w2.y + w2.z + w2.w));
+    add(mesh.joints2[vertex], w2, 1.0f);
+  } else {
+    add(mesh.joints[vertex], mesh.weights[vertex], 1.0f);
   }
   // Largest first (stable: equal weights keep slot order, which is by joint).
   for (int i = 1; i < out.count; ++i) {

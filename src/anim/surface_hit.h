@@ -54,17 +54,20 @@ bool ray_plane_barycentric(const Ray& ray, const glm::vec3& a, const glm::vec3& 
 // rounding only (a fraction of a pixel).
 glm::vec3 clamp_barycentric(const glm::vec3& barycentric) noexcept;
 
-// Up to 4 influences of one vertex, as skeleton joints, largest weight first; unused slots have
+// Up to 8 influences of one vertex, as skeleton joints, largest weight first; unused slots have
 // joint -1 and weight 0.
 struct VertexInfluences {
   int count = 0;
-  int32_t joints[4] = {-1, -1, -1, -1};
-  float weights[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  int32_t joints[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  float weights[8] = {};
 };
 
 // Vertex `vertex` of `mesh` (its stored index, as in Mesh::indices): its influences mapped through
-// skin_joints. Joint -1 where a bone names no joint (a Model that validates has none).
-VertexInfluences vertex_influences(const Mesh& mesh, uint32_t vertex) noexcept;
+// skin_joints, with the weights the skinning uses: with `influences` 8 on a mesh that keeps a
+// second set, the first set scaled by 1 - sum(weights2) and the second set after it (the top 8
+// renormalised, as skinning8 blends them); otherwise the stored 4. Joint -1 where a bone names no
+// joint (a Model that validates has none).
+VertexInfluences vertex_influences(const Mesh& mesh, uint32_t vertex, int influences = 4) noexcept;
 
 struct SurfaceHit {
   uint32_t mesh = 0;                        // index into Model::meshes (set by the caller)

@@ -131,7 +131,7 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
     h.mesh_name = mesh.name;
     h.vertex = hover->surface.nearest_vertex;
     if (h.vertex < mesh.source_vertex.size()) h.file_vertex = mesh.source_vertex[h.vertex];
-    h.influences = vertex_influences(mesh, h.vertex);
+    h.influences = vertex_influences(mesh, h.vertex, options.influences);
   }
   ui::hover_tooltip(h);
 }

@@ -212,5 +212,30 @@ TEST(VertexInfluences, LargestFirstAsSkeletonJoints) {
   EXPECT_EQ(vertex_influences(mesh, 99).count, 0);  // out of range: nothing
 }
 
+TEST(VertexInfluences, WithEightTheSecondSetAndTheScaledFirstSet) {
+  // Vertex 1 keeps 0.6 / 0.4 in its first set and a second set of one bone holding 0.25 of its
+  // top-8 sum: with 8 the first set is scaled by 0.75 (0.45, 0.3) and the 5th weighs 0.25.
+  Mesh mesh = one_triangle();
+  mesh.skin_joints = {5, 7, 9};
+  mesh.inverse_bind.assign(3, glm::mat4(1.0f));
+  mesh.weights[1] = glm::vec4(0.6f, 0.4f, 0, 0);
+  mesh.joints2.assign(4, glm::u16vec4(0));
+  mesh.weights2.assign(4, glm::vec4(0));
+  mesh.joints2[1] = glm::u16vec4(2, 0, 0, 0);
+  mesh.weights2[1] = glm::vec4(0.25f, 0, 0, 0);
+  const VertexInfluences v = vertex_influences(mesh, 1, 8);
+  ASSERT_EQ(v.count, 3);
+  EXPECT_EQ(v.joints[0], 5);
+  EXPECT_FLOAT_EQ(v.weights[0], 0.45f);
+  EXPECT_EQ(v.joints[1], 7);
+  EXPECT_FLOAT_EQ(v.weights[1], 0.3f);
+  EXPECT_EQ(v.joints[2], 9);
+  EXPECT_FLOAT_EQ(v.weights[2], 0.25f);
+  // With 4, the stored top 4 as before.
+  const VertexInfluences four = vertex_influences(mesh, 1, 4);
+  ASSERT_EQ(four.count, 2);
+  EXPECT_FLOAT_EQ(four.weights[0], 0.6f);
+}
+
 }  // namespace
 }  // namespace sv
