@@ -100,9 +100,11 @@ std::vector<int> add_joint_nodes(const Skeleton& sk, const std::vector<glm::mat4
 // The skin of `mesh` over the joint nodes from `first_joint`: its skin bones, inverse bind
 // matrices of the recomposed pose, and JOINTS_0 / WEIGHTS_0 in the file's vertex order (a rigid
 // mesh: every vertex on its node with weight 1). Unused influences are joint 0 with weight 0,
-// as glTF asks. Returns the skin's index.
+// as glTF asks. With `influences` 8 on a mesh that keeps a second set, JOINTS_1 / WEIGHTS_1
+// carry the 5th-8th and the first set is scaled by 1 - their sum, so all eight sum to 1 (glTF
+// sums every set) and weigh as the viewer skins. Returns the skin's index.
 int add_skin(const Mesh& mesh, const std::vector<glm::mat4>& posed_model, int first_joint,
-             const std::vector<uint32_t>& order, GlbWriter& w, Json& attributes) {
+             const std::vector<uint32_t>& order, int influences, GlbWriter& w, Json& attributes) {
   Json& doc = w.json();
   const std::size_t n = order.size();
   std::vector<int32_t> bones = mesh.skinned ? mesh.skin_joints : std::vector<int32_t>{mesh.node};
@@ -118,28 +120,39 @@ int add_skin(const Mesh& mesh, const std::vector<glm::mat4>& posed_model, int fi
     for (int c = 0; c < 4; ++c)
       for (int r = 0; r < 4; ++r) ibm.push_back(m[c][r]);
   }
-  std::vector<uint16_t> joint_ids(n * 4, 0);
-  std::vector<float> weights(n * 4, 0.0f);
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!mesh.skinned || mesh.weights.size() != mesh.vertex_count()) {
-      weights[k * 4] = 1.0f;
-      continue;
+  const bool weighted = mesh.skinned && mesh.weights.size() == mesh.vertex_count();
+  const bool eight = weighted && influences == 8 && mesh.has_influences8() &&
+                     mesh.joints2.size() == mesh.vertex_count() &&
+                     mesh.weights2.size() == mesh.vertex_count();
+  const int sets = eight ? 2 : 1;
+  for (int set = 0; set < sets; ++set) {
+    std::vector<uint16_t> joint_ids(n * 4, 0);
+    std::vector<float> weights(n * 4, 0.0f);
+    for (std::size_t k = 0; k < n; ++k) {
+      if (!weighted) {
+        if (set == 0) weights[k * 4] = 1.0f;
+        continue;
+      }
+      const uint32_t v = order[k];
+      const glm::vec4& second = eight ? mesh.weights2[v] : glm::vec4(0.0f);
+      const float share = 1.0f - (second.x + second.y + second.z + second.w);
+      const glm::u16vec4& jv = set == 0 ? mesh.joints[v] : mesh.joints2[v];
+      const glm::vec4 wv = set == 0 ? mesh.weights[v] * share : second;
+      for (int i = 0; i < 4; ++i) {
+        if (wv[i] <= 0.0f) continue;
+        joint_ids[k * 4 + static_cast<std::size_t>(i)] = jv[i];
+        weights[k * 4 + static_cast<std::size_t>(i)] = wv[i];
+      }
     }
-    const glm::u16vec4& jv = mesh.joints[order[k]];
-    const glm::vec4& wv = mesh.weights[order[k]];
-    for (int i = 0; i < 4; ++i) {
-      if (wv[i] <= 0.0f) continue;
-      joint_ids[k * 4 + static_cast<std::size_t>(i)] = jv[i];
-      weights[k * 4 + static_cast<std::size_t>(i)] = wv[i];
+    const std::string suffix = std::to_string(set);
+    if (bones.size() <= 256) {
+      std::vector<uint8_t> small(joint_ids.begin(), joint_ids.end());
+      attributes["JOINTS_" + suffix] = w.add_u8(small, "VEC4", tools::kArrayBuffer);
+    } else {
+      attributes["JOINTS_" + suffix] = w.add_u16(joint_ids, "VEC4", tools::kArrayBuffer);
     }
+    attributes["WEIGHTS_" + suffix] = w.add_floats(weights, "VEC4", tools::kArrayBuffer, false);
   }
-  if (bones.size() <= 256) {
-    std::vector<uint8_t> small(joint_ids.begin(), joint_ids.end());
-    attributes["JOINTS_0"] = w.add_u8(small, "VEC4", tools::kArrayBuffer);
-  } else {
-    attributes["JOINTS_0"] = w.add_u16(joint_ids, "VEC4", tools::kArrayBuffer);
-  }
-  attributes["WEIGHTS_0"] = w.add_floats(weights, "VEC4", tools::kArrayBuffer, false);
   const int skin = static_cast<int>(doc["skins"].size());
   doc["skins"].push_back(
       Json{{"inverseBindMatrices", w.add_floats(ibm, "MAT4", tools::kNoTarget, false)},
@@ -150,7 +163,7 @@ int add_skin(const Mesh& mesh, const std::vector<glm::mat4>& posed_model, int fi
 }  // namespace
 
 std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, bool skinned,
-                      std::vector<uint8_t>* out) {
+                      int influences, std::vector<uint8_t>* out) {
   if (pose.positions.size() != model.meshes.size() || pose.normals.size() != model.meshes.size())
     return "the pose does not match the model";
   if (skinned && (pose.joint_model.size() != model.skeleton.size() || model.skeleton.size() == 0))
@@ -231,7 +244,8 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, boo
       attributes["NORMAL"] = w.add_floats(normals, "VEC3", tools::kArrayBuffer, false);
     if (!uvs.empty())
       attributes["TEXCOORD_0"] = w.add_floats(uvs, "VEC2", tools::kArrayBuffer, false);
-    const int skin = skinned ? add_skin(mesh, posed_model, 0, order, w, attributes) : -1;
+    const int skin =
+        skinned ? add_skin(mesh, posed_model, 0, order, influences, w, attributes) : -1;
     Json primitive{{"attributes", attributes},
                    {"indices", w.add_u32(indices, "SCALAR", tools::kElementArrayBuffer)},
                    {"mode", 4}};
@@ -301,7 +315,9 @@ std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
                               const std::string& path) {
   if (std::string e = check_glb_path(path); !e.empty()) return e;
   const Model& m = scene.model;
-  if (method == SkinMethod::Cor && !centers_fit(scene))
+  const int influences = scene.animator.skin().influences;
+  if (method == SkinMethod::Cor &&
+      !centers_fit(scene, influences == 8 && scene.has_influences8 ? 8 : 4))
     return "the centres of rotation are not known yet: export again when they are";
   if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
   PosedModel pose;
@@ -314,7 +330,8 @@ std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
     pose.normals.emplace_back(n.begin(), n.end());
   }
   std::vector<uint8_t> glb;
-  if (std::string why = posed_glb(m, pose, scene.z_up, skinned, &glb); !why.empty()) return why;
+  if (std::string why = posed_glb(m, pose, scene.z_up, skinned, influences, &glb); !why.empty())
+    return why;
   return write_bytes(path, glb);
 }
 
@@ -344,7 +361,8 @@ int run_export_pose(const Options& o, const std::string& up) {
   if (!e.empty()) return bad_input(o.model + ": " + e);
   const bool z_up = up == "auto" ? format_is_z_up(o.model) : up == "z";
   std::vector<uint8_t> glb;
-  if (std::string why = posed_glb(m, pose, z_up, o.export_skinned, &glb); !why.empty())
+  if (std::string why = posed_glb(m, pose, z_up, o.export_skinned, request.skin.influences, &glb);
+      !why.empty())
     return bad_input(o.model + ": " + why);
   if (std::string e = write_bytes(o.export_pose, glb); !e.empty()) return bad_input(e);
   return kExitOk;

@@ -16,7 +16,8 @@
 // to go on from the pose: every joint becomes a node (its posed local transform as TRS; nodes
 // 0 .. joints - 1 in the skeleton's order), each mesh gets a skin over its bones with inverse
 // bind matrices of the posed joints, and JOINTS_0 / WEIGHTS_0 are the mesh's (four influences,
-// renormalised, as the viewer skins). The positions are still the posed ones, so at the file's
+// renormalised, as the viewer skins; with --influences 8, JOINTS_1 / WEIGHTS_1 carry the 5th-8th
+// where the file has them). The positions are still the posed ones, so at the file's
 // rest pose every palette entry is the identity: opened again (skinview --rest-pose, or any glTF
 // viewer without animation) it shows exactly the pose. No animation is written: the clips were
 // authored against the old rest pose.
@@ -39,9 +40,9 @@ struct Scene;
 
 // The .glb bytes of `pose` (of `model`, read from `path`: a texture file is resolved against
 // its folder by the importer already); `z_up` adds the root turn; `skinned` keeps the skeleton
-// and the weights (below). Returns "" or the reason.
+// and the weights (below), with 4 or 8 `influences` per vertex. Returns "" or the reason.
 std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, bool skinned,
-                      std::vector<uint8_t>* out);
+                      int influences, std::vector<uint8_t>* out);
 
 // The window's "Export pose (.glb)": the scene's pose as the window shows it this frame (its
 // player, layers and cross-fade, skinning method: the animator as the window last evaluated it),

@@ -174,9 +174,9 @@ TEST(ExportPose, SameOptionsSameBytesAndThePoseMatters) {
 }
 
 // --export-pose-skinned: the file read back twice. tinygltf sees one skin per mesh (a skinned
-// mesh node at the scene's root, JOINTS_0 / WEIGHTS_0 per vertex with weights summing to 1, an
-// inverse bind matrix per skin joint) and no animation; skinview's own importer, asked for the
-// file's rest pose (--dump --rest-pose), puts every vertex where --dump puts it at the exported
+// mesh node at the scene's root, JOINTS_0 / WEIGHTS_0 (and _1) per vertex with weights summing to
+// 1, an inverse bind matrix per skin joint) and no animation; skinview's own importer, asked for
+// the file's rest pose (--dump --rest-pose), puts every vertex where --dump puts it at the exported
 // time and options, within 1e-5 of the model's size (a Z-up file comes back turned upright).
 void expect_skinned_round_trip(const std::vector<std::string>& args, bool z_up = false) {
   SCOPED_TRACE(args.front());
@@ -194,8 +194,13 @@ void expect_skinned_round_trip(const std::vector<std::string>& args, bool z_up =
     EXPECT_EQ(floats(m, skin.inverseBindMatrices).size(), 16 * skin.joints.size());
     const tinygltf::Primitive& p = m.meshes.at(std::size_t(node.mesh)).primitives.at(0);
     ASSERT_EQ(p.attributes.count("JOINTS_0"), 1u);
-    const std::vector<float> w = floats(m, p.attributes.at("WEIGHTS_0"));
+    std::vector<float> w = floats(m, p.attributes.at("WEIGHTS_0"));
     EXPECT_EQ(w.size() / 4, floats(m, p.attributes.at("POSITION")).size() / 3);
+    if (p.attributes.count("WEIGHTS_1") != 0) {  // --influences 8: glTF sums every set
+      const std::vector<float> w1 = floats(m, p.attributes.at("WEIGHTS_1"));
+      ASSERT_EQ(w1.size(), w.size());
+      for (std::size_t i = 0; i < w.size(); ++i) w[i] += w1[i];
+    }
     for (std::size_t v = 0; v + 3 < w.size(); v += 4)
       ASSERT_NEAR(w[v] + w[v + 1] + w[v + 2] + w[v + 3], 1.0f, 1e-6f) << "vertex " << v / 4;
   }
@@ -245,6 +250,36 @@ TEST(ExportPose, SkinnedKeepsTheRigWithThePoseAsTheNewRestPose) {
   // Without the option the file stays static.
   TempDir tmp;
   EXPECT_TRUE(export_pose({kDefault, "--time", "0.5"}, tmp / "static.glb").skins.empty());
+}
+
+// --influences 8 on a file with up to 6 per vertex: JOINTS_1 / WEIGHTS_1 carry the 5th-8th, all
+// eight sum to 1 (the first set scaled by what the second holds), some vertex weighs on its 5th;
+// with 4 there is no second set. The rest pose still puts every vertex at the pose.
+TEST(ExportPose, SkinnedWithEightInfluencesWritesTheSecondSet) {
+  const std::string fbx = kModels + "/FBX/animation_with_skeleton.fbx";
+  if (!have(fbx)) GTEST_SKIP() << "assimp-testmodels not installed";
+  TempDir tmp;
+  const tinygltf::Model m = export_pose(
+      {fbx, "--time", "0.5", "--influences", "8", "--export-pose-skinned"}, tmp / "eight.glb");
+  ASSERT_EQ(m.meshes.size(), 1u);
+  const tinygltf::Primitive& p = m.meshes[0].primitives.at(0);
+  ASSERT_EQ(p.attributes.count("WEIGHTS_1"), 1u);
+  ASSERT_EQ(p.attributes.count("JOINTS_1"), 1u);
+  const std::vector<float> w0 = floats(m, p.attributes.at("WEIGHTS_0"));
+  const std::vector<float> w1 = floats(m, p.attributes.at("WEIGHTS_1"));
+  ASSERT_EQ(w0.size(), w1.size());
+  std::size_t with_fifth = 0;
+  for (std::size_t v = 0; v + 3 < w0.size(); v += 4) {
+    const float first = w0[v] + w0[v + 1] + w0[v + 2] + w0[v + 3];
+    const float second = w1[v] + w1[v + 1] + w1[v + 2] + w1[v + 3];
+    ASSERT_NEAR(first + second, 1.0f, 1e-6f) << "vertex " << v / 4;
+    if (second > 0.0f) ++with_fifth;
+  }
+  EXPECT_GT(with_fifth, 0u);
+  const tinygltf::Model four =
+      export_pose({fbx, "--time", "0.5", "--export-pose-skinned"}, tmp / "four.glb");
+  EXPECT_EQ(four.meshes.at(0).primitives.at(0).attributes.count("WEIGHTS_1"), 0u);
+  expect_skinned_round_trip({fbx, "--time", "0.5", "--influences", "8"});
 }
 
 TEST(ExportPose, BadInputExitsTwoWithOneLine) {
