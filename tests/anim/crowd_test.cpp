@@ -58,7 +58,7 @@ void expect_instance_is_single_model(const Model& model, const Crowd& crowd, std
 TEST(Crowd, EachInstanceIsTheSingleModelAtItsTime) {
   const Model model = two_clip_chain();
   CrowdSettings s;
-  s.count = 70;           // enough groups to split over the pool
+  s.count = 70;          // enough groups to split over the pool
   s.cycle_clips = true;  // instances alternate bend (base) and twist
   s.random_phases = true;
   s.seed = 7;
