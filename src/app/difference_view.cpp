@@ -87,12 +87,11 @@ void method_vs_method(Scene& scene, const RenderOptions& options) {
   const bool cor = d.a == SkinMethod::Cor || d.b == SkinMethod::Cor;
   std::span<const std::vector<glm::vec3>> centers;
   if (cor) {
-    // The centres of the influences in force (those of 8 only where some mesh keeps 8).
-    const int which = scene.animator.skin().influences == 8 && scene.has_influences8 ? 8 : 4;
-    CenterTask& task = scene.centers_for(which);
-    task.start(scene.model, which == 8);  // once; the window polls, --screenshot has waited
+    // Once; the window polls, --screenshot has waited.
+    const int influences = scene.animator.skin().influences;
+    const CenterTask& task = start_centers(scene, influences);
     if (!task.done()) return fail(scene, "waiting for the centres of rotation");
-    if (!centers_fit(scene, which))
+    if (!centers_fit(scene, influences))
       return fail(scene, "the centres of rotation cannot be computed for this model");
     centers = task.centers();
   }

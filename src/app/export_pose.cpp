@@ -316,8 +316,7 @@ std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
   if (std::string e = check_glb_path(path); !e.empty()) return e;
   const Model& m = scene.model;
   const int influences = scene.animator.skin().influences;
-  if (method == SkinMethod::Cor &&
-      !centers_fit(scene, influences == 8 && scene.has_influences8 ? 8 : 4))
+  if (method == SkinMethod::Cor && !centers_fit(scene, influences))
     return "the centres of rotation are not known yet: export again when they are";
   if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
   PosedModel pose;

@@ -71,10 +71,15 @@ bool centers_fit(const Scene& scene, int influences) noexcept {
   return true;
 }
 
+CenterTask& start_centers(Scene& scene, int influences) {
+  const bool eight = influences == 8 && scene.has_influences8;
+  CenterTask& task = scene.centers_for(eight ? 8 : 4);
+  task.start(scene.model, eight);
+  return task;
+}
+
 bool wait_for_centers(Scene& scene, int influences) {
-  CenterTask& task = scene.centers_for(influences);
-  task.start(scene.model, influences == 8);
-  task.wait();
+  start_centers(scene, influences).wait();
   return centers_fit(scene, influences);
 }
 
@@ -83,10 +88,8 @@ void choose_method(Scene& scene, SkinMethod method, int influences) {
   choice.method = method;
   choice.influences = influences == 8 ? 8 : 4;
   if (method == SkinMethod::Cor) {
-    // Which centres: those of 8 only where some mesh keeps 8 (otherwise they are the 4's).
     const int which = choice.influences == 8 && scene.has_influences8 ? 8 : 4;
-    CenterTask& task = scene.centers_for(which);
-    task.start(scene.model, which == 8);
+    CenterTask& task = start_centers(scene, choice.influences);
     if (task.done() && centers_fit(scene, which)) {
       choice.centers = task.centers();
       if (scene.centers_uploaded != which) {

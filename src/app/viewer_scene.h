@@ -97,6 +97,9 @@ void choose_method(Scene& scene, SkinMethod method, int influences = 4);
 // while they are computed, and for a model whose meshes the computation refused: then CoR draws
 // LBS).
 bool centers_fit(const Scene& scene, int influences = 4) noexcept;
+// Starts (once) and returns the centres' task CoR skins with under `influences`: the one of 8
+// only where some mesh keeps 8 (otherwise the 4's serve both).
+CenterTask& start_centers(Scene& scene, int influences);
 // Starts the centres for `influences` and waits for them (pictures, not a live view). False when
 // they cannot be computed for this model.
 bool wait_for_centers(Scene& scene, int influences);

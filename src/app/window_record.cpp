@@ -149,11 +149,8 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
   if (render_.method == SkinMethod::Cor) {
     // Pictures, not a live view: wait for the centres (the window computes them off this thread)
     // rather than record LBS meanwhile, as --record does.
-    const int which = render_.influences == 8 && scene.has_influences8 ? 8 : 4;
-    CenterTask& task = scene.centers_for(which);
-    task.start(scene.model, which == 8);
-    if (!task.done()) return;
-    if (!centers_fit(scene, which)) {
+    if (!start_centers(scene, render_.influences).done()) return;
+    if (!centers_fit(scene, render_.influences)) {
       fail("the centres of rotation cannot be computed for this model");
       return;
     }

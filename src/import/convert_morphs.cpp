@@ -90,12 +90,8 @@ bool SceneConverter::apply_gltf_weights(std::vector<MorphClip>& morph) {
   uint64_t applied = 0, unmatched = 0;
   for (const GltfWeightsTrack& w : gltf->weights) {
     const int c = w.animation < clip_of_animation.size() ? clip_of_animation[w.animation] : -1;
-    int node = -1;
-    for (const std::string* name : {&w.node_name, &w.node_id_underscore})
-      if (node < 0) {
-        const auto it = node_by_name.find(*name);
-        node = it == node_by_name.end() ? -1 : it->second;
-      }
+    int node = node_named(w.node_name);
+    if (node < 0) node = node_named(w.node_id_underscore);
     bool ok = c >= 0 && node >= 0 && !w.times.empty() && w.times.size() <= kMaxKeysPerTrack;
     for (std::size_t k = 0; ok && k < w.times.size(); ++k)
       ok = std::isfinite(w.times[k]) && w.times[k] >= 0.0 && w.times[k] < 1e30 &&

@@ -137,14 +137,14 @@ glm::dmat4 to_dmat4(const aiMatrix4x4& a) {
   return m;
 }
 
-int SceneConverter::find_node(const aiString& name) const {
-  auto it = node_by_name.find(std::string(name.C_Str()));
+int SceneConverter::node_named(const std::string& name) const {
+  auto it = node_by_name.find(name);
   return it == node_by_name.end() ? -1 : it->second;
 }
 
 int SceneConverter::joint_named(const std::string& name) const {
-  auto it = node_by_name.find(name);
-  return it == node_by_name.end() ? -1 : node_joint[it->second];
+  const int node = node_named(name);
+  return node < 0 ? -1 : node_joint[static_cast<std::size_t>(node)];
 }
 
 std::string SceneConverter::walk_nodes() {

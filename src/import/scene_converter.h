@@ -65,7 +65,8 @@ struct SceneConverter {
 
   std::string fail(const std::string& reason) const { return name + ": " + reason; }
   // First node named `name` (depth-first), or -1.
-  int find_node(const aiString& name) const;
+  int node_named(const std::string& name) const;
+  int find_node(const aiString& name) const { return node_named(std::string(name.C_Str())); }
   // Joint of glTF node `name` (assimp names unnamed glTF nodes by their id), or -1.
   int joint_named(const std::string& name) const;
 
