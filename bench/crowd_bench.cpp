@@ -1,4 +1,4 @@
-// Crowds (anim/crowd.h): the CPU side of a crowd frame, pose + palette per instance.
+// Crowds (skin/crowd.h): the CPU side of a crowd frame, pose + palette per instance.
 //   crowd/<instances>         Crowd::evaluate on one thread, every instance its own palette group
 //                             (sample + local->model + palette, then the normal palette), on
 //                             animator/60's model (60 joints, 4-s clip keying every joint);
@@ -11,9 +11,9 @@
 
 #include <benchmark/benchmark.h>
 
-#include "anim/crowd.h"
 #include "anim/model.h"
 #include "anim/worker_pool.h"
+#include "skin/crowd.h"
 #include "synthetic.h"
 
 namespace sv::bench {

@@ -36,7 +36,7 @@ void difference(benchmark::State& state) {
   } else {
     scene.model = make_model(60, 100000);
   }
-  scene.animator = Animator(scene.model);
+  scene.animator = SkinnedPose(scene.model);
   scene.gpu = gl::GpuModel(scene.model);
   scene.player.clip = 0;
   RenderOptions ro;

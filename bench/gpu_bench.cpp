@@ -7,11 +7,11 @@
 
 #include <string>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "gfx/gpu_model.h"
 #include "gl_bench.h"
+#include "skin/skinned_pose.h"
 #include "synthetic.h"
 
 namespace sv::bench {
@@ -27,14 +27,14 @@ void gpu_frame_cpu_cost(benchmark::State& state) {
     state.SkipWithError(e.c_str());
     return;
   }
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   gl::GpuModel gpu(model);
   double t = 0.0;
   for (auto _ : state) {
     t = wrap_time(t + 1.0 / 60.0, model.clips[0].duration(), true);
     if (!animator.evaluate(model, PoseMode::Clip, t)) state.SkipWithError("evaluate failed");
-    gpu.upload_palette(animator.palette(), animator.normal_palette());
+    gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   }
   glFinish();
   state.SetItemsProcessed(state.iterations());

@@ -26,11 +26,11 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/pose.h"
-#include "anim/skinning.h"
 #include "big_model.h"
 #include "import/worker_import.h"
 #include "io/import.h"
 #include "io/model_format.h"
+#include "skin/skinning.h"
 
 namespace sv::bench {
 namespace {

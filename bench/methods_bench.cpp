@@ -1,4 +1,4 @@
-// The skinning methods of issue 12 (anim/skin_method.h) beside LBS, and the precompute of CoR:
+// The skinning methods of issue 12 (skin/skin_method.h) beside LBS, and the precompute of CoR:
 //
 //   skin_method/<method>/<vertices>/<threads>/<rigid>
 //       skin() or skin_parallel() with method 0 LBS, 1 DQS, 2 CoR: skin_cpu's data and layout
@@ -10,7 +10,7 @@
 //   skin_method8/<method>/<vertices>/<threads>
 //       the same (rigid palette) with 8 influences on every vertex: skin_method's 4 and a second
 //       set of 4 more bones (base+12 .. base+21) holding 0.3 of the weight, through the
-//       8-influence loop (anim/skinning8.cpp). Every vertex with 8 is that loop's worst case.
+//       8-influence loop (skin/skinning8.cpp). Every vertex with 8 is that loop's worst case.
 //   method_palette/<bones>             build_method_palette of a posed palette
 //   cor_precompute/tube/<vertices>     compute_rotation_centers on make_tube_mesh (2 threads)
 //   cor_precompute/default             the same on the default character's mesh (needs sv::io)
@@ -25,10 +25,10 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/pose.h"
-#include "anim/rotation_centers.h"
-#include "anim/skin_method.h"
-#include "anim/skinning.h"
 #include "anim/worker_pool.h"
+#include "skin/rotation_centers.h"
+#include "skin/skin_method.h"
+#include "skin/skinning.h"
 #include "skin_loop.h"
 #include "synthetic.h"
 #ifdef SKINVIEW_BENCH_IO

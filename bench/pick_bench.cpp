@@ -28,16 +28,16 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/animator.h"
 #include "anim/model.h"
-#include "anim/surface_hit.h"
-#include "anim/weight_stats.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
 #include "gfx/picker.h"
 #include "gfx/renderer.h"
 #include "gl_bench.h"
+#include "skin/skinned_pose.h"
+#include "skin/surface_hit.h"
+#include "skin/weight_stats.h"
 #include "synthetic.h"
 #include "ui/viewport_overlay.h"
 
@@ -76,7 +76,7 @@ Model make_sheet(std::size_t vertices) {
 
 struct Scene {
   Model model;
-  Animator animator;
+  SkinnedPose animator;
   gl::GpuModel gpu;
   gl::PickInput in;
 };
@@ -93,14 +93,14 @@ bool make_scene(std::size_t vertices, bool gpu_path, Scene* s, benchmark::State&
     state.SkipWithError(e.c_str());
     return false;
   }
-  s->animator = Animator(s->model);
+  s->animator = SkinnedPose(s->model);
   s->gpu = gl::GpuModel(s->model);
   if (!s->animator.evaluate(s->model, PoseMode::Bind, 0.0f)) {
     state.SkipWithError("evaluate failed");
     return false;
   }
   if (gpu_path) {
-    s->gpu.upload_palette(s->animator.palette(), s->animator.normal_palette());
+    s->gpu.upload_palette(s->animator.pose.palette(), s->animator.normal_palette());
   } else {
     s->animator.skin_cpu(s->model);
     s->gpu.upload_skinned(0, s->animator.skinned_positions(0), s->animator.skinned_normals(0));
@@ -175,14 +175,15 @@ BENCHMARK(frame)
 
 void resolve_hit(benchmark::State& state) {
   const Model model = make_sheet(10000);
-  Animator animator(model);
+  SkinnedPose animator(model);
   animator.evaluate(model, PoseMode::Bind, 0.0f);
   const Mesh& mesh = model.meshes[0];
   const Ray ray{{0.013f, 0.007f, 2.3f}, {0, 0, -1}};
   const auto triangle = static_cast<uint32_t>(mesh.triangle_count() / 2);
   SurfaceHit hit;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(resolve_surface_hit(mesh, animator.palette(), triangle, ray, &hit));
+    benchmark::DoNotOptimize(
+        resolve_surface_hit(mesh, animator.pose.palette(), triangle, ray, &hit));
   }
   state.SetItemsProcessed(state.iterations());
 }
@@ -190,7 +191,7 @@ BENCHMARK(resolve_hit);
 
 void ray_cast_all(benchmark::State& state) {
   const Model model = make_sheet(static_cast<std::size_t>(state.range(0)));
-  Animator animator(model);
+  SkinnedPose animator(model);
   animator.evaluate(model, PoseMode::Bind, 0.0f);
   animator.skin_cpu(model);
   const auto p = animator.skinned_positions(0);

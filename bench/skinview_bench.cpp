@@ -10,12 +10,12 @@
 //   pose/<joints>                   sample + local->model + palette on the runtime clip layout
 //                                   (evaluate_pose), playback advancing 1/60 s per iteration
 //                                   and wrapping
-//   animator/<joints>               the viewer's own call, Animator::evaluate: pose/ plus the
+//   animator/<joints>               the viewer's own call, SkinnedPose::evaluate: pose/ plus the
 //                                   normal palette, on a Model of that skeleton and clip
 //   sample/<joints>                 sample_runtime (local TRS only: what blending will read),
 //                                   same playback
 //   seek/<joints>                   sample_runtime at random times (the cursor has to search)
-//   blend/<layers>                  Animator::evaluate over a stack of 1, 2 or 4 layers on the
+//   blend/<layers>                  SkinnedPose::evaluate over a stack of 1, 2 or 4 layers on the
 //                                   60-joint model (1: the base alone, the fused path; 2: + an
 //                                   override at 0.5; 4: + an override masked to a subtree at
 //                                   0.7 and an additive layer at 0.5), every clip keying every
@@ -34,13 +34,13 @@
 #include <random>
 #include <vector>
 
-#include "anim/animator.h"
 #include "anim/blend.h"
 #include "anim/clip_runtime.h"
 #include "anim/player.h"
 #include "anim/pose.h"
-#include "anim/skinning.h"
 #include "anim/worker_pool.h"
+#include "skin/skinned_pose.h"
+#include "skin/skinning.h"
 #include "skin_loop.h"
 #include "synthetic.h"
 
@@ -154,13 +154,14 @@ BENCHMARK(pose)->Arg(60)->Arg(400);
 
 void animator(benchmark::State& state) {
   const Model m = make_model(static_cast<int>(state.range(0)), 0);
-  Animator a(m);
-  a.set_clip(m, 0);
+  // The frame's pose stage as the window runs it: the pose and the skinning palettes.
+  SkinnedPose a(m);
+  a.pose.set_clip(m, 0);
   double t = 0.0;
   for (auto _ : state) {
     t = wrap_time(t + 1.0 / 60.0, m.clips[0].duration(), true);
-    if (!a.evaluate(m, PoseMode::Clip, t)) state.SkipWithError("Animator::evaluate failed");
-    benchmark::DoNotOptimize(a.palette().data());
+    if (!a.evaluate(m, PoseMode::Clip, t)) state.SkipWithError("SkinnedPose::evaluate failed");
+    benchmark::DoNotOptimize(a.normal_palette().data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
@@ -214,15 +215,15 @@ void blend(benchmark::State& state) {
     stack[3].weight = 0.5f;
     stack[3].mode = BlendMode::Additive;
   }
-  Animator a(m);
-  if (!a.set_layers(m, stack).empty()) state.SkipWithError("set_layers refused the stack");
+  SkinnedPose a(m);
+  if (!a.pose.set_layers(m, stack).empty()) state.SkipWithError("set_layers refused the stack");
   double t = 0.0;
   for (auto _ : state) {
     t += 1.0 / 60.0;
     for (Layer& l : stack)
       l.time = wrap_time(t, m.clips[static_cast<std::size_t>(l.clip)].duration(), true);
-    if (!a.evaluate(m, stack)) state.SkipWithError("Animator::evaluate refused the stack");
-    benchmark::DoNotOptimize(a.palette().data());
+    if (!a.evaluate(m, stack)) state.SkipWithError("SkinnedPose::evaluate refused the stack");
+    benchmark::DoNotOptimize(a.normal_palette().data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());

@@ -16,10 +16,10 @@
 
 #include <imgui.h>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "io/import.h"
+#include "skin/skinned_pose.h"
 #include "synthetic.h"
 #include "ui/ui.h"
 
@@ -29,7 +29,7 @@ namespace {
 struct UiScene {
   Model model;
   std::vector<std::string> report;
-  Animator animator;
+  SkinnedPose animator;
   std::vector<JointInfluence> influence;
   Player player;
   ui::ViewerState state;
@@ -66,22 +66,22 @@ void ui_frame(benchmark::State& bench, UiScene* scene, bool open_all) {
   int w = 0, h = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   UiScene& s = *scene;
-  s.animator = Animator(s.model);
+  s.animator = SkinnedPose(s.model);
   s.influence = joint_influences(s.model);
   s.player.clip = 0;
   s.state.new_model(s.model);
   s.state.selection.joint = static_cast<int32_t>(s.model.skeleton.size() / 2);
   if (open_all) s.state.tree.expanded.assign(s.model.skeleton.size(), 1);
   s.status.frame_times = s.frame_times;
-  s.animator.set_clip(s.model, 0);
+  s.animator.pose.set_clip(s.model, 0);
   s.animator.evaluate(s.model, PoseMode::Clip, 0.5);
   ui::SceneView v;
   v.model = &s.model;
   v.player = &s.player;
   v.path = "model";
   v.report = s.report;
-  v.pose = &s.animator;
-  v.model_matrices = s.animator.model_matrices();
+  v.pose = &s.animator.pose;
+  v.model_matrices = s.animator.pose.model_matrices();
   v.influence = s.influence;
   v.times = &s.animator.times();
   // The pointer over the viewport, where it is while a user watches the model.

@@ -1,4 +1,4 @@
-// The volume figure of issue 12 (anim/volume.h), what the window's View section pays on the frame
+// The volume figure of issue 12 (skin/volume.h), what the window's View section pays on the frame
 // thread once per clip and method:
 //
 //   volume/shape/<vertices>         mesh_shapes: the weld and the edge count, once per model
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "anim/rotation_centers.h"
-#include "anim/volume.h"
 #include "anim/worker_pool.h"
+#include "skin/rotation_centers.h"
+#include "skin/volume.h"
 #include "synthetic.h"
 #ifdef SKINVIEW_BENCH_IO
 #include "io/import.h"

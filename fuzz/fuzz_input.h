@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "anim/animator.h"
 #include "io/import.h"
+#include "skin/skinned_pose.h"
 
 namespace sv::fuzz {
 
@@ -37,10 +37,10 @@ inline constexpr std::size_t kHintCount = sizeof kHints / sizeof kHints[0];
 inline std::string exercise_model(const Model& m) {
   if (std::string e = m.validate(); !e.empty()) return "imported model does not validate: " + e;
 
-  Animator animator(m);
+  SkinnedPose animator(m);
   if (!m.clips.empty()) {
     const ClipRuntime& clip = m.clips[0];
-    animator.set_clip(m, 0);
+    animator.pose.set_clip(m, 0);
     for (const double t : {0.5 * clip.duration(), clip.duration()})
       if (!animator.evaluate(m, PoseMode::Clip, t)) return "evaluate refused a validated clip";
     Transform local;

@@ -5,12 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include <glm/matrix.hpp>
-
 #include "anim/model.h"
 #include "anim/pose.h"
-#include "anim/skinning.h"
-#include "anim/worker_pool.h"
 
 namespace sv {
 namespace {
@@ -21,30 +17,10 @@ double seconds_since(Animator::Clock::time_point t0) noexcept {
 
 }  // namespace
 
-Animator::Animator(const Model& model) {
+Animator::Animator(const Model& model) : layout_(model) {
   const std::size_t joints = model.skeleton.size();
   model_.resize(joints);
-  bind_model_.resize(joints);
-  for (std::size_t j = 0; j < joints; ++j) {
-    bind_model_[j] = glm::inverse(model.skeleton.inverse_bind[j]);
-  }
-  uint32_t bones = 0;
-  palette_base_.resize(model.meshes.size());
-  skinned_positions_.resize(model.meshes.size());
-  skinned_normals_.resize(model.meshes.size());
-  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const Mesh& mesh = model.meshes[m];
-    palette_base_[m] = bones;
-    bones += static_cast<uint32_t>(mesh.skin_joints.size());
-    fits_ = fits_ && mesh.skin_joints.size() == mesh.inverse_bind.size();
-    skin_joints_.insert(skin_joints_.end(), mesh.skin_joints.begin(), mesh.skin_joints.end());
-    inverse_bind_.insert(inverse_bind_.end(), mesh.inverse_bind.begin(), mesh.inverse_bind.end());
-    skinned_positions_[m].resize(mesh.vertex_count());
-    skinned_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
-  }
   morph_base_.assign(model.meshes.size() + 1, 0);
-  morphed_positions_.resize(model.meshes.size());
-  morphed_normals_.resize(model.meshes.size());
   std::size_t most_targets = 0;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& mesh = model.meshes[m];
@@ -52,20 +28,13 @@ Animator::Animator(const Model& model) {
     most_targets = std::max(most_targets, mesh.morph_targets.size());
     for (const MorphTarget& target : mesh.morph_targets)
       morph_default_.push_back(target.default_weight);
-    if (mesh.morph_targets.empty()) continue;
-    morphed_positions_[m].resize(mesh.vertex_count());
-    morphed_normals_[m].resize(mesh.normals.empty() ? 0 : mesh.vertex_count());
   }
   morph_weights_ = morph_default_;
   morph_override_.assign(morph_default_.size(), std::nanf(""));
   morph_sample_.resize(most_targets);
   morph_reference_.resize(most_targets);
-  palette_.resize(bones, glm::mat4(1.0f));
-  normal_palette_.resize(bones, glm::mat3(1.0f));
-  method_palette_.resize(bones);
-  // A skeleton that does not validate leaves rest_ empty; evaluate() then reports failure.
-  rest_.build(Clip{}, model.skeleton);
-  rest_cursor_.reset(rest_);
+  palette_.resize(layout_.bones(), glm::mat4(1.0f));
+  rest_cursor_.reset(layout_.rest);
   rest_local_ = model.skeleton.rest;
   rest_local_.resize(joints);
   local_.resize(joints);
@@ -132,19 +101,22 @@ bool Animator::evaluate(const Model& model, PoseMode mode, double time) noexcept
   }
   if (mode != PoseMode::Bind) return evaluate(model, std::span<const Layer>());
   const auto t0 = Clock::now();
-  if (!fits_ || model_.size() != bind_model_.size()) return false;
+  if (!layout_.fits || model_.size() != layout_.bind_model.size() ||
+      palette_.size() != layout_.bind_palette.size())
+    return false;
   mode_ = PoseMode::Bind;
   time_ = time;
   blended_ = false;
-  model_ = bind_model_;  // same size: copies without allocating
-  if (!build_palette(model_, skin_joints_, inverse_bind_, palette_)) return false;
+  // Same sizes: copies without allocating.
+  std::copy(layout_.bind_model.begin(), layout_.bind_model.end(), model_.begin());
+  std::copy(layout_.bind_palette.begin(), layout_.bind_palette.end(), palette_.begin());
   blend_morphs(model, {});
   return finish(t0);
 }
 
 bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexcept {
   const auto t0 = Clock::now();
-  if (!fits_ || layers.size() > slots_.size()) return false;
+  if (!layout_.fits || layers.size() > slots_.size()) return false;
   for (std::size_t i = 0; i < layers.size(); ++i) {
     const Layer& l = layers[i];
     const Slot& s = slots_[i];
@@ -159,7 +131,8 @@ bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexc
   if (layers.empty()) {
     mode_ = PoseMode::Rest;
     time_ = 0.0;
-    if (!evaluate_pose(rest_, 0.0, rest_cursor_, skin_joints_, inverse_bind_, model_, palette_))
+    if (!evaluate_pose(layout_.rest, 0.0, rest_cursor_, layout_.skin_joints, layout_.inverse_bind,
+                       model_, palette_))
       return false;
     return finish(t0);
   }
@@ -171,7 +144,8 @@ bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexc
     // One clip at full weight over the rest pose is that clip's pose (components it does not
     // key hold rest values): the fused path.
     if (!evaluate_pose(model.clips[static_cast<std::size_t>(base.clip)], base.time,
-                       slots_[0].cursor, skin_joints_, inverse_bind_, model_, palette_))
+                       slots_[0].cursor, layout_.skin_joints, layout_.inverse_bind, model_,
+                       palette_))
       return false;
     return finish(t0);
   }
@@ -207,8 +181,8 @@ bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept
             : blend_additive(local_, layer_local_, s.reference, clip.keyed(), l.mask, l.weight);
     if (!ok) return false;
   }
-  return pose_from_local(rest_.parents(), local_, skin_joints_, inverse_bind_, model_, palette_,
-                         pose_scratch_);
+  return pose_from_local(layout_.rest.parents(), local_, layout_.skin_joints, layout_.inverse_bind,
+                         model_, palette_, pose_scratch_);
 }
 
 void Animator::blend_morphs(const Model& model, std::span<const Layer> layers) noexcept {
@@ -262,12 +236,7 @@ void Animator::clear_morph_overrides() noexcept {
 }
 
 bool Animator::finish(Clock::time_point t0) noexcept {
-  times_.pose = seconds_since(t0);
-  const auto t1 = Clock::now();
-  if (!build_normal_palette(palette_, normal_palette_)) return false;
-  if (skin_.method != SkinMethod::Lbs && !build_method_palette(palette_, method_palette_))
-    return false;
-  times_.normals = seconds_since(t1);
+  pose_seconds_ = seconds_since(t0);
   return true;
 }
 
@@ -280,48 +249,6 @@ Transform Animator::local(const Model& model, std::size_t joint) const noexcept 
     return out;
   if (joint < model.skeleton.rest.size()) return model.skeleton.rest[joint];
   return out;
-}
-
-bool Animator::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
-  const auto t0 = Clock::now();
-  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const Mesh& mesh = model.meshes[m];
-    const std::size_t n = mesh.skin_joints.size();
-    SkinInput in;
-    in.positions = mesh.positions;
-    in.normals = mesh.normals;
-    if (const std::span<const float> w = morph_weights(m); any_morph_weight(w)) {
-      // Morphs first, in bind space; the skinning below reads the morphed streams.
-      if (!apply_morphs(mesh.positions, mesh.normals, mesh.morph_targets, w, morphed_positions_[m],
-                        morphed_normals_[m]))
-        return false;
-      in.positions = morphed_positions_[m];
-      in.normals = morphed_normals_[m];
-    }
-    in.joints = mesh.joints;
-    in.weights = mesh.weights;
-    in.max_joint = mesh.max_joint;
-    if (skin_.influences == 8 && mesh.has_influences8()) {
-      in.joints2 = mesh.joints2;
-      in.weights2 = mesh.weights2;
-    }
-    if (skin_.method == SkinMethod::Cor) {
-      if (m >= skin_.centers.size()) return false;
-      in.centers = skin_.centers[m];
-    }
-    SkinPalettes palettes;
-    palettes.palette = std::span<const glm::mat4>(palette_.data() + palette_base_[m], n);
-    palettes.normal_palette =
-        std::span<const glm::mat3>(normal_palette_.data() + palette_base_[m], n);
-    palettes.method = std::span<const MethodBone>(method_palette_.data() + palette_base_[m], n);
-    const bool ok = pool != nullptr ? skin_parallel(*pool, skin_.method, palettes, in,
-                                                    skinned_positions_[m], skinned_normals_[m])
-                                    : sv::skin(skin_.method, palettes, in, skinned_positions_[m],
-                                               skinned_normals_[m]);
-    if (!ok) return false;
-  }
-  times_.cpu_skin = seconds_since(t0);
-  return true;
 }
 
 }  // namespace sv

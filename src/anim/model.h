@@ -145,7 +145,7 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 //    per-vertex order and takes no part in the vertex order: runs are of equal `joints`, as the
 //    4-influence kernels need.
 // Why: a run of vertices with the same 4 bones is skinned 16 at a time with the bones as
-// constants (anim/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
+// constants (skin/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
 // hundreds of vertices per bone set but do not store them together. The dominant bone of a
 // vertex is its largest weight, no longer slot 0.
 void group_vertices_by_bone_set(Mesh& mesh);

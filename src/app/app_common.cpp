@@ -197,14 +197,14 @@ void evaluate(Scene& scene, const RenderOptions& options) {
     if (scene.frame_layers.size() != scene.stack.size())
       scene.frame_layers.resize(scene.stack.size());
     if (scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
-        scene.animator.set_layers(scene.model, scene.frame_layers).empty() &&
+        scene.animator.pose.set_layers(scene.model, scene.frame_layers).empty() &&
         scene.animator.evaluate(scene.model, scene.frame_layers)) {
       if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
       update_difference(scene, options);
       return;
     }
   }
-  scene.animator.set_clip(scene.model, scene.player.clip);
+  scene.animator.pose.set_clip(scene.model, scene.player.clip);
   const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind
                         : scene.player.clip < 0        ? PoseMode::Rest
                                                        : PoseMode::Clip;

@@ -1,4 +1,4 @@
-// The centres of rotation of a scene's model (anim/rotation_centers.h), computed once per model
+// The centres of rotation of a scene's model (skin/rotation_centers.h), computed once per model
 // on a thread of their own so the window keeps drawing: started when the model loads with CoR
 // chosen, or when CoR is first chosen; polled once a frame (no waiting) and kept with the scene
 // when done. The window shows progress() while it runs; --dump and --screenshot call wait().
@@ -13,7 +13,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "anim/rotation_centers.h"
+#include "skin/rotation_centers.h"
 
 namespace sv {
 

@@ -15,8 +15,8 @@
 #include <CLI/CLI.hpp>
 #include <glm/vec3.hpp>
 
-#include "anim/skin_method.h"
 #include "io/import.h"
+#include "skin/skin_method.h"
 
 namespace sv {
 
@@ -44,7 +44,7 @@ struct Options {
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
-  std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (anim/skin_method.h)
+  std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (skin/skin_method.h)
   int influences = 4;           // --influences 4|8: weights per vertex skinned (anim/model.h)
 };
 

@@ -9,13 +9,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "anim/rotation_centers.h"
-#include "anim/volume.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
+#include "skin/rotation_centers.h"
+#include "skin/volume.h"
 
 namespace sv {
 namespace {
@@ -56,7 +56,7 @@ int find_clip(const Model& model, const std::string& which) {
   return -2;
 }
 
-// Per clip, the largest volume change against the bind pose under --method (anim/volume.h),
+// Per clip, the largest volume change against the bind pose under --method (skin/volume.h),
 // or why there is no figure. "" or the one-line reason the method cannot skin the model.
 std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
   if (m.meshes.empty()) return std::string();

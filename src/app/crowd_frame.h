@@ -1,4 +1,4 @@
-// The app's side of crowds (anim/crowd.h, gfx/crowd_gpu.h): the command line's --crowd options,
+// The app's side of crowds (skin/crowd.h, gfx/crowd_gpu.h): the command line's --crowd options,
 // and one frame of a crowd for a Scene -- configure when the request, the clip or the model
 // changed, pose + palettes per group (on skin_pool()), upload, and hand the GPU buffers to the
 // renderer. The window, --screenshot, --record and --bench-frames all call crowd_frame(), so
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "anim/crowd.h"
+#include "skin/crowd.h"
 
 namespace CLI {
 class App;

@@ -48,15 +48,15 @@ void upload(Scene& scene) {
 void cpu_vs_gpu(Scene& scene) {
   DifferenceView& d = scene.difference;
   const Model& model = scene.model;
-  const Animator& animator = scene.animator;
+  const SkinnedPose& animator = scene.animator;
   const SkinMethod method = animator.skin().method;  // LBS while CoR's centres are computed
   d.a = d.b = method;
   if (!d.readback.ready() && !d.readback_failed) d.readback_failed = !d.readback.init(nullptr);
   if (d.readback_failed) return fail(scene, "the read-back shader did not build");
   // The palettes the renderer uploads for this pose, uploaded here first to read the GPU back.
-  scene.gpu.upload_palette(animator.palette(), animator.normal_palette());
+  scene.gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   if (method != SkinMethod::Lbs) scene.gpu.upload_method_palette(animator.method_palette());
-  scene.gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+  scene.gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
   DifferenceStats stats;
   stats.model_size = d.model_size;
   stats.threshold = static_cast<double>(kCpuGpuTolerance) * stats.model_size;

@@ -8,7 +8,7 @@
 // palettes the renderer uploads, so a wrong shader, a wrong upload or a driver bug shows.
 //
 // Method vs method: the pose skinned on the CPU with RenderOptions::diff_a and diff_b
-// (anim/skin_difference.h: MethodDifference), the distance on a linear ramp (method_ramp). CPU
+// (skin/skin_difference.h: MethodDifference), the distance on a linear ramp (method_ramp). CPU
 // rather than GPU for both: the kernels are what --dump, the volume figure and the tests
 // measure, and they skin any pair in one pass without a second shader run per method.
 //
@@ -24,10 +24,10 @@
 
 #include <glm/vec3.hpp>
 
-#include "anim/skin_difference.h"
-#include "anim/skin_method.h"
 #include "gfx/render_options.h"
 #include "gfx/skin_readback.h"
+#include "skin/skin_difference.h"
+#include "skin/skin_method.h"
 
 namespace sv {
 
@@ -43,7 +43,7 @@ struct DifferenceView {
 
   // Buffers, sized at the first update.
   bool sized = false;
-  double model_size = 0.0;    // anim/skin_difference.h: model_size(), once
+  double model_size = 0.0;    // skin/skin_difference.h: model_size(), once
   gl::SkinReadback readback;  // built at the first CPU-vs-GPU update
   bool readback_failed = false;
   MethodDifference methods;

@@ -157,7 +157,7 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     // aspect; NDC to the viewport's pixels, y down (gfx/screen_pick.h, as picking projects).
     const PixelRect& vp = st.viewport;
     const glm::mat4 vp_matrix = c.projection(vp.aspect()) * c.view() * up_axis_matrix(scene->z_up);
-    const auto matrices = scene->animator.model_matrices();
+    const auto matrices = scene->animator.pose.model_matrices();
     for (std::size_t j = 0; j < matrices.size() && j < scene->model.skeleton.size(); ++j) {
       glm::vec2 at(0.0f);
       float depth = 0.0f;

@@ -320,7 +320,7 @@ std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
     return "the centres of rotation are not known yet: export again when they are";
   if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
   PosedModel pose;
-  const auto joints = scene.animator.model_matrices();
+  const auto joints = scene.animator.pose.model_matrices();
   pose.joint_model.assign(joints.begin(), joints.end());
   for (std::size_t mi = 0; mi < m.meshes.size(); ++mi) {
     const auto p = scene.animator.skinned_positions(mi);

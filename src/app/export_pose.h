@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "anim/skin_method.h"
+#include "skin/skin_method.h"
 
 namespace sv {
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include <GLFW/glfw3.h>
-#include "anim/skinning.h"
 #include "gfx/gl.h"  // before GLFW
+#include "skin/skinning.h"
 
 #include "app/app_common.h"
 #include "app/cli.h"

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "anim/crowd.h"
 #include "anim/layer_stack.h"
 #include "app/app_common.h"
 #include "gfx/camera.h"
 #include "gfx/render_options.h"
+#include "skin/crowd.h"
 
 namespace sv {
 

@@ -85,8 +85,8 @@ ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer)
   v.path = scene->path;
   v.report = scene->report;
   v.from_cache = scene->from_cache;
-  v.pose = &scene->animator;
-  v.model_matrices = scene->animator.model_matrices();
+  v.pose = &scene->animator.pose;
+  v.model_matrices = scene->animator.pose.model_matrices();
   v.influence = scene->influence;
   v.times = &scene->animator.times();
   v.upload_seconds = st.upload_seconds;
@@ -306,7 +306,7 @@ void Viewer::frame(float dt) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   if (scene_) {
     advance(*scene_, dt);
-    scene_->animator.set_morph_overrides(state_.morph_overrides);
+    scene_->animator.pose.set_morph_overrides(state_.morph_overrides);
     if (state_.crowd.on) state_.render.gpu_skinning = true;  // a crowd is skinned on the GPU
     evaluate(*scene_, state_.render);
     crowd_frame(*scene_, state_.crowd, dt, renderer_);

@@ -5,9 +5,9 @@
 #include <iterator>
 #include <utility>
 
-#include "anim/clip_bounds.h"
 #include "app/app_common.h"
 #include "io/import.h"
+#include "skin/clip_bounds.h"
 
 namespace sv {
 
@@ -123,11 +123,11 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
     scene->report.push_back(result.report.ticks_per_second_note);
   }
   const Model& model = scene->model;
-  scene->animator = Animator(model);
+  scene->animator = SkinnedPose(model);
   scene->gpu = gl::GpuModel(model);
   for (const std::string& w : scene->gpu.warnings()) scene->report.push_back(w);
   scene->player.clip = model.clips.empty() ? -1 : 0;
-  scene->animator.set_clip(model, scene->player.clip);
+  scene->animator.pose.set_clip(model, scene->player.clip);
   scene->bounds = scene->bounds_of(scene->player.clip);
   scene->z_up = format_is_z_up(path);
   scene->influence = joint_influences(model);

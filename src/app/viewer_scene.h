@@ -10,19 +10,19 @@
 #include <vector>
 
 #include "anim/animator.h"
-#include "anim/crowd.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
 #include "anim/stack_player.h"
-#include "anim/volume.h"
-#include "anim/weight_stats.h"
 #include "app/center_task.h"
 #include "app/difference_view.h"
 #include "gfx/camera.h"
 #include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "io/import.h"
+#include "skin/crowd.h"
+#include "skin/volume.h"
+#include "skin/weight_stats.h"
 
 namespace sv {
 
@@ -31,16 +31,16 @@ struct Scene {
   Model model;
   std::vector<std::string> report;  // import notes, then GPU upload warnings
   bool from_cache = false;          // read from the model cache: the importer did not run
-  Animator animator;
+  SkinnedPose animator;
   gl::GpuModel gpu;
   Player player;
   Bounds bounds;  // model space: what the camera framed last (a clip's, see bounds_of)
   // Per clip, then the rest and the bind pose: animated bounds over the whole clip, computed on
-  // first use (anim/clip_bounds.h) and kept.
+  // first use (skin/clip_bounds.h) and kept.
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
   // The largest volume change of `clip` (an index into model.clips) against the bind pose
-  // under the method the animator skins with now (anim/volume.h), computed on the first call
+  // under the method the animator skins with now (skin/volume.h), computed on the first call
   // for that clip and method and kept (with the meshes' shapes, once per model). Null for a
   // clip out of range or a model without meshes. On the frame thread, once per clip and
   // method, like bounds_of. Measured (bench volume/, BENCHMARKS.md round 9, medians): 3-4 ms

@@ -5,8 +5,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/crowd.h"
 #include "gfx/gpu_model.h"
+#include "skin/crowd.h"
 
 namespace sv::gl {
 namespace {

@@ -20,8 +20,8 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "anim/skin_method.h"
 #include "gfx/objects.h"
+#include "skin/skin_method.h"
 
 namespace sv {
 class Crowd;

@@ -11,8 +11,8 @@
 #include <glm/vec2.hpp>
 
 #include "anim/model.h"
-#include "anim/skin_method.h"
 #include "gfx/view_colors.h"
+#include "skin/skin_method.h"
 
 namespace sv::gl {
 namespace {

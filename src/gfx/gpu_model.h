@@ -10,7 +10,7 @@
 // The palette of all meshes (Animator::palette, concatenated) lives in one texture buffer of
 // RGBA32F texels, three per bone (the rows of the 3x4 matrix); the normal palette in a second
 // one with the same layout. upload_palette() is the only per-frame GPU-path upload; with DQS or
-// CoR, upload_method_palette() too (the method palette, anim/skin_method.h: kMethodTexels texels
+// CoR, upload_method_palette() too (the method palette, skin/skin_method.h: kMethodTexels texels
 // per bone, the same bone order).
 //
 // CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`, in a buffer

@@ -6,11 +6,11 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/matrix.hpp>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
+#include "skin/skinned_pose.h"
 
 namespace sv::gl {
 
@@ -137,8 +137,9 @@ PickResult Picker::pick(const PickInput& in) {
     return r;
   const glm::mat4 view_proj = in.projection * in.view;
   if (in.skeleton) {
-    const JointOnScreen j = nearest_joint_on_screen(
-        view_proj, in.world, in.animator->model_matrices(), in.rect, in.cursor, in.joint_radius_px);
+    const JointOnScreen j =
+        nearest_joint_on_screen(view_proj, in.world, in.animator->pose.model_matrices(), in.rect,
+                                in.cursor, in.joint_radius_px);
     if (j.joint >= 0) {
       r.kind = PickResult::Kind::Joint;
       r.joint = j.joint;
@@ -149,8 +150,8 @@ PickResult Picker::pick(const PickInput& in) {
   uint32_t mesh = 0, triangle = 0;
   if (!id_at(in, &mesh, &triangle) || mesh >= in.model->meshes.size()) return r;
   const Mesh& m = in.model->meshes[mesh];
-  const auto palette = in.animator->palette();
-  const std::size_t base = in.animator->palette_base(mesh);
+  const auto palette = in.animator->pose.palette();
+  const std::size_t base = in.animator->pose.palette_base(mesh);
   if (base + m.skin_joints.size() > palette.size()) return r;
   // The cursor's ray, world -> model space (the inverse of the up-axis turn).
   const Ray world_ray = cursor_ray(view_proj, in.rect, in.cursor);

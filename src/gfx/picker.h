@@ -8,7 +8,7 @@
 // gl_PrimitiveID) with a depth buffer, through a projection narrowed to the pixel under the
 // cursor (screen_pick.h: pick_matrix); one pixel is read back. The hit triangle's three vertices
 // are then skinned on the CPU from the frame's palette and the cursor's ray meets them
-// (anim/surface_hit.h) for the hit point, its nearest vertex and its joint. Why not a CPU ray
+// (skin/surface_hit.h) for the hit point, its nearest vertex and its joint. Why not a CPU ray
 // cast over the skinned positions: the GPU path has no CPU positions (skinning all of them for a
 // pick costs what CPU skinning costs, ~3 ms at 1M vertices, a brute-force cast over the
 // triangles 15 ms more, and a bounding-volume hierarchy to do better would have to be refitted
@@ -35,15 +35,15 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 
-#include "anim/surface_hit.h"
 #include "gfx/gpu_model.h"
 #include "gfx/objects.h"
 #include "gfx/screen_pick.h"
+#include "skin/surface_hit.h"
 
 namespace sv {
 
 struct Model;
-class Animator;
+class SkinnedPose;
 
 namespace gl {
 
@@ -52,14 +52,14 @@ class GpuModel;
 struct PickInput {
   const Model* model = nullptr;
   const GpuModel* gpu = nullptr;
-  const Animator* animator = nullptr;  // the pose drawn this frame (palette, model matrices)
-  bool gpu_skinning = true;            // which path drew the meshes
-  bool skeleton = false;               // the overlay is shown: its joints can be picked
-  glm::mat4 world{1.0f};               // model -> world (up_axis_matrix)
-  glm::mat4 view{1.0f};                // world -> eye
-  glm::mat4 projection{1.0f};          // eye -> clip, for the rectangle's aspect ratio
-  PixelRect rect;                      // the 3D viewport in the framebuffer
-  glm::vec2 cursor{0.0f};              // framebuffer pixels, top-left origin
+  const SkinnedPose* animator = nullptr;  // the pose drawn this frame (palette, model matrices)
+  bool gpu_skinning = true;               // which path drew the meshes
+  bool skeleton = false;                  // the overlay is shown: its joints can be picked
+  glm::mat4 world{1.0f};                  // model -> world (up_axis_matrix)
+  glm::mat4 view{1.0f};                   // world -> eye
+  glm::mat4 projection{1.0f};             // eye -> clip, for the rectangle's aspect ratio
+  PixelRect rect;                         // the 3D viewport in the framebuffer
+  glm::vec2 cursor{0.0f};                 // framebuffer pixels, top-left origin
   float joint_radius_px = 6.0f;
 };
 

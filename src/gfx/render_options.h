@@ -6,7 +6,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "anim/skin_method.h"
+#include "skin/skin_method.h"
 
 namespace sv {
 
@@ -41,7 +41,7 @@ struct PixelRect {
 
 struct RenderOptions {
   bool gpu_skinning = true;
-  // The skinning method (anim/skin_method.h) on either path. The scene's Animator builds the
+  // The skinning method (skin/skin_method.h) on either path. The scene's Animator builds the
   // method palette for it; CoR draws only once the scene's centres of rotation are known.
   SkinMethod method = SkinMethod::Lbs;
   // 4 or 8 influences per vertex on either path (anim/animator.h SkinChoice; --influences).

@@ -8,13 +8,13 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
+#include "skin/skinned_pose.h"
 
 namespace sv::gl {
 namespace {
@@ -129,7 +129,7 @@ void Renderer::draw_lines(GLenum mode, std::size_t first, std::size_t count, flo
   glDrawArrays(mode, static_cast<GLint>(first), static_cast<GLsizei>(count));
 }
 
-void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
+void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
                            const RenderOptions& options, const glm::mat4& view_proj,
                            const glm::vec3& light_dir) {
   const bool gpu_path = options.gpu_skinning;
@@ -140,12 +140,12 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
   const MeshUniforms& u = gpu_path ? skin_u_ : mesh_u_;
   glUseProgram(gpu_path ? skin_.id() : mesh_.id());
   if (gpu_path) {
-    gpu.upload_palette(animator.palette(), animator.normal_palette());
+    gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
     // The Animator's method is what its method palette was built for (the caller keeps it
     // equal to options.method; a CoR scene whose centres are not known yet skins with LBS).
     const SkinMethod method = animator.skin().method;
     if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
-    gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+    gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
     if (crowd) {
       crowd_->bind();
       bind_morph_textures(gpu);  // every instance takes the model's morph weights
@@ -215,13 +215,13 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const Animator& an
   SV_GL_CHECK("draw_meshes");
 }
 
-void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
+void Renderer::draw(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
                     const OrbitCamera& camera, const RenderOptions& options, int width,
                     int height) {
   draw(model, gpu, animator, camera, options, PixelRect{0, 0, width, height}, height);
 }
 
-void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
+void Renderer::draw(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
                     const OrbitCamera& camera, const RenderOptions& options,
                     const PixelRect& viewport, int framebuffer_height) {
   // GL counts rows from the bottom; the rectangle counts them from the top.
@@ -329,7 +329,7 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const Animator& animator,
   }
   const std::size_t bones_first = n;
   const glm::mat4 world = up_axis_matrix(options.z_up);
-  const auto matrices = animator.model_matrices();
+  const auto matrices = animator.pose.model_matrices();
   const auto& parents = model.skeleton.parents;
   const std::size_t joints = std::min(matrices.size(), parents.size());
   const glm::vec4 bone_color(1.0f, 0.85f, 0.2f, 1.0f);

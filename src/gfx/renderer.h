@@ -21,7 +21,7 @@
 namespace sv {
 
 struct Model;
-class Animator;
+class SkinnedPose;
 struct OrbitCamera;
 
 namespace gl {
@@ -42,13 +42,14 @@ class Renderer {
 
   // Draws one frame into the bound framebuffer of size width x height. With the CPU path,
   // `animator.skin_cpu()` must have run for this pose.
-  void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
-            const RenderOptions& options, int width, int height);
+  void draw(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
+            const OrbitCamera& camera, const RenderOptions& options, int width, int height);
   // The same into the viewport rectangle of a framebuffer `framebuffer_height` pixels tall: only
   // that rectangle is cleared and drawn (viewport and scissor), the projection takes its aspect,
   // and the axis gizmo sits in its lower-left corner. The rest of the framebuffer is untouched.
-  void draw(const Model& model, GpuModel& gpu, const Animator& animator, const OrbitCamera& camera,
-            const RenderOptions& options, const PixelRect& viewport, int framebuffer_height);
+  void draw(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
+            const OrbitCamera& camera, const RenderOptions& options, const PixelRect& viewport,
+            int framebuffer_height);
 
   // Crowds (gfx/crowd_gpu.h): while `crowd` is set (and holds instances), the GPU path draws it
   // instead of the single model, each mesh with one instanced draw from the crowd's palettes
@@ -82,7 +83,7 @@ class Renderer {
     GLint crowd_records = -1;
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
-  void draw_meshes(const Model& model, GpuModel& gpu, const Animator& animator,
+  void draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
                    const RenderOptions& options, const glm::mat4& view_proj,
                    const glm::vec3& light_dir);
 

@@ -17,8 +17,8 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
-#include "anim/surface_hit.h"
 #include "gfx/render_options.h"  // PixelRect
+#include "skin/surface_hit.h"
 
 namespace sv {
 

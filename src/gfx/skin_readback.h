@@ -18,9 +18,9 @@
 
 #include <glm/vec3.hpp>
 
-#include "anim/skin_method.h"
 #include "gfx/gpu_model.h"
 #include "gfx/objects.h"
+#include "skin/skin_method.h"
 
 namespace sv::gl {
 

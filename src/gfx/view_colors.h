@@ -48,7 +48,7 @@
 #include <glm/common.hpp>
 #include <glm/vec3.hpp>
 
-#include "anim/weight_stats.h"
+#include "skin/weight_stats.h"
 
 namespace sv {
 

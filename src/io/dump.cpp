@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "anim/animator.h"
+#include "skin/skinned_pose.h"
 
 namespace sv {
 namespace {
@@ -153,9 +153,9 @@ std::vector<uint32_t> file_order(const Mesh& mesh) {
 namespace {
 
 // Skins `animator`'s pose on the CPU and copies it out.
-std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
+std::string copy_pose(const Model& model, SkinnedPose& animator, PosedModel& out) {
   if (!animator.skin_cpu(model)) return "skinning failed";
-  const std::span<const glm::mat4> joints = animator.model_matrices();
+  const std::span<const glm::mat4> joints = animator.pose.model_matrices();
   out.joint_model.assign(joints.begin(), joints.end());
   out.positions.resize(model.meshes.size());
   out.normals.resize(model.meshes.size());
@@ -169,7 +169,7 @@ std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
   }
   out.morph_weights.resize(model.meshes.size());
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-    const std::span<const float> w = animator.morph_weights(m);
+    const std::span<const float> w = animator.pose.morph_weights(m);
     out.morph_weights[m].assign(w.begin(), w.end());
   }
   return {};
@@ -180,10 +180,10 @@ std::string copy_pose(const Model& model, Animator& animator, PosedModel& out) {
 std::string pose_model(const Model& model, int clip, double time, PosedModel& out, bool bind_pose,
                        const SkinChoice& skin) {
   if (clip >= static_cast<int>(model.clips.size())) return "no clip " + std::to_string(clip);
-  // The viewer's own path (anim/animator.h): evaluate_pose, the normal palette, skin().
-  Animator animator(model);
+  // The viewer's own path (skin/skinned_pose.h): evaluate_pose, the normal palette, skin().
+  SkinnedPose animator(model);
   animator.set_skin(skin);
-  animator.set_clip(model, bind_pose ? -1 : clip);
+  animator.pose.set_clip(model, bind_pose ? -1 : clip);
   double t = 0.0;
   if (bind_pose) {
     if (!animator.evaluate(model, PoseMode::Bind, 0.0)) return "posing the bind pose failed";
@@ -204,9 +204,9 @@ std::string pose_model(const Model& model, const LayerStack& stack, double time,
   if (!std::isfinite(time) || time < 0.0) return "bad time for the blend";
   if (!stack.at(model, time, layers)) return "the blend names a clip the model does not have";
   // The viewer's own path: the Animator's layer stack (blend.h), then as for one clip.
-  Animator animator(model);
+  SkinnedPose animator(model);
   animator.set_skin(skin);
-  if (std::string e = animator.set_layers(model, layers); !e.empty()) return e;
+  if (std::string e = animator.pose.set_layers(model, layers); !e.empty()) return e;
   if (!animator.evaluate(model, layers)) return "posing the blend failed";
   return copy_pose(model, animator, out);
 }

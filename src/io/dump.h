@@ -33,6 +33,7 @@
 #include "anim/animator.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
+#include "skin/skinned_pose.h"  // SkinChoice
 
 namespace sv {
 

@@ -1,4 +1,4 @@
-// The inspector's Crowd section: N instances of the model drawn around it (anim/crowd.h), their
+// The inspector's Crowd section: N instances of the model drawn around it (skin/crowd.h), their
 // count, spacing, palette sharing, clips and phases. The section edits state.crowd only; the app
 // lays the crowd out again when it changes (app/crowd_frame.h). Stats are in Performance.
 #include <algorithm>

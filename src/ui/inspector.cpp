@@ -10,7 +10,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
 
-#include "anim/skinning.h"
+#include "skin/skinning.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
@@ -96,7 +96,7 @@ void joint_section(const SceneView& scene, ViewerState& state) {
 }
 
 // The current clip's largest volume change against the bind pose under the chosen method
-// (anim/volume.h), or why there is none.
+// (skin/volume.h), or why there is none.
 void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) {
   if (scene.volume == nullptr) return;
   const VolumeChange& v = *scene.volume;

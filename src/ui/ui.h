@@ -24,7 +24,7 @@
 #include "anim/player.h"
 #include "anim/stack_player.h"
 #include "anim/transform.h"
-#include "anim/volume.h"
+#include "skin/volume.h"
 #include "ui/controls.h"
 #include "ui/viewer_state.h"
 
@@ -52,11 +52,11 @@ struct SceneView {
   // fraction done; the mesh is skinned with LBS meanwhile), 1 known.
   float centers_progress = -1.0f;
   bool centers_failed = false;  // computed, but refused by some mesh: CoR draws LBS
-  // The player's clip's largest volume change against the bind pose (anim/volume.h) under
+  // The player's clip's largest volume change against the bind pose (skin/volume.h) under
   // `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
   const VolumeChange* volume = nullptr;
   SkinMethod volume_method = SkinMethod::Lbs;
-  // The crowd drawn this frame (anim/crowd.h), null when none; its upload's CPU time; why a
+  // The crowd drawn this frame (skin/crowd.h), null when none; its upload's CPU time; why a
   // requested crowd is off.
   const Crowd* crowd = nullptr;
   double crowd_upload_seconds = 0.0;

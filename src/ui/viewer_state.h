@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "anim/crowd.h"
 #include "gfx/render_options.h"
+#include "skin/crowd.h"
 #include "ui/export_panel.h"
 #include "ui/files.h"
 #include "ui/landmarks.h"

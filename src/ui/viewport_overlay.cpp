@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "anim/model.h"
-#include "anim/skin_difference.h"
-#include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
+#include "skin/skin_difference.h"
+#include "skin/weight_stats.h"
 
 namespace sv::ui {
 namespace {

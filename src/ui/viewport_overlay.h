@@ -18,8 +18,8 @@
 
 #include <imgui.h>
 
-#include "anim/surface_hit.h"
 #include "gfx/render_options.h"
+#include "skin/surface_hit.h"
 
 namespace sv {
 

@@ -30,8 +30,8 @@
 #include "anim/clip_runtime.h"
 #include "anim/pose.h"
 #include "anim/skeleton.h"
-#include "anim/skinning.h"
 #include "default_asset_facts.h"
+#include "skin/skinning.h"
 #include "test_util.h"
 
 namespace sv {

@@ -12,9 +12,9 @@
 
 #include "anim/clip_runtime.h"
 #include "anim/pose.h"
-#include "anim/skinning.h"
 #include "default_asset_facts.h"
 #include "io/import.h"
+#include "skin/skinning.h"
 #include "test_util.h"
 
 namespace sv {

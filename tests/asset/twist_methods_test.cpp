@@ -1,4 +1,4 @@
-// The skinning methods on the default character (anim/skin_method.h), through the viewer's own
+// The skinning methods on the default character (skin/skin_method.h), through the viewer's own
 // path (Animator: palette, method palette, skin_cpu), on the model as skinview imports it:
 //
 //  - `twist` rolls the left forearm half a turn about its own axis at t = 1 s. The elbow's blend
@@ -16,11 +16,11 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "anim/animator.h"
 #include "anim/bounds.h"
-#include "anim/rotation_centers.h"
 #include "default_asset_facts.h"
 #include "io/import.h"
+#include "skin/rotation_centers.h"
+#include "skin/skinned_pose.h"
 
 namespace sv {
 namespace {
@@ -57,25 +57,25 @@ int32_t clip_index(const Model& m, std::string_view name) {
 
 // Poses `model` at `time` of `clip` with `method` (CPU) into `animator`.
 void pose(const Model& model, const std::vector<std::vector<glm::vec3>>& centers, int32_t clip,
-          double time, SkinMethod method, Animator& animator) {
+          double time, SkinMethod method, SkinnedPose& animator) {
   SkinChoice choice;
   choice.method = method;
   choice.centers = centers;
   animator.set_skin(choice);
-  animator.set_clip(model, clip);
+  animator.pose.set_clip(model, clip);
   ASSERT_TRUE(animator.evaluate(model, clip < 0 ? PoseMode::Rest : PoseMode::Clip, time));
   ASSERT_TRUE(animator.skin_cpu(model));
 }
 
 // pi * mean squared distance from the elbow->wrist axis of the elbow blend zone's vertices.
-double elbow_section_area(const Model& model, const Animator& animator) {
+double elbow_section_area(const Model& model, const SkinnedPose& animator) {
   const int32_t upper = model.skeleton.find("upperarm_l");
   const int32_t fore = model.skeleton.find("forearm_l");
   const int32_t hand = model.skeleton.find("hand_l");
   EXPECT_GE(upper, 0);
   EXPECT_GE(fore, 0);
   EXPECT_GE(hand, 0);
-  const auto joints = animator.model_matrices();
+  const auto joints = animator.pose.model_matrices();
   const glm::vec3 elbow(joints[static_cast<std::size_t>(fore)][3]);
   const glm::vec3 axis =
       glm::normalize(glm::vec3(joints[static_cast<std::size_t>(hand)][3]) - elbow);
@@ -107,7 +107,7 @@ double elbow_section_area(const Model& model, const Animator& animator) {
 TEST_F(DefaultAssetMethods, TwistHalfTurnKeepsTheElbowSectionUnderDqsAndCor) {
   const int32_t twist = clip_index(model(), "twist");
   ASSERT_GE(twist, 0);
-  Animator animator(model());
+  SkinnedPose animator(model());
   pose(model(), *centers_, twist, 0.0, SkinMethod::Lbs, animator);
   const double bind = elbow_section_area(model(), animator);
   ASSERT_GT(bind, 0.0);
@@ -142,7 +142,7 @@ TEST_F(DefaultAssetMethods, RigidCharacterIsTheSameUnderEveryMethod) {
     }
   }
   const auto centers = compute_rotation_centers(rigid, false);
-  Animator animator(rigid);
+  SkinnedPose animator(rigid);
   for (const char* name : {"walk", "twist", "wave"}) {
     const int32_t clip = clip_index(rigid, name);
     ASSERT_GE(clip, 0) << name;

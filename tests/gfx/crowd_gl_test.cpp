@@ -9,14 +9,14 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "anim/animator.h"
-#include "anim/crowd.h"
 #include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gl_context.h"
+#include "skin/crowd.h"
+#include "skin/skinned_pose.h"
 #include "synthetic_models.h"
 
 namespace sv {
@@ -83,10 +83,10 @@ std::vector<Captured> capture(GLuint program, const gl::GpuModel& gpu, const gl:
 // The single model at `time` of clip 0, drawn at `world`.
 std::vector<Captured> single_model(GLuint program, const Model& model, gl::GpuModel& gpu,
                                    double time, const glm::mat4& world) {
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   EXPECT_TRUE(animator.evaluate(model, PoseMode::Clip, time));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   return capture(program, gpu, nullptr, world);
 }
 

@@ -10,19 +10,19 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/animator.h"
 #include "anim/blend.h"
-#include "anim/clip_bounds.h"
 #include "anim/layer_stack.h"
 #include "anim/model.h"
 #include "anim/player.h"
-#include "anim/rotation_centers.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
 #include "gfx/picker.h"
 #include "gfx/renderer.h"
 #include "gl_context.h"
+#include "skin/clip_bounds.h"
+#include "skin/rotation_centers.h"
+#include "skin/skinned_pose.h"
 #include "synthetic_models.h"
 
 #include "allocation_counter.h"
@@ -73,7 +73,7 @@ struct Rig {
   const Model model = chain_with_two_clips();
   gl::Renderer renderer;
   gl::GpuModel gpu;
-  Animator animator;
+  SkinnedPose animator;
   gl::OffscreenTarget target;
   OrbitCamera camera;
   RenderOptions options;
@@ -90,7 +90,7 @@ struct Rig {
     }
     renderer.prepare(model);
     gpu = gl::GpuModel(model);
-    animator = Animator(model);
+    animator = SkinnedPose(model);
     target.bind();
     camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
     options.skeleton = true;
@@ -114,11 +114,11 @@ struct Rig {
     const glm::mat4 view_proj = pick.projection * pick.view;
     float depth = 0.0f;
     pick.skeleton = false;
-    project_to_screen(view_proj, pick.rect, glm::vec3(animator.model_matrices()[20][3]),
+    project_to_screen(view_proj, pick.rect, glm::vec3(animator.pose.model_matrices()[20][3]),
                       &pick.cursor, &depth);
     picked += picker.pick(pick).kind == gl::PickResult::Kind::Surface ? 1 : 0;
     pick.skeleton = true;
-    project_to_screen(view_proj, pick.rect, glm::vec3(animator.model_matrices()[0][3]),
+    project_to_screen(view_proj, pick.rect, glm::vec3(animator.pose.model_matrices()[0][3]),
                       &pick.cursor, &depth);
     picked += picker.pick(pick).kind == gl::PickResult::Kind::Joint ? 1 : 0;
   }
@@ -132,11 +132,11 @@ TEST(Frame, NoHeapAllocationPerFrame) {
   ASSERT_TRUE(rig.init());
   Player player;
   player.clip = 0;
-  rig.animator.set_clip(rig.model, player.clip);
+  rig.animator.pose.set_clip(rig.model, player.clip);
   EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
               rig.options.gpu_skinning = gpu_path;
               player.advance(1.0 / 60.0, rig.model.clips[0].duration());
-              rig.animator.set_clip(rig.model, player.clip);  // same clip: must not reset
+              rig.animator.pose.set_clip(rig.model, player.clip);  // same clip: must not reset
               ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Clip, player.time));
               rig.draw(gpu_path);
             }),
@@ -155,7 +155,7 @@ TEST(Frame, NoHeapAllocationPerFrameUnderEveryMethod) {
   for (std::size_t m = 0; m < centers.size(); ++m) rig.gpu.upload_centers(m, centers[m]);
   Player player;
   player.clip = 0;
-  rig.animator.set_clip(rig.model, player.clip);
+  rig.animator.pose.set_clip(rig.model, player.clip);
   for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
     rig.animator.set_skin(SkinChoice{method, centers});
     rig.options.method = method;
@@ -195,13 +195,13 @@ TEST(Frame, NoHeapAllocationPerBlendedFrame) {
   stack.layers.push_back(std::move(add));
   std::vector<Layer> layers(stack.size());  // sized once, as the viewer keeps its frame's layers
   ASSERT_TRUE(stack.at(rig.model, 0.0, layers));
-  ASSERT_EQ(rig.animator.set_layers(rig.model, layers), "");
+  ASSERT_EQ(rig.animator.pose.set_layers(rig.model, layers), "");
   double t = 0.0;
   EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
               rig.options.gpu_skinning = gpu_path;
               t += 1.0 / 60.0;  // through the fade and past its end
               ASSERT_TRUE(stack.at(rig.model, t, layers));
-              ASSERT_EQ(rig.animator.set_layers(rig.model, layers), "");  // same: no reset
+              ASSERT_EQ(rig.animator.pose.set_layers(rig.model, layers), "");  // same: no reset
               ASSERT_TRUE(rig.animator.evaluate(rig.model, layers));
               rig.draw(gpu_path);
             }),

@@ -9,13 +9,13 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/animator.h"
 #include "anim/model.h"
-#include "anim/rotation_centers.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gl_context.h"
 #include "io/import.h"
+#include "skin/rotation_centers.h"
+#include "skin/skinned_pose.h"
 #include "synthetic_models.h"
 #include "vertex_capture.h"
 
@@ -38,12 +38,12 @@ struct Worst {
 };
 
 // The animator's current pose uploaded and captured, against its CPU skinning.
-Worst compare(const Model& model, Animator& animator, gl::GpuModel& gpu, SkinMethod method,
+Worst compare(const Model& model, SkinnedPose& animator, gl::GpuModel& gpu, SkinMethod method,
               const gl::Program& positions, const gl::Program& normals) {
   EXPECT_TRUE(animator.skin_cpu(model));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   gpu.upload_method_palette(animator.method_palette());
-  gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+  gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
   Bounds bounds;
   for (std::size_t m = 0; m < model.meshes.size(); ++m)
     for (const glm::vec3& p : animator.skinned_positions(m)) bounds.add(p);
@@ -75,8 +75,8 @@ TEST(GpuMorphs, AnimatedMorphCubeMatchesCpu) {
   const gl::Program positions = capture_program("v_model_position");
   const gl::Program normals = capture_program("v_world_normal");
   gl::GpuModel gpu(model);
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   for (const double t : {0.0, 0.7, 2.1, 3.9}) {
     ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, t));
     const Worst w = compare(model, animator, gpu, SkinMethod::Lbs, positions, normals);
@@ -85,8 +85,8 @@ TEST(GpuMorphs, AnimatedMorphCubeMatchesCpu) {
   }
   // The GPU's vertices at 2.1 s (both targets weigh) are not the unmorphed ones.
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 2.1));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
-  gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
+  gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
   const auto morphed = test::capture_vertices<glm::vec3>(positions.id(), gpu, 0);
   gpu.upload_morph_weights([](std::size_t) { return std::span<const float>(); });  // none
   const auto plain = test::capture_vertices<glm::vec3>(positions.id(), gpu, 0);
@@ -126,11 +126,11 @@ TEST(GpuMorphs, SkinnedChainWithTargetsMatchesCpuUnderEveryMethod) {
   gl::GpuModel gpu(model);
   const auto centers = compute_rotation_centers(model, false);
   for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
-  Animator animator(model);
-  animator.set_clip(model, 0);
-  animator.set_morph_override(0, 0, 0.8f);
-  animator.set_morph_override(0, 1, 1.0f);
-  animator.set_morph_override(0, 2, -0.5f);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
+  animator.pose.set_morph_override(0, 0, 0.8f);
+  animator.pose.set_morph_override(0, 1, 1.0f);
+  animator.pose.set_morph_override(0, 2, -0.5f);
   for (SkinMethod method : kSkinMethods) {
     animator.set_skin(SkinChoice{method, centers});
     for (const double f : {0.2, 0.7}) {
@@ -148,10 +148,10 @@ TEST(GpuMorphs, AZeroDeltaTargetChangesNothing) {
   const Model model = chain_with_targets();
   const gl::Program positions = capture_program("v_model_position");
   gl::GpuModel gpu(model);
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   const float zero_only[3] = {0.0f, 1.0f, 0.0f};
   gpu.upload_morph_weights([&](std::size_t) { return std::span<const float>(zero_only); });
   ASSERT_EQ(gpu.meshes()[0].morph_count, 1);
@@ -162,12 +162,12 @@ TEST(GpuMorphs, AZeroDeltaTargetChangesNothing) {
   const auto without = test::capture_vertices<glm::vec3>(positions.id(), gpu, 0);
   EXPECT_EQ(with_zero, without);
   // And on the CPU.
-  animator.set_morph_override(0, 1, 1.0f);
+  animator.pose.set_morph_override(0, 1, 1.0f);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5));
   ASSERT_TRUE(animator.skin_cpu(model));
   const std::vector<glm::vec3> cpu_zero(animator.skinned_positions(0).begin(),
                                         animator.skinned_positions(0).end());
-  animator.set_morph_override(0, 1, 0.0f);
+  animator.pose.set_morph_override(0, 1, 0.0f);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5));
   ASSERT_TRUE(animator.skin_cpu(model));
   EXPECT_TRUE(std::equal(cpu_zero.begin(), cpu_zero.end(), animator.skinned_positions(0).begin()));

@@ -11,13 +11,13 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/gpu_model.h"
 #include "gfx/renderer.h"
 #include "gl_context.h"
+#include "skin/skinned_pose.h"
 #include "test_util.h"
 
 namespace sv {
@@ -91,7 +91,7 @@ class PickerGl : public ::testing::TestWithParam<bool> {
     ASSERT_TRUE(picker_.init(&error)) << error;
     renderer_.prepare(model_);
     gpu_ = gl::GpuModel(model_);
-    animator_ = Animator(model_);
+    animator_ = SkinnedPose(model_);
     ASSERT_TRUE(target_.create(kWidth, kHeight, &error)) << error;
     camera_.target = glm::vec3(0, 1, 0);
     camera_.distance = 8.0f;
@@ -143,7 +143,7 @@ class PickerGl : public ::testing::TestWithParam<bool> {
   gl::Renderer renderer_;
   gl::Picker picker_;
   gl::GpuModel gpu_;
-  Animator animator_;
+  SkinnedPose animator_;
   gl::OffscreenTarget target_;
   OrbitCamera camera_;
   RenderOptions options_;

@@ -78,7 +78,7 @@ TEST(SceneLoading, GoodLoadReplacesAndSizesEverything) {
   ASSERT_EQ(adopt_scene(synthetic(50), "chain50", &scene), "");
   EXPECT_EQ(scene->path, "chain50");
   EXPECT_EQ(scene->gpu.bone_count(), 50u);
-  EXPECT_EQ(scene->animator.palette().size(), 50u);
+  EXPECT_EQ(scene->animator.pose.palette().size(), 50u);
   EXPECT_EQ(scene->influence.size(), 50u);
   EXPECT_EQ(scene->player.clip, 0);
   EXPECT_TRUE(scene->bounds.valid());

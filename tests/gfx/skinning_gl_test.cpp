@@ -10,16 +10,16 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/animator.h"
 #include "anim/model.h"
 #include "anim/pose.h"
-#include "anim/rotation_centers.h"
-#include "anim/skinning.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
 #include "gl_context.h"
 #include "io/import.h"
+#include "skin/rotation_centers.h"
+#include "skin/skinned_pose.h"
+#include "skin/skinning.h"
 #include "synthetic_models.h"
 #include "vertex_capture.h"
 
@@ -62,7 +62,7 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
                           SkinMethod method = SkinMethod::Lbs, int influences = 4) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
-  Animator animator(model);
+  SkinnedPose animator(model);
   std::vector<std::vector<glm::vec3>> centers;
   if (method == SkinMethod::Cor) {
     centers = compute_rotation_centers(model, influences == 8);
@@ -71,16 +71,16 @@ double max_relative_error(const Model& model, std::initializer_list<float> fract
   }
   animator.set_skin(SkinChoice{method, centers, influences});
   const int32_t clip = model.clips.empty() ? -1 : 0;
-  animator.set_clip(model, clip);
+  animator.pose.set_clip(model, clip);
   const double duration = clip < 0 ? 0.0 : model.clips[0].duration();
   double worst = 0.0;
   for (float f : fractions) {
     const PoseMode mode = clip < 0 ? PoseMode::Rest : PoseMode::Clip;
     EXPECT_TRUE(animator.evaluate(model, mode, f * duration));
     EXPECT_TRUE(animator.skin_cpu(model));
-    gpu.upload_palette(animator.palette(), animator.normal_palette());
+    gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
     if (method != SkinMethod::Lbs) gpu.upload_method_palette(animator.method_palette());
-    gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+    gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
     Bounds bounds;
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
       for (const glm::vec3& p : animator.skinned_positions(m)) bounds.add(p);
@@ -117,10 +117,10 @@ TEST(GpuSkinning, PaletteReallyMovesVertices) {
   const Model model = test::make_chain_model(3);
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5f));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   const std::vector<glm::vec3> g = gpu_skin(capture, gpu, 0);
   float moved = 0.0f;
   for (std::size_t v = 0; v < g.size(); ++v) {
@@ -144,11 +144,11 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
   gpu.upload_centers(0, centers[0]);
-  Animator animator(model);
+  SkinnedPose animator(model);
   animator.set_skin(SkinChoice{SkinMethod::Dqs, {}});
-  animator.set_clip(model, twist);
+  animator.pose.set_clip(model, twist);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 1.0));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   gpu.upload_method_palette(animator.method_palette());
   const auto lbs = gpu_skin(capture, gpu, 0, SkinMethod::Lbs);
   for (SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
@@ -182,17 +182,17 @@ TEST(GpuSkinning, NormalsMatchCpuUnderEveryMethod) {
     const auto centers = compute_rotation_centers(model, false);
     gl::GpuModel gpu(model);
     for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
-    Animator animator(model);
+    SkinnedPose animator(model);
     const int32_t clip = model.clips.size() > 3 ? 3 : 0;  // the default character's twist
-    animator.set_clip(model, clip);
+    animator.pose.set_clip(model, clip);
     for (SkinMethod method : kSkinMethods) {
       animator.set_skin(SkinChoice{method, centers});
       ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip,
                                     0.4 * model.clips[static_cast<std::size_t>(clip)].duration()));
       ASSERT_TRUE(animator.skin_cpu(model));
-      gpu.upload_palette(animator.palette(), animator.normal_palette());
+      gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
       gpu.upload_method_palette(animator.method_palette());
-      gpu.upload_morph_weights([&](std::size_t m) { return animator.morph_weights(m); });
+      gpu.upload_morph_weights([&](std::size_t m) { return animator.pose.morph_weights(m); });
       float worst = 0.0f;
       std::size_t compared = 0;
       for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -296,10 +296,10 @@ TEST(GpuSkinning, EightInfluencesMatchCpuUnderEveryMethod) {
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
   ASSERT_TRUE(gpu.meshes()[0].has_influences8);
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 0.5 * model.clips[0].duration()));
-  gpu.upload_palette(animator.palette(), animator.normal_palette());
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
   const auto four = gpu_skin(capture, gpu, 0, SkinMethod::Lbs, 4);
   const auto eight = gpu_skin(capture, gpu, 0, SkinMethod::Lbs, 8);
   ASSERT_EQ(four.size(), eight.size());

@@ -15,9 +15,9 @@
 
 #include <gtest/gtest.h>
 
-#include "anim/skin_method.h"
 #include "gfx/gpu_model.h"
 #include "gfx/skin_readback.h"
+#include "skin/skin_method.h"
 
 namespace sv::test {
 

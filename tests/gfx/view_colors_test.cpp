@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "anim/weight_stats.h"
+#include "skin/weight_stats.h"
 #include "test_util.h"
 
 namespace sv {

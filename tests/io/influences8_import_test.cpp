@@ -19,10 +19,10 @@
 #include <gtest/gtest.h>
 #include <assimp/Importer.hpp>
 
-#include "anim/animator.h"
 #include "anim/bounds.h"
 #include "anim/model.h"
 #include "io/import.h"
+#include "skin/skinned_pose.h"
 
 namespace sv {
 namespace {
@@ -59,7 +59,7 @@ class Influences8File : public ::testing::Test {
 
   // The reference positions of mesh m at the animator's current pose, keeping at most `keep`
   // of each vertex's largest weights (renormalised), in the importer's vertex order.
-  std::vector<glm::dvec3> reference(const Animator& animator, std::size_t m, std::size_t keep) {
+  std::vector<glm::dvec3> reference(const SkinnedPose& animator, std::size_t m, std::size_t keep) {
     const Model& model = *result_.model;
     const aiMesh* am = scene_->mMeshes[m];
     const Mesh& mesh = model.meshes[m];
@@ -72,7 +72,7 @@ class Influences8File : public ::testing::Test {
       EXPECT_NE(it, names.end()) << bone->mName.C_Str();
       if (it == names.end()) return {};
       const auto joint = static_cast<std::size_t>(it - names.begin());
-      k[b] = glm::dmat4(animator.model_matrices()[joint]) * to_dmat4(bone->mOffsetMatrix);
+      k[b] = glm::dmat4(animator.pose.model_matrices()[joint]) * to_dmat4(bone->mOffsetMatrix);
       for (unsigned w = 0; w < bone->mNumWeights; ++w)
         if (bone->mWeights[w].mWeight > 0.0f)
           weights[bone->mWeights[w].mVertexId].push_back(
@@ -137,8 +137,8 @@ TEST_F(Influences8File, TheImporterKeepsTheSecondSetAndCountsTheCut) {
 TEST_F(Influences8File, EightInfluencesMatchAReferenceThatKeepsThemAll) {
   const Model& model = *result_.model;
   ASSERT_FALSE(model.clips.empty());
-  Animator animator(model);
-  animator.set_clip(model, 0);
+  SkinnedPose animator(model);
+  animator.pose.set_clip(model, 0);
   const double duration = model.clips[0].duration();
   for (double f : {0.2, 0.55, 0.9}) {
     SCOPED_TRACE("at " + std::to_string(f) + " of the clip");

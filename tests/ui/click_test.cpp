@@ -479,7 +479,7 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_EQ(f.marks().find("progress:Centres"), nullptr);
   f.harness.click_mark(f.marks(), "radio:LBS");
   EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
-  // The clip's volume figure (anim/volume.h) sits under the methods when there is one.
+  // The clip's volume figure (skin/volume.h) sits under the methods when there is one.
   EXPECT_EQ(f.marks().find("text:Volume"), nullptr);
   VolumeChange volume;
   volume.ok = true;

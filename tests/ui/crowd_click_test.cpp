@@ -1,12 +1,12 @@
 // The window's Crowd section, clicked as a user clicks it on the default character in a headless
 // ImGui context: turning the crowd on (which locks the CPU skinning radio), a count button, the
 // shared-palette toggle and "Randomise phases"; then the crowd the app would lay out from those
-// settings (anim/crowd.h, as app/crowd_frame.cpp does) shows its counts in the section and in
+// settings (skin/crowd.h, as app/crowd_frame.cpp does) shows its counts in the section and in
 // Performance.
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "anim/crowd.h"
+#include "skin/crowd.h"
 #include "ui_fixture.h"
 
 namespace sv::test {

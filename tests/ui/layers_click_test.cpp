@@ -39,7 +39,7 @@ struct Walking : UiFixture {
     harness.frame();
   }
   glm::vec3 origin(const char* name) const {
-    return glm::vec3(animator.model_matrices()[static_cast<std::size_t>(joint(name))][3]);
+    return glm::vec3(animator.pose.model_matrices()[static_cast<std::size_t>(joint(name))][3]);
   }
 };
 

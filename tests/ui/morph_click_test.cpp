@@ -24,7 +24,7 @@ TEST(MorphClicks, ASliderOverridesTheAnimatedWeight) {
   f.harness.frames(2);
   ASSERT_EQ(f.state.morph_overrides.size(), 2u);
   ASSERT_NE(f.marks().find("header:Morph targets", 1), nullptr);
-  const float animated = f.animator.morph_weights(0)[0];
+  const float animated = f.animator.pose.morph_weights(0)[0];
   EXPECT_GT(animated, 0.9f);
   // Unticked, dragging the slider changes nothing (it follows the clip).
   const ui::Landmark* s = f.marks().find("morph:weight", 1);
@@ -33,7 +33,7 @@ TEST(MorphClicks, ASliderOverridesTheAnimatedWeight) {
                  s->rect.x + s->rect.w + 20.0f, s->rect.y + 0.5f * s->rect.h);
   f.harness.frames(2);
   EXPECT_TRUE(std::isnan(f.state.morph_overrides[1]));
-  EXPECT_EQ(f.animator.morph_weights(0)[1], 0.0f);
+  EXPECT_EQ(f.animator.pose.morph_weights(0)[1], 0.0f);
   // Tick 'target 1': pinned at its animated weight (0).
   ASSERT_TRUE(f.click_mark("morph:override", 1));
   f.harness.frames(2);
@@ -48,8 +48,9 @@ TEST(MorphClicks, ASliderOverridesTheAnimatedWeight) {
                  s->rect.x + s->rect.w + 20.0f, s->rect.y + 0.5f * s->rect.h);
   f.harness.frames(2);
   EXPECT_EQ(f.state.morph_overrides[1], 1.0f);
-  EXPECT_EQ(f.animator.morph_weights(0)[1], 1.0f);
-  EXPECT_FLOAT_EQ(f.animator.morph_weights(0)[0], animated);  // the other target still animates
+  EXPECT_EQ(f.animator.pose.morph_weights(0)[1], 1.0f);
+  EXPECT_FLOAT_EQ(f.animator.pose.morph_weights(0)[0],
+                  animated);  // the other target still animates
   f.animator.skin_cpu(f.model);
   float moved = 0.0f;
   for (std::size_t v = 0; v < before.size(); ++v)
@@ -59,7 +60,7 @@ TEST(MorphClicks, ASliderOverridesTheAnimatedWeight) {
   ASSERT_TRUE(f.click_mark("morph:override", 1));
   f.harness.frames(2);
   EXPECT_TRUE(std::isnan(f.state.morph_overrides[1]));
-  EXPECT_EQ(f.animator.morph_weights(0)[1], 0.0f);
+  EXPECT_EQ(f.animator.pose.morph_weights(0)[1], 0.0f);
 }
 
 TEST(MorphClicks, AModelWithoutTargetsHasNoSection) {

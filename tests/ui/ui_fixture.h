@@ -29,7 +29,7 @@ class UiFixture {
     model = std::move(*r.model);
     this->path = path;
     report = r.report.notes;
-    animator = Animator(model);
+    animator = SkinnedPose(model);
     influence = joint_influences(model);
     player.clip = model.clips.empty() ? kRestPose : 0;
     player.playing = false;
@@ -42,8 +42,8 @@ class UiFixture {
       v.stack = &stack;
       v.path = this->path;
       v.report = report;
-      v.pose = &animator;
-      v.model_matrices = animator.model_matrices();
+      v.pose = &animator.pose;
+      v.model_matrices = animator.pose.model_matrices();
       v.influence = influence;
       v.times = &animator.times();
       v.centers_progress = centers_progress;
@@ -60,16 +60,16 @@ class UiFixture {
 
   // Poses the player's clip, or the layer stack over it, as the window does (app_common.cpp).
   void pose() {
-    animator.set_morph_overrides(state.morph_overrides);  // as the window does (viewer.cpp)
+    animator.pose.set_morph_overrides(state.morph_overrides);  // as the window does (viewer.cpp)
     if (stack.blends() && player.clip >= 0) {
       frame_layers.resize(stack.size());
       if (stack.frame(model, player, frame_layers) &&
-          animator.set_layers(model, frame_layers).empty() &&
+          animator.pose.set_layers(model, frame_layers).empty() &&
           animator.evaluate(model, frame_layers))
         return;
       ADD_FAILURE() << "the layer stack did not pose";
     }
-    animator.set_clip(model, player.clip);
+    animator.pose.set_clip(model, player.clip);
     animator.evaluate(model, player.clip >= 0 ? PoseMode::Clip : PoseMode::Rest, player.time);
   }
 
@@ -111,7 +111,7 @@ class UiFixture {
   std::string path;
   Model model;
   std::vector<std::string> report;
-  Animator animator;
+  SkinnedPose animator;
   std::vector<JointInfluence> influence;
   Player player;
   StackPlayer stack;

@@ -68,7 +68,7 @@ TEST(UiFrame, NoHeapAllocationPerFrameWithLayers) {
   EXPECT_EQ(g_allocations.load() - before, 0)
       << "allocations in " << (720 / 37 + 1) * 14 << " frames";
   EXPECT_TRUE(f.stack.fading());
-  EXPECT_EQ(f.animator.clip(), 1);  // posed through the stack
+  EXPECT_EQ(f.animator.pose.clip(), 1);  // posed through the stack
 }
 
 }  // namespace

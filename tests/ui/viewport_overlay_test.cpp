@@ -13,10 +13,10 @@
 #include <imgui.h>
 
 #include "anim/model.h"
-#include "anim/skin_difference.h"
-#include "anim/weight_stats.h"
 #include "gfx/view_colors.h"
 #include "imgui_harness.h"
+#include "skin/skin_difference.h"
+#include "skin/weight_stats.h"
 
 namespace sv {
 namespace {

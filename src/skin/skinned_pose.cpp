@@ -1,0 +1,104 @@
+#include "skin/skinned_pose.h"
+
+#include <chrono>
+
+#include "anim/model.h"
+#include "anim/morph.h"
+#include "anim/pose.h"
+#include "anim/worker_pool.h"
+#include "skin/skinning.h"
+
+namespace sv {
+namespace {
+
+double seconds_since(SkinnedPose::Clock::time_point t0) noexcept {
+  return std::chrono::duration<double>(SkinnedPose::Clock::now() - t0).count();
+}
+
+}  // namespace
+
+SkinnedPose::SkinnedPose(const Model& model) : pose(model) {
+  const std::size_t bones = pose.palette().size();
+  normal_palette_.resize(bones, glm::mat3(1.0f));
+  method_palette_.resize(bones);
+  const std::size_t meshes = model.meshes.size();
+  skinned_positions_.resize(meshes);
+  skinned_normals_.resize(meshes);
+  morphed_positions_.resize(meshes);
+  morphed_normals_.resize(meshes);
+  for (std::size_t m = 0; m < meshes; ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const std::size_t normals = mesh.normals.empty() ? 0 : mesh.vertex_count();
+    skinned_positions_[m].resize(mesh.vertex_count());
+    skinned_normals_[m].resize(normals);
+    if (mesh.morph_targets.empty()) continue;
+    morphed_positions_[m].resize(mesh.vertex_count());
+    morphed_normals_[m].resize(normals);
+  }
+}
+
+bool SkinnedPose::evaluate(const Model& model, PoseMode mode, double time) noexcept {
+  return pose.evaluate(model, mode, time) && update_palettes();
+}
+
+bool SkinnedPose::evaluate(const Model& model, std::span<const Layer> layers) noexcept {
+  return pose.evaluate(model, layers) && update_palettes();
+}
+
+bool SkinnedPose::update_palettes() noexcept {
+  times_.pose = pose.pose_seconds();
+  const auto t0 = Clock::now();
+  const std::span<const glm::mat4> palette = pose.palette();
+  if (!build_normal_palette(palette, normal_palette_)) return false;
+  if (skin_.method != SkinMethod::Lbs && !build_method_palette(palette, method_palette_))
+    return false;
+  times_.normals = seconds_since(t0);
+  return true;
+}
+
+bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
+  const auto t0 = Clock::now();
+  if (skinned_positions_.size() != model.meshes.size()) return false;
+  const std::span<const glm::mat4> palette = pose.palette();
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const std::size_t n = mesh.skin_joints.size();
+    const std::size_t base = pose.palette_base(m);
+    if (base + n > palette.size()) return false;
+    SkinInput in;
+    in.positions = mesh.positions;
+    in.normals = mesh.normals;
+    if (const std::span<const float> w = pose.morph_weights(m); any_morph_weight(w)) {
+      // Morphs first, in bind space; the skinning below reads the morphed streams.
+      if (!apply_morphs(mesh.positions, mesh.normals, mesh.morph_targets, w, morphed_positions_[m],
+                        morphed_normals_[m]))
+        return false;
+      in.positions = morphed_positions_[m];
+      in.normals = morphed_normals_[m];
+    }
+    in.joints = mesh.joints;
+    in.weights = mesh.weights;
+    in.max_joint = mesh.max_joint;
+    if (skin_.influences == 8 && mesh.has_influences8()) {
+      in.joints2 = mesh.joints2;
+      in.weights2 = mesh.weights2;
+    }
+    if (skin_.method == SkinMethod::Cor) {
+      if (m >= skin_.centers.size()) return false;
+      in.centers = skin_.centers[m];
+    }
+    SkinPalettes palettes;
+    palettes.palette = palette.subspan(base, n);
+    palettes.normal_palette = std::span<const glm::mat3>(normal_palette_).subspan(base, n);
+    palettes.method = std::span<const MethodBone>(method_palette_).subspan(base, n);
+    const bool ok = pool != nullptr ? skin_parallel(*pool, skin_.method, palettes, in,
+                                                    skinned_positions_[m], skinned_normals_[m])
+                                    : sv::skin(skin_.method, palettes, in, skinned_positions_[m],
+                                               skinned_normals_[m]);
+    if (!ok) return false;
+  }
+  times_.cpu_skin = seconds_since(t0);
+  return true;
+}
+
+}  // namespace sv

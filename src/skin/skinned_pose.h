@@ -1,0 +1,105 @@
+// SkinnedPose: one model's pose (anim/animator.h) and what skinning adds to it each frame, sized
+// once at load -- the pose a frame draws.
+//
+//   pose (Animator):  sample / blend -> local->model -> palette K, morph weights
+//   then here:        build_normal_palette -> [DQS, CoR] build_method_palette   (every frame)
+//                     -> [CPU path] apply_morphs, skin (the chosen method, skinning.h) per mesh
+//
+// The GPU path reads the pose's palette, the normal and method palettes and the morph weights;
+// the CPU path (and every view that needs the vertices on the CPU: the difference views, --dump,
+// the bounds and volume figures) calls skin_cpu() and reads skinned_positions/normals. The
+// animation runtime knows nothing of this file: skinning reads its output, never the reverse.
+// Nothing here allocates after construction.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/vec3.hpp>
+
+#include "anim/animator.h"
+#include "skin/skin_method.h"
+
+namespace sv {
+
+struct Model;
+class WorkerPool;
+
+// How the meshes are skinned. The method palette (skin_method.h) is built per frame, once per
+// bone, whenever the method is not LBS (the GPU path reads it too). CoR needs each vertex's
+// centre of rotation (rotation_centers.h), one vector per mesh, owned by the caller (the
+// frame pipeline's document, the dump) and kept alive while set; without them CoR cannot skin
+// and skin_cpu() fails.
+//
+// influences: 4 skins every vertex with its 4 largest weights renormalised (the design's
+// default); 8 with its 8 largest, on meshes that keep a second set (Mesh::joints2; others have
+// 4 or fewer anyway). CoR's centres must then be those computed with 8 (rotation_centers.h).
+struct SkinChoice {
+  SkinMethod method = SkinMethod::Lbs;
+  std::span<const std::vector<glm::vec3>> centers;  // per mesh; CoR only
+  int influences = 4;                               // 4 or 8
+};
+
+// Wall-clock seconds of the last frame's stages, for the Performance section.
+struct StageTimes {
+  double pose = 0.0;     // sample + local->model + palette (Animator, one pass)
+  double normals = 0.0;  // the normal palette (and the method palette for DQS and CoR)
+  double cpu_skin = 0.0;
+};
+
+class SkinnedPose {
+ public:
+  using Clock = Animator::Clock;
+
+  SkinnedPose() = default;
+  explicit SkinnedPose(const Model& model);  // sizes every buffer for `model`
+
+  // The pose; evaluate it through the calls below so the palettes follow.
+  Animator pose;
+
+  // Poses (Animator::evaluate) and builds the skinning palettes for it. False when a stage
+  // rejects its inputs.
+  bool evaluate(const Model& model, PoseMode mode, double time) noexcept;
+  bool evaluate(const Model& model, std::span<const Layer> layers) noexcept;
+  // Builds the normal palette (and the method palette when the method is not LBS) from the pose's
+  // palette: after the pose was evaluated directly. False when the sizes do not fit.
+  bool update_palettes() noexcept;
+
+  // Chooses the skinning method (takes effect at the next evaluate()). Nothing allocates.
+  void set_skin(const SkinChoice& choice) noexcept { skin_ = choice; }
+  const SkinChoice& skin() const noexcept { return skin_; }
+
+  // Skins every mesh on the CPU from the current palettes into skinned_positions/normals with
+  // the chosen method (morphs first, where the pose's morph weights are not zero), split over
+  // `pool`'s threads when one is given. False when a mesh cannot be skinned (CoR without its
+  // centres).
+  bool skin_cpu(const Model& model, WorkerPool* pool = nullptr) noexcept;
+
+  std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
+  // The palette split for DQS and CoR (the palette's layout); stale while the method is LBS.
+  std::span<const MethodBone> method_palette() const noexcept { return method_palette_; }
+  std::span<const glm::vec3> skinned_positions(std::size_t mesh) const noexcept {
+    return skinned_positions_[mesh];
+  }
+  std::span<const glm::vec3> skinned_normals(std::size_t mesh) const noexcept {
+    return skinned_normals_[mesh];
+  }
+  // The last evaluate()'s and skin_cpu()'s stage times (cpu_skin: the last skin_cpu()).
+  const StageTimes& times() const noexcept { return times_; }
+
+ private:
+  SkinChoice skin_;
+  std::vector<glm::mat3> normal_palette_;
+  std::vector<MethodBone> method_palette_;
+  std::vector<std::vector<glm::vec3>> skinned_positions_;
+  std::vector<std::vector<glm::vec3>> skinned_normals_;
+  // Per mesh with targets: the morphed bind-space streams skin_cpu skins.
+  std::vector<std::vector<glm::vec3>> morphed_positions_;
+  std::vector<std::vector<glm::vec3>> morphed_normals_;
+  StageTimes times_;
+};
+
+}  // namespace sv

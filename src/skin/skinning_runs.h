@@ -1,0 +1,135 @@
+// Internal to anim/: the walk over runs of vertices that share their 4 joints, shared by the
+// structure-of-arrays skinning kernels (skinning_avx512.cpp: 16 lanes; skinning_avx2_runs.cpp:
+// 8 lanes). A run of at least kSkinMinRun vertices is skinned a block of lanes at a time with its
+// 4 bones as constants; vertices in shorter runs go to the kernel's per-vertex loop in batches.
+//
+// Which path a vertex takes depends only on the length of its whole run (looked up across
+// range edges), never on where a range starts or ends, and every lane of a block computes its
+// vertex alone: skin_lbs_parallel's chunks give bit-identical results.
+//
+// A Kernel provides, compiled for its instruction set:
+//   static constexpr std::size_t kLanes;
+//   template <bool kNormals> static void block(const RunStreams&, const float* const b[4],
+//                                              std::size_t v, std::size_t n);  // n <= kLanes
+//   template <bool kNormals> static std::size_t run(const RunStreams&, const float* const b[4],
+//                                                   uint64_t key, std::size_t v, std::size_t end);
+//       // run_blocks<Kernel, kNormals>, compiled for the kernel's instruction set
+//   static std::size_t leading_equal(const uint64_t* keys, std::size_t n, uint64_t key);
+//       // how many of keys[0, n) equal key before the first that differs (n <= kLanes)
+//   static uint64_t same_as_previous(const uint64_t* keys, std::size_t v, std::size_t total);
+//       // bit i: keys[v + 1 + i] == keys[v + i], for keys below total
+//   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
+//       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "skin/skinning_kernels.h"
+
+namespace sv::detail {
+
+// Raw stream pointers; joints read as one 64-bit key per vertex (its 4 x u16).
+struct RunStreams {
+  const float* positions;
+  const float* normals;  // null: positions only
+  const uint64_t* joints;
+  const float* weights;
+  float* out_positions;
+  float* out_normals;
+  const float* centers;  // CoR only
+};
+
+inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
+  uint64_t k;
+  std::memcpy(&k, keys + v, sizeof k);
+  return k;
+}
+
+// The blocks of one run: from v (a run's first vertex, or a range's), kLanes vertices at a time
+// while the key stays k, up to `end`; returns the vertex after them. Each kernel's run() is
+// this, compiled for its instruction set with everything inlined into it (flatten), so the
+// loop is one stream of instructions rather than two calls per block.
+template <class Kernel, bool kNormals>
+inline std::size_t run_blocks(const RunStreams& s, const float* const b[4], uint64_t k,
+                              std::size_t v, std::size_t end) noexcept {
+  for (;;) {
+    const std::size_t window = std::min(Kernel::kLanes, end - v);
+    const std::size_t n = Kernel::leading_equal(s.joints + v, window, k);
+    if (n == 0) return v;  // the run ended on the last block's edge
+    Kernel::template block<kNormals>(s, b, v, n);
+    v += n;
+    if (n < window || v == end) return v;
+  }
+}
+
+// Where the next run of at least kSkinMinRun equal keys starts, from v on (v itself a run's
+// first vertex), or `limit` if none starts before it. kSkinMinRun - 1 "same as the previous"
+// bits in a row from bit i mean a run starts at v + i; 64 keys are compared per step, so
+// vertices in short runs cost about one instruction each to pass over (following the runs
+// one by one would be a chain of dependent loads).
+template <class Kernel>
+std::size_t next_long_run(const uint64_t* keys, std::size_t v, std::size_t limit,
+                          std::size_t total) noexcept {
+  static_assert(kSkinMinRun >= 2 && kSkinMinRun <= 16);
+  constexpr std::size_t kStep = 64 - (kSkinMinRun - 2);  // starts whose bits all lie in `same`
+  while (v < limit) {
+    const uint64_t same = Kernel::same_as_previous(keys, v, total);
+    uint64_t starts = same;
+    for (std::size_t i = 1; i + 1 < kSkinMinRun; ++i) starts &= same >> i;
+    starts &= (uint64_t{1} << kStep) - 1;
+    if (starts != 0) return std::min(limit, v + static_cast<std::size_t>(__builtin_ctzll(starts)));
+    v += kStep;
+  }
+  return limit;
+}
+
+template <class Kernel, bool kNormals>
+void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+               std::size_t end) noexcept {
+  const SkinInput& in = *job.in;
+  const std::size_t total = in.joints.size();
+  const RunStreams s{&in.positions.data()->x,
+                     kNormals ? &in.normals.data()->x : nullptr,
+                     reinterpret_cast<const uint64_t*>(in.joints.data()),
+                     &in.weights.data()->x,
+                     &job.out_positions->x,
+                     kNormals ? &job.out_normals->x : nullptr,
+                     job.centers != nullptr ? &job.centers->x : nullptr};
+  // Skins the run of key k from v (a run's first vertex, or `begin`) until it ends or the
+  // range does; returns the vertex after it.
+  auto skin_run = [&](std::size_t v, uint64_t k) {
+    std::size_t j[4];
+    for (int i = 0; i < 4; ++i) j[i] = (k >> (16 * i)) & 0xffffu;
+    const float* const b[4] = {packed[j[0]].f, packed[j[1]].f, packed[j[2]].f, packed[j[3]].f};
+    return Kernel::template run<kNormals>(s, b, k, v, end);
+  };
+  // The run holding `begin` may have started in another range: its part before `begin` counts
+  // toward its length.
+  std::size_t v = begin;
+  std::size_t aos = begin;  // first vertex not yet skinned (all of [aos, v) is in short runs)
+  {
+    const uint64_t k = key_at(s.joints, begin);
+    std::size_t before = 0;
+    while (before < kSkinMinRun && before < begin && key_at(s.joints, begin - before - 1) == k)
+      ++before;
+    std::size_t ahead = 1;
+    while (ahead < kSkinMinRun && begin + ahead < total && key_at(s.joints, begin + ahead) == k)
+      ++ahead;
+    if (before + ahead >= kSkinMinRun)
+      aos = v = skin_run(begin, k);
+    else
+      v = std::min(end, begin + ahead);  // a short run, all of it known: it ends at begin + ahead
+  }
+  while (v < end) {
+    v = next_long_run<Kernel>(s.joints, v, end, total);
+    if (v == end) break;
+    if (aos < v) Kernel::per_vertex(job, packed, aos, v);
+    aos = v = skin_run(v, key_at(s.joints, v));
+  }
+  if (aos < end) Kernel::per_vertex(job, packed, aos, end);
+}
+
+}  // namespace sv::detail
