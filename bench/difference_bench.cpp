@@ -1,5 +1,5 @@
 // difference/view:<0,5,6>/model:<0,1>: one frame's animation work of the window with a
-// difference view on (app/difference_view.h, through evaluate(), as the frame loop runs it):
+// difference view on (app/difference_view.h, through run_frame, as every frame runs it):
 // view 0 the shaded view (the GPU path's pose alone: the frame without a difference view), 5 CPU
 // vs GPU (plus a CPU skin, the palettes' upload, skin.vert read back through transform feedback,
 // the distances and the values' upload), 6 LBS vs DQS (two CPU skins of the positions on the
@@ -12,6 +12,7 @@
 
 #include "anim/player.h"
 #include "app/app_common.h"
+#include "app/frame.h"
 #include "app/viewer_scene.h"
 #include "gl_bench.h"
 #include "io/import.h"
@@ -19,6 +20,9 @@
 
 namespace sv::bench {
 namespace {
+
+// The frames compute_frame (app/frame.h) runs here: the pipeline's own, not drawn.
+sv::FrameState frames;
 
 void difference(benchmark::State& state) {
   if (!context().ok()) {
@@ -43,11 +47,11 @@ void difference(benchmark::State& state) {
   ro.view = static_cast<ViewMode>(state.range(0));
   const double duration = scene.model.clips[0].duration();
   double t = 0.0;
-  evaluate(scene, ro);  // sizes the view's buffers (first use), builds the read-back program
+  compute_frame(scene, ro, frames);  // sizes the view's buffers (first use), builds the read-back program
   for (auto _ : state) {
     t = wrap_time(t + 1.0 / 60.0, duration, true);
     scene.player.time = t;
-    evaluate(scene, ro);
+    compute_frame(scene, ro, frames);
     if (is_difference_view(ro.view) && !scene.difference.stats.valid)
       state.SkipWithError("the difference view did not run");
   }

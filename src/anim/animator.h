@@ -123,6 +123,8 @@ class Animator {
     if (mesh + 1 >= morph_base_.size()) return {};
     return {morph_weights_.data() + morph_base_[mesh], morph_base_[mesh + 1] - morph_base_[mesh]};
   }
+  // Every mesh's weights at once, in mesh order (morph_weights(m) are slices of it).
+  std::span<const float> all_morph_weights() const noexcept { return morph_weights_; }
   // Pins one target's weight (from the next evaluate() on), or lets the clips drive it again
   // (`weight` NaN). Out of range is ignored. Allocates nothing.
   void set_morph_override(std::size_t mesh, std::size_t target, float weight) noexcept;

@@ -187,32 +187,6 @@ WorkerPool& skin_pool() {
   return pool;
 }
 
-void evaluate(Scene& scene, const RenderOptions& options) {
-  choose_method(scene, options.method, options.influences);
-  // The CPU path draws the CPU's vertices; the CPU-vs-GPU view compares them with the GPU's.
-  const bool cpu = !options.gpu_skinning || options.view == ViewMode::CpuGpu;
-  // Layers or a cross-fade over a clip: the Animator's layer stack (nothing allocates unless
-  // the stack changed size or clips).
-  if (scene.stack.blends() && scene.player.clip >= 0) {
-    if (scene.frame_layers.size() != scene.stack.size())
-      scene.frame_layers.resize(scene.stack.size());
-    if (scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
-        scene.animator.pose.set_layers(scene.model, scene.frame_layers).empty() &&
-        scene.animator.evaluate(scene.model, scene.frame_layers)) {
-      if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
-      update_difference(scene, options);
-      return;
-    }
-  }
-  scene.animator.pose.set_clip(scene.model, scene.player.clip);
-  const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind
-                        : scene.player.clip < 0        ? PoseMode::Rest
-                                                       : PoseMode::Clip;
-  scene.animator.evaluate(scene.model, mode, scene.player.time);
-  if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
-  update_difference(scene, options);
-}
-
 int bad_input(const std::string& msg) {
   std::fprintf(stderr, "skinview: %s\n", msg.c_str());
   return kExitBadInput;

@@ -70,12 +70,6 @@ void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, floa
 // The CPU path's threads: started on first use, one per core, kept for the process's life.
 WorkerPool& skin_pool();
 
-// One frame's animation work for the scene's player: sample (or the rest / bind pose, by
-// Player::clip), palettes (the method's too: choose_method), CPU skinning when the options
-// ask for the CPU path or the CPU-vs-GPU view, and a difference view's comparison
-// (app/difference_view.h) when one is on.
-void evaluate(Scene& scene, const RenderOptions& options);
-
 // Prints "skinview: MSG" on stderr and returns the bad-input exit status (2).
 int bad_input(const std::string& msg);
 

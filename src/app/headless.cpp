@@ -18,6 +18,7 @@
 #include "app/app_common.h"
 #include "app/cli.h"
 #include "app/crowd_frame.h"
+#include "app/frame.h"
 #include "app/viewer.h"
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
@@ -56,10 +57,25 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   CrowdRequest crowd;
   if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd); !e.empty())
     return bad_input(e);
-  if (crowd.on) {
-    if (std::string e = crowd_frame(s, crowd, 0.0, gl.renderer()); !e.empty()) return bad_input(e);
-  }
+  FrameChoices choices;
+  choices.render = &ro;
+  choices.crowd = &crowd;
   OrbitCamera camera;
+  DrawTarget target;
+  target.renderer = &gl.renderer();
+  target.camera = &camera;
+  target.width = width;
+  target.height = height;
+  target.viewport = PixelRect{0, 0, width, height};
+  if (crowd.on) {
+    // Laid out by an untimed frame that draws nothing, so the framing holds the whole crowd.
+    DrawTarget layout = target;
+    layout.camera = nullptr;
+    FrameState untimed;
+    if (const Frame& f = run_frame(s, choices, FrameClock::fixed(0.0), layout, untimed);
+        !f.crowd_error.empty())
+      return bad_input(std::string(f.crowd_error));
+  }
   frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
 
   // Fixed 60 Hz steps, so every run plays the same poses. glFinish each frame: the figure is
@@ -67,25 +83,21 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   StageTimes sum;
   double draw = 0.0, finish = 0.0;
   double crowd_pose = 0.0, crowd_palette = 0.0, crowd_upload = 0.0;
+  FrameState frames;
   const auto start = Clock::now();
   for (int frame = 0; frame < viewer.bench_frames; ++frame) {
-    s.player.advance(1.0f / 60.0f, s.duration());
-    evaluate(s, ro);
-    const StageTimes& t = s.animator.times();
-    sum.pose += t.pose;
-    sum.normals += t.normals;
+    const Frame& f = run_frame(s, choices, FrameClock::fixed(1.0 / 60.0), target, frames);
+    sum.pose += f.times.pose;
+    sum.normals += f.times.normals;
+    sum.cpu_skin += ro.gpu_skinning ? 0.0 : f.times.cpu_skin;
     if (crowd.on) {
-      crowd_frame(s, crowd, 1.0 / 60.0, gl.renderer());
       crowd_pose += s.crowd.times().pose;
       crowd_palette += s.crowd.times().palette;
-      crowd_upload += s.crowd_upload_seconds;
+      crowd_upload += f.crowd_upload_seconds;
     }
-    sum.cpu_skin += ro.gpu_skinning ? 0.0 : t.cpu_skin;
-    const auto t0 = Clock::now();
-    gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+    draw += f.draw_seconds;
     const auto t1 = Clock::now();
     glFinish();
-    draw += std::chrono::duration<double>(t1 - t0).count();
     finish += std::chrono::duration<double>(Clock::now() - t1).count();
   }
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
@@ -174,6 +186,15 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
         OrbitCamera camera;
         frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
         const int32_t clips = static_cast<int32_t>(s.model.clips.size());
+        FrameChoices choices;
+        choices.render = &ro;
+        DrawTarget target;
+        target.renderer = &gl.renderer();
+        target.camera = &camera;
+        target.width = width;
+        target.height = height;
+        target.viewport = PixelRect{0, 0, width, height};
+        FrameState frame_state;
         for (int f = 0; f < viewer.soak; ++f, ++frames) {
           // Switch clip every 97 frames (the rest pose, -1, included) and the skinning path
           // every 50, so both paths and every clip run in every cycle.
@@ -182,9 +203,7 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
             s.player.time = 0.0;
           }
           ro.gpu_skinning = (f / 50) % 2 == 0;
-          s.player.advance(1.0f / 60.0f, s.duration());
-          evaluate(s, ro);
-          gl.renderer().draw(s.model, s.gpu, s.animator, camera, ro, width, height);
+          run_frame(s, choices, FrameClock::fixed(1.0 / 60.0), target, frame_state);
           glFinish();  // a frame ends as a swap would end it: no work queued across frames
           errors += gl_errors();
         }

@@ -91,57 +91,23 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   return -1;
 }
 
-void draw_view_frame(Scene& s, gl::Renderer& renderer, RenderOptions& ro, const ViewFrame& f,
-                     double time, float turn_radians) {
-  s.player.clip = f.clip;
-  s.player.playing = false;
-  s.player.time = std::min(time, s.duration());
-  if (f.blend != nullptr && f.blend->blends()) set_blend(s, *f.blend, time);
-  // Framed on the bounds of the clip the player is on (a cross-fade's base changes when it
-  // ends), from the load direction, then turned: the turn leaves the distance as it is.
-  OrbitCamera camera;
-  s.bounds = s.bounds_of(s.player.clip);
-  evaluate(s, ro);
-  if (f.crowd != nullptr && f.crowd->on) {
-    // The crowd at `time` (its clock too), laid out before framing so the picture holds it all.
-    s.crowd.set_clock(time);
-    if (std::string e = crowd_frame(s, *f.crowd, 0.0, renderer); !e.empty())
-      std::fprintf(stderr, "skinview: %s\n", e.c_str());
-  }
-  frame_scene(s, camera, ro, f.viewport.aspect());
-  if (f.turntable) {
-    // The box around the cylinder: framing it from the load direction also frames the cylinder,
-    // whose picture is the same from every yaw about its axis, and the model is inside it.
-    Bounds box = world_bounds(s);
-    if (box.valid()) {
-      const glm::vec3 c = box.center();
-      const float r = 0.5f * std::hypot(box.max.x - box.min.x, box.max.z - box.min.z);
-      box.min.x = c.x - r;
-      box.max.x = c.x + r;
-      box.min.z = c.z - r;
-      box.max.z = c.z + r;
-      camera.frame(box, f.viewport.aspect());
-    }
-  }
-  camera.yaw += turn_radians;
-  glViewport(0, 0, f.width, f.height);
-  glClearColor(ro.background.r, ro.background.g, ro.background.b, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  renderer.draw(s.model, s.gpu, s.animator, camera, ro, f.viewport, f.height);
-}
-
 const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) {
   HeadlessGl& gl = *h_.gl;
   Scene& s = *h_.scene;
-  ViewFrame f;
-  f.clip = h_.clip;
-  f.blend = &stack_;
-  f.crowd = &crowd_;
-  f.turntable = turntable_;
-  f.width = width_;
-  f.height = height_;
-  f.viewport = viewport_;
-  draw_view_frame(s, gl.renderer(), ro_, f, time, turn_radians);
+  FrameChoices choices;
+  choices.render = &ro_;
+  choices.crowd = &crowd_;
+  choices.clip = h_.clip;
+  choices.blend = &stack_;
+  DrawTarget target;
+  target.renderer = &gl.renderer();
+  target.camera = &camera_;
+  target.framing = turntable_ ? Framing::Turntable : Framing::Load;
+  target.turn = turn_radians;
+  target.width = width_;
+  target.height = height_;
+  target.viewport = viewport_;
+  run_frame(s, choices, FrameClock::picture(time), target, frames_);
   if (ui_) {
     draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, gl.warnings());
   }

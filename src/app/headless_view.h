@@ -6,7 +6,8 @@
 // so a recorded frame is, by construction, the screenshot at that time: there is one code path
 // from the options to the pixels. Each draw() sets the whole state from (time, turn) instead of
 // advancing it, so frame i does not depend on the frames before it and no error accumulates
-// over a long recording.
+// over a long recording. Each picture is one run_frame (frame.h) on a picture clock, the frame
+// the window runs too.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 
 #include "anim/layer_stack.h"
 #include "app/app_common.h"
+#include "app/frame.h"
 #include "gfx/camera.h"
 #include "gfx/render_options.h"
 #include "skin/crowd.h"
@@ -28,28 +30,6 @@ struct Scene;
 namespace gl {
 class Renderer;
 }
-
-// What one recorded frame is drawn with, besides its time and turn: the player's clip (an index,
-// kRestPose or kBindPose), the blend played from the clock (null: none), the crowd (null or off:
-// none; its clock is set to the frame's time), the turntable framing, and the target's size with
-// the viewport the model is drawn in (pixels, bottom-up as GL's).
-struct ViewFrame {
-  int32_t clip = -1;
-  const LayerStack* blend = nullptr;
-  CrowdRequest* crowd = nullptr;
-  bool turntable = false;
-  int width = 0, height = 0;
-  PixelRect viewport;
-};
-
-// Draws `scene` at clock `time` with the camera framed from the load direction and turned by
-// `turn_radians`, into the bound framebuffer (frame.width x frame.height), cleared first. The
-// one drawing path of --screenshot, --record and the window's Record control (window_record.h),
-// so their frames are equal for equal inputs. Sets the scene's player, bounds (and stack, with
-// a blend) and poses it: a caller that shows the scene too saves and restores them. `options`
-// gets the framing's floor and up axis.
-void draw_view_frame(Scene& scene, gl::Renderer& renderer, RenderOptions& options,
-                     const ViewFrame& frame, double time, float turn_radians);
 
 class HeadlessView {
  public:
@@ -86,6 +66,8 @@ class HeadlessView {
  private:
   HeadlessScene h_;
   RenderOptions ro_;
+  FrameState frames_;   // the pictures' frames (run_frame on a picture clock)
+  OrbitCamera camera_;  // framed by each frame
   LayerStack stack_;    // the blend, resolved against the model before any window opens
   CrowdRequest crowd_;  // --crowd
   int32_t joint_ = -1;

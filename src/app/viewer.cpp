@@ -31,6 +31,7 @@
 #include "app/model_loader.h"
 #include "app/viewer_scene.h"
 #include "app/viewport_picking.h"
+#include "app/window_frame.h"
 #include "app/window_record.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
@@ -63,10 +64,6 @@ struct Status {
   std::string loading;           // the file being read, "" when none
   double loading_seconds = 0.0;  // how long it has been read
   double loading_limit = 0.0;    // when it is given up on (0: never)
-  std::array<float, 240> frame_times{};
-  std::size_t frame_index = 0;
-  double upload_seconds = 0.0;
-  double gpu_seconds = -1.0;
   std::vector<std::string> shader_warnings;  // from Renderer::init
   std::string export_message;                // the last "Export pose (.glb)"'s result
   bool export_error = false;
@@ -76,38 +73,8 @@ struct Status {
 // the window keeps ~60 frames/s when one recorded frame takes a few ms.
 constexpr double kRecordBudgetSeconds = 0.010;
 
-ui::SceneView scene_view(Scene* scene, const Status& st, gl::Renderer* renderer) {
-  ui::SceneView v;
-  if (scene == nullptr) return v;
-  v.model = &scene->model;
-  v.player = &scene->player;
-  v.stack = &scene->stack;
-  v.path = scene->path;
-  v.report = scene->report;
-  v.from_cache = scene->from_cache;
-  v.pose = &scene->animator.pose;
-  v.model_matrices = scene->animator.pose.model_matrices();
-  v.influence = scene->influence;
-  v.times = &scene->animator.times();
-  v.upload_seconds = st.upload_seconds;
-  v.gpu_seconds = renderer != nullptr ? renderer->gpu_seconds() : -1.0;
-  v.difference_seconds = scene->difference.seconds;
-  v.bones = scene->gpu.bone_count();
-  for (const Mesh& m : scene->model.meshes) v.vertices += m.vertex_count();
-  v.z_up = scene->z_up;
-  const int influences = scene->animator.skin().influences;
-  const CenterTask& centers = scene->centers_for(influences);
-  v.centers_progress = centers.started() ? centers.progress() : -1.0f;
-  v.centers_failed = centers.done() && !centers_fit(*scene, influences);
-  v.volume = scene->volume_of(scene->player.clip);
-  v.volume_method = scene->animator.skin().method;
-  v.crowd = scene->crowd.empty() ? nullptr : &scene->crowd;
-  v.crowd_upload_seconds = scene->crowd_upload_seconds;
-  v.crowd_error = scene->crowd_error;
-  return v;
-}
-
-ui::StatusView status_view(const Status& st, const RecordProgress* record = nullptr) {
+ui::StatusView status_view(const Status& st, const FrameState& frames,
+                           const RecordProgress* record = nullptr) {
   ui::StatusView v;
   if (record != nullptr) {
     v.exports.recording = record->running;
@@ -124,8 +91,9 @@ ui::StatusView status_view(const Status& st, const RecordProgress* record = null
   v.load.loading_seconds = st.loading_seconds;
   v.load.loading_limit = st.loading_limit;
   v.load.shader_warnings = st.shader_warnings;
-  v.frame_times = st.frame_times;
-  v.frame_newest = st.frame_index;
+  // The true durations of the frames drawn (frame.h: never clamped).
+  v.frame_times = std::span<const float>(frames.wall.data(), frames.wall.size());
+  v.frame_newest = frames.next;
   return v;
 }
 
@@ -166,7 +134,7 @@ struct Input {
 
 Input* input_of(GLFWwindow* w) { return static_cast<Input*>(glfwGetWindowUserPointer(w)); }
 
-class Viewer {
+class Viewer final : public WindowFrameHooks {
  public:
   int run(const Options& options, const ViewerOptions& viewer, const std::string& model,
           ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader);
@@ -175,7 +143,13 @@ class Viewer {
   void open(const std::string& path);
   bool adopt(ImportResult&& result, const std::string& path);
   void finish_open();
-  void frame(float dt);
+  void frame(double wall_seconds);
+  // WindowFrameHooks: the window's reactions around run_frame (window_frame.h).
+  void before_frame(const ui::UiEdits& key_edits) override;
+  ui::StatusView status() override;
+  void after_panels(const ui::UiEdits& panel_edits, const Frame* frame) override;
+  // Open, quit, frame, reset, up axis: from keys or from the panels.
+  void apply_edits(const ui::UiEdits& edits);
   // The Export section's requests (Record, Cancel, Export pose) from this frame's UI.
   void exports(const ui::ExportRequests& requests);
   float viewport_aspect() const;
@@ -196,7 +170,8 @@ class Viewer {
   ui::ViewerState state_;
   ViewportPicking picking_;
   WindowRecorder recorder_;  // after scene_'s use: step() takes the scene each frame
-  bool export_pending_ = false;
+  FrameState frames_;        // the window's frames: their record and true times
+  ViewportFrame viewport_frame_;
   Status status_;
   long frames_drawn_ = 0;
 };
@@ -254,16 +229,30 @@ void Viewer::frame_camera(bool reset) {
   frame_scene(*scene_, camera_, state_.render, viewport_aspect());
 }
 
-void Viewer::frame(float dt) {
+void Viewer::frame(double wall_seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
-  const ui::UiEdits edits = ui::draw_ui(
-      scene_view(scene_.get(), status_, &renderer_), status_view(status_, &recorder_.progress()),
-      std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count)),
-      state_);
+  int fw = 0, fh = 0;
+  glfwGetFramebufferSize(window_, &fw, &fh);
+  WindowFrameInputs in;
+  in.scene = scene_.get();
+  in.state = &state_;
+  in.renderer = &renderer_;
+  in.camera = &camera_;
+  in.frames = &frames_;
+  in.keys = std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count));
+  in.wall_seconds = wall_seconds;
+  in.framebuffer_width = fw;
+  in.framebuffer_height = fh;
+  window_frame(in, *this);
   input_.count = 0;
-  exports(edits.exports);
+  ImGui::Render();
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ++frames_drawn_;
+}
+
+void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
@@ -272,12 +261,17 @@ void Viewer::frame(float dt) {
   }
   if (edits.frame) frame_camera(false);
   if (edits.reset_view) frame_camera(true);
+}
+
+void Viewer::before_frame(const ui::UiEdits& key_edits) {
+  apply_edits(key_edits);
+  exports(key_edits.exports);
   const ui::ViewportInput& in = state_.input;
   camera_.orbit(in.orbit_yaw, in.orbit_pitch);
   camera_.pan(in.pan_x, in.pan_y);
   if (in.zoom != 1.0f) camera_.zoom(in.zoom);
   // Picking, before this frame's pose: the palette and buffers still hold the picture on screen.
-  ViewportFrame viewport;
+  ViewportFrame& viewport = viewport_frame_;
   viewport.rect = state_.viewport;
   viewport.ui_scale = ImGui::GetIO().DisplayFramebufferScale.x > 0.0f
                           ? 1.0f / ImGui::GetIO().DisplayFramebufferScale.x
@@ -292,48 +286,34 @@ void Viewer::frame(float dt) {
     picking_.update(viewport, *scene_, state_.render, state_.selection);
     state_.render.selected_joint = state_.selection.joint;
     state_.render.hovered_joint = state_.selection.hovered_joint;
-    draw_viewport_overlay(*scene_, state_.render, viewport, picking_.hover_at(viewport.cursor));
-    // The recording's frames, on its own clock, before this frame's pose (evaluate below poses
-    // the window's again): picking above still saw the picture on screen.
+    // The recording's frames, on its own clock, before this frame's pose (run_frame poses the
+    // window's again): picking above still saw the picture on screen.
     recorder_.step(*scene_, renderer_, kRecordBudgetSeconds);
   }
+}
 
-  int fw = 0, fh = 0;
-  glfwGetFramebufferSize(window_, &fw, &fh);
-  glViewport(0, 0, fw, fh);
-  const glm::vec3& bg = state_.render.background;
-  glClearColor(bg.r, bg.g, bg.b, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  if (scene_) {
-    advance(*scene_, dt);
-    scene_->animator.pose.set_morph_overrides(state_.morph_overrides);
-    if (state_.crowd.on) state_.render.gpu_skinning = true;  // a crowd is skinned on the GPU
-    evaluate(*scene_, state_.render);
-    crowd_frame(*scene_, state_.crowd, dt, renderer_);
-    state_.render.selected_joint = state_.selection.joint;
-    const auto t0 = Clock::now();
-    renderer_.draw(scene_->model, scene_->gpu, scene_->animator, camera_, state_.render,
-                   state_.viewport, fh);
-    status_.upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (export_pending_) {
-      // This frame's pose, as just drawn.
-      const std::string e = export_scene_pose(*scene_, state_.render.method,
-                                              state_.export_pose.skinned, state_.export_pose.out);
-      status_.export_error = !e.empty();
-      status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
-      if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
-    }
+ui::StatusView Viewer::status() { return status_view(status_, frames_, &recorder_.progress()); }
+
+void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
+  if (scene_ && frame != nullptr) {
+    // Labels and the hover tooltip over the pose just drawn.
+    draw_viewport_overlay(*scene_, state_.render, viewport_frame_,
+                          picking_.hover_at(viewport_frame_.cursor));
   }
-  export_pending_ = false;
-  glViewport(0, 0, fw, fh);
-  ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  ++frames_drawn_;
+  apply_edits(panel_edits);
+  exports(panel_edits.exports);
 }
 
 void Viewer::exports(const ui::ExportRequests& r) {
   if (r.cancel_record) recorder_.cancel();
-  if (r.export_pose) export_pending_ = true;
+  if (r.export_pose && scene_) {
+    // The pose of the frame on screen: run_frame has drawn it, nothing has posed since.
+    const std::string e = export_scene_pose(*scene_, state_.render.method,
+                                            state_.export_pose.skinned, state_.export_pose.out);
+    status_.export_error = !e.empty();
+    status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
+    if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
+  }
   if (!r.record || !scene_) return;
   const ui::RecordFields& f = state_.record;
   RecordOptions options;
@@ -352,7 +332,7 @@ void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
   int fw = 0, fh = 0, w = 0, h = 0;
   glfwGetFramebufferSize(window_, &fw, &fh);
   glfwGetWindowSize(window_, &w, &h);
-  if (redraw) frame(0.0f);
+  if (redraw) frame(0.0);
   if (!viewer.exit_png.empty()) {
     std::vector<uint8_t> rgba;
     gl::read_window_rgba(fw, fh, &rgba);
@@ -480,7 +460,13 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         // Laid out before framing, so the opening view holds the whole crowd.
         state_.render.gpu_skinning = true;
         scene_->bounds = scene_->bounds_of(p.clip);
-        crowd_frame(*scene_, state_.crowd, 0.0, renderer_);
+        FrameChoices layout;
+        layout.render = &state_.render;
+        layout.crowd = &state_.crowd;
+        DrawTarget compute_only;
+        compute_only.renderer = &renderer_;  // the crowd's buffers; no camera: nothing drawn
+        FrameState untimed;
+        run_frame(*scene_, layout, FrameClock::fixed(0.0), compute_only, untimed);
       }
       frame_camera(true);
     }
@@ -502,17 +488,17 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         last = Clock::now();
         continue;
       }
+      // The true time since the last frame: run_frame steps the clip by at most kMaxFrameStep
+      // of it and the frame record says when that is slower than real time.
       const auto now = Clock::now();
-      const float dt = std::min(std::chrono::duration<float>(now - last).count(), 0.25f);
+      const double wall = std::chrono::duration<double>(now - last).count();
       last = now;
-      status_.frame_times[status_.frame_index] = dt;
-      status_.frame_index = (status_.frame_index + 1) % status_.frame_times.size();
       if (!input_.dropped.empty()) {
         open(input_.dropped);
         input_.dropped.clear();
       }
       finish_open();
-      frame(dt);
+      frame(wall);
       if (g_state_requested != 0) {
         g_state_requested = 0;
         write_state_files(viewer, false);
@@ -577,7 +563,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
-    ui::draw_ui(scene_view(scene, status, nullptr), status_view(status), {}, state);
+    // A picture: no frame of it was timed, so the Performance section says so.
+    const FrameState untimed;
+    ui::draw_ui(scene_view(scene, untimed, nullptr), status_view(status, untimed), {}, state);
     ViewportFrame in_viewport;
     in_viewport.rect = viewport;
     draw_viewport_overlay(*scene, state.render, in_viewport, nullptr);

@@ -105,12 +105,16 @@ std::string WindowRecorder::start(const std::string& out, const RecordOptions& o
   plan_ = plan;
   render_ = render;
   render_.hovered_joint = -1;  // the pointer's highlight is not part of the picture
-  frame_ = ViewFrame{};
-  frame_.clip = clip;
-  frame_.width = width;
-  frame_.height = height;
-  frame_.viewport = PixelRect{0, 0, width, height};
-  frame_.turntable = plan.orbit != 0.0;
+  choices_ = FrameChoices{};
+  choices_.render = &render_;
+  choices_.clip = clip;
+  draw_ = DrawTarget{};
+  draw_.camera = &camera_;
+  draw_.framing = plan.orbit != 0.0 ? Framing::Turntable : Framing::Load;
+  draw_.width = width;
+  draw_.height = height;
+  draw_.viewport = PixelRect{0, 0, width, height};
+  frames_ = FrameState{};
   const std::size_t bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
   buffers_.resize(kBuffers);
   for (int i = 0; i < kBuffers; ++i) {
@@ -168,8 +172,9 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
     if (buffer < 0) break;  // the worker is behind: draw again next UI frame
     if (!drew) target_.bind();
     drew = true;
-    draw_view_frame(scene, renderer, render_, frame_, frame_time(plan_, drawn_),
-                    frame_turn(plan_, drawn_));
+    draw_.renderer = &renderer;
+    draw_.turn = frame_turn(plan_, drawn_);
+    run_frame(scene, choices_, FrameClock::picture(frame_time(plan_, drawn_)), draw_, frames_);
     target_.read_rgba(&buffers_[static_cast<std::size_t>(buffer)]);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -213,7 +218,7 @@ void WindowRecorder::work() {
     if (video_) {
       if (std::string e = pipe_->write(rgba); !e.empty()) error = out_ + ": " + e;
     } else {
-      gl::write_png((dir / frame_name(i, total)).string(), frame_.width, frame_.height, rgba,
+      gl::write_png((dir / frame_name(i, total)).string(), draw_.width, draw_.height, rgba,
                     &error);
     }
     if (!error.empty()) break;

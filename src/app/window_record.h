@@ -3,8 +3,8 @@
 // an .mp4 / .webm through ffmpeg, with --record's options, while the window keeps drawing.
 //
 // Same frames as `--record`: the plan is make_record_plan's (record.h) from the same option
-// strings, and each frame is drawn by draw_view_frame (headless_view.h), the function
-// --screenshot and --record draw with, at t = from + i / fps (the recording's own clock, never the
+// strings, and each frame is drawn by run_frame (frame.h) on a picture clock, as
+// --screenshot and --record draw, at t = from + i / fps (the recording's own clock, never the
 // window's playback), framed from the load direction on the clip's bounds, into an offscreen
 // target of the chosen size. So frame i equals `skinview MODEL --record DIR` with the same
 // options, pixel for pixel (tests/app/window_record_test.cpp).
@@ -37,7 +37,7 @@
 #include <thread>
 #include <vector>
 
-#include "app/headless_view.h"
+#include "app/frame.h"
 #include "app/record.h"
 #include "app/video_pipe.h"
 #include "gfx/capture.h"
@@ -105,7 +105,11 @@ class WindowRecorder {
   bool video_ = false;
   RecordPlan plan_;
   RenderOptions render_;
-  ViewFrame frame_;
+  // The recording's frames: run_frame on a picture clock, framed as --record frames.
+  FrameChoices choices_;
+  DrawTarget draw_;
+  OrbitCamera camera_;
+  FrameState frames_;
   gl::OffscreenTarget target_;
   std::unique_ptr<VideoPipe> pipe_;  // a video's ffmpeg; the worker's while it runs
   int64_t drawn_ = 0;

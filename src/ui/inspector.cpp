@@ -269,7 +269,15 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
   Section section("Performance###perf", "perf", "header:Performance", state.landmarks);
   if (!section) return;
   const float mean = mean_frame_seconds(status.frame_times);
-  ImGui::Text("%.1f FPS (%.2f ms a frame)", mean > 0.0f ? 1.0f / mean : 0.0f, mean * 1e3f);
+  if (mean > 0.0f) {
+    ImGui::Text("%.1f FPS (%.2f ms a frame)", 1.0f / mean, mean * 1e3f);
+  } else {
+    ImGui::TextDisabled("FPS: no timed frame yet");
+  }
+  state.landmarks.add_last_item("text:FPS");
+  if (char notice[96]; slow_playback_notice(scene, notice, sizeof(notice))) {
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", notice);
+  }
   ImGui::PlotLines("##frames", status.frame_times.data(),
                    static_cast<int>(status.frame_times.size()),
                    static_cast<int>(status.frame_newest), nullptr, 0.0f, 0.05f,

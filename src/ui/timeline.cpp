@@ -109,6 +109,17 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
 
 }  // namespace
 
+bool slow_playback_notice(const SceneView& scene, char* out, std::size_t size) {
+  if (size > 0) out[0] = '\0';
+  // 2% under real time is noise in the frame times, not a slow clip.
+  if (scene.player == nullptr || !scene.player->playing || !(scene.realtime < 0.98) ||
+      scene.frame_seconds <= 0.0 || size == 0)
+    return false;
+  std::snprintf(out, size, "playing at %.2fx: frames take %.0f ms", scene.realtime,
+                scene.frame_seconds * 1e3);
+  return true;
+}
+
 void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) {
   if (scene.model == nullptr || scene.player == nullptr) {
     ImGui::TextDisabled("No model loaded.");
@@ -156,6 +167,13 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &p.loop);
   s.landmarks.add_last_item("check:Loop");
+  if (char notice[96]; slow_playback_notice(scene, notice, sizeof(notice))) {
+    // The clock cannot step further than kMaxFrameStep a frame: say so rather than let the clip
+    // slow down behind a speed that still reads 1.00x.
+    ImGui::SameLine(0, 16);
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", notice);
+    s.landmarks.add_last_item("text:Slow playback");
+  }
   if (s.selection.joint >= 0 &&
       static_cast<std::size_t>(s.selection.joint) < model.skeleton.size()) {
     ImGui::SameLine(0, 16);

@@ -164,8 +164,7 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
   }
 }
 
-UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<const KeyEvent> keys,
-                ViewerState& state) {
+UiEdits begin_ui(const SceneView& scene, std::span<const KeyEvent> keys, ViewerState& state) {
   UiEdits edits;
   const ImGuiIO& io = ImGui::GetIO();
   state.landmarks.clear();
@@ -184,12 +183,16 @@ UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<cons
       apply_action(action_for(k), scene, state, edits);
     }
   }
+  return edits;
+}
 
+void draw_panels(const SceneView& scene, const StatusView& status, ViewerState& state,
+                 UiEdits& edits) {
   LayoutPrefs& prefs = state.layout_prefs;
   const Layout& l = state.layout;
   bool open =
       begin_panel("Outliner", l.outliner, &prefs.outliner_collapsed, Side::Left, state.landmarks);
-  if (open) edits.open = outliner_panel(scene, status, state, edits);
+  if (open && outliner_panel(scene, status, state, edits)) edits.open = true;
   end_panel(open, l.outliner, &prefs.outliner_width, true);
 
   open = begin_panel("Inspector", l.inspector, &prefs.inspector_collapsed, Side::Right,
@@ -203,6 +206,12 @@ UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<cons
   end_panel(open, l.timeline, &prefs.timeline_height, false);
 
   help_overlay(&state.help_open);
+}
+
+UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<const KeyEvent> keys,
+                ViewerState& state) {
+  UiEdits edits = begin_ui(scene, keys, state);
+  draw_panels(scene, status, state, edits);
   return edits;
 }
 

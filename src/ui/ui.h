@@ -61,7 +61,16 @@ struct SceneView {
   const Crowd* crowd = nullptr;
   double crowd_upload_seconds = 0.0;
   std::string_view crowd_error;
+  // The frame record's clock figures (app/frame.h): the clip's playback against real time over
+  // the last frames (1: real time; 0.46: frames take longer than the clock may step, so the clip
+  // plays slower) and the mean true frame time, seconds (0: none timed yet).
+  double realtime = 1.0;
+  double frame_seconds = 0.0;
 };
+
+// The timeline's notice when the clip plays slower than real time, e.g. "playing at 0.46x:
+// frames take 540 ms", written into `out` (no allocation); false (and `out` empty) at real time.
+bool slow_playback_notice(const SceneView& scene, char* out, std::size_t size);
 
 // The app's state the panels show: reads in progress, errors, frame times.
 struct StatusView {
@@ -84,8 +93,18 @@ struct UiEdits {
   ExportRequests exports;   // Record, Cancel, Export pose (state.record, state.export_pose)
 };
 
-// One frame of UI, between ImGui::NewFrame() and ImGui::Render(). `keys` are the presses and
-// characters queued since the last frame; they act unless an ImGui text field has the keyboard.
+// One frame of UI, between ImGui::NewFrame() and ImGui::Render(), in two halves around the
+// frame the panels show (app/window_frame.h):
+//  - begin_ui lays the panels out, reads the viewport's mouse and applies the keys queued since
+//    the last frame (they act unless an ImGui text field has the keyboard), before the frame is
+//    computed, so a key's effect (Space, an arrow) is in the frame it is pressed for;
+//  - draw_panels draws the outliner, the inspector, the timeline and the help overlay from the
+//    frame just computed and drawn: what they show is the picture on screen. Their edits act on
+//    the next frame.
+UiEdits begin_ui(const SceneView& scene, std::span<const KeyEvent> keys, ViewerState& state);
+void draw_panels(const SceneView& scene, const StatusView& status, ViewerState& state,
+                 UiEdits& edits);
+// Both halves over one SceneView (pictures with --ui, tests of the panels alone).
 UiEdits draw_ui(const SceneView& scene, const StatusView& status, std::span<const KeyEvent> keys,
                 ViewerState& state);
 

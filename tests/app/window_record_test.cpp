@@ -18,6 +18,7 @@
 #include <stb_image.h>
 
 #include "app/app_common.h"
+#include "app/frame.h"
 #include "app/cli_util.h"
 #include "app/export_pose.h"
 #include "app/video_pipe.h"
@@ -29,6 +30,9 @@
 
 namespace sv::test {
 namespace {
+
+// The frames compute_frame (app/frame.h) runs here: the pipeline's own, not drawn.
+sv::FrameState frames;
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -350,7 +354,7 @@ TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
   s.player.time = 0.5;
   RenderOptions ro;  // GPU skinning: the export skins on the CPU itself
   ro.method = SkinMethod::Dqs;
-  evaluate(s, ro);
+  compute_frame(s, ro, frames);
   ASSERT_EQ(export_scene_pose(s, ro.method, false, tmp / "window.glb"), "");
   ProcessResult r = run_process({kExe, kModel, "--clip", "walk", "--time", "0.5", "--method", "dqs",
                                  "--export-pose", tmp / "cli.glb"},

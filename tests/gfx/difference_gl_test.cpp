@@ -1,5 +1,5 @@
 // The difference views on real models, through the code the window runs (app/difference_view.h
-// via evaluate()): CPU vs GPU compares skin.vert's output read back with transform feedback
+// via run_frame()): CPU vs GPU compares skin.vert's output read back with transform feedback
 // against the CPU kernels' and stays within 1e-5 of the model's size on real files and every
 // method; a GPU whose output is perturbed (a vertex moved in its static buffer, or made NaN) is
 // reported at that vertex with the distance it was moved by; and method vs method finds the
@@ -14,12 +14,16 @@
 #include <gtest/gtest.h>
 
 #include "app/app_common.h"
+#include "app/frame.h"
 #include "app/viewer_scene.h"
 #include "gfx/render_options.h"
 #include "gl_context.h"
 
 namespace sv {
 namespace {
+
+// The frames compute_frame (app/frame.h) runs here: the pipeline's own, not drawn.
+sv::FrameState frames;
 
 const std::string kModels = SKINVIEW_TEST_MODELS;
 const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
@@ -41,7 +45,7 @@ int32_t clip_named(const Model& model, const char* name) {
 const DifferenceStats& run_view(Scene& scene, RenderOptions& ro, double fraction) {
   scene.player.clip = scene.model.clips.empty() ? kRestPose : 0;
   scene.player.time = fraction * scene.duration();
-  evaluate(scene, ro);
+  compute_frame(scene, ro, frames);
   return scene.difference.stats;
 }
 
@@ -99,7 +103,7 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   RenderOptions ro;
   ro.view = ViewMode::CpuGpu;
   scene->player.clip = kBindPose;
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   ASSERT_TRUE(scene->difference.stats.valid);
   const double size = scene->difference.stats.model_size;
   EXPECT_LE(scene->difference.stats.relative(), 1e-5);
@@ -110,7 +114,7 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
                           glm::vec3(0.0f, 0.01f * static_cast<float>(size), 0.0f);
   glBindBuffer(GL_ARRAY_BUFFER, scene->gpu.meshes()[0].static_vertices.id());
   glBufferSubData(GL_ARRAY_BUFFER, kVertex * kStride, sizeof(glm::vec3), &moved);
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   const DifferenceStats& s = scene->difference.stats;
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(s.mesh, 0u);
@@ -125,7 +129,7 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   const glm::vec3 nan(std::numeric_limits<float>::quiet_NaN());
   glBufferSubData(GL_ARRAY_BUFFER, kVertex * kStride, sizeof(glm::vec3), &nan);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   EXPECT_TRUE(std::isinf(scene->difference.stats.max));
   EXPECT_EQ(scene->difference.stats.vertex, kVertex);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
@@ -164,7 +168,7 @@ TEST(DifferenceView, LbsAgainstDqsFindsTheCandyWrapperOfTwist) {
   ro.view = ViewMode::MethodDiff;
   scene->player.clip = twist;
   scene->player.time = 1.0;  // the half-turn (README: the methods picture)
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   const DifferenceStats& s = scene->difference.stats;
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(scene->difference.a, SkinMethod::Lbs);
@@ -187,22 +191,22 @@ TEST(DifferenceView, LbsAgainstDqsFindsTheCandyWrapperOfTwist) {
 
   // At the bind pose, or with the same method on both sides, nothing is apart.
   scene->player.clip = kBindPose;
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   EXPECT_LE(scene->difference.stats.relative(), 1e-6);
   scene->player.clip = twist;
   ro.diff_b = SkinMethod::Lbs;
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   EXPECT_EQ(scene->difference.stats.max, 0.0);
   // CoR against LBS: waits for the centres (grey, the reason given), then compares.
   ro.diff_b = SkinMethod::Cor;
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   if (!scene->centers.done()) {
     EXPECT_FALSE(scene->difference.stats.valid);
     ASSERT_NE(scene->difference.problem, nullptr);
     EXPECT_EQ(scene->difference.values[0], -1.0f);
   }
   scene->centers.wait();
-  evaluate(*scene, ro);
+  compute_frame(*scene, ro, frames);
   ASSERT_TRUE(scene->difference.stats.valid);
   EXPECT_GT(scene->difference.stats.relative(), 0.01);
 }

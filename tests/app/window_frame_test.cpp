@@ -1,0 +1,241 @@
+// The window's frame (app/window_frame.h) on the default character: what the panels are built
+// from is the pose drawn in the same frame, and the clock figures stay true when frames are slow.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/app_common.h"
+#include "app/frame.h"
+#include "app/viewer_scene.h"
+#include "app/window_frame.h"
+#include "gfx/capture.h"
+#include "gfx/gl_context.h"
+#include "gfx/renderer.h"
+#include "ui/imgui_harness.h"
+#include "ui/ui.h"
+
+namespace sv::test {
+namespace {
+
+const std::string kModel = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+constexpr int kWidth = 960, kHeight = 540;
+
+// What the panels were given, copied when the window frame asks for their status (right before
+// they are built).
+struct Seen {
+  double time = -1.0;
+  std::vector<float> weights;
+  std::vector<glm::mat4> matrices;
+};
+
+class Hooks final : public WindowFrameHooks {
+ public:
+  explicit Hooks(Scene& scene) : scene_(scene) {}
+  void before_frame(const ui::UiEdits&) override {}
+  ui::StatusView status() override {
+    seen.time = scene_.player.time;
+    const auto w = scene_.animator.pose.all_morph_weights();
+    seen.weights.assign(w.begin(), w.end());
+    const auto m = scene_.animator.pose.model_matrices();
+    seen.matrices.assign(m.begin(), m.end());
+    return {};
+  }
+  void after_panels(const ui::UiEdits&, const Frame*) override {}
+  Seen seen;
+
+ private:
+  Scene& scene_;
+};
+
+struct Window {
+  std::unique_ptr<Scene> scene;
+  gl::Renderer renderer;
+  gl::OffscreenTarget target;
+  OrbitCamera camera;
+  ui::ViewerState state;
+  FrameState frames;
+  ImGuiHarness harness{static_cast<float>(kWidth), static_cast<float>(kHeight)};
+  bool ok = false;
+  Window() {
+    std::string error;
+    std::vector<std::string> warnings;
+    if (!renderer.init(&error, &warnings) || !target.create(kWidth, kHeight, &error)) {
+      ADD_FAILURE() << error;
+      return;
+    }
+    if (std::string e = load_scene(kModel, &scene); !e.empty()) {
+      ADD_FAILURE() << e;
+      return;
+    }
+    renderer.prepare(scene->model);
+    state.new_model(scene->model);
+    camera.frame(world_bounds(*scene), static_cast<float>(kWidth) / kHeight);
+    ok = true;
+  }
+  ~Window() {
+    scene.reset();
+    gl::OffscreenTarget::unbind();
+  }
+  // One window frame `wall` seconds after the last, drawn into the target; its pixels. With
+  // `draw` false the frame is computed and the panels built, nothing drawn (many quick frames).
+  const Frame* frame(Hooks& hooks, double wall, std::vector<uint8_t>* rgba, bool draw = true) {
+    const Frame* f = nullptr;
+    target.bind();
+    harness.draw = [&] {
+      WindowFrameInputs in;
+      in.scene = scene.get();
+      in.state = &state;
+      in.renderer = draw ? &renderer : nullptr;
+      in.camera = &camera;
+      in.frames = &frames;
+      in.wall_seconds = wall;
+      in.framebuffer_width = kWidth;
+      in.framebuffer_height = kHeight;
+      f = window_frame(in, hooks);
+    };
+    harness.frame();
+    if (draw) {
+      glFinish();
+      target.read_rgba(rgba);
+    }
+    return f;
+  }
+  // A picture of the player's clip at `time` through the same camera, as --screenshot draws.
+  void picture(double time, std::vector<uint8_t>* rgba) {
+    target.bind();
+    FrameChoices choices;
+    choices.render = &state.render;
+    choices.clip = scene->player.clip;
+    choices.morph_overrides = state.morph_overrides;
+    DrawTarget t;
+    t.renderer = &renderer;
+    t.camera = &camera;
+    t.width = kWidth;
+    t.height = kHeight;
+    t.viewport = state.viewport;
+    FrameState untimed;
+    run_frame(*scene, choices, FrameClock::picture(time), t, untimed);
+    glFinish();
+    target.read_rgba(rgba);
+  }
+};
+
+TEST(WindowFrame, ThePanelsAreBuiltFromThePoseDrawnInTheSameFrame) {
+  SV_REQUIRE_GL();
+  Window w;
+  ASSERT_TRUE(w.ok);
+  Scene& s = *w.scene;
+  const std::optional<int32_t> walk = resolve_clip(s.model, "walk");
+  ASSERT_TRUE(walk.has_value());
+  s.player.clip = *walk;
+  s.player.playing = true;
+  Hooks hooks(s);
+  std::vector<uint8_t> shown, again;
+  double previous = -1.0;
+  for (int i = 0; i < 4; ++i) {
+    // A fifth of a second a frame: the walk moves the legs by many pixels between two frames.
+    const Frame* f = w.frame(hooks, 0.2, &shown);
+    ASSERT_NE(f, nullptr);
+    // The panels saw the clock, the pose and the weights of the frame drawn...
+    EXPECT_DOUBLE_EQ(hooks.seen.time, f->time);
+    EXPECT_GT(std::abs(f->time - previous), 0.1) << "the clip did not advance";
+    previous = f->time;
+    ASSERT_EQ(hooks.seen.matrices.size(), f->model_matrices.size());
+    for (std::size_t j = 0; j < f->model_matrices.size(); ++j)
+      EXPECT_EQ(hooks.seen.matrices[j], f->model_matrices[j]) << "joint " << j;
+    // ...and that frame is the picture of the time they show.
+    const std::vector<uint8_t> window_pixels = shown;
+    w.picture(hooks.seen.time, &again);
+    s.player.playing = true;  // the picture paused the player; the window plays on
+    ASSERT_EQ(window_pixels.size(), again.size());
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < again.size(); ++k) differ += window_pixels[k] != again[k];
+    EXPECT_EQ(differ, 0u) << "frame " << i << ": the window drew another time than "
+                          << hooks.seen.time << " s";
+  }
+}
+
+TEST(WindowFrame, TheFaceClipsWeightsInThePanelsAreTheDrawnOnes) {
+  SV_REQUIRE_GL();
+  Window w;
+  ASSERT_TRUE(w.ok);
+  Scene& s = *w.scene;
+  const std::optional<int32_t> face = resolve_clip(s.model, "face");
+  ASSERT_TRUE(face.has_value());
+  s.player.clip = *face;
+  s.player.playing = true;
+  Hooks hooks(s);
+  std::vector<uint8_t> rgba;
+  bool moved = false;
+  std::vector<float> last;
+  for (int i = 0; i < 12; ++i) {
+    const Frame* f = w.frame(hooks, 0.1, &rgba);
+    ASSERT_NE(f, nullptr);
+    ASSERT_FALSE(f->morph_weights.empty());
+    ASSERT_EQ(hooks.seen.weights.size(), f->morph_weights.size());
+    for (std::size_t k = 0; k < f->morph_weights.size(); ++k)
+      EXPECT_EQ(hooks.seen.weights[k], f->morph_weights[k]);
+    // The weights the frame was drawn with are the clip's at the frame's time.
+    SkinnedPose check(s.model);
+    check.pose.set_clip(s.model, *face);
+    check.evaluate(s.model, PoseMode::Clip, f->time);
+    const auto expect = check.pose.all_morph_weights();
+    ASSERT_EQ(expect.size(), f->morph_weights.size());
+    for (std::size_t k = 0; k < expect.size(); ++k)
+      EXPECT_FLOAT_EQ(expect[k], f->morph_weights[k]) << "target " << k << " at " << f->time;
+    if (!last.empty() && last != hooks.seen.weights) moved = true;
+    last = hooks.seen.weights;
+  }
+  EXPECT_TRUE(moved) << "the face clip's weights never changed over 1.2 s";
+}
+
+TEST(WindowFrame, SlowFramesShowTheTrueRateAndSaySoInTheTimeline) {
+  SV_REQUIRE_GL();
+  Window w;
+  ASSERT_TRUE(w.ok);
+  Scene& s = *w.scene;
+  s.player.clip = *resolve_clip(s.model, "walk");
+  s.player.playing = true;
+  s.player.time = 0.0;
+  Hooks hooks(s);
+  std::vector<uint8_t> rgba;
+  // Frames of 540 ms: the clock steps at most kMaxFrameStep a frame.
+  const double duration = s.duration();
+  double expect_time = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const Frame* f = w.frame(hooks, 0.54, &rgba);
+    ASSERT_NE(f, nullptr);
+    EXPECT_DOUBLE_EQ(f->wall_seconds, 0.54);
+    EXPECT_DOUBLE_EQ(f->step, kMaxFrameStep);
+    expect_time = std::fmod(expect_time + kMaxFrameStep, duration);
+    EXPECT_NEAR(f->time, expect_time, 1e-9);
+  }
+  // The true rate (1.85 FPS), not one clamped to 4 FPS, and the real-time ratio 0.25 / 0.54.
+  EXPECT_NEAR(w.frames.fps(), 1.0 / 0.54, 1e-4);
+  EXPECT_NEAR(ui::mean_frame_seconds(w.frames.wall), 0.54, 1e-6);
+  EXPECT_NEAR(w.frames.realtime(), 0.25 / 0.54, 1e-4);
+  const ui::SceneView view = scene_view(&s, w.frames, nullptr);
+  char notice[96];
+  ASSERT_TRUE(ui::slow_playback_notice(view, notice, sizeof(notice)));
+  EXPECT_STREQ(notice, "playing at 0.46x: frames take 540 ms");
+  // The timeline shows it (the panels drew its landmark).
+  EXPECT_NE(w.state.landmarks.find("text:Slow playback"), nullptr);
+
+  // Fast frames again: the ring forgets the slow ones as it fills, and the notice goes.
+  for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 1.0 / 60.0, &rgba, false);
+  EXPECT_NEAR(w.frames.fps(), 60.0, 1e-2);
+  EXPECT_NEAR(w.frames.realtime(), 1.0, 1e-6);
+  EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
+  EXPECT_EQ(w.state.landmarks.find("text:Slow playback"), nullptr);
+  // Paused, a slow frame does not slow the clip: there is no clip running behind.
+  s.player.playing = false;
+  for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 0.54, &rgba, false);
+  EXPECT_NEAR(w.frames.fps(), 1.0 / 0.54, 1e-4);
+  EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
+}
+
+}  // namespace
+}  // namespace sv::test
