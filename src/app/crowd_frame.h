@@ -1,8 +1,8 @@
 // The app's side of crowds (skin/crowd.h, gfx/crowd_gpu.h): the command line's --crowd options,
 // and one frame of a crowd for a Scene -- configure when the request, the clip or the model
 // changed, pose + palettes per group (on skin_pool()), upload, and hand the GPU buffers to the
-// renderer. The window, --screenshot, --record and --bench-frames all call crowd_frame(), so
-// what the stats show is what the pictures draw.
+// renderer. Called only by run_frame (frame.h, stage 6), the frame of every mode, so what the
+// stats show is what the pictures draw.
 //
 // A crowd is drawn only by the GPU skinning path: its CPU cost is pose + palette per palette
 // group and nothing per vertex, which is the point of instancing. While a crowd is on the window

@@ -1,13 +1,18 @@
 #include "app/exit_state.h"
 
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include <glm/vec4.hpp>
 
+#include "app/frame.h"
 #include "app/viewer_scene.h"
+#include "gfx/capture.h"
 #include "gfx/camera.h"
 #include "gfx/screen_pick.h"
 #include "ui/clip_info.h"
@@ -120,6 +125,12 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"helpOpen\":" << b(st.help_open);
+  if (in.frames != nullptr) {
+    const Frame& f = in.frames->last;
+    o << ",\"frameIndex\":" << f.index << ",\"frameClip\":" << f.clip
+      << ",\"frameTime\":" << number(f.time) << ",\"fps\":" << number(in.frames->fps())
+      << ",\"realtime\":" << number(in.frames->realtime());
+  }
   // The difference view's last figures (app/difference_view.h): max and model size in model
   // units; null when no comparison has run or the last could not.
   o << ",\"diffMethods\":[\"" << skin_method_name(r.diff_a) << "\",\"" << skin_method_name(r.diff_b)
@@ -201,6 +212,40 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     return false;
   }
   return true;
+}
+
+namespace {
+// Set by SIGUSR1 (installed only with --exit-json or --exit-png).
+volatile std::sig_atomic_t g_state_requested = 0;
+extern "C" void request_state(int) { g_state_requested = 1; }
+}  // namespace
+
+WindowProbe::WindowProbe(int frames, std::string exit_json, std::string exit_png)
+    : frames_(frames), exit_json_(std::move(exit_json)), exit_png_(std::move(exit_png)) {}
+
+void WindowProbe::install() const {
+  if (wants_files()) std::signal(SIGUSR1, request_state);
+}
+
+bool WindowProbe::stop_before_frame() noexcept { return frames_ > 0 && ++counted_ > frames_; }
+
+bool WindowProbe::requested() noexcept {
+  if (g_state_requested == 0) return false;
+  g_state_requested = 0;
+  return true;
+}
+
+void WindowProbe::write(const ExitState& state, int framebuffer_width,
+                        int framebuffer_height) const {
+  std::string error;
+  if (!exit_png_.empty()) {
+    std::vector<uint8_t> rgba;
+    gl::read_window_rgba(framebuffer_width, framebuffer_height, &rgba);
+    if (!gl::write_png(exit_png_, framebuffer_width, framebuffer_height, rgba, &error))
+      std::fprintf(stderr, "skinview: %s\n", error.c_str());
+  }
+  if (!exit_json_.empty() && !write_exit_json(exit_json_, state, &error))
+    std::fprintf(stderr, "skinview: %s\n", error.c_str());
 }
 
 }  // namespace sv

@@ -37,6 +37,8 @@ namespace ui {
 struct ViewerState;
 }
 
+struct FrameState;
+
 struct ExitState {
   const ui::ViewerState* state = nullptr;
   const Scene* scene = nullptr;  // null: nothing loaded
@@ -51,10 +53,37 @@ struct ExitState {
   std::string record_message;
   bool record_error = false;
   std::string exported;
+  // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
+  // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
+  const FrameState* frames = nullptr;
 };
 
 // Writes the JSON above to `path` (through a temporary file renamed over it, so a reader never
 // sees half a file); false with `error` when the file cannot be written.
 bool write_exit_json(const std::string& path, const ExitState& in, std::string* error);
+
+// The window's test hooks behind one seam, so the viewer's loop holds none of them: --frames N
+// (close after N frames), --exit-json / --exit-png (the state and the picture, at exit and on
+// SIGUSR1). The window asks three questions a frame and hands over what to write.
+class WindowProbe {
+ public:
+  WindowProbe(int frames, std::string exit_json, std::string exit_png);
+  // Installs the SIGUSR1 handler when a state file is asked for: before anything else, since a
+  // test may signal as soon as the window shows and SIGUSR1's default action ends the process.
+  void install() const;
+  // True once --frames frames have run (call once before each frame).
+  bool stop_before_frame() noexcept;
+  // A SIGUSR1 arrived since the last call.
+  bool requested() noexcept;
+  bool wants_files() const noexcept { return !exit_json_.empty() || !exit_png_.empty(); }
+  // Writes --exit-png from the current window's back buffer (width x height) and --exit-json
+  // from `state`; errors go to stderr as one line each.
+  void write(const ExitState& state, int framebuffer_width, int framebuffer_height) const;
+
+ private:
+  int frames_ = 0;
+  int counted_ = 0;
+  std::string exit_json_, exit_png_;
+};
 
 }  // namespace sv

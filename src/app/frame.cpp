@@ -32,7 +32,9 @@ void clock_stage(Scene& scene, const FrameChoices& choices, const FrameClock& cl
     if (choices.blend != nullptr && choices.blend->blends()) set_blend(scene, *choices.blend, t);
     return;
   }
-  advance(scene, clock.step);
+  // A step of 0 leaves every clock as it is (no wrap or clamp either: a test that sets a time on
+  // the bind pose's player and then a clip keeps the time).
+  if (clock.step != 0.0) advance(scene, clock.step);
 }
 
 // 3 + 4 + 5. The pose of the player's clip (or the layer stack over it) with the morph weights,

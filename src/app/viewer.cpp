@@ -43,10 +43,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Set by SIGUSR1 (installed only with --exit-json or --exit-png): write the state files after
-// the next frame, as at exit. Tests ask for the window's state this way while it runs.
-volatile std::sig_atomic_t g_state_requested = 0;
-extern "C" void request_state(int) { g_state_requested = 1; }
 
 static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
                   ui::kKeyG == GLFW_KEY_G && ui::kKeyQ == GLFW_KEY_Q && ui::kKeyS == GLFW_KEY_S &&
@@ -137,7 +133,8 @@ Input* input_of(GLFWwindow* w) { return static_cast<Input*>(glfwGetWindowUserPoi
 class Viewer final : public WindowFrameHooks {
  public:
   int run(const Options& options, const ViewerOptions& viewer, const std::string& model,
-          ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader);
+          ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader,
+          WindowProbe& probe);
 
  private:
   void open(const std::string& path);
@@ -156,7 +153,7 @@ class Viewer final : public WindowFrameHooks {
   void frame_camera(bool reset);
   // Writes --exit-json and --exit-png; `redraw` renders one more frame first (at exit, when the
   // back buffer holds nothing yet), otherwise the frame just drawn is read before its swap.
-  void write_state_files(const ViewerOptions& viewer, bool redraw);
+  void write_state_files(const WindowProbe& probe, bool redraw);
 
   GLFWwindow* window_ = nullptr;
   Input input_;
@@ -328,47 +325,37 @@ void Viewer::exports(const ui::ExportRequests& r) {
   if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
 }
 
-void Viewer::write_state_files(const ViewerOptions& viewer, bool redraw) {
+void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
+  if (!probe.wants_files()) return;
   int fw = 0, fh = 0, w = 0, h = 0;
   glfwGetFramebufferSize(window_, &fw, &fh);
   glfwGetWindowSize(window_, &w, &h);
   if (redraw) frame(0.0);
-  if (!viewer.exit_png.empty()) {
-    std::vector<uint8_t> rgba;
-    gl::read_window_rgba(fw, fh, &rgba);
-    std::string error;
-    if (!gl::write_png(viewer.exit_png, fw, fh, rgba, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-    }
-  }
-  if (!viewer.exit_json.empty()) {
-    ExitState s;
-    s.state = &state_;
-    s.scene = scene_.get();
-    s.camera = &camera_;
-    s.window_width = w;
-    s.window_height = h;
-    s.framebuffer_width = fw;
-    s.framebuffer_height = fh;
-    s.load_error = status_.load_error;
-    s.loading = status_.loading;
-    s.frame = frames_drawn_;
-    const RecordProgress& r = recorder_.progress();
-    s.recording = r.running;
-    s.recorded = r.written;
-    s.record_total = r.total;
-    s.record_message = r.message;
-    s.record_error = r.error;
-    s.exported = status_.export_message;
-    std::string error;
-    if (!write_exit_json(viewer.exit_json, s, &error)) {
-      std::fprintf(stderr, "skinview: %s\n", error.c_str());
-    }
-  }
+  ExitState s;
+  s.state = &state_;
+  s.scene = scene_.get();
+  s.camera = &camera_;
+  s.window_width = w;
+  s.window_height = h;
+  s.framebuffer_width = fw;
+  s.framebuffer_height = fh;
+  s.load_error = status_.load_error;
+  s.loading = status_.loading;
+  s.frame = frames_drawn_;
+  const RecordProgress& r = recorder_.progress();
+  s.recording = r.running;
+  s.recorded = r.written;
+  s.record_total = r.total;
+  s.record_message = r.message;
+  s.record_error = r.error;
+  s.exported = status_.export_message;
+  s.frames = &frames_;
+  probe.write(s, fw, fh);
 }
 
 int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::string& model,
-                ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader) {
+                ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader,
+                WindowProbe& probe) {
   loader_ = std::move(loader);
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
@@ -472,9 +459,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     }
 
     auto last = Clock::now();
-    int frames = 0;
     while (status == 0 && !glfwWindowShouldClose(window_)) {
-      if (viewer.frames > 0 && ++frames > viewer.frames) break;
+      if (probe.stop_before_frame()) break;
       // Releases held back last frame reach ImGui now, after it saw their keys down once.
       for (int i = 0; i < input_.held_count; ++i) {
         const Input::Release& r = input_.held[static_cast<std::size_t>(i)];
@@ -499,13 +485,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
       }
       finish_open();
       frame(wall);
-      if (g_state_requested != 0) {
-        g_state_requested = 0;
-        write_state_files(viewer, false);
-      }
+      if (probe.requested()) write_state_files(probe, false);
       glfwSwapBuffers(window_);
     }
-    if (status == 0) write_state_files(viewer, true);
+    if (status == 0) write_state_files(probe, true);
   }
   // GL objects die while the context is current.
   recorder_.close();
@@ -624,7 +607,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
 int run_viewer(const Options& options, const ViewerOptions& viewer) {
   // Before anything else: a test may ask for the state as soon as the window shows, and SIGUSR1's
   // default action would end the process.
-  if (!viewer.exit_json.empty() || !viewer.exit_png.empty()) std::signal(SIGUSR1, request_state);
+  WindowProbe probe(viewer.frames, viewer.exit_json, viewer.exit_png);
+  probe.install();
   int width = 0, height = 0;
   if (!parse_size(viewer.size, &width, &height)) {
     return bad_input("bad --size '" + viewer.size + "' (want WxH)");
@@ -678,7 +662,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
     return bad_input("--clip, --bone, --layer and --crossfade need a model file");
   }
   Viewer v;
-  return v.run(options, viewer, model, std::move(first), start, std::move(loader));
+  return v.run(options, viewer, model, std::move(first), start, std::move(loader), probe);
 }
 
 int run_screenshot(const Options& options, const ViewerOptions& viewer) {
