@@ -3,7 +3,6 @@
 // status 2 for every kind of bad input, the window's options included (checked before any window
 // opens, so these run without a display).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -377,9 +376,7 @@ TEST(Cli, AnImporterThatFailsIsOneLineAndStatus2) {
     for (const char* mode : {"--info", "--dump"}) {
       std::vector<std::string> args{kExe, mode, wuson};
       args.insert(args.end(), c.extra.begin(), c.extra.end());
-      const auto t0 = std::chrono::steady_clock::now();
       expect_bad_input(args, c.says);
-      EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
     }
     ::unsetenv("SKINVIEW_IMPORT_FAULT");
   }
