@@ -251,6 +251,10 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
                                    std::to_string(cpu),
                                    "--parent",
                                    std::to_string(::getpid())};
+  for (const std::string& dir : options_.texture_paths) {
+    args.push_back("--texture-path");
+    args.push_back(dir);
+  }
   args.insert(args.end(), what.begin(), what.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

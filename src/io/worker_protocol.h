@@ -2,7 +2,9 @@
 // the worker's command line, the descriptor it writes its model to, and its exit statuses.
 //
 //   skinview-import [--result-fd N] [--memory-limit BYTES] [--cpu-limit SECONDS]
-//                   [--parent PID] (--file PATH | --stdin HINT NAME)
+//                   [--parent PID] [--texture-path DIR]... (--file PATH | --stdin HINT NAME)
+//   --texture-path DIR   a folder (besides the model's) whose tree textures may be read from,
+//                        repeatable (import/images.h)
 //   skinview-import --extensions     the extensions assimp reads, one per line, lower case
 //   skinview-import --version        the assimp version the worker runs ("assimp 5.2.4")
 //
