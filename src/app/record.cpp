@@ -225,7 +225,7 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
   if (!ffmpeg.empty()) {
     if (std::string e = video.start(ffmpeg, record.video, view.width(), view.height(), plan.fps);
         !e.empty()) {
-      std::fprintf(stderr, "skinview: %s\n", e.c_str());
+      print_error_line(e);
       return 1;
     }
   }
