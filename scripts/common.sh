@@ -14,17 +14,26 @@ SKINVIEW_BUILD_PACKAGES=(
   libxxhash-dev  # content hashes for the model cache
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri
+  ninja-build  # a no-op build of the viewer takes Ninja a fraction of a second (make: seconds)
 )
+
+# What the window needs, and all that scripts/run.sh builds: the viewer and the import worker it
+# starts for every file (the default character is checked in: assets/default.glb). The tests and
+# the benchmarks build when scripts/test.sh, or a plain `cmake --build build`, asks.
+SKINVIEW_APP_TARGETS=(skinview skinview-import)
 
 # Installs every named package that dpkg does not list as installed, with apt-get, as root or
 # through sudo. Prints nothing when all are present.
+# One dpkg-query for all of them (one per package costs seconds on a busy machine).
 sv_install_packages() {
   local missing=()
-  local p
+  local p status name
+  local -A installed=()
+  while read -r status name; do
+    [ "$status" = ii ] && installed["${name%%:*}"]=1
+  done < <(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' "$@" 2>/dev/null || true)
   for p in "$@"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-      missing+=("$p")
-    fi
+    [ -n "${installed[$p]:-}" ] || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   echo "skinview: installing missing packages: ${missing[*]}" >&2
@@ -45,14 +54,39 @@ sv_install_packages() {
   fi
 }
 
-# sv_build DIR BUILD_TYPE [extra cmake args...]: configures once, then builds incrementally.
+# sv_build_dir [DIR]: DIR as an absolute path (a relative one is taken from the repository
+# root); $SKINVIEW_BUILD_DIR, else build/, when none is given.
+sv_build_dir() {
+  local dir="${1:-${SKINVIEW_BUILD_DIR:-build}}"
+  case "$dir" in
+    /*) echo "$dir" ;;
+    *) echo "$SKINVIEW_ROOT/$dir" ;;
+  esac
+}
+
+# sv_configure DIR BUILD_TYPE [extra cmake args...]: configures DIR once (with Ninja when it is
+# there), the tests and benchmarks included, so run.sh and test.sh share one folder.
+sv_configure() {
+  local dir="$1" type="$2"
+  shift 2
+  if [ ! -f "$dir/CMakeCache.txt" ]; then
+    local generator=()
+    command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+    cmake -S "$SKINVIEW_ROOT" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE="$type" "$@"
+  fi
+}
+
+# sv_build DIR BUILD_TYPE [extra cmake args...]: configures once, then builds everything
+# (the tests and benchmarks too) incrementally.
 sv_build() {
   local dir="$1" type="$2"
   shift 2
-  local jobs
-  jobs="$(nproc 2>/dev/null || echo 2)"
-  if [ ! -f "$dir/CMakeCache.txt" ]; then
-    cmake -S "$SKINVIEW_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "$@"
-  fi
-  cmake --build "$dir" -j"$jobs"
+  sv_configure "$dir" "$type" "$@"
+  cmake --build "$dir" -j"$(nproc 2>/dev/null || echo 2)"
+}
+
+# sv_build_app DIR BUILD_TYPE: configures once, then builds only SKINVIEW_APP_TARGETS.
+sv_build_app() {
+  sv_configure "$1" "$2"
+  cmake --build "$1" -j"$(nproc 2>/dev/null || echo 2)" --target "${SKINVIEW_APP_TARGETS[@]}"
 }

@@ -11,8 +11,13 @@
 #   SKINVIEW_BUILD_DIR=DIR, SKINVIEW_ASAN_BUILD_DIR=DIR    other build folders (default build/,
 #                                          build-asan/, relative to the repository root)
 #
+# Each pass builds the tests and what they run (CMake target `skinview_tests`), not the
+# benchmarks. No test bounds wall-clock time: both passes are meant to stay green on a loaded
+# machine (README.md, "Tests", says what each covers and how long it takes).
+#
 # The sanitizer pass leaves out the tests that create a GL context (ctest label `gl`, set by
-# `sv_add_test(NAME GL ...)` in tests/CMakeLists.txt):
+# `sv_add_test(NAME GL ...)` in tests/CMakeLists.txt; the pass configures SKINVIEW_TEST_GL=OFF, so
+# they are not even built there):
 # under Xvfb, Mesa's llvmpipe driver leaves allocations unfreed at exit that LeakSanitizer
 # reports (stacks end inside the driver, which has no frame pointers, so no suppression can name
 # it; full unwinding makes the driver too slow to run). Every other test runs sanitized. The Khronos glTF
@@ -35,11 +40,30 @@ status=0
 build="$SKINVIEW_ROOT/${SKINVIEW_BUILD_DIR:-build}"
 asan_build="$SKINVIEW_ROOT/${SKINVIEW_ASAN_BUILD_DIR:-build-asan}"
 
-sv_build "$build" Release
+# build_tests DIR BUILD_TYPE [cmake -D options...]: configures DIR once (common.sh), sets the
+# options again when the folder was configured without them (an older build-asan/), then builds
+# the tests and what they run.
+build_tests() {
+  local dir="$1" type="$2"
+  shift 2
+  sv_configure "$dir" "$type" "$@"
+  local option
+  for option in "$@"; do
+    # -DNAME=VALUE is in the cache as NAME:TYPE=VALUE.
+    if ! sed -E 's/^([A-Za-z0-9_]+):[A-Z]+=/\1=/' "$dir/CMakeCache.txt" | grep -x -- "${option#-D}" >/dev/null; then
+      cmake -S "$SKINVIEW_ROOT" -B "$dir" "$@" >/dev/null
+      break
+    fi
+  done
+  cmake --build "$dir" -j"$jobs" --target skinview_tests
+}
+
+build_tests "$build" Release
 (cd "$build" && "${xvfb[@]}" ctest --output-on-failure -j"$jobs" "$@") || status=$?
 
 if [ "${SKINVIEW_SANITIZE:-1}" != 0 ]; then
-  sv_build "$asan_build" Debug -DSKINVIEW_SANITIZE=ON -DSKINVIEW_BUILD_BENCH=OFF
+  build_tests "$asan_build" Debug -DSKINVIEW_SANITIZE=ON -DSKINVIEW_BUILD_BENCH=OFF \
+    -DSKINVIEW_TEST_GL=OFF
   export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export LSAN_OPTIONS="suppressions=$SKINVIEW_ROOT/scripts/lsan.supp:print_suppressions=0"

@@ -1,11 +1,14 @@
 // The core command-line options and their parser (see cli.h).
 #include "app/cli.h"
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <system_error>
 
+#include "app/viewer.h"
 #include "io/model_cache.h"
 #include "ui/controls.h"
 
@@ -95,6 +98,12 @@ void add_core_options(CLI::App& app, Options& o) {
                  "import report names it)")
       ->allow_extra_args(false)
       ->check(CLI::ExistingDirectory);
+  auto* thumbnail = app.add_option("--thumbnail", o.thumbnail,
+                                   "Write a SIZE x SIZE PNG picture of IN to OUT (for file "
+                                   "managers: skinview.thumbnailer), then exit")
+                        ->expected(3)
+                        ->type_name("IN OUT SIZE");
+  for (CLI::Option* other : {info, dump, export_pose, times}) thumbnail->excludes(other);
   app.set_version_flag("--version", std::string("skinview ") + SKINVIEW_VERSION);
   app.footer("\n" + ui::controls_text());
 }
@@ -143,6 +152,43 @@ ImportOptions import_options(const Options& o) {
 
 SkinMethod skin_method_of(const Options& options) noexcept {
   return parse_skin_method(options.method).value_or(SkinMethod::Lbs);
+}
+
+std::string thumbnail_request(Options* options, ViewerOptions* viewer) {
+  const std::vector<std::string>& t = options->thumbnail;
+  if (t.size() != 3) return "--thumbnail takes IN OUT SIZE";
+  if (!options->model.empty()) return "--thumbnail takes its model as IN, not as MODEL";
+  if (!viewer->screenshot.empty()) return "--thumbnail and --screenshot both write a picture";
+  const std::string& size = t[2];
+  int n = 0;
+  const auto [end, ec] = std::from_chars(size.data(), size.data() + size.size(), n);
+  if (ec != std::errc() || end != size.data() + size.size() || n < 1 || n > 4096)
+    return "bad --thumbnail SIZE '" + size + "' (want a whole number of pixels, 1 to 4096)";
+  options->model = t[0];
+  viewer->screenshot = t[1];
+  viewer->size = size + "x" + size;
+  return {};
+}
+
+std::string default_model() {
+  auto present = [](const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec);
+  };
+#ifdef SKINVIEW_DATA_RELATIVE
+  // An installed skinview: bin/skinview next to share/skinview/.
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path installed =
+        (self.parent_path() / SKINVIEW_DATA_RELATIVE / "default.glb").lexically_normal();
+    if (present(installed)) return installed.string();
+  }
+#endif
+#ifdef SKINVIEW_DEFAULT_MODEL
+  if (present(SKINVIEW_DEFAULT_MODEL)) return SKINVIEW_DEFAULT_MODEL;
+#endif
+  return {};
 }
 
 int parse_command_line(CLI::App& app, int argc, char** argv) {

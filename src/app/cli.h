@@ -23,6 +23,7 @@ namespace sv {
 
 struct BlendSpecs;
 struct DumpRequest;
+struct ViewerOptions;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 2;
@@ -50,6 +51,7 @@ struct Options {
   std::vector<std::string> texture_paths;
   std::string method = "lbs";  // --method lbs|dqs|cor: the skinning method (skin/skin_method.h)
   int influences = 4;          // --influences 4|8: weights per vertex skinned (anim/model.h)
+  std::vector<std::string> thumbnail;  // --thumbnail IN OUT SIZE (as typed; see thumbnail_request)
 };
 
 // `line` with every control character written as an escape (\n, \t, \r, \xHH) and a backslash
@@ -64,6 +66,17 @@ ImportOptions import_options(const Options& options);
 // Registers the core options on `app`, writing into `options`, and --version. The help's footer
 // lists the window's mouse and keyboard controls (ui/controls.h).
 void add_core_options(CLI::App& app, Options& options);
+
+// --thumbnail IN OUT SIZE, what a file manager's thumbnailer runs (packaging/skinview.thumbnailer):
+// a --screenshot of IN (framed as on load, at time 0 of the first clip) written to OUT as a
+// SIZE x SIZE PNG. Maps it onto options->model, viewer->screenshot and viewer->size; returns ""
+// or the one-line reason (SIZE not a whole number in 1..4096, a MODEL or --screenshot given too).
+std::string thumbnail_request(Options* options, ViewerOptions* viewer);
+
+// The model the window opens when none is named: share/skinview/default.glb of an installed
+// skinview (found from the executable's own folder), else the source tree's assets/default.glb;
+// "" when neither is there.
+std::string default_model();
 
 // Parses argv with `app`. Returns -1 when the program should go on, otherwise the exit status
 // to return at once (0 after --help, 2 after a one-line syntax error on stderr).

@@ -2,6 +2,7 @@
 // model is described as with --info (the viewer window will take over this path).
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "app/cli.h"
 #include "app/export_pose.h"
@@ -18,6 +19,17 @@ int main(int argc, char** argv) {
     sv::RecordOptions record;
     sv::add_record_options(app, record);
     if (int status = sv::parse_command_line(app, argc, argv); status >= 0) return status;
+    if (!options.thumbnail.empty()) {
+      if (std::string e = sv::thumbnail_request(&options, &viewer); !e.empty()) {
+        std::cerr << "skinview: " << e << '\n';
+        return sv::kExitBadInput;
+      }
+      if (record.any_given() || record.active()) {
+        std::cerr
+            << "skinview: --thumbnail writes one picture (no --record, --video or their options)\n";
+        return sv::kExitBadInput;
+      }
+    }
     if (!record.active() && record.any_given()) {
       std::cerr
           << "skinview: --fps, --from, --to, --orbit and --loops are for --record and --video\n";

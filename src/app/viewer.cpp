@@ -665,14 +665,8 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   BlendSpecs blend;
   if (std::string e = parse_blend_specs(options.layers, options.crossfade, &blend); !e.empty())
     return bad_input(e);
-  std::string model = options.model;
-#ifdef SKINVIEW_DEFAULT_MODEL
-  // With no argument, the project's default character (when assets/ has it).
-  if (std::FILE* f = model.empty() ? std::fopen(SKINVIEW_DEFAULT_MODEL, "rb") : nullptr) {
-    std::fclose(f);
-    model = SKINVIEW_DEFAULT_MODEL;
-  }
-#endif
+  // With no argument, the default character (installed, or the source tree's).
+  const std::string model = options.model.empty() ? default_model() : options.model;
   auto loader = std::make_unique<ModelLoader>(import_options(options));
   ImportResult first;
   if (!model.empty()) {

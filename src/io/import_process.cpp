@@ -155,14 +155,24 @@ std::optional<std::vector<uint8_t>> read_all(int fd, uint64_t max, std::string* 
 
 }  // namespace
 
+std::vector<std::string> worker_places(const std::string& self) {
+  const std::filesystem::path dir = std::filesystem::path(self).parent_path();
+  std::vector<std::string> places{(dir / "skinview-import").string()};
+#ifdef SKINVIEW_IMPORT_WORKER_RELATIVE
+  places.push_back(
+      (dir / SKINVIEW_IMPORT_WORKER_RELATIVE / "skinview-import").lexically_normal().string());
+#endif
+  return places;
+}
+
 std::string worker_path() {
   auto usable = [](const std::string& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0; };
   if (const char* env = std::getenv("SKINVIEW_IMPORT_WORKER"); env && usable(env)) return env;
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const std::string beside = (self.parent_path() / "skinview-import").string();
-    if (usable(beside)) return beside;
+    for (const std::string& place : worker_places(self.string()))
+      if (usable(place)) return place;
   }
 #ifdef SKINVIEW_IMPORT_WORKER_BUILD_PATH
   if (usable(SKINVIEW_IMPORT_WORKER_BUILD_PATH)) return SKINVIEW_IMPORT_WORKER_BUILD_PATH;

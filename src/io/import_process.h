@@ -22,8 +22,10 @@
 // fails read_model's checks is refused with its reason.
 //
 // The worker is found (worker_path()) through $SKINVIEW_IMPORT_WORKER, else beside this
-// process's executable (/proc/self/exe: build/skinview-import next to build/skinview), else at
-// the path the build put it (tests and benchmarks run from elsewhere in the build tree).
+// process's executable (/proc/self/exe: build/skinview-import next to build/skinview), else in
+// the installed layout's libexec folder (PREFIX/libexec/skinview/skinview-import for
+// PREFIX/bin/skinview), else at the path the build put it (tests and benchmarks run from
+// elsewhere in the build tree).
 #pragma once
 
 #include <sys/types.h>
@@ -41,6 +43,10 @@ namespace sv {
 
 // The worker's path (see above), or "" when none is found.
 std::string worker_path();
+
+// Where worker_path() looks for the worker relative to an executable at `self`, in order:
+// beside it, then the installed layout's libexec folder.
+std::vector<std::string> worker_places(const std::string& self);
 
 class ImportProcess {
  public:

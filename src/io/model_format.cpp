@@ -483,6 +483,8 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   in.scalar(m.material, "mesh material");
   in.scalar(m.max_influences, "mesh influence count");
   in.scalar(m.max_joint, "mesh max joint");
+  // 0 or 1, as written: any other byte is damage, not a kind.
+  if (skinned > 1) in.fail("a mesh's kind is " + std::to_string(skinned));
   m.skinned = skinned != 0;
   const uint64_t max_vertices = std::min<uint64_t>(kMaxVerticesPerMesh, vertices_left);
   in.array(m.positions, max_vertices, "positions");

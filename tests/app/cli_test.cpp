@@ -3,7 +3,6 @@
 // status 2 for every kind of bad input, the window's options included (checked before any window
 // opens, so these run without a display).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -309,14 +308,34 @@ TEST(Cli, TheWindowsBadOptionsExitTwoBeforeAnyWindowOpens) {
   EXPECT_NE(r.err.find("skinview: "), std::string::npos) << r.err;
 }
 
+// --thumbnail IN OUT SIZE (the file managers' thumbnailer) checks its input before it needs a
+// display: one line, exit 2, no picture. (The picture itself: tests/install/install_test.sh.)
+TEST(Cli, ThumbnailBadInputIsOneLineAndStatus2) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string png = temp_file("thumb.png");
+  expect_bad_input(windowless({"--thumbnail", "/no/such/model.glb", png, "256"}),
+                   "/no/such/model.glb");
+  expect_bad_input(windowless({"--thumbnail", def, png, "0"}), "SIZE '0'");
+  expect_bad_input(windowless({"--thumbnail", def, png, "5000"}), "SIZE '5000'");
+  expect_bad_input(windowless({"--thumbnail", def, png, "256x256"}), "SIZE '256x256'");
+  expect_bad_input(windowless({"--thumbnail", def, png}), "--thumbnail");
+  expect_bad_input(windowless({def, "--thumbnail", def, png, "256"}), "not as MODEL");
+  expect_bad_input(windowless({"--thumbnail", def, png, "256", "--screenshot", png}),
+                   "--screenshot");
+  expect_bad_input(windowless({"--thumbnail", def, png, "256", "--info"}), "--thumbnail");
+  expect_bad_input(windowless({"--thumbnail", def, png, "256", "--clip", "nosuch"}),
+                   "no clip 'nosuch'");
+  EXPECT_FALSE(std::filesystem::exists(png));
+}
+
 TEST(Cli, VersionAndHelpWithTheControls) {
   ProcessResult v = run_process({kExe, "--version"});
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_EQ(v.out.rfind("skinview ", 0), 0u) << v.out;
   ProcessResult h = run_process({kExe, "--help"});
   EXPECT_EQ(h.exit_code, 0);
-  for (const char* s : {"--rest-pose", "--bind-pose", "--version", "Controls", "Left drag", "Wheel",
-                        "Space", "Home", "F1 or ?", "Ctrl+Q"}) {
+  for (const char* s : {"--rest-pose", "--bind-pose", "--version", "--thumbnail", "Controls",
+                        "Left drag", "Wheel", "Space", "Home", "F1 or ?", "Ctrl+Q"}) {
     EXPECT_NE(h.out.find(s), std::string::npos) << s;
   }
 }
@@ -357,9 +376,7 @@ TEST(Cli, AnImporterThatFailsIsOneLineAndStatus2) {
     for (const char* mode : {"--info", "--dump"}) {
       std::vector<std::string> args{kExe, mode, wuson};
       args.insert(args.end(), c.extra.begin(), c.extra.end());
-      const auto t0 = std::chrono::steady_clock::now();
       expect_bad_input(args, c.says);
-      EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
     }
     ::unsetenv("SKINVIEW_IMPORT_FAULT");
   }

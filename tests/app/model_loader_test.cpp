@@ -37,11 +37,19 @@ std::optional<ModelLoader::Finished> wait_for(ModelLoader& loader, double second
 }
 
 TEST(ModelLoader, ReadsARealFileWithoutBlocking) {
+  {
+    // start() and poll() return while the read goes on in the child: with a worker that never
+    // ends and no time limit, one that waited for it would never return.
+    test::WorkerFault hang("hang");
+    ModelLoader hanging(limit(0.0));
+    ASSERT_EQ(hanging.start(kModel), "");
+    for (int i = 0; i < 100; ++i) EXPECT_FALSE(hanging.poll().has_value());
+    EXPECT_TRUE(hanging.busy());
+    EXPECT_EQ(test::child_process_count(), 1);
+  }
+  EXPECT_EQ(test::child_process_count(), 0);  // the loader's end killed the read
   ModelLoader loader(limit(60.0));
-  const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(loader.start(kModel), "");
-  // start() and poll() return at once: the read goes on in the child.
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
   EXPECT_TRUE(loader.busy());
   EXPECT_EQ(loader.path(), kModel);
   auto done = wait_for(loader, 60.0);
@@ -89,12 +97,11 @@ TEST(ModelLoader, GivesUpOnAHangingReadKillsItAndOpensTheNextFile) {
     ASSERT_EQ(loader.start(kModel), "");
     EXPECT_FALSE(loader.poll().has_value());  // still reading, limit not reached
     EXPECT_EQ(test::child_process_count(), 1);
-    auto done = wait_for(loader, 20.0);
+    auto done = wait_for(loader, 60.0);
     const double waited =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(done.has_value());
-    EXPECT_GE(waited, 0.5);
-    EXPECT_LT(waited, 10.0);
+    EXPECT_GE(waited, 0.5);  // not before the limit (how long after it depends on the machine)
     EXPECT_FALSE(done->result.ok());
     EXPECT_EQ(done->result.error, kModel + ": gave up after 0.5 s (--time-limit)");
     EXPECT_FALSE(loader.busy());

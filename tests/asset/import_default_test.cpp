@@ -16,6 +16,7 @@
 #include "io/import.h"
 #include "skin/skinning.h"
 #include "test_util.h"
+#include "usable_model.h"
 
 namespace sv {
 namespace {
@@ -66,7 +67,7 @@ class DefaultAssetImport : public ::testing::Test {
 ImportResult* DefaultAssetImport::result_ = nullptr;
 
 TEST_F(DefaultAssetImport, LoadsCleanly) {
-  EXPECT_EQ(model().validate(), "");
+  test::expect_usable(model(), std::string(facts::kPath));
   EXPECT_EQ(report().vertices_over_4_influences, 0u);
   EXPECT_EQ(report().vertices_renormalised, 0u);
   EXPECT_EQ(report().vertices_unweighted, 0u);

