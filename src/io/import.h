@@ -114,6 +114,9 @@ struct ImportProvenance {
   std::vector<std::string> read_files;  // files the import opened besides the model itself (a
                                         // .gltf's .bin buffers, an .md5mesh's .md5anim, the
                                         // texture images it decoded)
+  // The worker's sandbox layers in force while it read the file (src/import/sandbox.h), e.g.
+  // "landlock v7, seccomp, rlimits"; one line.
+  std::string sandbox;
 };
 
 struct ImportResult {
@@ -146,6 +149,9 @@ struct ImportOptions {
   // repeatable). A texture resolves, after symbolic links, inside the model's folder tree or one
   // of these, or it is not loaded (src/import/images.h).
   std::vector<std::string> texture_paths;
+  // Folders the worker's sandbox lets it read besides the model's own (e.g. --texture-path);
+  // everything else on the disk is closed to it where the kernel has Landlock.
+  std::vector<std::string> read_dirs;
 };
 
 // Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far
