@@ -163,8 +163,8 @@ TEST(ImportCache, AnEntryCopiedUnderAnotherModelsKeyIsRefusedAndTheModelImported
   const ImportResult b = import_model(other, cached(dir));
   ASSERT_TRUE(b.ok()) << b.error;
   ASSERT_NE(a.model->skeleton.names, b.model->skeleton.names);
-  const std::string key_a = ModelCache::key_for(kDefault, import_cache_salt());
-  const std::string key_b = ModelCache::key_for(other, import_cache_salt());
+  const std::string key_a = ModelCache::key_for(kDefault, import_cache_salt(cached(dir)));
+  const std::string key_b = ModelCache::key_for(other, import_cache_salt(cached(dir)));
   ASSERT_EQ(entries(dir).size(), 2u);
   fs::copy_file(dir / ("cache/" + key_a + ".svc"), dir / ("cache/" + key_b + ".svc"),
                 fs::copy_options::overwrite_existing);
