@@ -2,7 +2,8 @@
 # fuzz/make_seeds.sh OUT_DIR [WORKER]: writes one seed corpus per format family under OUT_DIR
 # (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package, for import_fuzzer; and
 # the corpus `model` for model_reader_fuzzer: the flat binary models that the import worker
-# WORKER (default: OUT_DIR/../skinview-import) writes for the skinned and animated test models.
+# WORKER (default: OUT_DIR/../skinview-import) writes for the skinned and animated test models,
+# and the corpus `cache` for cache_entry_fuzzer (the same streams behind two zero bytes).
 # Each import seed is one hint byte (the index into sv::fuzz::kHints, fuzz/fuzz_input.h) followed
 # by the file. Large files are cut down (BVH to 10 frames, SMD to 200 triangles) so the fuzzer
 # runs fast on them.
@@ -114,5 +115,12 @@ tail -c +2 "$out/bvh/01_01.bvh" >"$out/01_01.bvh"
 "$worker" --result-fd 1 --file "$out/01_01.bvh" >"$out/model/01_01.bvh.svm"
 rm "$out/01_01.bvh"
 "$worker" --result-fd 1 --file "$(dirname "$0")/../assets/default.glb" >"$out/model/default.glb.svm"
+
+# The cache entry fuzzer's seeds: each model seed behind two zero bytes (no flags, no side files;
+# fuzz/cache_entry_fuzzer.cpp).
+mkdir -p "$out/cache"
+for f in "$out"/model/*.svm; do
+  { printf '\x00\x00'; cat "$f"; } >"$out/cache/$(basename "$f")"
+done
 
 du -sh "$out"/*

@@ -12,6 +12,7 @@ SKINVIEW_BUILD_PACKAGES=(
   zlib1g-dev  # assimp's CMake target links /usr/lib/.../libz.so, which libassimp-dev does not pull in
   libcli11-dev nlohmann-json3-dev libtinygltf-dev
   libxxhash-dev  # content hashes for the model cache
+  libseccomp-dev  # the import worker's system-call filter
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri
   ninja-build  # a no-op build of the viewer takes Ninja a fraction of a second (make: seconds)

@@ -203,6 +203,9 @@ int run_info(const Options& o) {
     out << "\n";
     for (const std::string& note : r.report.notes) out << "  " << note << "\n";
   }
+  // The worker's sandbox layers when the file was imported (for a cached model: when it was
+  // first imported).
+  if (!r.provenance.sandbox.empty()) out << "Import sandbox: " << r.provenance.sandbox << "\n";
   if (r.from_cache)
     out << "Read from the model cache (the importer did not run; --no-cache runs it).\n";
   std::cout << out.str();

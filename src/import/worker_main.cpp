@@ -8,8 +8,12 @@
 // SIGXCPU; one second later SIGKILL), a limit on what it writes (the largest model a reader
 // accepts), no core files, and death when its parent dies. An allocation that fails past the
 // limit ends it at once with kExitOutOfMemory (assimp would otherwise catch std::bad_alloc and
-// carry on with whatever it had).
+// carry on with whatever it had). Then it enters its sandbox (import/sandbox.h: Landlock,
+// seccomp, rlimits), reading only the model's folder, the --read-dir folders and the libraries,
+// and writes the layers in force into its result.
 #include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/ptrace.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -20,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <sstream>
@@ -27,6 +32,7 @@
 #include <vector>
 
 #include "import/assimp_read.h"
+#include "import/sandbox.h"
 #include "import/worker_import.h"
 #include "io/model_format.h"
 #include "io/worker_protocol.h"
@@ -70,9 +76,62 @@ bool write_all(int fd, const std::vector<uint8_t>& bytes) {
   return true;
 }
 
+// errno's name for the probe's line ("ok" when the call succeeded).
+std::string outcome(bool ok, int err) {
+  if (ok) return "ok";
+  switch (err) {
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case ESRCH: return "ESRCH";
+    default: return "errno" + std::to_string(err);
+  }
+}
+
+// Test-only ("sandbox-probe", worker_protocol.h): tries what the sandbox must stop, from inside
+// it, and writes the outcomes as the result's error line, with the sandbox line after them:
+//   inside   read <model folder>/probe-inside          (allowed)
+//   outside  read <model folder>/../probe-outside      (Landlock: EACCES)
+//   write    create <model folder>/probe-written       (Landlock: EACCES)
+//   exec     execve of a path that does not exist      (seccomp: EPERM; else ENOENT)
+//   socket   socket(AF_INET) / unix socket(AF_UNIX)    (seccomp: EPERM)
+//   ptrace   PTRACE_PEEKDATA on itself, not traced     (seccomp: EPERM; else ESRCH)
+void probe_sandbox(int result_fd, const std::string& model, const std::string& sandbox) {
+  const std::filesystem::path dir = std::filesystem::absolute(model).parent_path();
+  auto try_open = [](const std::filesystem::path& p, int flags) {
+    const int fd = ::open(p.c_str(), flags | O_CLOEXEC, 0600);
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    return outcome(fd >= 0, err);
+  };
+  auto try_socket = [](int domain) {
+    const int fd = ::socket(domain, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    return outcome(fd >= 0, err);
+  };
+  std::string line = "probe:";
+  line += " inside=" + try_open(dir / "probe-inside", O_RDONLY);
+  line += " outside=" + try_open(dir.parent_path() / "probe-outside", O_RDONLY);
+  line += " write=" + try_open(dir / "probe-written", O_WRONLY | O_CREAT | O_EXCL);
+  char arg0[] = "skinview-probe";
+  char* argv[] = {arg0, nullptr};
+  ::execve("/nonexistent/skinview-probe", argv, argv + 1);
+  line += " exec=" + outcome(false, errno);
+  line += " socket=" + try_socket(AF_INET);
+  line += " unix=" + try_socket(AF_UNIX);
+  errno = 0;
+  static long word = 0;
+  ::ptrace(PTRACE_PEEKDATA, ::getpid(), &word, nullptr);
+  line += " ptrace=" + outcome(errno == 0, errno);
+  line += "; sandbox: " + sandbox;
+  write_all(result_fd, write_error(line, {}));
+  ::_exit(0);
+}
+
 // Test-only misbehaviour (worker_protocol.h, kFaultVariable) for the model `name`. Returns when
 // there is none to do, or after "print".
-void misbehave_if_asked(int result_fd, const std::string& name) {
+void misbehave_if_asked(int result_fd, const std::string& name, const std::string& sandbox) {
   const char* fault = std::getenv(worker::kFaultVariable);
   if (!fault) return;
   std::string f = fault;
@@ -80,7 +139,9 @@ void misbehave_if_asked(int result_fd, const std::string& name) {
     if (name.find(f.substr(colon + 1)) == std::string::npos) return;  // another file
     f.resize(colon);
   }
-  if (f == "segv") {
+  if (f == "sandbox-probe") {
+    probe_sandbox(result_fd, name, sandbox);
+  } else if (f == "segv") {
     ::raise(SIGSEGV);
   } else if (f == "abort") {
     std::abort();
@@ -98,6 +159,22 @@ void misbehave_if_asked(int result_fd, const std::string& name) {
     std::vector<uint8_t> bytes(kModelMagic, kModelMagic + 8);
     bytes.resize(64, 0xab);
     write_all(result_fd, bytes);
+    ::_exit(0);
+  } else if (f == "huge-output" || f == "huge-garbage") {
+    // A 3 GiB result (sparse: no memory is touched here) whose header states that size, or
+    // whose header is garbage: the parent must refuse it from its size and header alone.
+    const uint64_t size = uint64_t{3} << 30;
+    std::vector<uint8_t> header(kModelHeaderBytes, 0xab);
+    if (f == "huge-output") {
+      std::fill(header.begin(), header.end(), 0);
+      std::memcpy(header.data(), kModelMagic, 8);
+      const uint32_t version = kModelFormatVersion, sections = 1;
+      std::memcpy(header.data() + 8, &version, 4);
+      std::memcpy(header.data() + 12, &sections, 4);
+      std::memcpy(header.data() + 16, &size, 8);
+    }
+    if (::ftruncate(result_fd, static_cast<off_t>(size)) != 0) ::_exit(worker::kExitWriteFailed);
+    write_all(result_fd, header);
     ::_exit(0);
   } else if (f == "exit") {
     ::_exit(7);
@@ -132,6 +209,7 @@ int main(int argc, char** argv) {
   uint64_t memory_limit = 0, cpu_limit = 0;
   long parent = 0;
   std::string file, hint, name;
+  std::vector<std::string> read_dirs;
   bool from_stdin = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -145,6 +223,8 @@ int main(int argc, char** argv) {
       cpu_limit = std::strtoull(v->c_str(), nullptr, 10);
     } else if (a == "--parent" && (v = value())) {
       parent = std::atol(v->c_str());
+    } else if (a == "--read-dir" && (v = value())) {
+      read_dirs.push_back(*v);
     } else if (a == "--file" && (v = value())) {
       file = *v;
     } else if (a == "--stdin" && i + 2 < args.size()) {
@@ -170,7 +250,16 @@ int main(int argc, char** argv) {
     set_limit(RLIMIT_AS, limit, limit);
   }
   std::set_new_handler(out_of_memory);
-  misbehave_if_asked(result_fd, from_stdin ? name : file);
+  // The model's folder, as given (assimp finds side files there) and as resolved (a link's
+  // target must be readable too).
+  if (!from_stdin) {
+    std::error_code ec;
+    read_dirs.push_back(std::filesystem::absolute(file, ec).parent_path().string());
+    const std::filesystem::path real = std::filesystem::canonical(file, ec);
+    if (!ec) read_dirs.push_back(real.parent_path().string());
+  }
+  const std::string sandbox = enter_sandbox(read_dirs);
+  misbehave_if_asked(result_fd, from_stdin ? name : file, sandbox);
 
   ImportResult result;
   if (from_stdin) {
@@ -187,6 +276,7 @@ int main(int argc, char** argv) {
   } else {
     result = import_file_here(file);
   }
+  result.provenance.sandbox = sandbox;
   const std::vector<uint8_t> stream =
       result.ok() ? write_model(*result.model, result.report, result.provenance)
                   : write_error(result.error, result.provenance);

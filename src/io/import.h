@@ -100,6 +100,9 @@ struct ImportProvenance {
   std::string importer;                 // e.g. "assimp 5.2.4" (the version assimp reports)
   std::vector<std::string> read_files;  // files the import opened besides the model itself (a
                                         // .gltf's .bin buffers, an .md5mesh's .md5anim)
+  // The worker's sandbox layers in force while it read the file (src/import/sandbox.h), e.g.
+  // "landlock v7, seccomp, rlimits"; one line.
+  std::string sandbox;
 };
 
 struct ImportResult {
@@ -125,6 +128,9 @@ struct ImportOptions {
   // and the window pass ModelCache::default_dir() unless --no-cache. `cache_max_bytes` bounds it.
   std::string cache_dir;
   uint64_t cache_max_bytes = uint64_t{1} << 30;
+  // Folders the worker's sandbox lets it read besides the model's own (e.g. --texture-path);
+  // everything else on the disk is closed to it where the kernel has Landlock.
+  std::vector<std::string> read_dirs;
 };
 
 // Half of the machine's physical memory, at most 4 GiB and at least 1 GiB: room for models far

@@ -56,11 +56,10 @@ bool import_cache_enabled(const ImportOptions& options) {
 CacheLookup look_up_import(const std::string& path, const ImportOptions& options) {
   CacheLookup out;
   if (!import_cache_enabled(options)) return out;
-  std::error_code ec;
-  // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute).
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec || size == 0 || size > kMaxFileBytes) return out;
-  out.key = ModelCache::key_for(path, import_cache_salt());
+  // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute); a
+  // FIFO or a device is not hashed at all (key_for opens without blocking and reads only a
+  // regular file).
+  out.key = ModelCache::key_for(path, import_cache_salt(), kMaxFileBytes);
   if (out.key.empty()) return out;
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
   std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path));
@@ -81,7 +80,7 @@ std::string store_import(const std::string& key, const std::string& path,
                          std::span<const uint8_t> stream, std::span<const std::string> read_files,
                          const ImportOptions& options) {
   if (key.empty() || stream.empty() || !import_cache_enabled(options)) return "nothing to store";
-  if (ModelCache::key_for(path, import_cache_salt()) != key)
+  if (ModelCache::key_for(path, import_cache_salt(), kMaxFileBytes) != key)
     return path + " changed while it was imported";
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
   return cache.store(key, stream, read_files, folder_of(path));

@@ -7,9 +7,10 @@
 // result -- the binary format's version, the hash of the worker executable (a rebuilt
 // converter, with its repairs and limits, invalidates every entry) and the assimp library the
 // worker loads (its resolved file name, size and modification time: a Debian update of
-// libassimp invalidates them too). Files the import opened besides the model (a .gltf's .bin, an
-// .md5mesh's .md5anim) are listed in the entry with their hashes; a change to any of them is a
-// miss. A hit goes through read_model's checks like the worker's own output: an entry that fails
+// libassimp invalidates them too). Every file the worker reports it opened besides the model (a
+// .gltf's .bin, an .md5mesh's .md5anim, an .obj's .mtl) is listed in the entry by its resolved
+// path and its hash: a change to any of them, or the same model bytes beside other side files,
+// is a miss. The entry also names its key: one copied under another model's key is refused. A hit goes through read_model's checks like the worker's own output: an entry that fails
 // them is removed and the file is imported again.
 //
 // Off when ImportOptions::cache_dir is "" (--no-cache; the library's default, so tests and tools

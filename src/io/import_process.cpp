@@ -126,29 +126,48 @@ std::string signal_name(int sig) {
   return "signal " + std::to_string(sig);
 }
 
-// The file descriptor's whole contents, or nullopt when it is larger than `max` or unreadable.
-std::optional<std::vector<uint8_t>> read_all(int fd, uint64_t max, std::string* why) {
+bool pread_full(int fd, uint8_t* out, std::size_t n, uint64_t offset) {
+  std::size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    got += static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+// The worker's output, read in two steps: its size (fstat) against `max` and its header against
+// that size, and only then the body. A worker that wrote a huge or a garbage header is refused
+// with nothing of the body read or allocated. nullopt with `why` set on a refusal.
+std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std::string& limit_name,
+                                                std::string* why) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    *why = std::string("cannot read the importer's output (") + std::strerror(errno) + ")";
+  if (::fstat(fd, &st) != 0 || st.st_size < 0) {
+    *why = std::string("cannot read the importer's output (") + std::strerror(errno) +
+           "); refused";
     return std::nullopt;
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max) {
     *why = "the importer's output is " + std::to_string(size) + " bytes, more than " +
-           std::to_string(max);
+           limit_name + "; refused unread";
     return std::nullopt;
   }
-  std::vector<uint8_t> bytes(static_cast<std::size_t>(size));
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::pread(fd, bytes.data() + got, bytes.size() - got, static_cast<off_t>(got));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *why = "cannot read the importer's output";
-      return std::nullopt;
-    }
-    got += static_cast<std::size_t>(n);
+  std::vector<uint8_t> bytes(static_cast<std::size_t>(std::min<uint64_t>(size, kModelHeaderBytes)));
+  if (!pread_full(fd, bytes.data(), bytes.size(), 0)) {
+    *why = "cannot read the importer's output; refused";
+    return std::nullopt;
+  }
+  if (std::string e = check_model_header(bytes, size); !e.empty()) {
+    *why = "the importer's output is malformed (" + e + "); refused unread";
+    return std::nullopt;
+  }
+  bytes.resize(static_cast<std::size_t>(size));
+  if (!pread_full(fd, bytes.data() + kModelHeaderBytes, bytes.size() - kModelHeaderBytes,
+                  kModelHeaderBytes)) {
+    *why = "cannot read the importer's output; refused";
+    return std::nullopt;
   }
   return bytes;
 }
@@ -261,6 +280,10 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
                                    std::to_string(cpu),
                                    "--parent",
                                    std::to_string(::getpid())};
+  for (const std::string& dir : options_.read_dirs) {
+    args.push_back("--read-dir");
+    args.push_back(dir);
+  }
   args.insert(args.end(), what.begin(), what.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -414,10 +437,15 @@ ImportResult ImportProcess::finish(int status) {
               " reading it; refused" + quote;
     return r;
   }
+  // A stream larger than the worker's own memory limit cannot be one it built in memory
+  // (write_model holds the whole stream): that limit bounds what is read, as the format's does.
   std::string why;
-  std::optional<std::vector<uint8_t>> bytes = read_all(model_fd_, kMaxModelBytes, &why);
+  const bool by_memory = memory_limit_ < kMaxModelBytes;
+  std::optional<std::vector<uint8_t>> bytes = read_result(
+      model_fd_, by_memory ? memory_limit_ : kMaxModelBytes,
+      by_memory ? "the memory limit of " + mib_text(memory_limit_) : "the format's limit", &why);
   if (!bytes) {
-    r.error = name_ + ": " + why + "; refused";
+    r.error = name_ + ": " + why;
     return r;
   }
   r = read_model(*bytes, name_);

@@ -4,17 +4,32 @@
 // An entry is found by what the import read, never by a file's name or date: its key is the
 // XXH3-128 hash of the model file's bytes together with a `salt` naming everything else that
 // shapes the result (the binary format's version, the importer's revision, assimp's version).
-// Files the import read besides the model (a .gltf's .bin buffers, an .md5mesh's .md5anim) are
-// listed in the entry with their own hashes, and an entry whose listed files changed is a miss.
+// Files the import read besides the model (a .gltf's .bin buffers, an .md5mesh's .md5anim, an
+// .obj's .mtl) are listed in the entry by their resolved path (symbolic links followed: relative
+// to the model's resolved folder when inside it, else absolute) with their size and their own
+// hash; an entry is a hit only when each listed file still resolves to that path and hashes as it
+// did, so the same model bytes beside other side files are a miss.
 //
 // Where: $XDG_CACHE_HOME/skinview/, or ~/.cache/skinview/ (the XDG default); one file per entry,
-// `<key>.svc`, written to a temporary name and renamed into place, so a reader never sees half an
-// entry and two processes storing the same key do not clash. Size: after each store the oldest
-// entries (by last use: a hit refreshes an entry's time) are removed until the folder is within
-// the bound. Entries are untrusted on the way back like any other bytes (another program or a
-// full disk may have damaged them): the entry's own framing is checked here and the model bytes
-// go through the model reader's checks; an entry that fails either is removed and treated as a
-// miss. Nothing here knows the model format: payloads are bytes.
+// `<key>.svc`. What the cache trusts, and what it does not:
+//  - the folder: it must be a real folder (not a symbolic link) owned by this user; it is created
+//    with mode 0700 and narrowed to 0700 when found wider. A folder that fails this is not used
+//    (no hits, no stores): whoever can write there could plant any entry.
+//  - an entry's bytes are untrusted like any other (another program, a copy, a full disk):
+//    opened without following a symbolic link and without blocking (O_NOFOLLOW, O_NONBLOCK: a
+//    FIFO does not hang the reader), read only when fstat says it is a regular file no larger
+//    than the whole cache, its framing checked field by field, and its payload's checksum
+//    computed while it is read (XXH3 streaming). An entry names the key it was stored under and
+//    is refused under any other (a valid entry copied over another model's is not shown as that
+//    model). The model bytes then go through the model reader's checks. An entry that fails any
+//    of this is removed and treated as a miss.
+//  - writes: the entry is written to a temporary file of an unpredictable name created with
+//    O_EXCL (mode 0600; never an existing file or link), fsynced, renamed into place and the
+//    folder fsynced, so a reader never sees half an entry, a crash leaves the old entry or the new
+//    one, and two processes storing the same key do not clash.
+// Size: after each store the oldest entries (by last use: a hit refreshes an entry's time) are
+// removed until the folder is within the bound. Nothing here knows the model format: payloads are
+// bytes.
 #pragma once
 
 #include <cstdint>
@@ -37,19 +52,22 @@ class ModelCache {
   static std::string default_dir();
 
   // A lookup key: the hash of `path`'s bytes and of `salt`, 32 hex digits; "" when the file
-  // cannot be read (not a regular file, unreadable). Reads the whole file (XXH3 runs at several
-  // GB/s: ~0.1 s for the largest file the importer accepts).
-  static std::string key_for(const std::string& path, std::string_view salt);
+  // cannot be read (not a regular file, unreadable, larger than `max_size`). Reads the whole file
+  // (XXH3 runs at several GB/s: ~0.1 s for the largest file the importer accepts).
+  static std::string key_for(const std::string& path, std::string_view salt,
+                             uint64_t max_size = UINT64_MAX);
 
-  // The payload stored under `key`, when there is one whose listed files (relative to
-  // `model_dir`) still hash as they did; the entry's time is refreshed. A damaged entry, or one
-  // whose files changed, is removed and gives nothing.
+  // The payload stored under `key`, when there is one that names `key` and whose listed files
+  // (resolved against `model_dir`) still resolve and hash as they did; the entry's time is
+  // refreshed. A damaged entry, one stored under another key, or one whose files changed, is
+  // removed and gives nothing.
   std::optional<std::vector<uint8_t>> load(const std::string& key, const std::string& model_dir);
 
   // Stores `payload` under `key`, listing `read_files` (paths relative to `model_dir`, or
-  // absolute) with their current hashes, then trims the folder to the size bound. Returns "" or
-  // why it could not store (a read-only or full disk is not an error for the caller: the model
-  // is still shown, it is only not cached).
+  // absolute; each resolved) with their current hashes, then trims the folder to the size bound.
+  // Returns "" or why it could not store (a read-only or full disk is not an error for the
+  // caller: the model is still shown, it is only not cached). A whole entry larger than
+  // max_bytes() is not stored.
   std::string store(const std::string& key, std::span<const uint8_t> payload,
                     std::span<const std::string> read_files, const std::string& model_dir);
 
@@ -64,7 +82,9 @@ class ModelCache {
   uint64_t max_bytes() const noexcept { return max_bytes_; }
 
  private:
-  std::string entry_path(const std::string& key) const;
+  // The folder opened (O_DIRECTORY | O_NOFOLLOW) and checked as described above, created when
+  // `create`; -1 when it is missing or not to be trusted (`why` says which).
+  int open_dir(bool create, std::string* why) const;
 
   std::string dir_;
   uint64_t max_bytes_;

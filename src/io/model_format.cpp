@@ -1,5 +1,6 @@
 #include "io/model_format.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -27,7 +28,7 @@ static_assert(std::endian::native == std::endian::little,
 static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16);
 static_assert(sizeof(glm::mat4) == 64 && sizeof(glm::u16vec4) == 8);
 
-constexpr std::size_t kHeaderBytes = 32;
+constexpr std::size_t kHeaderBytes = kModelHeaderBytes;
 constexpr std::size_t kSectionHeaderBytes = 16;
 // Strings: names, paths and report lines. assimp's own strings hold at most 1,024 bytes.
 constexpr uint64_t kMaxStringBytes = uint64_t{1} << 16;
@@ -143,6 +144,7 @@ void write_info(Writer& w, const ImportProvenance& p) {
   w.string(p.importer);
   w.u64(p.read_files.size());
   for (const std::string& f : p.read_files) w.string(f);
+  w.string(p.sandbox);
   w.end();
 }
 
@@ -361,23 +363,9 @@ struct Section {
 
 // Checks the header and splits the stream into sections; "" or what is wrong.
 std::string split_sections(std::span<const uint8_t> bytes, std::vector<Section>& out) {
-  if (bytes.size() < kHeaderBytes)
-    return "only " + std::to_string(bytes.size()) + " bytes, shorter than the header";
-  if (std::memcmp(bytes.data(), kModelMagic, 8) != 0) return "no model header (wrong magic)";
-  uint32_t version = 0, sections = 0;
-  uint64_t total = 0, reserved = 0;
-  std::memcpy(&version, bytes.data() + 8, 4);
+  if (std::string e = check_model_header(bytes, bytes.size()); !e.empty()) return e;
+  uint32_t sections = 0;
   std::memcpy(&sections, bytes.data() + 12, 4);
-  std::memcpy(&total, bytes.data() + 16, 8);
-  std::memcpy(&reserved, bytes.data() + 24, 8);
-  if (version != kModelFormatVersion)
-    return "format version " + std::to_string(version) + ", this reader reads version " +
-           std::to_string(kModelFormatVersion);
-  if (total != bytes.size())
-    return "header gives " + std::to_string(total) + " bytes, the stream has " +
-           std::to_string(bytes.size());
-  if (total > kMaxModelBytes) return "more than " + std::to_string(kMaxModelBytes) + " bytes";
-  if (reserved != 0) return "reserved header bytes are not zero";
   if (sections > (bytes.size() - kHeaderBytes) / kSectionHeaderBytes)
     return std::to_string(sections) + " sections cannot fit in the stream";
   std::size_t at = kHeaderBytes;
@@ -428,8 +416,11 @@ std::string read_info(const Section& s, ImportProvenance& p) {
     p.read_files.resize(static_cast<std::size_t>(n));
     for (std::string& f : p.read_files) in.string(f, "name of a file read");
   }
-  in.at_end("the INFO section");
-  return in.error();
+  in.string(p.sandbox, "sandbox line");
+  if (!in.at_end("the INFO section")) return in.error();
+  one_line(p.importer);
+  one_line(p.sandbox);
+  return {};
 }
 
 std::string read_skeleton(const Section& s, Skeleton& sk) {
@@ -755,6 +746,27 @@ std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance&
   w.string(error);
   w.end();
   return w.finish();
+}
+
+std::string check_model_header(std::span<const uint8_t> bytes, uint64_t stream_size) {
+  if (stream_size < kHeaderBytes || bytes.size() < kHeaderBytes)
+    return "only " + std::to_string(std::min<uint64_t>(stream_size, bytes.size())) +
+           " bytes, shorter than the header";
+  if (std::memcmp(bytes.data(), kModelMagic, 8) != 0) return "no model header (wrong magic)";
+  uint32_t version = 0;
+  uint64_t total = 0, reserved = 0;
+  std::memcpy(&version, bytes.data() + 8, 4);
+  std::memcpy(&total, bytes.data() + 16, 8);
+  std::memcpy(&reserved, bytes.data() + 24, 8);
+  if (version != kModelFormatVersion)
+    return "format version " + std::to_string(version) + ", this reader reads version " +
+           std::to_string(kModelFormatVersion);
+  if (total != stream_size)
+    return "header gives " + std::to_string(total) + " bytes, the stream has " +
+           std::to_string(stream_size);
+  if (total > kMaxModelBytes) return "more than " + std::to_string(kMaxModelBytes) + " bytes";
+  if (reserved != 0) return "reserved header bytes are not zero";
+  return {};
 }
 
 ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name) {

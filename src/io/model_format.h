@@ -12,7 +12,7 @@
 //            u64 payload size, the payload, zero bytes up to the next multiple of 8.
 //
 // Sections, in this order: INFO (the importer that wrote it: assimp's version, the files the
-// import opened besides the model), then either ERRR (the import failed: one line) or SKEL,
+// import opened besides the model, the sandbox layers it ran under), then either ERRR (the import failed: one line) or SKEL,
 // MESH x meshes, MATL x materials, MRPH x meshes with morph targets, CLIP x clips (runtime
 // form), MWGT x clips with morph weight tracks, REPT (the import report).
 // Inside a payload, scalars are fixed-size; an array is a u64 element count then the elements; a
@@ -51,9 +51,20 @@ namespace sv {
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
 // 4: morph targets (MRPH) and the clips' morph weight tracks (MWGT).
 // 5: meshes carry influences 5-8 (Mesh::joints2, weights2, cut_weights; empty within 4).
-inline constexpr uint32_t kModelFormatVersion = 5;
+// 6: taken by the images in the stream (another branch; merged into whichever lands second).
+// 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox).
+inline constexpr uint32_t kModelFormatVersion = 7;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
+
+// The header's size: what the parent reads of the worker's output before anything else.
+inline constexpr std::size_t kModelHeaderBytes = 32;
+
+// Checks a stream's header (`header`: at least its first kModelHeaderBytes) against the size of
+// the whole stream, before the rest of it is read: magic, version, the total size it states
+// (equal to `stream_size`, at most kMaxModelBytes), the reserved field. "" or what is wrong, in
+// read_model's words.
+std::string check_model_header(std::span<const uint8_t> header, uint64_t stream_size);
 
 // The stream for a successful import: `model` must validate (the worker's conversion makes sure).
 std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,

@@ -2,7 +2,10 @@
 // the worker's command line, the descriptor it writes its model to, and its exit statuses.
 //
 //   skinview-import [--result-fd N] [--memory-limit BYTES] [--cpu-limit SECONDS]
-//                   [--parent PID] (--file PATH | --stdin HINT NAME)
+//                   [--parent PID] [--read-dir DIR]... (--file PATH | --stdin HINT NAME)
+//
+// --read-dir: a folder the worker's sandbox lets it read besides the model's own (repeatable;
+// import/sandbox.h).
 //   skinview-import --extensions     the extensions assimp reads, one per line, lower case
 //   skinview-import --version        the assimp version the worker runs ("assimp 5.2.4")
 //
@@ -24,7 +27,10 @@ inline constexpr int kExitWriteFailed = 74;  // the result could not be written
 // reads the file, so tests can check that the parent contains each failure: "segv" (raises
 // SIGSEGV), "abort", "hang" (loops forever), "alloc" (allocates and touches memory until the
 // limit stops it), "garbage" (writes a malformed model), "exit" (exits with status 7), "print"
-// (prints 200 KiB to stdout and stderr, then imports normally). "FAULT:TEXT" misbehaves only for
+// (prints 200 KiB to stdout and stderr, then imports normally), "huge-output" (a sparse 3 GiB
+// result with a header that states that size), "huge-garbage" (the same with a garbage header),
+// "sandbox-probe" (tries, from inside the sandbox, to read outside the model's folder, write,
+// exec, open sockets and ptrace, and writes what happened as its error line: worker_main.cpp). "FAULT:TEXT" misbehaves only for
 // a model whose path (or label) contains TEXT: a window can open a good file, then a bad one.
 inline constexpr const char* kFaultVariable = "SKINVIEW_IMPORT_FAULT";
 

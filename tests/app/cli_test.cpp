@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_util.h"
@@ -409,6 +410,40 @@ TEST(Cli, AReopenReadsTheModelCacheAndNoCacheBypassesIt) {
   std::vector<std::string> uncached = pose;
   uncached.push_back("--no-cache");
   EXPECT_EQ(dump(pose, character), dump(uncached, character));
+  if (old != nullptr) {
+    ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("XDG_CACHE_HOME");
+  }
+  std::filesystem::remove_all(home);
+}
+
+// A FIFO where the model's cache entry should be (the hang: --info blocked forever opening
+// it): --info imports the model instead, and the next store replaces the FIFO with an entry.
+TEST(Cli, AFifoWhereACacheEntryShouldBeDoesNotHangInfo) {
+  const std::string character = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string home = temp_file("xdg-cache-fifo");
+  std::filesystem::remove_all(home);
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("XDG_CACHE_HOME", home.c_str(), 1);
+  const std::string says = "Read from the model cache";
+  const ProcessResult first = run_process({kExe, "--info", character});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  std::vector<std::string> entries;
+  for (const auto& e : std::filesystem::directory_iterator(home + "/skinview"))
+    if (e.path().extension() == ".svc") entries.push_back(e.path().string());
+  ASSERT_EQ(entries.size(), 1u);
+  std::filesystem::remove(entries[0]);
+  ASSERT_EQ(::mkfifo(entries[0].c_str(), 0600), 0);
+  // The limit only keeps a regression from hanging the suite: it fails the test, it is no bound.
+  const ProcessResult with_fifo = run_process({kExe, "--info", character}, 120.0);
+  EXPECT_FALSE(with_fifo.timed_out) << "--info hung on a FIFO in the cache";
+  EXPECT_EQ(with_fifo.exit_code, 0) << with_fifo.err;
+  EXPECT_EQ(with_fifo.out.find(says), std::string::npos) << with_fifo.out;
+  EXPECT_TRUE(std::filesystem::is_regular_file(entries[0]));
+  const ProcessResult again = run_process({kExe, "--info", character});
+  EXPECT_NE(again.out.find(says), std::string::npos) << again.out;
   if (old != nullptr) {
     ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
   } else {

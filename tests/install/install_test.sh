@@ -88,4 +88,29 @@ done
   fail "the thumbnailer and the desktop entry name different MIME types"
 grep -q '^Exec=skinview .*--thumbnail %i %o %s' "$prefix/share/thumbnailers/skinview.thumbnailer" ||
   fail "the thumbnailer does not run skinview --thumbnail %i %o %s"
+# The file manager's view: with the installed MIME file, real files of each format get skinview's
+# types (where shared-mime-info's tools are there to ask).
+if command -v update-mime-database >/dev/null 2>&1 && command -v gio >/dev/null 2>&1 &&
+  [ -d /usr/share/assimp/models ]; then
+  mkdir -p "$tmp/data/mime/packages"
+  cp /usr/share/mime/packages/*.xml "$prefix/share/mime/packages/skinview.xml" "$tmp/data/mime/packages/"
+  update-mime-database "$tmp/data/mime" >/dev/null 2>&1
+  models=/usr/share/assimp/models
+  while read -r file type; do
+    got="$(XDG_DATA_HOME="$tmp/none" XDG_DATA_DIRS="$tmp/data" \
+      gio info -a standard::content-type "$models/$file" | sed -n 's/.*content-type: //p')"
+    [ "$got" = "$type" ] || fail "$file is $got, not $type"
+    grep -qxF "$type" <<<"$desktop_types" || fail "the desktop entry does not name $type"
+  done <<EOS
+FBX/box.fbx application/vnd.fbx
+Collada/COLLADA.dae model/vnd.collada+xml
+X/anim_test.x model/x.directx
+X/fromtruespace_bin32.x model/x.directx
+BVH/01_01.bvh application/x-bvh
+SMD/triangle.smd model/x.smd
+B3D/WusonBlitz.b3d model/x.b3d
+MS3D/Wuson.ms3d model/x.ms3d
+MD5/SimpleCube.md5mesh model/x.md5mesh
+EOS
+fi
 echo "installed into a temporary prefix; ran from another folder"

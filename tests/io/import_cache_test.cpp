@@ -153,6 +153,30 @@ TEST(ImportCache, AnEntryTheModelReaderRefusesIsImportedAgainAndReplaced) {
   EXPECT_TRUE(again.ok()) << again.error;
 }
 
+// The hole: a valid entry copied under another model's key was shown as that model. Now
+// the entry names its key: the copy is refused and the other model is imported (and cached) again.
+TEST(ImportCache, AnEntryCopiedUnderAnotherModelsKeyIsRefusedAndTheModelImportedAgain) {
+  TempDir dir;
+  const std::string other = SKINVIEW_TEST_MODELS "/glTF2/simple_skin/simple_skin.gltf";
+  const ImportResult a = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(a.ok()) << a.error;
+  const ImportResult b = import_model(other, cached(dir));
+  ASSERT_TRUE(b.ok()) << b.error;
+  ASSERT_NE(a.model->skeleton.names, b.model->skeleton.names);
+  const std::string key_a = ModelCache::key_for(kDefault, import_cache_salt());
+  const std::string key_b = ModelCache::key_for(other, import_cache_salt());
+  ASSERT_EQ(entries(dir).size(), 2u);
+  fs::copy_file(dir / ("cache/" + key_a + ".svc"), dir / ("cache/" + key_b + ".svc"),
+                fs::copy_options::overwrite_existing);
+  const ImportResult r = import_model(other, cached(dir));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.from_cache);
+  EXPECT_EQ(r.model->skeleton.names, b.model->skeleton.names);
+  const ImportResult again = import_model(other, cached(dir));
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(encoded(again), encoded(b));
+}
+
 TEST(ImportCache, TheSaltNamesTheFormatTheWorkerAndAssimp) {
   const std::string& salt = import_cache_salt();
   EXPECT_NE(salt.find("format " + std::to_string(kModelFormatVersion)), std::string::npos) << salt;

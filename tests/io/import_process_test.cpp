@@ -11,6 +11,7 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "io/import.h"
 #include "io/model_format.h"
@@ -110,6 +111,31 @@ TEST(ImportProcess, AMalformedResultIsRefused) {
   const ImportResult r = import_model(kModel, options(60));
   EXPECT_TRUE(starts_with(r.error, kModel + ": the importer's output is malformed (")) << r.error;
   EXPECT_NE(r.error.find("; refused"), std::string::npos) << r.error;
+}
+
+// The worker's output is judged by its size and its header before the body is read: a 3 GiB
+// output past the memory limit, or one with a garbage header, is refused without this process
+// allocating or reading it (its peak memory does not grow by the output's size).
+TEST(ImportProcess, AHugeOrGarbageOutputIsRefusedBeforeItsBodyIsRead) {
+  rusage before{}, after{};
+  ::getrusage(RUSAGE_SELF, &before);
+  {
+    test::WorkerFault fault("huge-output");
+    const ImportResult r = import_model(kModel, options(60, 256));
+    EXPECT_EQ(r.error, kModel + ": the importer's output is 3221225472 bytes, more than the "
+                                "memory limit of 256 MiB; refused unread")
+        << r.error;
+  }
+  {
+    test::WorkerFault fault("huge-garbage");
+    const ImportResult r = import_model(kModel, options(60, 4096));
+    EXPECT_EQ(r.error, kModel + ": the importer's output is malformed (no model header (wrong "
+                                "magic)); refused unread")
+        << r.error;
+  }
+  ::getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 256 << 10) << "KiB of peak memory grew";
+  EXPECT_EQ(test::child_process_count(), 0);
 }
 
 TEST(ImportProcess, AnOddExitStatusIsOneLine) {

@@ -1,8 +1,13 @@
-// The model cache on its own: keys, listed files, damage, the size bound. Payloads are plain
-// bytes here; that the importer stores and finds real models is tested with the importer.
+// The model cache on its own: keys, listed files, damage, the size bound, and what it trusts (an
+// entry under another key, a link, a FIFO or an oversized file where an entry should be, the
+// temporary files' names and modes, the folder's owner and mode). Payloads are plain bytes here;
+// that the importer stores and finds real models is tested with the importer.
 #include "io/model_cache.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -158,6 +163,166 @@ TEST(ModelCache, AnUnwritableFolderIsReportedNotFatal) {
   ModelCache c(models / "not-a-dir");  // a file where the folder should be
   EXPECT_NE(c.store("44444444444444444444444444444444", bytes_of("x"), {}, models.path()), "");
   EXPECT_FALSE(c.load("44444444444444444444444444444444", models.path()));
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+const std::string kKeyA = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+const std::string kKeyB = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+
+// A valid entry copied over another key's file: refused (and removed), so it is never shown as
+// the other model; the original still loads.
+TEST(ModelCache, AnEntryCopiedUnderAnotherKeyIsRefused) {
+  TempDir models, cache;
+  ModelCache c(cache.path());
+  ASSERT_EQ(c.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  ASSERT_EQ(c.store(kKeyB, bytes_of("model B"), {}, models.path()), "");
+  fs::copy_file(cache / (kKeyA + ".svc"), cache / (kKeyB + ".svc"),
+                fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(c.load(kKeyB, models.path()));
+  EXPECT_FALSE(fs::exists(cache / (kKeyB + ".svc")));
+  const auto a = c.load(kKeyA, models.path());
+  ASSERT_TRUE(a);
+  EXPECT_EQ(*a, bytes_of("model A"));
+  // Not a key at all: nothing is looked up or stored (no path is built from it).
+  EXPECT_FALSE(c.load("../" + kKeyA, models.path()));
+  EXPECT_NE(c.store("../x", bytes_of("x"), {}, models.path()), "");
+}
+
+// A FIFO, a link or a folder where an entry should be: the load neither blocks nor follows it.
+TEST(ModelCache, OnlyARegularFileIsReadAsAnEntry) {
+  TempDir models, cache, elsewhere;
+  ModelCache c(cache.path());
+  ASSERT_EQ(c.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  const std::string entry = cache / (kKeyA + ".svc");
+  // A FIFO with no writer: opening it to read would block forever without O_NONBLOCK.
+  fs::remove(entry);
+  ASSERT_EQ(::mkfifo(entry.c_str(), 0600), 0);
+  EXPECT_FALSE(c.load(kKeyA, models.path()));
+  EXPECT_FALSE(fs::exists(fs::symlink_status(entry)));
+  // A link to a valid entry: not followed.
+  ASSERT_EQ(c.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  fs::rename(entry, elsewhere / "real.svc");
+  fs::create_symlink(elsewhere / "real.svc", entry);
+  EXPECT_FALSE(c.load(kKeyA, models.path()));
+  EXPECT_TRUE(fs::exists(elsewhere / "real.svc"));
+  // A store replaces whatever is there (the link itself, never its target).
+  fs::create_symlink(elsewhere / "real.svc", entry);
+  ASSERT_EQ(c.store(kKeyA, bytes_of("model A2"), {}, models.path()), "");
+  EXPECT_FALSE(fs::is_symlink(entry));
+  EXPECT_EQ(slurp(elsewhere / "real.svc").find("model A2"), std::string::npos);
+  ASSERT_TRUE(c.load(kKeyA, models.path()));
+}
+
+// An entry far larger than the cache is refused by its size, before a byte of it is read: a
+// sparse 64 GiB file (no disk blocks) that read whole would need 64 GiB of memory.
+TEST(ModelCache, AHugeEntryIsRefusedBySizeBeforeReading) {
+  TempDir models, cache;
+  ModelCache c(cache.path(), uint64_t{1} << 20);
+  ASSERT_EQ(c.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  const std::string entry = cache / (kKeyA + ".svc");
+  {
+    const int fd = ::open(entry.c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, off_t{64} << 30), 0);
+    ::close(fd);
+  }
+  rusage before{}, after{};
+  ::getrusage(RUSAGE_SELF, &before);
+  EXPECT_FALSE(c.load(kKeyA, models.path()));
+  ::getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 64 << 10) << "KiB of peak memory grew";
+  EXPECT_FALSE(fs::exists(entry));
+  // Just over the bound: refused as well (a whole entry is at most max_bytes).
+  ModelCache small(cache.path(), 64);
+  EXPECT_NE(small.store(kKeyB, std::vector<uint8_t>(60, 1), {}, models.path()), "");
+  ASSERT_EQ(c.store(kKeyB, std::vector<uint8_t>(60, 1), {}, models.path()), "");
+  EXPECT_GT(fs::file_size(cache / (kKeyB + ".svc")), 64u);
+  EXPECT_FALSE(small.load(kKeyB, models.path()));
+}
+
+// Temporary files: an unpredictable name created exclusively (a link planted where the old code
+// wrote, `.tmp-PID-KEY`, is left alone and its target untouched), mode 0600 whatever the umask,
+// in a folder narrowed to 0700, none left after a store.
+TEST(ModelCache, TemporaryFilesArePrivateExclusiveAndGone) {
+  TempDir models, cache, elsewhere;
+  const std::string dir = cache / "sv";
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(dir.c_str(), 0755), 0);
+  write_file(elsewhere / "victim", "precious");
+  const std::string planted = dir + "/.tmp-" + std::to_string(::getpid()) + "-" + kKeyA;
+  fs::create_symlink(elsewhere / "victim", planted);
+  const mode_t old_umask = ::umask(0);
+  ModelCache c(dir);
+  const std::string stored = c.store(kKeyA, bytes_of("model A"), {}, models.path());
+  ::umask(old_umask);
+  ASSERT_EQ(stored, "");
+  EXPECT_EQ(slurp(elsewhere / "victim"), "precious");
+  EXPECT_EQ(mode_of(dir), 0700u);
+  EXPECT_EQ(mode_of(dir + "/" + kKeyA + ".svc"), 0600u);
+  std::size_t temps = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind(".tmp-", 0) == 0 && e.path() != planted) ++temps;
+  EXPECT_EQ(temps, 0u);
+  // A folder created by the cache is 0700 from the start.
+  ModelCache fresh(cache / "fresh");
+  ASSERT_EQ(fresh.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  EXPECT_EQ(mode_of(cache / "fresh"), 0700u);
+}
+
+// The folder is trusted only when it is a real folder of this user's: a link to one, or (when the
+// test may chown) another user's folder, is not used at all.
+TEST(ModelCache, AFolderThatIsALinkOrAnotherUsersIsNotUsed) {
+  TempDir models, cache;
+  ModelCache real(cache / "real");
+  ASSERT_EQ(real.store(kKeyA, bytes_of("model A"), {}, models.path()), "");
+  fs::create_symlink(cache / "real", cache / "link");
+  ModelCache linked(cache / "link");
+  EXPECT_FALSE(linked.load(kKeyA, models.path()));
+  EXPECT_NE(linked.store(kKeyB, bytes_of("model B"), {}, models.path()), "");
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::chown((cache / "real").c_str(), 12345, 12345), 0);
+    EXPECT_FALSE(real.load(kKeyA, models.path()));
+    EXPECT_NE(real.store(kKeyB, bytes_of("model B"), {}, models.path()), "");
+  }
+}
+
+// Listed files are checked where they resolve: the same model bytes in another folder, beside
+// other side files, are a miss; a listed file swapped for a link to an identical copy elsewhere is
+// a miss too.
+TEST(ModelCache, ListedFilesAreCheckedByResolvedPathAndContent) {
+  TempDir a, b, cache, elsewhere;
+  write_file(a / "m.gltf", "json");
+  write_file(a / "m.bin", "buffer one");
+  write_file(b / "m.gltf", "json");
+  write_file(b / "m.bin", "buffer two");
+  ModelCache c(cache.path());
+  const std::string key = ModelCache::key_for(a / "m.gltf", "v1");
+  ASSERT_EQ(key, ModelCache::key_for(b / "m.gltf", "v1"));
+  // As the worker reports them: absolute paths.
+  const std::vector<std::string> listed{a / "m.bin"};
+  ASSERT_EQ(c.store(key, bytes_of("model A"), listed, a.path()), "");
+  EXPECT_FALSE(c.load(key, b.path()));
+  ASSERT_EQ(c.store(key, bytes_of("model A"), listed, a.path()), "");
+  EXPECT_TRUE(c.load(key, a.path()));
+  write_file(elsewhere / "m.bin", "buffer one");
+  fs::remove(a / "m.bin");
+  fs::create_symlink(elsewhere / "m.bin", a / "m.bin");
+  EXPECT_FALSE(c.load(key, a.path()));
+  // A key is refused for a FIFO (no blocking open) and for a file past the size asked for.
+  ASSERT_EQ(::mkfifo((a / "fifo.gltf").c_str(), 0600), 0);
+  EXPECT_EQ(ModelCache::key_for(a / "fifo.gltf", "v1"), "");
+  EXPECT_EQ(ModelCache::key_for(a / "m.gltf", "v1", 3), "");
+  EXPECT_EQ(ModelCache::key_for(a / "m.gltf", "v1", 4), key);
 }
 
 }  // namespace

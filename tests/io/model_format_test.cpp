@@ -117,7 +117,9 @@ ImportReport sample_report() {
   return r;
 }
 
-ImportProvenance sample_provenance() { return {"assimp 5.2.4", {"/models/body.bin"}}; }
+ImportProvenance sample_provenance() {
+  return {"assimp 5.2.4", {"/models/body.bin"}, "landlock v7, seccomp, rlimits"};
+}
 
 std::vector<uint8_t> sample_stream() {
   const Model m = sample_model();
@@ -229,6 +231,7 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(r.report.ticks_per_second_note, sample_report().ticks_per_second_note);
   EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
   EXPECT_EQ(r.provenance.read_files, sample_provenance().read_files);
+  EXPECT_EQ(r.provenance.sandbox, sample_provenance().sandbox);
 }
 
 // A mesh within the 4-limit stores no second set (three empty arrays) and reads back without one.
@@ -248,10 +251,11 @@ TEST(ModelFormat, AMeshWithinFourInfluencesHasNoSecondSet) {
 }
 
 TEST(ModelFormat, AnErrorStreamCarriesItsLine) {
-  const ImportResult r = read_model(write_error("m.x: no such file", {"assimp 5.2.4", {}}), "f");
+  const ImportResult r = read_model(write_error("m.x: no such file", {"assimp 5.2.4", {}, "seccomp"}), "f");
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.error, "m.x: no such file");
   EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
+  EXPECT_EQ(r.provenance.sandbox, "seccomp");
   // A line break in it (the worker never sends one) does not survive.
   const ImportResult two = read_model(write_error("a\nb", {}), "f");
   EXPECT_EQ(two.error, "a b");
