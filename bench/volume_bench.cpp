@@ -2,7 +2,7 @@
 // thread once per clip and method:
 //
 //   volume/shape/<vertices>         mesh_shapes: the weld and the edge count, once per model
-//   volume/clip/<method>/<vertices> clip_volume_change over make_model's 4-s clip (121 poses at
+//   volume/clip/<method>/<vertices> clip_volume_figures over make_model's 4-s clip (121 poses at
 //                                   30 per second, 100k vertices within kBoundsWork), skinned
 //                                   on the viewer's 2 worker threads, every mesh taken as closed
 //   volume/default/<method>         the same over the default character's `twist` (needs sv::io)
@@ -33,10 +33,10 @@ void measure(benchmark::State& state, const Model& m, int32_t clip, SkinMethod m
   }
   WorkerPool pool(2);
   for (auto _ : state) {
-    const VolumeChange v = clip_volume_change(m, clip, skin, closed, &pool);
-    if (!v.ok) state.SkipWithError("refused");
-    benchmark::DoNotOptimize(v.change);
-    state.counters["poses"] = v.samples;
+    const VolumeFigures v = clip_volume_figures(m, clip, skin, closed, {}, nullptr, &pool);
+    if (v.status != VolumeStatus::Ok) state.SkipWithError("refused");
+    benchmark::DoNotOptimize(v.meshes.data());
+    state.counters["poses"] = static_cast<double>(v.poses);
   }
 }
 

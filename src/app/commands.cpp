@@ -57,8 +57,9 @@ int find_clip(const Model& model, const std::string& which) {
   return -2;
 }
 
-// Per clip, the largest volume change against the bind pose under --method (skin/volume.h),
-// or why there is no figure. "" or the one-line reason the method cannot skin the model.
+// Per clip and closed mesh, the volume change against the rest pose under --method
+// (skin/volume.h, which also writes the lines: the window's View section shows the same), or
+// why there is no figure. "" or the one-line reason the method cannot skin the model.
 std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
   if (m.meshes.empty()) return std::string();
   const std::vector<MeshShape> shapes = mesh_shapes(m);
@@ -74,37 +75,22 @@ std::string volume_lines(const Model& m, const Options& o, std::ostream& out) {
   }
   std::size_t closed = 0;
   for (MeshShape s : shapes) closed += s == MeshShape::Closed ? 1 : 0;
-  out << "Volume change against the bind pose, " << skin_method_label(skin.method)
+  out << "Volume change against the rest pose, " << skin_method_label(skin.method)
       << (skin.influences == 8 ? ", 8 influences" : "") << " (closed meshes: " << closed << " of "
       << m.meshes.size() << "):\n";
-  for (std::size_t i = 0; i < m.meshes.size(); ++i) {
-    if (shapes[i] == MeshShape::Closed) continue;
-    out << "  mesh [" << i << "] '" << m.meshes[i].name << "' is " << mesh_shape_name(shapes[i])
-        << " (an edge not shared by exactly two oppositely wound triangles): its volume is not"
-           " measured\n";
-  }
-  // The rest pose's own change: a unit scale on an armature (FBX's 100x) shows here and in
-  // every clip's figure.
-  if (const VolumeChange rest = clip_volume_change(m, -1, skin, shapes);
-      rest.ok && rest.mesh >= 0) {
-    char line[96];
-    std::snprintf(line, sizeof line, "  rest pose: %+.2f%% (mesh [%d])\n", 100.0 * rest.change,
-                  rest.mesh);
-    out << line;
-  }
+  VolumeFigures unposed;  // the meshes' lines that no clip changes
+  for (std::size_t i = 0; i < m.meshes.size(); ++i)
+    unposed.meshes.push_back({m.meshes[i].name, shapes[i]});
+  for (std::size_t i = 0; i < m.meshes.size(); ++i)
+    if (shapes[i] != MeshShape::Closed)
+      out << "  mesh [" << i << "] " << mesh_volume_line(unposed, i) << "\n";
   for (std::size_t i = 0; i < m.clips.size(); ++i) {
-    const VolumeChange v = clip_volume_change(m, static_cast<int32_t>(i), skin, shapes);
-    out << "  [" << i << "] '" << m.clips[i].name() << "': ";
-    if (!v.ok) return o.model + ": clip '" + m.clips[i].name() + "' cannot be skinned";
-    if (v.mesh < 0) {
-      out << "no figure (no closed mesh)\n";
-      continue;
-    }
-    char line[160];
-    std::snprintf(line, sizeof line,
-                  "%+.2f%% at %.3f s (mesh [%d]; %d samples: %.4g per second and the end)",
-                  100.0 * v.change, v.time, v.mesh, v.samples, v.rate);
-    out << line << "\n";
+    const VolumeFigures v = clip_volume_figures(m, static_cast<int32_t>(i), skin, shapes);
+    if (v.status == VolumeStatus::Unskinnable)
+      return o.model + ": clip '" + m.clips[i].name() + "' cannot be skinned";
+    out << "  [" << i << "] '" << m.clips[i].name() << "': " << volume_sampling_line(v) << "\n";
+    for (std::size_t k = 0; k < v.meshes.size(); ++k)
+      if (shapes[k] == MeshShape::Closed) out << "      " << mesh_volume_line(v, k) << "\n";
   }
   return std::string();
 }

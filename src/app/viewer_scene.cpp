@@ -36,14 +36,14 @@ const Bounds& Scene::bounds_of(int32_t clip) {
   return clip_bounds[slot];
 }
 
-const VolumeChange* Scene::volume_of(int32_t clip) {
+const VolumeFigures* Scene::volume_of(int32_t clip) {
   const std::size_t clips = model.clips.size();
   if (clip < 0 || static_cast<std::size_t>(clip) >= clips || model.meshes.empty()) return nullptr;
   // One slot per clip, method and influences (4 or 8).
   constexpr std::size_t kMethods = std::size(kSkinMethods) * 2;
   if (volumes.size() != clips * kMethods) {
     shapes = mesh_shapes(model);
-    volumes.assign(clips * kMethods, VolumeChange{});
+    volumes.assign(clips * kMethods, VolumeFigures{});
     volumes_done.assign(clips * kMethods, 0);
   }
   const SkinChoice& skin = animator.skin();
@@ -51,7 +51,7 @@ const VolumeChange* Scene::volume_of(int32_t clip) {
                            2 * static_cast<std::size_t>(skin.method) +
                            (skin.influences == 8 ? 1 : 0);
   if (volumes_done[slot] == 0) {
-    volumes[slot] = clip_volume_change(model, clip, skin, shapes, &skin_pool());
+    volumes[slot] = clip_volume_figures(model, clip, skin, shapes, {}, nullptr, &skin_pool());
     volumes_done[slot] = 1;
   }
   return &volumes[slot];

@@ -39,18 +39,18 @@ struct Scene {
   // first use (skin/clip_bounds.h) and kept.
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
-  // The largest volume change of `clip` (an index into model.clips) against the bind pose
-  // under the method the animator skins with now (skin/volume.h), computed on the first call
-  // for that clip and method and kept (with the meshes' shapes, once per model). Null for a
-  // clip out of range or a model without meshes. On the frame thread, once per clip and
-  // method, like bounds_of. Measured (bench volume/, BENCHMARKS.md round 9, medians): 3-4 ms
-  // per clip for the default character; for a 100k-vertex mesh 78 ms for the shapes (once per
-  // model) and 16-26 ms per 4-s clip (121 poses), up to ~4x that with the 2 cores busy. A pause
-  // on the click that changes the clip or method, of the order of bounds_of's (which poses the
-  // clip too), never a per-frame cost: not worth a thread and its cancellation.
-  const VolumeChange* volume_of(int32_t clip);
-  std::vector<MeshShape> shapes;      // per mesh; empty until volume_of first runs
-  std::vector<VolumeChange> volumes;  // clip * 6 + method * 2 + (8 influences)
+  // The volume change of each closed mesh over `clip` (an index into model.clips) against the
+  // rest pose under the method the animator skins with now (skin/volume.h), computed on the
+  // first call for that clip and method and kept (with the meshes' shapes, once per model). Null
+  // for a clip out of range or a model without meshes. On the frame thread, once per clip and
+  // method, like bounds_of, within VolumeBudget's counts (at most 4096 poses and 2^25 poses x
+  // vertices per clip, a weld linear in the vertices). Measured (bench volume/, BENCHMARKS.md
+  // round 9, medians): 3-4 ms per clip for the default character; for a 100k-vertex mesh 78 ms
+  // for the shapes and 16-26 ms per 4-s clip (121 poses). clip_volume_figures takes a cancel
+  // flag for a caller that runs it off this thread.
+  const VolumeFigures* volume_of(int32_t clip);
+  std::vector<MeshShape> shapes;       // per mesh; empty until volume_of first runs
+  std::vector<VolumeFigures> volumes;  // clip * 6 + method * 2 + (8 influences)
   std::vector<uint8_t> volumes_done;
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts; once per model

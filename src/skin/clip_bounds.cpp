@@ -18,7 +18,8 @@ int bounds_samples(double duration, std::size_t keys, std::size_t vertices) noex
   return static_cast<int>(std::max(2.0, n));
 }
 
-Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* pool) {
+Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* pool,
+                   const std::atomic<bool>* cancel) {
   SkinnedPose a(model);
   const bool has_clip =
       mode == PoseMode::Clip && clip >= 0 && static_cast<std::size_t>(clip) < model.clips.size();
@@ -40,14 +41,21 @@ Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* 
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
     const std::size_t keys = times.size();
-    const auto grid = static_cast<std::size_t>(std::ceil(duration * kBoundsRate)) + 1;
-    for (std::size_t i = 0; i < grid; ++i) {
-      times.push_back(std::min(duration, static_cast<double>(i) / kBoundsRate));
+    const auto cap = static_cast<std::size_t>(bounds_samples(duration, keys, vertices));
+    // The 30 Hz grid, or `cap` evenly spread times when it has more (a clip of 8.5e7 s would
+    // otherwise ask for 2.5e9 of them before thinning).
+    const double wanted = std::isfinite(duration) ? std::ceil(duration * kBoundsRate) + 1.0 : 2.0;
+    if (wanted <= static_cast<double>(cap)) {
+      const auto grid = static_cast<std::size_t>(wanted);
+      for (std::size_t i = 0; i < grid; ++i)
+        times.push_back(std::min(duration, static_cast<double>(i) / kBoundsRate));
+    } else {
+      for (std::size_t i = 0; i < cap; ++i)
+        times.push_back(duration * static_cast<double>(i) / static_cast<double>(cap - 1));
     }
     times.push_back(duration);
     std::sort(times.begin(), times.end());
     times.erase(std::unique(times.begin(), times.end()), times.end());
-    const auto cap = static_cast<std::size_t>(bounds_samples(duration, keys, vertices));
     if (times.size() > cap) {
       std::vector<double> kept(cap);
       for (std::size_t i = 0; i < cap; ++i) kept[i] = times[i * (times.size() - 1) / (cap - 1)];
@@ -58,6 +66,7 @@ Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* 
   }
   Bounds b;
   for (const double t : times) {
+    if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) return Bounds{};
     if (!a.evaluate(model, mode, t)) continue;
     if (model.meshes.empty()) {
       for (const glm::mat4& m : a.pose.model_matrices()) b.add(glm::vec3(m[3]));

@@ -7,11 +7,13 @@
 // samples can leave it by what a joint moves in 1/30 s. The number of samples is capped so that
 // samples x vertices stays under kBoundsWork (a 1M-vertex mesh gets 32 samples, about 0.1 s of
 // CPU skinning on one core) and at kMaxBoundsSamples (when there are more key times, evenly chosen
-// ones), and is at least 2. A model without meshes (BVH, CSM: skeleton only) is bounded by its
+// ones), and is at least 2; a clip longer than the cap allows at 30 Hz is sampled at that many
+// evenly spread times (the grid is never built whole: an 8.5e7-s clip costs what a 137-s one does). A model without meshes (BVH, CSM: skeleton only) is bounded by its
 // joints' positions.
 // The viewer computes this once per clip and caches it (app/viewer_scene.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -32,7 +34,9 @@ inline constexpr int kMaxBoundsSamples = 4096;
 int bounds_samples(double duration, std::size_t keys, std::size_t vertices) noexcept;
 
 // Model-space bounds of `model` posed by `mode` (PoseMode::Clip plays clip `clip`), over the whole
-// clip. `pool` (may be null) splits the CPU skinning. Invalid Bounds when nothing could be posed.
-Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* pool = nullptr);
+// clip. `pool` (may be null) splits the CPU skinning. Invalid Bounds when nothing could be posed,
+// or when `cancel` (may be null; polled before every pose) was set.
+Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* pool = nullptr,
+                   const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sv

@@ -95,31 +95,27 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   state.landmarks.add_last_item("button:Clear selection");
 }
 
-// The current clip's largest volume change against the bind pose under the chosen method
-// (skin/volume.h), or why there is none.
+// The current clip's volume change per closed mesh against the rest pose under the chosen
+// method (skin/volume.h): the lines --info prints for the clip, or why there are none.
 void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) {
   if (scene.volume == nullptr) return;
-  const VolumeChange& v = *scene.volume;
-  char text[160];
+  const VolumeFigures& v = *scene.volume;
   if (scene.volume_method != method) {
-    std::snprintf(text, sizeof text, "Volume change: measured once %s skins the mesh",
-                  skin_method_label(method));
-  } else if (!v.ok) {
-    std::snprintf(text, sizeof text, "Volume change: the mesh cannot be skinned");
-  } else if (v.mesh < 0) {
-    std::snprintf(text, sizeof text, "Volume change: no figure, no mesh is closed");
-  } else {
-    std::snprintf(text, sizeof text, "Volume change (%s): %+.2f%% at %.2f s",
-                  skin_method_label(method), 100.0 * v.change, v.time);
+    ImGui::Text("Volume change: measured once %s skins the mesh", skin_method_label(method));
+    state.landmarks.add_last_item("text:Volume");
+    return;
   }
-  ImGui::TextUnformatted(text);
+  ImGui::Text("Volume change against the rest pose (%s): %s", skin_method_label(method),
+              volume_sampling_line(v).c_str());
   state.landmarks.add_last_item("text:Volume");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
-        "The clip's largest change of the closed mesh's volume against the bind pose,\n"
-        "sampled %.4g times a second and at the clip's end (%d poses); %zu mesh(es) measured,\n"
-        "%zu open one(s) left out.",
-        v.rate, v.samples, v.closed, v.open);
+        "Per closed mesh, the largest change of its volume against the rest pose over the clip\n"
+        "(signed), then the least and the most; the same lines as skinview --info.");
+  ImGui::Indent();
+  for (std::size_t m = 0; m < v.meshes.size(); ++m)
+    ImGui::TextUnformatted(mesh_volume_line(v, m).c_str());
+  ImGui::Unindent();
 }
 
 // The method-difference view's pair: two combos, "LBS vs DQS".

@@ -52,9 +52,9 @@ struct SceneView {
   // fraction done; the mesh is skinned with LBS meanwhile), 1 known.
   float centers_progress = -1.0f;
   bool centers_failed = false;  // computed, but refused by some mesh: CoR draws LBS
-  // The player's clip's largest volume change against the bind pose (skin/volume.h) under
-  // `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
-  const VolumeChange* volume = nullptr;
+  // The player's clip's volume change per closed mesh against the rest pose (skin/volume.h)
+  // under `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
+  const VolumeFigures* volume = nullptr;
   SkinMethod volume_method = SkinMethod::Lbs;
   // The crowd drawn this frame (skin/crowd.h), null when none; its upload's CPU time; why a
   // requested crowd is off.

@@ -467,14 +467,15 @@ TEST(Cli, SkinviewDoesNotLinkAssimp) {
 namespace sv::test {
 namespace {
 
-// The twist clip's line of `--info --method METHOD` on the default character: the signed change
-// in percent, parsed from "  [3] 'twist': -0.31% at 1.000 s (...)".
+// The body's line under the twist clip of `--info --method METHOD` on the default character:
+// the signed change in percent, parsed from
+//   "  [3] 'twist': 61 poses, 30 per second and the end\n      'body': -0.31% at 1.000 s (...)".
 double twist_volume_change(const std::string& method) {
   const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
   const ProcessResult r = run_process({kExe, "--info", def, "--method", method});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const std::regex line(
-      R"(\[3\] 'twist': ([+-][0-9]+\.[0-9]+)% at ([0-9.]+) s \(mesh \[0\]; 61 samples: 30 per second and the end\))");
+      R"(\[3\] 'twist': 61 poses, 30 per second and the end\n      'body': ([+-][0-9]+\.[0-9]+)% at ([0-9.]+) s \(min )");
   std::smatch match;
   if (!std::regex_search(r.out, match, line)) {
     ADD_FAILURE() << method << ": no twist line in\n" << r.out;
@@ -483,24 +484,27 @@ double twist_volume_change(const std::string& method) {
   return std::stod(match[1].str());
 }
 
-// --info --method M prints the largest volume change of every clip against the bind pose, with
-// the time and the sampling; on `twist`, LBS loses more volume than DQS and CoR (the candy
-// wrapper collapses the forearm), and an open mesh gets no figure but a reason.
+// --info --method M prints, per clip, the sampling and then each closed mesh's volume change
+// against the rest pose, named, with the time and the least and most; on `twist`, LBS loses more
+// volume than DQS and CoR (the candy wrapper collapses the forearm), and an open mesh gets no
+// figure but a reason.
 TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
   const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
   const ProcessResult r = run_process({kExe, "--info", def, "--method", "dqs"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // The body and the face (issue 14) are closed; the face may carry a clip's largest change (it
-  // inherits the chest's breathing scale in idle, and its blink squashes the eyes).
-  EXPECT_NE(r.out.find("Volume change against the bind pose, DQS (closed meshes: 2 of 2):\n"),
+  // The body and the face (issue 14) are closed, and each has its own line under every clip.
+  EXPECT_NE(r.out.find("Volume change against the rest pose, DQS (closed meshes: 2 of 2):\n"),
             std::string::npos)
       << r.out;
+  // A figure that prints as +0.00% has no time (rounding noise would pick it).
+  const std::string figure = "[+-][0-9]+\\.[0-9]{2}%( at [0-9]+\\.[0-9]{3} s)?";
   for (const char* clip : {"idle", "walk", "wave", "twist", "run", "breathe", "face"}) {
-    const std::regex line(
-        "\\] '" + std::string(clip) +
-        "': [+-][0-9]+\\.[0-9]{2}% at [0-9]+\\.[0-9]{3} s \\(mesh \\[[01]\\]; [0-9]+ "
-        "samples: 30 per second and the end\\)\n");
-    EXPECT_TRUE(std::regex_search(r.out, line)) << clip << "\n" << r.out;
+    const std::regex lines("\\] '" + std::string(clip) +
+                           "': [0-9]+ poses, 30 per second and the end\n"
+                           "      'body': " + figure + " \\(min " + figure + ", max " + figure +
+                           "\\)\n      'face': " + figure + " \\(min " + figure + ", max " +
+                           figure + "\\)\n");
+    EXPECT_TRUE(std::regex_search(r.out, lines)) << clip << "\n" << r.out;
   }
   const double lbs = twist_volume_change("lbs");
   const double dqs = twist_volume_change("dqs");
@@ -515,8 +519,103 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
 
   const ProcessResult wuson = run_process({kExe, "--info", model("X/Testwuson.X")});
   ASSERT_EQ(wuson.exit_code, 0) << wuson.err;
-  EXPECT_NE(wuson.out.find("mesh [0] 'Wuson' is open"), std::string::npos) << wuson.out;
-  EXPECT_NE(wuson.out.find("'Wuson_Run': no figure (no closed mesh)"), std::string::npos);
+  EXPECT_NE(wuson.out.find("mesh [0] 'Wuson': open (an edge not shared by exactly two oppositely "
+                           "wound triangles), not measured\n"),
+            std::string::npos)
+      << wuson.out;
+  EXPECT_NE(wuson.out.find("'Wuson_Run': no closed mesh to measure"), std::string::npos);
+}
+
+// The FBX files' armatures carry a 100x unit scale that the bind pose does not: against the bind
+// pose their figures were +99,999,826% and +121,365,831%. Against the rest pose every figure is
+// a plausible one, on a line naming its mesh.
+TEST(Cli, InfoVolumeOfFbxArmaturesIsPlausible) {
+  const std::regex mesh_line(R"(\n      '([^'\n]+)': ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)? \(min ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)?, max ([+-][0-9]+\.[0-9]+)%)");
+  for (const char* file : {"FBX/animation_with_skeleton.fbx", "FBX/huesitos.fbx"}) {
+    const ProcessResult r = run_process({kExe, "--info", model(file), "--method", "lbs"});
+    ASSERT_EQ(r.exit_code, 0) << file << r.err;
+    EXPECT_NE(r.out.find("Volume change against the rest pose, LBS (closed meshes: 1 of 1):"),
+              std::string::npos)
+        << r.out;
+    std::size_t figures = 0;
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), mesh_line);
+         it != std::sregex_iterator(); ++it) {
+      ++figures;
+      EXPECT_FALSE((*it)[1].str().empty());
+      for (int k = 2; k <= 4; ++k) EXPECT_LT(std::abs(std::stod((*it)[k].str())), 25.0) << r.out;
+    }
+    EXPECT_EQ(figures, 1u) << file << "\n" << r.out;  // one clip, one closed mesh
+  }
+}
+
+// A small valid glTF whose clip lasts a million seconds (issue 22: --info took 7.7 s sampling it
+// at 30 poses a second): sampled at the capped count, which the line says.
+TEST(Cli, InfoSamplesAVeryLongClipAtTheCappedCount) {
+  // A unit cube on one joint, scaled by a clip with keys at 0 and 1e6 s. Buffer layout: 8
+  // positions, 36 indices (u16), 8 JOINTS_0 (u8 x 4), 8 WEIGHTS_0, 1 inverse bind matrix,
+  // 2 key times, 2 scales.
+  std::vector<unsigned char> bin;
+  const auto put = [&](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    bin.insert(bin.end(), b, b + n);
+  };
+  for (int i = 0; i < 8; ++i) {
+    const float v[3] = {float(i & 1), float((i >> 1) & 1), float((i >> 2) & 1)};
+    put(v, sizeof v);
+  }
+  const uint16_t cube[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                             2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+  put(cube, sizeof cube);  // offset 96
+  for (int i = 0; i < 8; ++i) {  // offset 168
+    const unsigned char j[4] = {0, 0, 0, 0};
+    put(j, sizeof j);
+  }
+  for (int i = 0; i < 8; ++i) {  // offset 200
+    const float w[4] = {1, 0, 0, 0};
+    put(w, sizeof w);
+  }
+  const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  put(identity, sizeof identity);  // offset 328
+  const float times[2] = {0.0f, 1e6f};
+  put(times, sizeof times);  // offset 392
+  const float scales[6] = {1, 1, 1, 2, 2, 2};
+  put(scales, sizeof scales);  // offset 400, end 424
+  static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string b64;
+  for (std::size_t i = 0; i < bin.size(); i += 3) {
+    const unsigned v = (unsigned(bin[i]) << 16) | (i + 1 < bin.size() ? bin[i + 1] << 8 : 0) |
+                       (i + 2 < bin.size() ? bin[i + 2] : 0);
+    b64 += kB64[(v >> 18) & 63];
+    b64 += kB64[(v >> 12) & 63];
+    b64 += i + 1 < bin.size() ? kB64[(v >> 6) & 63] : '=';
+    b64 += i + 2 < bin.size() ? kB64[v & 63] : '=';
+  }
+  const std::string path = temp_file("long_clip.gltf");
+  std::ofstream(path) << R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0,1]}],
+"nodes":[{"name":"box","mesh":0,"skin":0},{"name":"joint"}],
+"meshes":[{"name":"box","primitives":[{"attributes":{"POSITION":0,"JOINTS_0":2,"WEIGHTS_0":3},"indices":1}]}],
+"skins":[{"joints":[1],"inverseBindMatrices":4}],
+"animations":[{"name":"forever","channels":[{"sampler":0,"target":{"node":1,"path":"scale"}}],
+  "samplers":[{"input":5,"output":6}]}],
+"buffers":[{"byteLength":424,"uri":"data:application/octet-stream;base64,)" + b64 + R"("}],
+"bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":96},{"buffer":0,"byteOffset":96,"byteLength":72},
+  {"buffer":0,"byteOffset":168,"byteLength":32},{"buffer":0,"byteOffset":200,"byteLength":128},
+  {"buffer":0,"byteOffset":328,"byteLength":64},{"buffer":0,"byteOffset":392,"byteLength":8},
+  {"buffer":0,"byteOffset":400,"byteLength":24}],
+"accessors":[{"bufferView":0,"componentType":5126,"count":8,"type":"VEC3","min":[0,0,0],"max":[1,1,1]},
+  {"bufferView":1,"componentType":5123,"count":36,"type":"SCALAR"},
+  {"bufferView":2,"componentType":5121,"count":8,"type":"VEC4"},
+  {"bufferView":3,"componentType":5126,"count":8,"type":"VEC4"},
+  {"bufferView":4,"componentType":5126,"count":1,"type":"MAT4"},
+  {"bufferView":5,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1000000]},
+  {"bufferView":6,"componentType":5126,"count":2,"type":"VEC3"}]})";
+  const ProcessResult r = run_process({kExe, "--info", path, "--no-cache"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("[0] 'forever': 4096 poses, every 244.2 s (capped: 30 per second would "
+                       "take 30000001)\n      'box': +700.00% at 1000000.000 s"),
+            std::string::npos)
+      << r.out;
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -60,5 +60,33 @@ TEST(ClipBounds, SampleCountFollowsTheClipAndTheWorkBudget) {
   EXPECT_EQ(bounds_samples(1.0f, 0, std::size_t{1} << 30), 2);  // at least both ends
 }
 
+// A clip of 8.5e7 s (a mutated 3DS file): the 30 Hz grid would be 2.5e9 times, built whole
+// before thinning (20 GB); now the cap's worth of evenly spread times and the keys, thinned to
+// the cap, so the spike is found to within one step's motion. A cancel before the first pose gives no bounds.
+TEST(ClipBounds, AVeryLongClipIsSampledAtTheCap) {
+  const double duration = 8.5e7;
+  JointChannel ch;
+  ch.joint = 0;
+  for (float t : {0.0f, 0.5f, 0.52f, 0.54f, 1.0f}) ch.translation.times.push_back(t * 8.5e7f);
+  ch.translation.values = {glm::vec3(0), glm::vec3(0), glm::vec3(0, 5, 0), glm::vec3(0),
+                           glm::vec3(0)};
+  Model m = spike(5.0f, true);
+  Clip c;
+  c.name = "long";
+  c.duration = duration;
+  c.channels.push_back(std::move(ch));
+  m.clips.clear();
+  m.clips.emplace_back();
+  ASSERT_EQ(m.clips.back().build(c, m.skeleton), "");
+  ASSERT_EQ(m.validate(), "");
+  const Bounds b = clip_bounds(m, 0, PoseMode::Clip);
+  ASSERT_TRUE(b.valid());
+  // Thinned to 4096 poses, 20,757 s apart, on a spike 1.7e6 s wide: within 5 x 2.1e4 / 1.7e6.
+  EXPECT_NEAR(b.max.y, 5.0f, 0.07f);
+  EXPECT_GT(b.max.y, 4.9f);
+  std::atomic<bool> cancel{true};
+  EXPECT_FALSE(clip_bounds(m, 0, PoseMode::Clip, nullptr, &cancel).valid());
+}
+
 }  // namespace
 }  // namespace sv

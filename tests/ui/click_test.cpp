@@ -481,10 +481,9 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_EQ(f.state.render.method, SkinMethod::Lbs);
   // The clip's volume figure (skin/volume.h) sits under the methods when there is one.
   EXPECT_EQ(f.marks().find("text:Volume"), nullptr);
-  VolumeChange volume;
-  volume.ok = true;
-  volume.mesh = 0;
-  volume.change = -0.0031;
+  VolumeFigures volume;
+  volume.meshes.push_back({"body", MeshShape::Closed, true, 1.0, -0.0031, 1.0, 0.0, 0.0});
+  volume.poses = volume.poses_at_rate = 61;
   f.volume = &volume;
   f.harness.frame();
   const ui::Landmark* figure = f.marks().find("text:Volume");

@@ -121,7 +121,7 @@ class UiFixture {
   std::vector<ui::KeyEvent> keys;
   ui::UiEdits edits;               // the last frame's
   float centers_progress = -1.0f;  // SceneView::centers_progress (CoR's centres being computed)
-  const VolumeChange* volume = nullptr;  // SceneView::volume
+  const VolumeFigures* volume = nullptr;  // SceneView::volume
   SkinMethod volume_method = SkinMethod::Lbs;
   bool from_cache = false;       // SceneView::from_cache
   const Crowd* crowd = nullptr;  // SceneView::crowd
