@@ -214,7 +214,7 @@ void evaluate(Scene& scene, const RenderOptions& options) {
 }
 
 int bad_input(const std::string& msg) {
-  std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+  print_error_line(msg);
   return kExitBadInput;
 }
 
