@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # fuzz/make_seeds.sh OUT_DIR [WORKER]: writes one seed corpus per format family under OUT_DIR
-# (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package, for import_fuzzer; and
-# the corpus `model` for model_reader_fuzzer: the flat binary models that the import worker
-# WORKER (default: OUT_DIR/../skinview-import) writes for the skinned and animated test models,
-# and the corpus `cache` for cache_entry_fuzzer (the same streams behind two zero bytes).
+# (gltf, fbx, x, dae, bvh, smd_md5), from the assimp-testmodels package, for import_fuzzer; the
+# corpus `image` for image_fuzzer (ImageMagick's convert); the corpus `model` for
+# model_reader_fuzzer: the flat binary models that the import worker WORKER (default:
+# OUT_DIR/../skinview-import) writes for the skinned and animated test models; and the corpus
+# `cache` for cache_entry_fuzzer (the same streams behind two zero bytes).
 # Each import seed is one hint byte (the index into sv::fuzz::kHints, fuzz/fuzz_input.h) followed
 # by the file. Large files are cut down (BVH to 10 frames, SMD to 200 triangles) so the fuzzer
 # runs fast on them.
@@ -116,6 +117,20 @@ tail -c +2 "$out/bvh/01_01.bvh" >"$out/01_01.bvh"
 rm "$out/01_01.bvh"
 "$worker" --result-fd 1 --file "$(dirname "$0")/../assets/default.glb" >"$out/model/default.glb.svm"
 
+# image_fuzzer's seeds: tiny images of each format the worker decodes (import/images.h), made
+# here with ImageMagick, each behind its hint byte (png 0, jpg 1, bmp 2, gif 3, tga 4).
+if command -v convert >/dev/null; then
+  hint=0
+  for ext in png jpg bmp gif tga; do
+    convert -size 5x3 gradient:red-blue "$out/seed.$ext"
+    seed image "$hint" "$out/seed.$ext" "gradient.$ext"
+    rm "$out/seed.$ext"
+    hint=$((hint + 1))
+  done
+  convert -size 4x4 xc:'rgba(10,200,30,0.5)' -define png:color-type=6 "$out/seed.png"
+  seed image 0 "$out/seed.png" rgba.png
+  rm "$out/seed.png"
+fi
 # The cache entry fuzzer's seeds: each model seed behind two zero bytes (no flags, no side files;
 # fuzz/cache_entry_fuzzer.cpp).
 mkdir -p "$out/cache"

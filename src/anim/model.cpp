@@ -219,6 +219,18 @@ std::string Model::validate() const {
   for (std::size_t m = 0; m < meshes.size(); ++m)
     if (std::string e = check_mesh(meshes[m], skeleton.size(), materials.size()); !e.empty())
       return "mesh " + std::to_string(m) + " '" + meshes[m].name + "': " + e;
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    const Image& im = images[i];
+    if (im.width == 0 || im.height == 0 || im.rgba.size() / 4 / im.width != im.height ||
+        im.rgba.size() % (4 * uint64_t{im.width}) != 0)
+      return "image " + std::to_string(i) + ": " + std::to_string(im.rgba.size()) + " bytes for " +
+             std::to_string(im.width) + " x " + std::to_string(im.height) + " RGBA pixels";
+  }
+  for (std::size_t m = 0; m < materials.size(); ++m)
+    if (materials[m].image < -1 ||
+        (materials[m].image >= 0 && static_cast<std::size_t>(materials[m].image) >= images.size()))
+      return "material " + std::to_string(m) + " names image " +
+             std::to_string(materials[m].image) + " of " + std::to_string(images.size());
   if (!morph_clips.empty() && morph_clips.size() != clips.size())
     return std::to_string(morph_clips.size()) + " morph clips for " + std::to_string(clips.size()) +
            " clips";

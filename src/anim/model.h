@@ -35,11 +35,25 @@ enum VertexFlag : uint8_t {
   kVertexOver8 = 1u << 3,         // had more than 8 (also kVertexTruncated): 8 still cut some
 };
 
+// A decoded image: 8-bit RGBA, rows top-down as the file stores them. Only the import worker
+// decodes images (src/import/images.h: under its limits, within a pixel budget); the parent gets
+// these pixels in the model stream and never opens or decodes an image file itself.
+struct Image {
+  std::string source;  // what it was read from, for messages: a file's path, or "embedded"
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> rgba;  // width * height * 4 bytes
+};
+
 struct Material {
   std::string name;
   glm::vec4 base_color{1.0f};
-  std::string texture_path;  // base-colour texture file, resolved against the model's folder
-  std::vector<uint8_t> texture_bytes;  // an embedded (compressed) base-colour image, if any
+  // The base-colour texture as the file names it, for display only (nothing opens it outside
+  // the worker); "" when the material names none.
+  std::string texture_name;
+  // Index into Model::images of its decoded pixels, or -1: none named, or not loaded (the
+  // import report says why: outside the model's folder, not a regular file, too large, ...).
+  int32_t image = -1;
 };
 
 struct Mesh {
@@ -114,6 +128,7 @@ struct Model {
   std::vector<Mesh> meshes;
   std::vector<ClipRuntime> clips;  // runtime form only (built at import; see clip_runtime.h)
   std::vector<Material> materials;
+  std::vector<Image> images;  // base-colour textures, decoded (Material::image)
   // Morph weight animation: empty (no clip animates a morph weight), or one per clip, in the
   // order of `clips` (anim/morph.h).
   std::vector<MorphClip> morph_clips;

@@ -188,7 +188,7 @@ WorkerPool& skin_pool() {
 }
 
 int bad_input(const std::string& msg) {
-  std::fprintf(stderr, "skinview: %s\n", msg.c_str());
+  print_error_line(msg);
   return kExitBadInput;
 }
 

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <system_error>
@@ -91,6 +92,12 @@ void add_core_options(CLI::App& app, Options& o) {
   app.add_flag("--no-cache", o.no_cache,
                "Read the file with the importer even when the model cache holds it, and cache "
                "nothing (the cache: $XDG_CACHE_HOME/skinview, else ~/.cache/skinview; 1 GiB)");
+  app.add_option("--texture-path", o.texture_paths,
+                 "A folder whose tree textures may be read from, besides the model's own folder "
+                 "(repeatable; a texture elsewhere, after symbolic links, is not loaded and the "
+                 "import report names it)")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingDirectory);
   auto* thumbnail = app.add_option("--thumbnail", o.thumbnail,
                                    "Write a SIZE x SIZE PNG picture of IN to OUT (for file "
                                    "managers: skinview.thumbnailer), then exit")
@@ -101,11 +108,45 @@ void add_core_options(CLI::App& app, Options& o) {
   app.footer("\n" + ui::controls_text());
 }
 
+std::string escape_line(std::string_view line) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(line.size());
+  for (const char ch : line) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      const char hex[4] = {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+      out.append(hex, 4);
+    } else
+      out += ch;
+  }
+  return out;
+}
+
+void print_error_line(std::string_view line) {
+  const std::string text = "skinview: " + escape_line(line) + "\n";
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
 ImportOptions import_options(const Options& o) {
   ImportOptions io;
   io.time_limit_s = o.time_limit;
   io.memory_limit_bytes = static_cast<uint64_t>(o.memory_limit_mib * 1048576.0);
   if (!o.no_cache) io.cache_dir = ModelCache::default_dir();
+  for (const std::string& dir : o.texture_paths) {
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(dir, ec);
+    io.texture_paths.push_back(ec ? dir : absolute.string());
+  }
   return io;
 }
 
@@ -160,9 +201,8 @@ int parse_command_line(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);
     std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n') c = ' ';
-    std::cerr << "skinview: " << what << " (see --help)\n";
+    while (!what.empty() && what.back() == '\n') what.pop_back();
+    print_error_line(what + " (see --help)");
     return kExitBadInput;
   }
   return -1;

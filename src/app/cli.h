@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -45,10 +46,19 @@ struct Options {
   double time_limit = 120;      // --time-limit: seconds one file's import may take (0 = no limit)
   double memory_limit_mib = 0;  // --memory-limit: MiB one file's import may take (0 = default)
   bool no_cache = false;        // --no-cache: always run the importer, store nothing
-  std::string method = "lbs";   // --method lbs|dqs|cor: the skinning method (skin/skin_method.h)
-  int influences = 4;           // --influences 4|8: weights per vertex skinned (anim/model.h)
+  // --texture-path DIR (repeatable): folders besides the model's own that textures may be read
+  // from (import/images.h)
+  std::vector<std::string> texture_paths;
+  std::string method = "lbs";  // --method lbs|dqs|cor: the skinning method (skin/skin_method.h)
+  int influences = 4;          // --influences 4|8: weights per vertex skinned (anim/model.h)
   std::vector<std::string> thumbnail;  // --thumbnail IN OUT SIZE (as typed; see thumbnail_request)
 };
+
+// `line` with every control character written as an escape (\n, \t, \r, \xHH) and a backslash
+// as \\: a file name holding a newline cannot split a one-line error message.
+std::string escape_line(std::string_view line);
+// Prints "skinview: LINE" (escape_line) and one newline on stderr: every one-line error.
+void print_error_line(std::string_view line);
 
 // The import worker's bounds and the model cache's folder from the options.
 ImportOptions import_options(const Options& options);

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -21,7 +22,7 @@ namespace sv {
 namespace {
 
 int fail(const std::string& line) {
-  std::cerr << "skinview: " << line << '\n';
+  print_error_line(line);
   return kExitBadInput;
 }
 
@@ -244,6 +245,10 @@ int run_dump(const Options& o) {
   if (!file) return fail(o.output + ": cannot open for writing");
   std::string error = write_dump_json(m, request, file);
   file.close();
+  if (!error.empty() || !file) {
+    std::error_code ec;
+    std::filesystem::remove(o.output, ec);  // a refused dump leaves no file behind
+  }
   if (!error.empty()) return fail(o.model + ": " + error);
   if (!file) return fail(o.output + ": write failed");
   return kExitOk;

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+
+#include <stb_image_write.h>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
@@ -27,29 +28,22 @@ namespace {
 using tools::GlbWriter;
 using tools::Json;
 
-// "image/png" or "image/jpeg" from the first bytes, "" for anything else (glTF core allows only
-// those two).
-std::string image_mime(const std::vector<uint8_t>& b) {
-  static constexpr uint8_t kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-  if (b.size() >= 8 && std::equal(kPng, kPng + 8, b.begin())) return "image/png";
-  if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return "image/jpeg";
-  return "";
-}
-
-std::vector<uint8_t> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// The material's base-colour image as glTF can embed it (PNG or JPEG), or empty.
-std::vector<uint8_t> texture_image(const Material& m, std::string* mime) {
-  std::vector<uint8_t> bytes =
-      !m.texture_bytes.empty()
-          ? m.texture_bytes
-          : (m.texture_path.empty() ? std::vector<uint8_t>() : read_file(m.texture_path));
-  *mime = image_mime(bytes);
-  if (mime->empty()) bytes.clear();
-  return bytes;
+// The image as PNG bytes: the pixels the import worker decoded (anim/model.h: Image), encoded
+// again. Never a file's bytes: an export holds only images that were loaded under the import's
+// rules (inside the model's folder or a --texture-path, within the pixel budget), and nothing of
+// the file that was not decoded.
+std::vector<uint8_t> png_of(const Image& image) {
+  std::vector<uint8_t> out;
+  auto append = [](void* context, void* data, int size) {
+    auto* bytes = static_cast<std::vector<uint8_t>*>(context);
+    const auto* p = static_cast<const uint8_t*>(data);
+    bytes->insert(bytes->end(), p, p + size);
+  };
+  const int w = static_cast<int>(image.width), h = static_cast<int>(image.height);
+  if (image.rgba.size() != 4 * uint64_t{image.width} * image.height ||
+      stbi_write_png_to_func(append, &out, w, h, 4, image.rgba.data(), 4 * w) == 0)
+    out.clear();
+  return out;
 }
 
 // The skeleton as glTF nodes in the pose (--export-pose-skinned): node first + j is joint j, with
@@ -171,21 +165,30 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, boo
   GlbWriter w("skinview --export-pose");
   Json& doc = w.json();
 
-  // Materials first: meshes refer to them by index. Images are embedded as they are.
+  // Materials first: meshes refer to them by index. Each image the import decoded is embedded
+  // once, as PNG (png_of).
   bool any_texture = false;
+  std::vector<int> texture_of(model.images.size(), -2);  // image -> glTF texture, -1: none
   for (const Material& m : model.materials) {
     Json pbr{{"baseColorFactor", {m.base_color.r, m.base_color.g, m.base_color.b, m.base_color.a}},
              {"metallicFactor", 0.0},
              {"roughnessFactor", 1.0}};
-    std::string mime;
-    const std::vector<uint8_t> image = texture_image(m, &mime);
-    if (!image.empty()) {
-      const int index = static_cast<int>(doc["images"].size());
-      doc["images"].push_back(
-          Json{{"bufferView", w.add_view(image, tools::kNoTarget)}, {"mimeType", mime}});
-      doc["textures"].push_back(Json{{"sampler", 0}, {"source", index}});
-      pbr["baseColorTexture"] = Json{{"index", index}};
-      any_texture = true;
+    if (m.image >= 0 && static_cast<std::size_t>(m.image) < model.images.size()) {
+      int& index = texture_of[static_cast<std::size_t>(m.image)];
+      if (index == -2) {
+        const std::vector<uint8_t> png = png_of(model.images[static_cast<std::size_t>(m.image)]);
+        index = -1;
+        if (!png.empty()) {
+          index = static_cast<int>(doc["images"].size());
+          doc["images"].push_back(
+              Json{{"bufferView", w.add_view(png, tools::kNoTarget)}, {"mimeType", "image/png"}});
+          doc["textures"].push_back(Json{{"sampler", 0}, {"source", index}});
+        }
+      }
+      if (index >= 0) {
+        pbr["baseColorTexture"] = Json{{"index", index}};
+        any_texture = true;
+      }
     }
     Json material{{"pbrMetallicRoughness", pbr}};
     if (!m.name.empty()) material["name"] = m.name;

@@ -8,7 +8,8 @@
 // one node with no transform, its positions in model space as --dump's are; a file the viewer
 // shows Z-up (SMD, MD5, or --up z) gets a root node turning it upright, so a Y-up glTF viewer
 // shows what skinview shows. Materials keep their name, base colour and base-colour texture
-// (embedded PNG or JPEG bytes, or the texture file when it is one of those), with metallic 0 and
+// (the pixels the import worker decoded, encoded again as PNG: only images loaded under the
+// import's rules are embedded, never a file's bytes), with metallic 0 and
 // roughness 1, the plain diffuse look of the viewer's shading; UVs are kept. Nothing else (no
 // skeleton, weights or animation): the result is the deformed shape, frozen.
 //
@@ -38,8 +39,8 @@ struct Options;
 struct PosedModel;
 struct Scene;
 
-// The .glb bytes of `pose` (of `model`, read from `path`: a texture file is resolved against
-// its folder by the importer already); `z_up` adds the root turn; `skinned` keeps the skeleton
+// The .glb bytes of `pose` (of `model`; its images, decoded by the import worker, are embedded
+// as PNG, and no file is read); `z_up` adds the root turn; `skinned` keeps the skeleton
 // and the weights (below), with 4 or 8 `influences` per vertex. Returns "" or the reason.
 std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, bool skinned,
                       int influences, std::vector<uint8_t>* out);

@@ -43,13 +43,13 @@ int main(int argc, char** argv) {
     if (viewer.bench_frames > 0) return sv::run_bench_frames(options, viewer);
     if (viewer.soak > 0) return sv::run_soak(options, viewer);
     if (!viewer.more_models.empty()) {
-      std::cerr << "skinview: " << viewer.more_models.front()
-                << ": only --soak takes more than one model file\n";
+      sv::print_error_line(viewer.more_models.front() +
+                           ": only --soak takes more than one model file");
       return sv::kExitBadInput;
     }
     return sv::run_viewer(options, viewer);
   } catch (const std::exception& e) {
-    std::cerr << "skinview: " << e.what() << '\n';
+    sv::print_error_line(e.what());
   } catch (...) {
     std::cerr << "skinview: unexpected error\n";
   }

@@ -166,11 +166,15 @@ std::string prepare_record_dir(const std::string& dir) {
 
 namespace {
 
-// Progress on stderr, at most once a second, so short runs print nothing.
+// Progress on stderr, at most once a second, so short runs print nothing; only when stderr is a
+// terminal, so what a script or a test reads does not depend on the machine's speed (a failure
+// is its one line, whenever it happens).
 class Progress {
  public:
-  explicit Progress(int64_t total) : total_(total), last_(Clock::now()) {}
+  explicit Progress(int64_t total)
+      : total_(total), last_(Clock::now()), terminal_(::isatty(STDERR_FILENO) == 1) {}
   void frame_done(int64_t done) {
+    if (!terminal_) return;
     const auto now = Clock::now();
     if (now - last_ < std::chrono::seconds(1)) return;
     last_ = now;
@@ -188,6 +192,7 @@ class Progress {
  private:
   int64_t total_;
   Clock::time_point last_;
+  bool terminal_;
   bool shown_ = false;
 };
 
@@ -225,7 +230,7 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
   if (!ffmpeg.empty()) {
     if (std::string e = video.start(ffmpeg, record.video, view.width(), view.height(), plan.fps);
         !e.empty()) {
-      std::fprintf(stderr, "skinview: %s\n", e.c_str());
+      print_error_line(e);
       return 1;
     }
   }

@@ -67,8 +67,8 @@ std::string check_video_path(const std::string& out) {
   return "--video '" + out + "': want a file ending in .mp4 (H.264) or .webm (VP9)";
 }
 
-std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int height,
-                                          double fps) {
+std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int height, double fps,
+                                          const std::string& container) {
   std::vector<std::string> a{"-hide_banner", "-loglevel", "error", "-y",
                              // Input: raw frames on standard input, rows top-down.
                              "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
@@ -76,13 +76,17 @@ std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int
                              number(fps), "-i", "pipe:0",
                              // yuv420p halves the chroma resolution: sizes must be even.
                              "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p"};
-  if (lower_extension(out) == ".webm") {
+  const bool webm = lower_extension(container.empty() ? out : container) == ".webm";
+  if (webm) {
     a.insert(a.end(), {"-c:v", "libvpx-vp9", "-crf", "31", "-b:v", "0", "-row-mt", "1"});
   } else {
     a.insert(a.end(),
              {"-c:v", "libx264", "-preset", "medium", "-crf", "18", "-movflags", "+faststart"});
   }
-  a.push_back(out);
+  // The container named, not guessed from the name (a temporary name has no extension), and the
+  // output as a `file:` URL: a name such as "-name.mp4" is not read as an option, and
+  // "http:x.mp4" is not a protocol.
+  a.insert(a.end(), {"-f", webm ? "webm" : "mp4", "file:" + out});
   return a;
 }
 
@@ -94,12 +98,29 @@ VideoPipe::~VideoPipe() {
     ::waitpid(pid_, &status, 0);
   }
   if (!log_path_.empty()) std::remove(log_path_.c_str());
+  if (!partial_.empty()) std::remove(partial_.c_str());  // not finished: no partial file is left
   if (sigpipe_ignored_) ::signal(SIGPIPE, SIG_DFL);
 }
 
 std::string VideoPipe::start(const std::string& ffmpeg, const std::string& out, int width,
                              int height, double fps) {
   frame_bytes_ = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4;
+  // ffmpeg writes a hidden temporary file beside `out` (so the rename is atomic), created here
+  // with O_EXCL by mkstemp; finish() renames it to `out` once ffmpeg succeeded, any failure
+  // removes it.
+  const std::filesystem::path target(out);
+  std::string partial =
+      (target.parent_path() / ("." + target.filename().string() + ".partial-XXXXXX")).string();
+  const int partial_fd = ::mkstemp(partial.data());
+  if (partial_fd < 0)
+    return out + ": cannot create a file beside it (" + std::strerror(errno) + ")";
+  // mkstemp's 0600, widened to what the user's umask gives any new file.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(partial_fd, 0666 & ~mask);
+  ::close(partial_fd);
+  partial_ = partial;
+  out_ = out;
   std::string log = (std::filesystem::temp_directory_path() / "skinview-ffmpeg-XXXXXX").string();
   const int log_fd = ::mkstemp(log.data());
   if (log_fd < 0) return std::string("cannot make a log file for ffmpeg: ") + std::strerror(errno);
@@ -109,7 +130,7 @@ std::string VideoPipe::start(const std::string& ffmpeg, const std::string& out, 
     ::close(log_fd);
     return std::string("cannot make a pipe for ffmpeg: ") + std::strerror(errno);
   }
-  std::vector<std::string> args = ffmpeg_arguments(out, width, height, fps);
+  std::vector<std::string> args = ffmpeg_arguments(partial_, width, height, fps, out);
   args.insert(args.begin(), ffmpeg);
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -164,7 +185,24 @@ std::string VideoPipe::finish() {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return error_;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (error_.empty() && !partial_.empty()) {
+      if (::rename(partial_.c_str(), out_.c_str()) != 0)
+        error_ = "cannot rename the finished video into place (" +
+                 std::string(std::strerror(errno)) + ")";
+      else
+        partial_.clear();
+    }
+    if (!partial_.empty()) {
+      std::remove(partial_.c_str());
+      partial_.clear();
+    }
+    return error_;
+  }
+  if (!partial_.empty()) {
+    std::remove(partial_.c_str());
+    partial_.clear();
+  }
   error_ =
       ffmpeg_error(WIFSIGNALED(status)
                        ? "ffmpeg ended by signal " + std::to_string(WTERMSIG(status))

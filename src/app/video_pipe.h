@@ -33,24 +33,27 @@ std::string ffmpeg_missing_message();
 std::string check_video_path(const std::string& out);
 
 // The ffmpeg arguments (after the program name) for width x height RGBA frames at `fps` into
-// `out` (.mp4 or .webm).
-std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int height,
-                                          double fps);
+// `out`, given to ffmpeg as "file:OUT" (never read as an option or a protocol); the codec and
+// container follow the extension of `container` (.mp4 or .webm), or of `out` when it is "".
+std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int height, double fps,
+                                          const std::string& container = {});
 
 class VideoPipe {
  public:
   VideoPipe() = default;
-  ~VideoPipe();  // a pipe not finished: ffmpeg is killed and its partial file left as it is
+  ~VideoPipe();  // a pipe not finished: ffmpeg is killed and its partial file removed
   VideoPipe(const VideoPipe&) = delete;
   VideoPipe& operator=(const VideoPipe&) = delete;
 
-  // Starts `ffmpeg` (a path) writing `out`; "" or why it could not start.
+  // Starts `ffmpeg` (a path) writing a temporary file beside `out` (".OUT.partial-XXXXXX");
+  // "" or why it could not start.
   std::string start(const std::string& ffmpeg, const std::string& out, int width, int height,
                     double fps);
   // Writes one frame of width x height top-down RGBA8 rows; "" or the failure (ffmpeg ended:
   // its last error line).
   std::string write(const std::vector<uint8_t>& rgba);
-  // Ends the input and waits for ffmpeg; "" when it wrote the file, else its last error line.
+  // Ends the input and waits for ffmpeg; "" when it wrote the file (renamed to `out` then),
+  // else its last error line (and the partial file removed: a failed video leaves no file).
   std::string finish();
 
  private:
@@ -60,6 +63,8 @@ class VideoPipe {
   int input_ = -1;        // the write end of ffmpeg's standard input
   std::string log_path_;  // ffmpeg's standard error
   std::string error_;     // what finish() found, once ffmpeg has ended
+  std::string out_;       // the video's name
+  std::string partial_;   // the file ffmpeg writes until it succeeds; "" once renamed or removed
   std::size_t frame_bytes_ = 0;
   bool sigpipe_ignored_ = false;
 };

@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include <stb_image.h>
-
 #include <glm/gtc/type_precision.hpp>
 #include <glm/vec2.hpp>
 
@@ -78,31 +76,29 @@ void influence2_attributes(GLuint buffer) noexcept {
   float_attribute(kWeights2, 4, offsetof(Influence2, weights), s);
 }
 
-Texture load_texture(const Material& mat, std::string* warning) {
-  int w = 0, h = 0, n = 0;
-  stbi_uc* pixels = nullptr;
-  if (!mat.texture_bytes.empty()) {
-    pixels = stbi_load_from_memory(mat.texture_bytes.data(),
-                                   static_cast<int>(mat.texture_bytes.size()), &w, &h, &n, 4);
-  } else if (!mat.texture_path.empty()) {
-    pixels = stbi_load(mat.texture_path.c_str(), &w, &h, &n, 4);
-  } else {
-    return {};
-  }
-  if (pixels == nullptr) {
-    *warning = "material " + mat.name + ": cannot decode its base-colour texture (" +
-               (mat.texture_path.empty() ? std::string("embedded") : mat.texture_path) + ")";
+// The material's image, decoded by the import worker (anim/model.h: Image): this process
+// uploads pixels and never decodes an image.
+Texture load_texture(const Model& model, const Material& mat, std::string* warning) {
+  if (mat.image < 0 || static_cast<std::size_t>(mat.image) >= model.images.size()) return {};
+  const Image& image = model.images[static_cast<std::size_t>(mat.image)];
+  GLint max_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+  if (image.width > static_cast<uint32_t>(max_size) ||
+      image.height > static_cast<uint32_t>(max_size)) {
+    *warning = "material " + mat.name + ": its base-colour texture (" + image.source + ") is " +
+               std::to_string(image.width) + " x " + std::to_string(image.height) +
+               " pixels, more than this driver's " + std::to_string(max_size) + " on a side";
     return {};
   }
   Texture tex = Texture::create();
   glBindTexture(GL_TEXTURE_2D, tex.id());
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_SRGB8_ALPHA8, static_cast<GLsizei>(image.width),
+               static_cast<GLsizei>(image.height), 0, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
   glGenerateMipmap(GL_TEXTURE_2D);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glBindTexture(GL_TEXTURE_2D, 0);
-  stbi_image_free(pixels);
   return tex;
 }
 
@@ -202,7 +198,7 @@ GpuModel::GpuModel(const Model& model) {
       const Material& mat = model.materials[static_cast<std::size_t>(src.material)];
       dst.base_color = mat.base_color;
       std::string warning;
-      dst.base_texture = load_texture(mat, &warning);
+      dst.base_texture = load_texture(model, mat, &warning);
       if (!warning.empty()) warnings_.push_back(std::move(warning));
     }
 

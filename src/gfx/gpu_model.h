@@ -83,7 +83,7 @@ struct GpuMesh {
   Buffer centers;      // CoR: vertex_count vec3 (kCenter)
   Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
   bool has_influences8 = false;
-  Texture base_texture;  // 0 when the material has none (or it failed to decode)
+  Texture base_texture;  // 0 when the material has no image (or the driver cannot hold it)
   GLsizei index_count = 0;
   GLsizei vertex_count = 0;
   GLint palette_base = 0;  // first bone of this mesh in the palette buffers

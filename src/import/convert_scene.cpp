@@ -3,9 +3,12 @@
 // state both share and says how the skeleton is chosen. Runs in the import worker only.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -539,6 +542,7 @@ std::string SceneConverter::build_meshes() {
 }
 
 void SceneConverter::build_materials() {
+  TextureLoader textures(image_rules, model, report);
   for (unsigned i = 0; i < scene->mNumMaterials; ++i) {
     const aiMaterial* src = scene->mMaterials ? scene->mMaterials[i] : nullptr;
     Material mat;
@@ -553,22 +557,41 @@ void SceneConverter::build_materials() {
           mat.base_color = c;
       }
       aiString tex;
-      if (src->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
-          src->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) {
-        const aiTexture* embedded = scene->GetEmbeddedTexture(tex.C_Str());
-        if (embedded) {
-          if (embedded->mHeight == 0 && embedded->pcData && embedded->mWidth > 0) {
-            const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
-            mat.texture_bytes.assign(bytes, bytes + embedded->mWidth);
+      if ((src->GetTexture(aiTextureType_BASE_COLOR, 0, &tex) == AI_SUCCESS ||
+           src->GetTexture(aiTextureType_DIFFUSE, 0, &tex) == AI_SUCCESS) &&
+          tex.length > 0) {
+        mat.texture_name = tex.C_Str();
+        // Decoded here, in the worker, under its limits (images.h); the parent gets pixels.
+        if (const aiTexture* embedded = scene->GetEmbeddedTexture(tex.C_Str())) {
+          const std::string key =
+              "embedded:" + std::to_string(reinterpret_cast<uintptr_t>(embedded));
+          const auto* bytes = reinterpret_cast<const uint8_t*>(embedded->pcData);
+          if (!bytes) {
+            mat.image = textures.from_bytes({}, "", key, mat.texture_name, mat.name);
+          } else if (embedded->mHeight == 0) {
+            // Compressed: mWidth is its size in bytes, achFormatHint its extension.
+            std::string hint(embedded->achFormatHint,
+                             strnlen(embedded->achFormatHint, sizeof embedded->achFormatHint));
+            mat.image = textures.from_bytes(std::span<const uint8_t>(bytes, embedded->mWidth), hint,
+                                            key, mat.texture_name, mat.name);
+          } else {
+            const uint64_t texels = uint64_t{embedded->mWidth} * embedded->mHeight;
+            mat.image = texels <= kMaxImagePixels
+                            ? textures.from_bgra(embedded->mWidth, embedded->mHeight,
+                                                 std::span<const uint8_t>(bytes, 4 * texels), key,
+                                                 mat.texture_name, mat.name)
+                            : textures.from_bgra(embedded->mWidth, embedded->mHeight, {}, key,
+                                                 mat.texture_name, mat.name);
           }
-        } else if (tex.length > 0 && !base_dir.empty()) {
-          std::filesystem::path p = std::filesystem::path(base_dir) / tex.C_Str();
-          mat.texture_path = p.lexically_normal().string();
+        } else {
+          mat.image = textures.from_file(mat.texture_name, mat.name);
         }
       }
     }
     model.materials.push_back(std::move(mat));
   }
+  textures.finish();
+  texture_files = textures.files_read();
 }
 
 std::string SceneConverter::nothing_to_show() const {

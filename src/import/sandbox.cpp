@@ -101,6 +101,19 @@ std::string landlock(const std::vector<std::string>& read_dirs) {
     ::close(rule.parent_fd);
   };
   for (const char* p : kSystemReadPaths) allow(p);
+  // Sanitizer builds: the suppression files the sanitizers read lazily, at the first report (a
+  // leak in libassimp found at exit), after the sandbox is up.
+  if (SV_SANITIZER_BUILD) {
+    for (const char* var : {"LSAN_OPTIONS", "ASAN_OPTIONS", "UBSAN_OPTIONS"}) {
+      const char* v = std::getenv(var);
+      const std::string options = v != nullptr ? v : "";
+      for (std::size_t at = options.find("suppressions="); at != std::string::npos;
+           at = options.find("suppressions=", at + 1)) {
+        const std::size_t from = at + 13;
+        allow(options.substr(from, options.find_first_of(": ", from) - from));
+      }
+    }
+  }
   for (const std::string& d : read_dirs)
     if (!d.empty()) allow(d);
   const long rc = ::syscall(SYS_landlock_restrict_self, ruleset, 0u);

@@ -7,7 +7,8 @@
 //   landlock  the file system, read-only: the model's folder (as given and as resolved, a
 //             symbolic link's target folder too), the folders the parent allows besides
 //             (--read-dir, e.g. --texture-path), the shared libraries (/usr/lib, /lib, ...,
-//             /etc/ld.so.cache) and this process's own /proc/self. Nothing may be written,
+//             /etc/ld.so.cache), this process's own /proc/self and, in sanitizer builds, the
+//             suppression files named in LSAN_/ASAN_/UBSAN_OPTIONS. Nothing may be written,
 //             created, removed, renamed, truncated or executed anywhere (descriptors opened
 //             before, the result memory file and the output pipe, keep working). From Landlock
 //             ABI 4 TCP bind/connect are denied too, from ABI 6 signals to and abstract Unix

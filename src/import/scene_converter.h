@@ -19,6 +19,7 @@
 
 #include "anim/model.h"
 #include "import/convert.h"
+#include "import/images.h"
 #include "io/import.h"
 
 namespace sv {
@@ -28,8 +29,11 @@ glm::dmat4 to_dmat4(const aiMatrix4x4& a);
 
 struct SceneConverter {
   const aiScene* scene = nullptr;
-  std::string name;      // the file's path, or the label of a file held in memory
-  std::string base_dir;  // folder that texture paths are relative to; empty: not resolved
+  std::string name;  // the file's path, or the label of a file held in memory
+  // Where textures may be read from and the pixel budget (images.h); image_rules.model_dir is
+  // the folder texture paths are relative to, empty for a model held in memory.
+  ImageRules image_rules;
+  std::vector<std::string> texture_files;  // texture files read (real paths), for provenance
   // glTF only: the file as tinygltf read it (its STEP/CUBICSPLINE samplers replace assimp's
   // linear keys).
   GltfSidecar* gltf = nullptr;

@@ -2,6 +2,7 @@
 
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <filesystem>
@@ -19,7 +20,7 @@ namespace sv {
 namespace {
 
 // Reads, checks, repairs and converts one model: the one code path behind both entry points.
-ImportResult import_source(const Source& src) {
+ImportResult import_source(const Source& src, const ImageRules& images) {
   ImportResult result;
   result.provenance.importer = assimp_version();
   auto refuse = [&](const std::string& why) {
@@ -64,9 +65,11 @@ ImportResult import_source(const Source& src) {
     convert.scene = &scene;
     convert.name = src.name;
     if (gltf) convert.gltf = &*gltf;
+    convert.image_rules = images;
+    convert.image_rules.model_dir.clear();
     if (!src.in_memory()) {
-      convert.base_dir = std::filesystem::path(src.name).parent_path().string();
-      if (convert.base_dir.empty()) convert.base_dir = ".";
+      convert.image_rules.model_dir = std::filesystem::path(src.name).parent_path().string();
+      if (convert.image_rules.model_dir.empty()) convert.image_rules.model_dir = ".";
     }
     result.report.faces_dropped += repairs.faces_dropped;
     if (std::string error = convert.run(); !error.empty()) {
@@ -79,6 +82,10 @@ ImportResult import_source(const Source& src) {
       result.report.notes.push_back("assimp: " + quoted_error(e));
     result.report.notes.insert(result.report.notes.end(), repairs.notes.begin(),
                                repairs.notes.end());
+    for (const std::string& f : convert.texture_files)
+      if (std::find(result.provenance.read_files.begin(), result.provenance.read_files.end(), f) ==
+          result.provenance.read_files.end())
+        result.provenance.read_files.push_back(f);
     result.model = std::move(convert.model);
   } catch (const std::bad_alloc&) {
     throw;  // the worker's new-handler reports it (worker_main.cpp)
@@ -92,7 +99,7 @@ ImportResult import_source(const Source& src) {
 
 }  // namespace
 
-ImportResult import_file_here(const std::string& path) {
+ImportResult import_file_here(const std::string& path, const ImageRules& images) {
   ImportResult result;
   result.provenance.importer = assimp_version();
   if (std::string e = missing_file_error(path); !e.empty()) {
@@ -105,11 +112,11 @@ ImportResult import_file_here(const std::string& path) {
   src.ext = lower_extension(path);
   src.size = std::filesystem::file_size(path, ec);
   if (ec) src.size = 0;  // not a regular file (a FIFO, ...): assimp decides
-  return import_source(src);
+  return import_source(src, images);
 }
 
 ImportResult import_memory_here(std::span<const uint8_t> bytes, const std::string& hint,
-                                const std::string& name) {
+                                const std::string& name, const ImageRules& images) {
   ImportResult result;
   result.provenance.importer = assimp_version();
   if (bytes.empty()) {
@@ -123,7 +130,7 @@ ImportResult import_memory_here(std::span<const uint8_t> bytes, const std::strin
   if (src.ext == ".") src.ext.clear();
   src.bytes = bytes;
   src.size = bytes.size();
-  return import_source(src);
+  return import_source(src, images);
 }
 
 }  // namespace sv

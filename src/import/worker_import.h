@@ -9,17 +9,20 @@
 #include <span>
 #include <string>
 
+#include "import/images.h"
 #include "io/import.h"
 
 namespace sv {
 
 // Imports the file `path`. Never throws (std::bad_alloc aside: the worker ends on it, see
-// worker_main.cpp). provenance is filled in.
-ImportResult import_file_here(const std::string& path);
+// worker_main.cpp). provenance is filled in (with the texture files read). `images` gives the
+// folders textures may be read from besides the model's own and the pixel budget; its model_dir
+// is ignored (the model's folder is).
+ImportResult import_file_here(const std::string& path, const ImageRules& images = {});
 
 // Imports a file held in memory; `hint` is a file extension without the dot, `name` prefixes
-// errors.
+// errors. No texture file is opened; embedded images are decoded within `images`' budget.
 ImportResult import_memory_here(std::span<const uint8_t> bytes, const std::string& hint,
-                                const std::string& name);
+                                const std::string& name, const ImageRules& images = {});
 
 }  // namespace sv

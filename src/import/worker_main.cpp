@@ -211,6 +211,7 @@ int main(int argc, char** argv) {
   std::string file, hint, name;
   std::vector<std::string> read_dirs;
   bool from_stdin = false;
+  ImageRules images;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string* { return i + 1 < args.size() ? &args[++i] : nullptr; };
@@ -223,6 +224,9 @@ int main(int argc, char** argv) {
       cpu_limit = std::strtoull(v->c_str(), nullptr, 10);
     } else if (a == "--parent" && (v = value())) {
       parent = std::atol(v->c_str());
+    } else if (a == "--texture-path" && (v = value())) {
+      images.allowed_dirs.push_back(*v);  // and readable in the sandbox (below)
+      read_dirs.push_back(*v);
     } else if (a == "--read-dir" && (v = value())) {
       read_dirs.push_back(*v);
     } else if (a == "--file" && (v = value())) {
@@ -242,6 +246,9 @@ int main(int argc, char** argv) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) return 1;  // the parent is already gone
   }
+  // Decoded images cost the worker up to ~64 bytes a pixel at their peak (the file, stb's
+  // buffers, the pixels, the stream): their budget follows the memory limit.
+  if (memory_limit > 0) images.pixel_budget = std::min(images.pixel_budget, memory_limit / 64);
   set_limit(RLIMIT_CORE, 0, 0);
   set_limit(RLIMIT_FSIZE, kMaxModelBytes, kMaxModelBytes);
   if (cpu_limit > 0) set_limit(RLIMIT_CPU, cpu_limit, cpu_limit + 1);
@@ -272,9 +279,9 @@ int main(int argc, char** argv) {
       bytes.insert(bytes.end(), buf, buf + n);
       if (bytes.size() > kMaxFileBytes) break;  // refused by size below
     }
-    result = import_memory_here(bytes, hint, name);
+    result = import_memory_here(bytes, hint, name, images);
   } else {
-    result = import_file_here(file);
+    result = import_file_here(file, images);
   }
   result.provenance.sandbox = sandbox;
   const std::vector<uint8_t> stream =

@@ -11,8 +11,8 @@
 namespace sv {
 namespace {
 
+// Finite by then: write_dump_json refuses a pose with a value that is not (first_non_finite).
 void write_number(std::ostream& out, double v) {
-  if (!std::isfinite(v)) v = 0.0;
   if (v == 0.0) v = 0.0;  // no "-0"
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", v);
@@ -138,6 +138,37 @@ void write_bones(std::ostream& out, const Model& model, const PosedModel& pose) 
   out << ']';
 }
 
+bool finite3(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// Where `pose` holds its first value that is not finite (a float past its range once skinned:
+// a vertex at 1e38 under a scaled joint), in words, or "" when every value it would write is.
+std::string first_non_finite(const Model& model, const PosedModel& pose) {
+  for (std::size_t m = 0; m < pose.positions.size() && m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const std::vector<uint32_t> order = file_order(mesh);
+    for (std::size_t k = 0; k < pose.positions[m].size(); ++k) {
+      const std::size_t v = order.empty() ? k : order[k];
+      const char* what = !finite3(pose.positions[m][v])                               ? "position"
+                         : v < pose.normals[m].size() && !finite3(pose.normals[m][v]) ? "normal"
+                                                                                      : nullptr;
+      if (what)
+        return std::string(what) + " of vertex " + std::to_string(k) + " of mesh '" + mesh.name +
+               "'";
+    }
+    for (std::size_t t = 0; m < pose.morph_weights.size() && t < pose.morph_weights[m].size(); ++t)
+      if (!std::isfinite(pose.morph_weights[m][t]))
+        return "morph weight " + std::to_string(t) + " of mesh '" + mesh.name + "'";
+  }
+  for (std::size_t j = 0; j < pose.joint_model.size() && j < model.skeleton.size(); ++j)
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r)
+        if (!std::isfinite(pose.joint_model[j][c][r]))
+          return "the model matrix of joint '" + model.skeleton.names[j] + "'";
+  return {};
+}
+
 }  // namespace
 
 std::vector<uint32_t> file_order(const Mesh& mesh) {
@@ -214,11 +245,25 @@ std::string pose_model(const Model& model, const LayerStack& stack, double time,
 std::string write_dump_json(const Model& model, const DumpRequest& request, std::ostream& out) {
   if (request.times.empty()) return "no time to dump";
   PosedModel pose;
+  // A value that overflowed (infinite) or is NaN is never written, as 0 or otherwise: the dump is
+  // refused with where it is. With several times, every time is posed and checked before a byte
+  // is written, so a refused dump writes nothing.
   const auto pose_at = [&](double t) {
-    return request.blend.blends()
-               ? pose_model(model, request.blend, t, pose, request.skin)
-               : pose_model(model, request.clip, t, pose, request.bind_pose, request.skin);
+    std::string e = request.blend.blends()
+                        ? pose_model(model, request.blend, t, pose, request.skin)
+                        : pose_model(model, request.clip, t, pose, request.bind_pose, request.skin);
+    if (e.empty())
+      if (const std::string where = first_non_finite(model, pose); !where.empty()) {
+        char at[32];
+        std::snprintf(at, sizeof at, "%.9g", t);
+        e = "the pose at " + std::string(at) + " s overflows the float range (" + where +
+            " is not finite); nothing written";
+      }
+    return e;
   };
+  if (request.times.size() > 1)
+    for (const double t : request.times)
+      if (std::string e = pose_at(t); !e.empty()) return e;
   if (!request.frames && request.times.size() == 1) {
     if (std::string e = pose_at(request.times[0]); !e.empty()) return e;
     out << "{\"meshes\":";

@@ -17,8 +17,9 @@
 // mesh's vertices as stored (assimp's mVertices). Vertices are written in the file's order (the
 // Mesh stores them grouped by bone set; Mesh::source_vertex maps back). bones: every skeleton
 // joint (node on the path to a bone, mesh or animated node) with its model-space matrix. Numbers
-// are written with 9 significant digits (round-trips a float); a non-finite number is written as
-// 0 (never NaN).
+// are written with 9 significant digits (round-trips a float). A pose holding a value that is not
+// finite (a float that overflowed to infinity once skinned, or NaN) is refused with where it is,
+// before anything is written: never written as 0, never as a token JSON does not have.
 #pragma once
 
 #include <cstdint>
@@ -74,7 +75,8 @@ struct DumpRequest {
   SkinChoice skin;            // the skinning method (--method); CoR's centres owned by the caller
 };
 
-// Writes the JSON above. Returns "" or what went wrong (then the stream holds partial output).
+// Writes the JSON above. Returns "" or what went wrong: a pose that cannot be made, or one with a
+// value that is not finite (then nothing was written); a failed write (partial output).
 std::string write_dump_json(const Model& model, const DumpRequest& request, std::ostream& out);
 
 }  // namespace sv

@@ -47,6 +47,11 @@ namespace sv {
 //   clips                           10,000
 //   keys per track               1,000,000
 //   keys, all clips             16,777,216
+//   texture images                   4,096
+//   pixels per image            16,777,216    (2^24; 16,384 on a side at most)
+//   pixels, all images          67,108,864    (2^26: 256 MiB of RGBA), and at most one pixel
+//                                             per 64 bytes of the worker's memory limit
+//   bytes of a texture file        128 MiB    (checked with fstat before a byte is read)
 //
 // Repaired, not refused (each counted in the report): bone weights that are NaN/Inf, negative,
 // above 1e6 or that name a vertex past the mesh's end (dropped); keys with NaN/Inf (dropped);
@@ -73,6 +78,13 @@ inline constexpr std::size_t kMaxKeysTotal = std::size_t{1} << 24;
 // every mesh together (2^26 pairs are 1.5 GiB of deltas).
 inline constexpr std::size_t kMaxMorphTargetsPerMesh = 1024;
 inline constexpr std::size_t kMaxMorphDeltasTotal = std::size_t{1} << 26;
+// Texture images, decoded to RGBA8 by the worker (src/import/images.h); an image past a limit is
+// not loaded (the report names it), the model still is.
+inline constexpr std::size_t kMaxImages = 4096;
+inline constexpr uint32_t kMaxImageSide = 16384;
+inline constexpr uint64_t kMaxImagePixels = uint64_t{1} << 24;
+inline constexpr uint64_t kMaxImagePixelsTotal = uint64_t{1} << 26;
+inline constexpr uint64_t kMaxImageFileBytes = uint64_t{128} << 20;
 
 struct ImportReport {
   // Counters; each non-zero one also has a human-readable line in `notes`.
@@ -91,6 +103,7 @@ struct ImportReport {
   uint64_t faces_dropped = 0;          // triangles with a vertex index past the mesh's end
   uint64_t clips_refused = 0;          // clips of negative duration: dropped
   uint64_t clips_extended = 0;         // clips whose keys run past their stated duration
+  uint64_t textures_not_loaded = 0;    // textures refused or unreadable (each named in notes)
   std::vector<std::string> notes;      // one line per repair kind, e.g. "12 vertices had ..."
   std::string ticks_per_second_note;   // set when a clip gave no ticks per second
 };
@@ -99,7 +112,8 @@ struct ImportReport {
 struct ImportProvenance {
   std::string importer;                 // e.g. "assimp 5.2.4" (the version assimp reports)
   std::vector<std::string> read_files;  // files the import opened besides the model itself (a
-                                        // .gltf's .bin buffers, an .md5mesh's .md5anim)
+                                        // .gltf's .bin buffers, an .md5mesh's .md5anim, the
+                                        // texture images it decoded)
   // The worker's sandbox layers in force while it read the file (src/import/sandbox.h), e.g.
   // "landlock v7, seccomp, rlimits"; one line.
   std::string sandbox;
@@ -108,7 +122,10 @@ struct ImportProvenance {
 struct ImportResult {
   std::optional<Model> model;  // set on success
   ImportReport report;
-  std::string error;  // on failure: one line naming the file and the reason
+  // On failure: one line naming the file and the reason. The name is the caller's own, as given
+  // (a printer escapes control characters in it: app/cli.h, print_error_line); the rest holds
+  // none.
+  std::string error;
   ImportProvenance provenance;
   // The flat binary model the worker wrote (io/model_format.h), when ImportOptions::keep_stream
   // asked for it and the import succeeded: the bytes a model cache stores.
@@ -128,6 +145,10 @@ struct ImportOptions {
   // and the window pass ModelCache::default_dir() unless --no-cache. `cache_max_bytes` bounds it.
   std::string cache_dir;
   uint64_t cache_max_bytes = uint64_t{1} << 30;
+  // Folders besides the model's own that texture files may be read from (--texture-path DIR,
+  // repeatable). A texture resolves, after symbolic links, inside the model's folder tree or one
+  // of these, or it is not loaded (src/import/images.h).
+  std::vector<std::string> texture_paths;
   // Folders the worker's sandbox lets it read besides the model's own (e.g. --texture-path);
   // everything else on the disk is closed to it where the kernel has Landlock.
   std::vector<std::string> read_dirs;

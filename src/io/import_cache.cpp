@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -42,6 +43,20 @@ std::string folder_of(const std::string& path) {
 
 }  // namespace
 
+// An entry stored under other options is never handed back.
+std::string import_cache_salt(const ImportOptions& options) {
+  std::string salt = import_cache_salt();
+  const uint64_t memory =
+      options.memory_limit_bytes > 0 ? options.memory_limit_bytes : default_import_memory_limit();
+  salt += "; pixel budget " + std::to_string(std::min(kMaxImagePixelsTotal, memory / 64));
+  for (const std::string& dir : options.texture_paths) {
+    std::error_code ec;
+    const fs::path real = fs::canonical(dir, ec);
+    salt += "; textures from " + (ec ? dir : real.string());
+  }
+  return salt;
+}
+
 const std::string& import_cache_salt() {
   static const std::string salt = make_salt();
   return salt;
@@ -59,7 +74,7 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
   // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute); a
   // FIFO or a device is not hashed at all (key_for opens without blocking and reads only a
   // regular file).
-  out.key = ModelCache::key_for(path, import_cache_salt(), kMaxFileBytes);
+  out.key = ModelCache::key_for(path, import_cache_salt(options), kMaxFileBytes);
   if (out.key.empty()) return out;
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
   std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path));
@@ -80,7 +95,7 @@ std::string store_import(const std::string& key, const std::string& path,
                          std::span<const uint8_t> stream, std::span<const std::string> read_files,
                          const ImportOptions& options) {
   if (key.empty() || stream.empty() || !import_cache_enabled(options)) return "nothing to store";
-  if (ModelCache::key_for(path, import_cache_salt(), kMaxFileBytes) != key)
+  if (ModelCache::key_for(path, import_cache_salt(options), kMaxFileBytes) != key)
     return path + " changed while it was imported";
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
   return cache.store(key, stream, read_files, folder_of(path));

@@ -29,6 +29,10 @@ namespace sv {
 
 // The salt described above; computed once per process.
 const std::string& import_cache_salt();
+// The salt an import with `options` keys its entry by: import_cache_salt() and what the options
+// change in the worker's result (the --texture-path folders, resolved, and the images' pixel
+// budget, which follows the memory limit: import/images.h).
+std::string import_cache_salt(const ImportOptions& options);
 
 // Whether imports with `options` use the cache (see above).
 bool import_cache_enabled(const ImportOptions& options);

@@ -280,6 +280,10 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
                                    std::to_string(cpu),
                                    "--parent",
                                    std::to_string(::getpid())};
+  for (const std::string& dir : options_.texture_paths) {
+    args.push_back("--texture-path");
+    args.push_back(dir);
+  }
   for (const std::string& dir : options_.read_dirs) {
     args.push_back("--read-dir");
     args.push_back(dir);

@@ -49,6 +49,7 @@ constexpr uint32_t kError = tag("ERRR");
 constexpr uint32_t kSkeleton = tag("SKEL");
 constexpr uint32_t kMesh = tag("MESH");
 constexpr uint32_t kMaterial = tag("MATL");
+constexpr uint32_t kImage = tag("IMAG");
 constexpr uint32_t kClip = tag("CLIP");
 constexpr uint32_t kReport = tag("REPT");
 constexpr uint32_t kMorphTargets = tag("MRPH");
@@ -189,12 +190,26 @@ void write_mesh(Writer& w, const Mesh& m) {
   w.end();
 }
 
+// IMAG (format version 6), one per decoded image, before the materials that name them:
+//   source (string), u32 width, u32 height, pixels (array of u8: width * height * 4, RGBA,
+//   rows top-down).
+void write_image(Writer& w, const Image& im) {
+  w.begin(kImage);
+  w.string(im.source);
+  w.u32(im.width);
+  w.u32(im.height);
+  w.array(im.rgba);
+  w.end();
+}
+
+// MATL: name, base colour (4 f32), the texture's name as the file gave it (string), i32 image
+// (an IMAG index, or -1).
 void write_material(Writer& w, const Material& m) {
   w.begin(kMaterial);
   w.string(m.name);
   w.raw(&m.base_color, sizeof m.base_color);
-  w.string(m.texture_path);
-  w.array(m.texture_bytes);
+  w.string(m.texture_name);
+  w.i32(m.image);
   w.end();
 }
 
@@ -266,7 +281,7 @@ void write_report(Writer& w, const ImportReport& r) {
        {r.vertices_over_4_influences, r.vertices_over_8_influences, r.vertices_renormalised,
         r.vertices_unweighted, r.bones_without_node, r.channels_without_node, r.non_finite_values,
         r.keys_out_of_order, r.rotations_normalised, r.meshes_skipped, r.faces_dropped,
-        r.clips_refused, r.clips_extended})
+        r.clips_refused, r.clips_extended, r.textures_not_loaded})
     w.u64(v);
   w.f64(r.largest_dropped_weight);
   w.f64(r.largest_cut_weight);
@@ -499,14 +514,41 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   return {};  // the rest: Model::validate (check_mesh)
 }
 
-std::string read_material(const Section& s, Material& m) {
+// `pixels_left` is what kMaxImagePixelsTotal still allows. The sizes are checked before the
+// pixels are copied: a stream cannot make this process allocate past the images' budget.
+std::string read_image(const Section& s, uint64_t& pixels_left, Image& im) {
+  Reader in(s.data, s.size);
+  in.string(im.source, "image source");
+  in.scalar(im.width, "image width");
+  in.scalar(im.height, "image height");
+  if (!in.ok()) return in.error();
+  if (im.width == 0 || im.height == 0 || im.width > kMaxImageSide || im.height > kMaxImageSide)
+    return std::to_string(im.width) + " x " + std::to_string(im.height) + " pixels, outside 1 to " +
+           std::to_string(kMaxImageSide) + " on a side";
+  const uint64_t pixels = uint64_t{im.width} * im.height;
+  if (pixels > kMaxImagePixels) return std::to_string(pixels) + " pixels, more than the limit";
+  if (pixels > pixels_left)
+    return "more than " + std::to_string(kMaxImagePixelsTotal) + " pixels in all images";
+  pixels_left -= pixels;
+  in.array(im.rgba, 4 * pixels, "image pixels");
+  if (!in.at_end("the image section")) return in.error();
+  if (im.rgba.size() != 4 * pixels)
+    return std::to_string(im.rgba.size()) + " bytes of pixels for " + std::to_string(im.width) +
+           " x " + std::to_string(im.height) + " RGBA";
+  one_line(im.source);
+  return {};
+}
+
+std::string read_material(const Section& s, std::size_t images, Material& m) {
   Reader in(s.data, s.size);
   in.string(m.name, "material name");
   in.raw(&m.base_color, sizeof m.base_color, "base colour");
-  in.string(m.texture_path, "texture path");
-  in.array(m.texture_bytes, kMaxFileBytes, "embedded texture");
+  in.string(m.texture_name, "texture name");
+  in.scalar(m.image, "material image");
   if (!in.at_end("the material section")) return in.error();
   if (!finite(m.base_color)) return "base colour is not finite";
+  if (m.image < -1 || (m.image >= 0 && static_cast<std::size_t>(m.image) >= images))
+    return "names image " + std::to_string(m.image) + " of " + std::to_string(images);
   return {};
 }
 
@@ -636,7 +678,7 @@ std::string read_report(const Section& s, ImportReport& r) {
        {&r.vertices_over_4_influences, &r.vertices_over_8_influences, &r.vertices_renormalised,
         &r.vertices_unweighted, &r.bones_without_node, &r.channels_without_node,
         &r.non_finite_values, &r.keys_out_of_order, &r.rotations_normalised, &r.meshes_skipped,
-        &r.faces_dropped, &r.clips_refused, &r.clips_extended})
+        &r.faces_dropped, &r.clips_refused, &r.clips_extended, &r.textures_not_loaded})
     in.scalar(*v, "report counter");
   in.scalar(r.largest_dropped_weight, "report weight");
   in.scalar(r.largest_cut_weight, "report cut weight");
@@ -678,10 +720,20 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
         !e.empty())
       return "mesh " + std::to_string(model.meshes.size() - 1) + ": " + e;
   }
+  uint64_t pixels_left = kMaxImagePixelsTotal;
+  while (next_is(kImage)) {
+    if (model.images.size() >= kMaxImages)
+      return "more than " + std::to_string(kMaxImages) + " images";
+    if (std::string e = read_image(sections[i++], pixels_left, model.images.emplace_back());
+        !e.empty())
+      return "image " + std::to_string(model.images.size() - 1) + ": " + e;
+  }
   while (next_is(kMaterial)) {
     if (model.materials.size() >= kMaxMaterials)
       return "more than " + std::to_string(kMaxMaterials) + " materials";
-    if (std::string e = read_material(sections[i++], model.materials.emplace_back()); !e.empty())
+    if (std::string e =
+            read_material(sections[i++], model.images.size(), model.materials.emplace_back());
+        !e.empty())
       return "material " + std::to_string(model.materials.size() - 1) + ": " + e;
   }
   int64_t last_mesh = -1;
@@ -712,7 +764,10 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   if (std::string e = model.validate(); !e.empty()) return e;
   for (std::string& name : model.skeleton.names) one_line(name);
   for (Mesh& m : model.meshes) one_line(m.name);
-  for (Material& m : model.materials) one_line(m.name);
+  for (Material& m : model.materials) {
+    one_line(m.name);
+    one_line(m.texture_name);
+  }
   for (std::string& note : result.report.notes) one_line(note);
   one_line(result.report.ticks_per_second_note);
   result.model = std::move(model);
@@ -727,6 +782,7 @@ std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
   write_info(w, provenance);
   write_skeleton(w, model.skeleton);
   for (const Mesh& m : model.meshes) write_mesh(w, m);
+  for (const Image& im : model.images) write_image(w, im);
   for (const Material& m : model.materials) write_material(w, m);
   for (std::size_t m = 0; m < model.meshes.size(); ++m)
     if (!model.meshes[m].morph_targets.empty())
@@ -785,7 +841,15 @@ ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name)
     bad.error = name + ": the importer's output is malformed (" + problem + "); refused";
     return bad;
   }
-  one_line(result.error);
+  // The worker names the file as this process does: that prefix is kept as given (the command
+  // line escapes control characters when it prints a line), the worker's own text made one line.
+  if (!name.empty() && result.error.rfind(name + ": ", 0) == 0) {
+    std::string rest = result.error.substr(name.size());
+    one_line(rest);
+    result.error = name + rest;
+  } else {
+    one_line(result.error);
+  }
   return result;
 }
 

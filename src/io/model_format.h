@@ -12,14 +12,14 @@
 //            u64 payload size, the payload, zero bytes up to the next multiple of 8.
 //
 // Sections, in this order: INFO (the importer that wrote it: assimp's version, the files the
-// import opened besides the model, the sandbox layers it ran under), then either ERRR (the import failed: one line) or SKEL,
-// MESH x meshes, MATL x materials, MRPH x meshes with morph targets, CLIP x clips (runtime
-// form), MWGT x clips with morph weight tracks, REPT (the import report).
-// Inside a payload, scalars are fixed-size; an array is a u64 element count then the elements; a
-// string is an array of bytes. Vectors and matrices are their float components (matrices
-// column-major, as glm); quaternions are x, y, z, w. The format is self-describing and versioned: a
-// reader of another version refuses the stream (no partial reads), so a cache keyed by the version
-// never hands an old layout to a new reader.
+// import opened besides the model, the sandbox layers it ran under), then either ERRR (the import
+// failed: one line) or SKEL, MESH x meshes, IMAG x images (decoded RGBA8 pixels), MATL x
+// materials, MRPH x meshes with morph targets, CLIP x clips (runtime form), MWGT x clips with
+// morph weight tracks, REPT (the import report). Inside a payload, scalars are fixed-size; an
+// array is a u64 element count then the elements; a string is an array of bytes. Vectors and
+// matrices are their float components (matrices column-major, as glm); quaternions are x, y, z,
+// w. The format is self-describing and versioned: a reader of another version refuses the stream
+// (no partial reads), so a cache keyed by the version never hands an old layout to a new reader.
 //
 // What read_model() checks, beyond the framing (sizes, tags, order, counts that fit the bytes
 // left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
@@ -33,7 +33,9 @@
 // targets one delta per vertex (normals: none or one per vertex), finite, within
 // kMaxMorphTargetsPerMesh and kMaxMorphDeltasTotal; morph tracks naming a mesh with targets, one
 // per mesh and clip, times finite, increasing and within the clip, weights as many as keys times
-// targets (anim/morph.h's check_morph_clip). No assimp
+// targets (anim/morph.h's check_morph_clip); images within kMaxImageSide on a side,
+// kMaxImagePixels each and kMaxImagePixelsTotal in all, their pixel bytes exactly width x height x
+// 4, checked before they are copied, and each material's image index in range. No assimp
 // here: the parent links this file, the worker writes with it.
 #pragma once
 
@@ -51,9 +53,11 @@ namespace sv {
 inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a'};
 // 4: morph targets (MRPH) and the clips' morph weight tracks (MWGT).
 // 5: meshes carry influences 5-8 (Mesh::joints2, weights2, cut_weights; empty within 4).
-// 6: taken by the images in the stream (another branch; merged into whichever lands second).
-// 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox).
-inline constexpr uint32_t kModelFormatVersion = 7;
+// 6: decoded images (IMAG: RGBA8 pixels the worker decoded); a material names an image by index
+//    instead of a texture path or compressed bytes; the report counts textures not loaded.
+// 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox), without 6's images.
+// 8: both, 6's images and 7's sandbox line (the two branches merged).
+inline constexpr uint32_t kModelFormatVersion = 8;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

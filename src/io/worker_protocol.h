@@ -2,10 +2,13 @@
 // the worker's command line, the descriptor it writes its model to, and its exit statuses.
 //
 //   skinview-import [--result-fd N] [--memory-limit BYTES] [--cpu-limit SECONDS]
-//                   [--parent PID] [--read-dir DIR]... (--file PATH | --stdin HINT NAME)
+//                   [--parent PID] [--read-dir DIR]... [--texture-path DIR]...
+//                   (--file PATH | --stdin HINT NAME)
 //
 // --read-dir: a folder the worker's sandbox lets it read besides the model's own (repeatable;
 // import/sandbox.h).
+// --texture-path: a folder (besides the model's) whose tree textures may be read from
+// (repeatable; import/images.h); the sandbox lets the worker read it too.
 //   skinview-import --extensions     the extensions assimp reads, one per line, lower case
 //   skinview-import --version        the assimp version the worker runs ("assimp 5.2.4")
 //

@@ -1,5 +1,6 @@
 // The recording plan (app/record.h): frame counts over [from, to), frame times computed from the
 // frame number, defaults, bad values, frame names. Expectations computed by hand.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -177,11 +178,63 @@ TEST(VideoPipe, CodecsFollowTheExtension) {
   EXPECT_TRUE(has(mp4, "-s", "641x360"));
   EXPECT_TRUE(has(mp4, "-framerate", "29.97"));
   EXPECT_TRUE(has(mp4, "-pix_fmt", "rgba"));
-  EXPECT_EQ(mp4.back(), "out.mp4");
+  EXPECT_EQ(mp4.back(), "file:out.mp4");  // never an option, whatever the name
+  EXPECT_TRUE(has(mp4, "-f", "mp4"));
+  EXPECT_EQ(ffmpeg_arguments("-name.mp4", 64, 64, 30).back(), "file:-name.mp4");
+  // A temporary name without the extension: the container follows the name asked for.
+  const std::vector<std::string> tmp = ffmpeg_arguments(".a.webm.partial-x", 64, 64, 30, "a.webm");
+  EXPECT_TRUE(has(tmp, "-f", "webm"));
+  EXPECT_TRUE(has(tmp, "-c:v", "libvpx-vp9"));
   const std::vector<std::string> webm = ffmpeg_arguments("out.WebM", 64, 64, 30);
   EXPECT_TRUE(has(webm, "-c:v", "libvpx-vp9"));
   EXPECT_TRUE(has(webm, "-b:v", "0"));
   EXPECT_TRUE(has(webm, "-framerate", "30"));
+}
+
+// A stand-in for ffmpeg: reads the frames into its output (the last argument, "file:PATH"),
+// then exits with `status`.
+std::string fake_ffmpeg(const TempDir& tmp, int status) {
+  const std::string exe = tmp / ("ffmpeg" + std::to_string(status));
+  std::ofstream(exe) << "#!/bin/sh\nfor a; do last=\"$a\"; done\ncat > \"${last#file:}\"\nexit "
+                     << status << "\n";
+  std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
+  return exe;
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(VideoPipe, AFailedVideoLeavesNoFile) {
+  TempDir bin, out;
+  const std::vector<uint8_t> frame(2 * 2 * 4, 7);
+  {
+    VideoPipe pipe;  // ffmpeg writes, then fails
+    ASSERT_EQ(pipe.start(fake_ffmpeg(bin, 1), out / "-name.mp4", 2, 2, 30), "");
+    EXPECT_EQ(files_in(out.path()).size(), 1u) << "the temporary file, while it runs";
+    EXPECT_EQ(files_in(out.path())[0].rfind(".-name.mp4.partial-", 0), 0u);
+    pipe.write(frame);
+    EXPECT_NE(pipe.finish(), "");
+    EXPECT_TRUE(files_in(out.path()).empty());
+  }
+  {
+    VideoPipe pipe;  // given up on before it finished (a cancelled recording)
+    ASSERT_EQ(pipe.start(fake_ffmpeg(bin, 0), out / "a.webm", 2, 2, 30), "");
+    EXPECT_EQ(pipe.write(frame), "");
+  }
+  EXPECT_TRUE(files_in(out.path()).empty());
+  {
+    VideoPipe pipe;  // success: renamed into place, nothing else left
+    ASSERT_EQ(pipe.start(fake_ffmpeg(bin, 0), out / "-name.mp4", 2, 2, 30), "");
+    EXPECT_EQ(pipe.write(frame), "");
+    EXPECT_EQ(pipe.finish(), "");
+  }
+  EXPECT_EQ(files_in(out.path()), std::vector<std::string>{"-name.mp4"});
+  EXPECT_EQ(std::filesystem::file_size(out / "-name.mp4"), frame.size());
 }
 
 TEST(RecordPlan, FrameNamesSort) {

@@ -142,6 +142,19 @@ class WindowDriver {
     return p;
   }
 
+  // Waits until the window has drawn `frames` whole frames after this call, counted by its own
+  // frame number (each state() is written after a frame): input sent before the call has then
+  // been read by a frame, however slow the machine. A count, not a time.
+  void wait_frames(int frames = 2) {
+    const nlohmann::json first = state();
+    if (first.is_null()) return;
+    const long start = first["frame"].get<long>();
+    for (int i = 0; i < 4 * frames; ++i) {
+      const nlohmann::json s = state();
+      if (s.is_null() || s["frame"].get<long>() >= start + frames) return;
+    }
+  }
+
   // Pointer actions in window coordinates (ImGui's display units: the window has no scaling on
   // Xvfb). Each waits `settle_ms` for the window to draw a few frames with the input.
   void move(double x, double y, int settle_ms = 150) {
@@ -149,10 +162,16 @@ class WindowDriver {
              std::to_string(static_cast<int>(y))});
     settle(settle_ms);
   }
+  // A press and a release in different frames, each seen by the window before the next: ImGui
+  // 1.86 loses a click whose press and release reach it in one frame (a loaded machine's slow
+  // frames did that to a fixed wait).
   void click(double x, double y, int button = 1) {
     move(x, y, 100);
-    xdotool({"click", std::to_string(button)});
-    settle(250);
+    wait_frames(1);
+    xdotool({"mousedown", std::to_string(button)});
+    wait_frames(2);
+    xdotool({"mouseup", std::to_string(button)});
+    wait_frames(2);
   }
   // Two clicks 80 ms apart. ImGui 1.86 sees a double click only if they reach it in separate
   // frames within 0.3 s of each other: on a loaded machine (slow frames) prefer another way.

@@ -140,7 +140,7 @@ TEST(ImportCache, AnEntryTheModelReaderRefusesIsImportedAgainAndReplaced) {
   TempDir dir;
   // Framed as a cache entry with a sound checksum, but a failed import's stream: only read_model
   // can tell.
-  const std::string key = ModelCache::key_for(kDefault, import_cache_salt());
+  const std::string key = ModelCache::key_for(kDefault, import_cache_salt(cached(dir)));
   ASSERT_FALSE(key.empty());
   ModelCache cache(dir / "cache");
   const std::vector<uint8_t> not_a_model = write_error("stored by a stranger", {});
@@ -163,8 +163,8 @@ TEST(ImportCache, AnEntryCopiedUnderAnotherModelsKeyIsRefusedAndTheModelImported
   const ImportResult b = import_model(other, cached(dir));
   ASSERT_TRUE(b.ok()) << b.error;
   ASSERT_NE(a.model->skeleton.names, b.model->skeleton.names);
-  const std::string key_a = ModelCache::key_for(kDefault, import_cache_salt());
-  const std::string key_b = ModelCache::key_for(other, import_cache_salt());
+  const std::string key_a = ModelCache::key_for(kDefault, import_cache_salt(cached(dir)));
+  const std::string key_b = ModelCache::key_for(other, import_cache_salt(cached(dir)));
   ASSERT_EQ(entries(dir).size(), 2u);
   fs::copy_file(dir / ("cache/" + key_a + ".svc"), dir / ("cache/" + key_b + ".svc"),
                 fs::copy_options::overwrite_existing);
@@ -185,6 +185,14 @@ TEST(ImportCache, TheSaltNamesTheFormatTheWorkerAndAssimp) {
   EXPECT_NE(salt.find("assimp libassimp"), std::string::npos) << salt;
   // A different salt, a different key for the same bytes.
   EXPECT_NE(ModelCache::key_for(kDefault, salt), ModelCache::key_for(kDefault, salt + "!"));
+  // Options that change what the worker sends change the salt: the folders textures may come
+  // from, and the images' pixel budget (which follows the memory limit).
+  ImportOptions plain, textures, small;
+  textures.texture_paths = {"/usr/share"};
+  small.memory_limit_bytes = uint64_t{256} << 20;
+  EXPECT_NE(import_cache_salt(plain), import_cache_salt(textures));
+  EXPECT_NE(import_cache_salt(plain), import_cache_salt(small));
+  EXPECT_EQ(import_cache_salt(plain), import_cache_salt(ImportOptions{}));
 }
 
 }  // namespace

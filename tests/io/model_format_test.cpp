@@ -74,9 +74,15 @@ Model sample_model() {
   Material mat;
   mat.name = "skin";
   mat.base_color = {0.8f, 0.5f, 0.4f, 1.0f};
-  mat.texture_path = "textures/skin.png";
-  mat.texture_bytes = {0x89, 'P', 'N', 'G', 1, 2, 3};
+  mat.texture_name = "textures/skin.png";
+  mat.image = 0;
   m.materials.push_back(std::move(mat));
+  Image image;  // 2 x 1 RGBA pixels, as the worker decodes them
+  image.source = "textures/skin.png";
+  image.width = 2;
+  image.height = 1;
+  image.rgba = {255, 0, 0, 255, 0, 128, 255, 64};
+  m.images.push_back(std::move(image));
 
   Clip clip;
   clip.name = "nod";
@@ -112,6 +118,7 @@ ImportReport sample_report() {
   r.vertices_over_8_influences = 3;
   r.largest_cut_weight = 0.375;
   r.clips_extended = 1;
+  r.textures_not_loaded = 2;
   r.notes = {"Mesh 'body': 1 vertices had weights not summing to 1; renormalised.", "second"};
   r.ticks_per_second_note = "Some clip gave no ticks per second; 25 ticks per second were assumed.";
   return r;
@@ -196,8 +203,13 @@ TEST(ModelFormat, RoundTripsEveryField) {
   ASSERT_EQ(got.materials.size(), 1u);
   EXPECT_EQ(got.materials[0].name, "skin");
   EXPECT_EQ(got.materials[0].base_color, want.materials[0].base_color);
-  EXPECT_EQ(got.materials[0].texture_path, want.materials[0].texture_path);
-  EXPECT_EQ(got.materials[0].texture_bytes, want.materials[0].texture_bytes);
+  EXPECT_EQ(got.materials[0].texture_name, "textures/skin.png");
+  EXPECT_EQ(got.materials[0].image, 0);
+  ASSERT_EQ(got.images.size(), 1u);
+  EXPECT_EQ(got.images[0].source, want.images[0].source);
+  EXPECT_EQ(got.images[0].width, 2u);
+  EXPECT_EQ(got.images[0].height, 1u);
+  EXPECT_EQ(got.images[0].rgba, want.images[0].rgba);
   ASSERT_EQ(got.clips.size(), 1u);
   const ClipArraysView c = got.clips[0].arrays(), d = want.clips[0].arrays();
   EXPECT_EQ(c.name, "nod");
@@ -225,6 +237,7 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(r.report.notes, sample_report().notes);
   EXPECT_EQ(r.report.vertices_renormalised, 1u);
   EXPECT_EQ(r.report.clips_extended, 1u);
+  EXPECT_EQ(r.report.textures_not_loaded, 2u);
   EXPECT_EQ(r.report.largest_dropped_weight, 0.125);
   EXPECT_EQ(r.report.vertices_over_8_influences, 3u);
   EXPECT_EQ(r.report.largest_cut_weight, 0.375);
@@ -337,7 +350,39 @@ TEST(ModelFormat, ACountPastTheStreamIsRefusedBeforeAllocating) {
   EXPECT_TRUE(refused(read_model(bytes, "f.bin")));
 }
 
+TEST(ModelFormat, AnImagePastItsLimitsIsRefusedBeforeItsPixelsAreCopied) {
+  std::vector<uint8_t> bytes = sample_stream();
+  // The image payload: source (u64 length + 17 bytes, padded by nothing), width, height.
+  const std::size_t size_at = payload_of(bytes, "IMAG") + 8 + 17;
+  const uint32_t side = 16384;  // 16k x 16k: 2^28 pixels, past the 2^24 of one image
+  std::memcpy(bytes.data() + size_at, &side, 4);
+  std::memcpy(bytes.data() + size_at + 4, &side, 4);
+  const ImportResult r = read_model(bytes, "f.bin");
+  EXPECT_TRUE(refused(r)) << r.error;
+  EXPECT_NE(r.error.find("pixels, more than the limit"), std::string::npos) << r.error;
+}
+
 TEST(ModelFormat, EachBrokenPromiseIsRefused) {
+  {
+    Model m = sample_model();
+    m.materials[0].image = 1;  // past the one image
+    EXPECT_NE(read_back_error(m).find("names image 1 of 1"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.images[0].rgba.pop_back();  // one byte short of 2 x 1 RGBA
+    EXPECT_NE(read_back_error(m).find("image 0"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.images[0].height = 0;
+    EXPECT_NE(read_back_error(m).find("on a side"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.images[0].width = kMaxImageSide + 1;
+    EXPECT_NE(read_back_error(m).find("on a side"), std::string::npos);
+  }
   {
     Model m = sample_model();
     m.meshes[0].joints2[3] = {2, 0, 0, 0};  // a 5th influence past max_joint
