@@ -8,6 +8,7 @@
 #include "gfx/gl.h"
 
 #include "app/app_common.h"
+#include "app/cli.h"
 #include "app/crowd_frame.h"
 #include "app/difference_view.h"
 #include "app/viewer_scene.h"
@@ -140,7 +141,7 @@ const Frame& run_frame(Scene& scene, const FrameChoices& choices, const FrameClo
     const double dt = clock.at ? 0.0 : clock.step;
     if (std::string e = crowd_frame(scene, *choices.crowd, dt, *target.renderer);
         !e.empty() && clock.at)
-      std::fprintf(stderr, "skinview: %s\n", e.c_str());
+      print_error_line(e);
   }
 
   frame_stage(scene, choices, target);

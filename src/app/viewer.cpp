@@ -176,13 +176,13 @@ class Viewer final : public WindowFrameHooks {
 void Viewer::open(const std::string& path) {
   status_.load_error = loader_->start(path);
   if (!status_.load_error.empty())
-    std::fprintf(stderr, "skinview: %s\n", status_.load_error.c_str());
+    print_error_line(status_.load_error);
 }
 
 bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   status_.load_error = adopt_scene(std::move(result), path, &scene_);
   if (!status_.load_error.empty()) {
-    std::fprintf(stderr, "skinview: %s\n", status_.load_error.c_str());
+    print_error_line(status_.load_error);
     return false;
   }
   recorder_.cancel();  // it recorded the previous model: stop where it is

@@ -118,6 +118,9 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   scene->path = path;
   scene->model = std::move(*result.model);
   scene->report = std::move(result.report.notes);
+  // The worker's sandbox, as --info prints it: a user sees what the file was read under.
+  if (!result.provenance.sandbox.empty())
+    scene->report.push_back("Import sandbox: " + result.provenance.sandbox);
   scene->from_cache = result.from_cache;
   if (!result.report.ticks_per_second_note.empty()) {
     scene->report.push_back(result.report.ticks_per_second_note);
