@@ -230,8 +230,9 @@ int run_record(const Options& options, const ViewerOptions& viewer, const Record
   if (!ffmpeg.empty()) {
     if (std::string e = video.start(ffmpeg, record.video, view.width(), view.height(), plan.fps);
         !e.empty()) {
+      // Mostly the user's path (a folder that does not exist, one not writable): bad input.
       print_error_line(e);
-      return 1;
+      return kExitBadInput;
     }
   }
 
