@@ -546,6 +546,8 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
+    // A picture shows the volume figures measured, not "measuring": wait for them.
+    scene->wait_for_volume(scene->player.clip);
     // A picture: no frame of it was timed, so the Performance section says so.
     const FrameState untimed;
     ui::draw_ui(scene_view(scene, untimed, nullptr), status_view(status, untimed), {}, state);

@@ -36,13 +36,20 @@ const Bounds& Scene::bounds_of(int32_t clip) {
   return clip_bounds[slot];
 }
 
+void Scene::VolumeJob::stop() noexcept {
+  if (!thread.joinable()) return;
+  cancel = true;
+  thread.join();
+  cancel = false;
+  done = false;
+}
+
 const VolumeFigures* Scene::volume_of(int32_t clip) {
   const std::size_t clips = model.clips.size();
   if (clip < 0 || static_cast<std::size_t>(clip) >= clips || model.meshes.empty()) return nullptr;
   // One slot per clip, method and influences (4 or 8).
   constexpr std::size_t kMethods = std::size(kSkinMethods) * 2;
   if (volumes.size() != clips * kMethods) {
-    shapes = mesh_shapes(model);
     volumes.assign(clips * kMethods, VolumeFigures{});
     volumes_done.assign(clips * kMethods, 0);
   }
@@ -50,11 +57,42 @@ const VolumeFigures* Scene::volume_of(int32_t clip) {
   const std::size_t slot = static_cast<std::size_t>(clip) * kMethods +
                            2 * static_cast<std::size_t>(skin.method) +
                            (skin.influences == 8 ? 1 : 0);
-  if (volumes_done[slot] == 0) {
-    volumes[slot] = clip_volume_figures(model, clip, skin, shapes, {}, nullptr, &skin_pool());
-    volumes_done[slot] = 1;
+  if (volumes_done[slot] != 0) return &volumes[slot];
+  VolumeJob& job = volume_job;
+  if (job.thread.joinable()) {
+    if (job.slot != slot) {
+      job.stop();  // another clip or method: its figures are not wanted now
+    } else if (job.done) {
+      job.thread.join();
+      job.done = false;
+      volumes[slot] = std::move(job.result);
+      volumes_done[slot] = 1;
+      return &volumes[slot];
+    } else {
+      return nullptr;  // still measuring
+    }
   }
-  return &volumes[slot];
+  job.slot = slot;
+  // The thread reads the model and the skin's centres (both kept by the scene, which joins it
+  // first) and writes only the job's result and shapes. Single-threaded: skin_pool() is the
+  // frame's.
+  job.thread = std::thread([this, clip, skin] {
+    VolumeJob& j = volume_job;
+    if (j.shapes.size() != model.meshes.size()) j.shapes = mesh_shapes(model, {}, &j.cancel);
+    j.result = clip_volume_figures(model, clip, skin, j.shapes, {}, &j.cancel, nullptr);
+    if (j.cancel) j.shapes.clear();  // a weld cut short is not kept
+    j.done = true;
+  });
+  return nullptr;
+}
+
+const VolumeFigures* Scene::wait_for_volume(int32_t clip) {
+  const VolumeFigures* v = volume_of(clip);
+  if (v == nullptr && volume_job.thread.joinable()) {
+    while (!volume_job.done) std::this_thread::yield();
+    v = volume_of(clip);
+  }
+  return v;
 }
 
 void set_blend(Scene& scene, const LayerStack& blend, double clock) {

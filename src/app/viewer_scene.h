@@ -4,9 +4,11 @@
 // viewer keeps showing the previous model and the UI shows why the new one did not open.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "anim/animator.h"
@@ -40,18 +42,29 @@ struct Scene {
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
   // The volume change of each closed mesh over `clip` (an index into model.clips) against the
-  // rest pose under the method the animator skins with now (skin/volume.h), computed on the
-  // first call for that clip and method and kept (with the meshes' shapes, once per model). Null
-  // for a clip out of range or a model without meshes. On the frame thread, once per clip and
-  // method, like bounds_of, within VolumeBudget's counts (at most 4096 poses and 2^25 poses x
-  // vertices per clip, a weld linear in the vertices). Measured (bench volume/, BENCHMARKS.md
-  // round 9, medians): 3-4 ms per clip for the default character; for a 100k-vertex mesh 78 ms
-  // for the shapes and 16-26 ms per 4-s clip (121 poses). clip_volume_figures takes a cancel
-  // flag for a caller that runs it off this thread.
+  // rest pose under the method the animator skins with now (skin/volume.h), computed once per
+  // clip, method and influences and kept. A job, not a pause: the first call for a slot starts it
+  // on a thread of its own (the weld of the meshes' shapes too, once per model) and returns null
+  // while it runs (volume_pending() true); the call after it finished returns the figures. A call
+  // for another slot cancels the run in progress (VolumeBudget bounds each run in counts: at most
+  // 4096 poses and 2^25 poses x vertices per clip, a weld linear in the vertices; the cancel is
+  // polled before every pose). Null for a clip out of range or a model without meshes.
   const VolumeFigures* volume_of(int32_t clip);
-  std::vector<MeshShape> shapes;       // per mesh; empty until volume_of first runs
+  // As volume_of, waiting for the run (pictures with --ui: no "measuring" in a picture).
+  const VolumeFigures* wait_for_volume(int32_t clip);
+  bool volume_pending() const noexcept { return volume_job.thread.joinable(); }
   std::vector<VolumeFigures> volumes;  // clip * 6 + method * 2 + (8 influences)
   std::vector<uint8_t> volumes_done;
+  struct VolumeJob {
+    std::thread thread;
+    std::atomic<bool> cancel{false};
+    std::atomic<bool> done{false};
+    std::size_t slot = 0;
+    VolumeFigures result;
+    std::vector<MeshShape> shapes;  // per mesh, welded once per model by the first run
+    void stop() noexcept;           // cancels a run in progress and waits for it
+    ~VolumeJob() { stop(); }
+  };
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts; once per model
   bool z_up = false;                      // shown upright by rotating -90 degrees about X
@@ -86,6 +99,9 @@ struct Scene {
   }
   // The difference views' buffers and figures (app/difference_view.h), sized on first use.
   DifferenceView difference;
+  // The volume figure's run (volume_of); last: destroyed first, cancelled and joined before the
+  // model it reads goes.
+  VolumeJob volume_job;
 };
 
 // Sets the scene's skinning method for the next pose (run_frame's jobs stage): CoR starts the centres' task on

@@ -35,6 +35,7 @@ ui::SceneView scene_view(Scene* scene, const FrameState& frames, const gl::Rende
   v.centers_progress = centers.started() ? centers.progress() : -1.0f;
   v.centers_failed = centers.done() && !centers_fit(*scene, influences);
   v.volume = scene->volume_of(scene->player.clip);
+  v.volume_pending = v.volume == nullptr && scene->volume_pending();
   v.volume_method = scene->animator.skin().method;
   v.crowd = scene->crowd.empty() ? nullptr : &scene->crowd;
   v.crowd_upload_seconds = scene->crowd_upload_seconds;

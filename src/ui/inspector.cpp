@@ -98,7 +98,13 @@ void joint_section(const SceneView& scene, ViewerState& state) {
 // The current clip's volume change per closed mesh against the rest pose under the chosen
 // method (skin/volume.h): the lines --info prints for the clip, or why there are none.
 void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) {
-  if (scene.volume == nullptr) return;
+  if (scene.volume == nullptr) {
+    if (scene.volume_pending) {
+      ImGui::TextDisabled("Volume change: measuring (off the frame, cancelled by another clip)");
+      state.landmarks.add_last_item("text:Volume");
+    }
+    return;
+  }
   const VolumeFigures& v = *scene.volume;
   if (scene.volume_method != method) {
     ImGui::Text("Volume change: measured once %s skins the mesh", skin_method_label(method));

@@ -55,6 +55,7 @@ struct SceneView {
   // The player's clip's volume change per closed mesh against the rest pose (skin/volume.h)
   // under `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
   const VolumeFigures* volume = nullptr;
+  bool volume_pending = false;  // the figures are being measured (off the frame thread)
   SkinMethod volume_method = SkinMethod::Lbs;
   // The crowd drawn this frame (skin/crowd.h), null when none; its upload's CPU time; why a
   // requested crowd is off.

@@ -14,6 +14,7 @@
 #include "gfx/capture.h"
 #include "gfx/gl_context.h"
 #include "gfx/renderer.h"
+#include "skin/volume.h"
 #include "ui/imgui_harness.h"
 #include "ui/ui.h"
 
@@ -235,6 +236,41 @@ TEST(WindowFrame, SlowFramesShowTheTrueRateAndSaySoInTheTimeline) {
   for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 0.54, &rgba, false);
   EXPECT_NEAR(w.frames.fps(), 1.0 / 0.54, 1e-4);
   EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
+}
+
+// The volume figure is a job: the frame that first asks for it gets none and goes on ("measuring"),
+// a later one gets the figures, equal to --info's; another clip cancels the run in progress.
+TEST(WindowFrame, TheVolumeFigureIsMeasuredOffTheFrameAndEqualsInfos) {
+  SV_REQUIRE_GL();
+  Window w;
+  ASSERT_TRUE(w.ok);
+  Scene& s = *w.scene;
+  const int32_t walk = *resolve_clip(s.model, "walk");
+  const int32_t twist = *resolve_clip(s.model, "twist");
+  s.player.clip = walk;
+  s.player.playing = false;
+  EXPECT_EQ(s.volume_of(walk), nullptr);  // started, not waited for
+  EXPECT_TRUE(s.volume_pending());
+  const ui::SceneView view = scene_view(&s, w.frames, nullptr);
+  EXPECT_TRUE(view.volume != nullptr || view.volume_pending);
+  // Another clip: the walk's run is cancelled, the twist's starts.
+  EXPECT_EQ(s.volume_of(twist), nullptr);
+  const VolumeFigures* v = s.wait_for_volume(twist);
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(s.volume_pending());
+  const std::vector<MeshShape> shapes = mesh_shapes(s.model);
+  const VolumeFigures expect = clip_volume_figures(s.model, twist, s.animator.skin(), shapes);
+  EXPECT_EQ(volume_sampling_line(*v), volume_sampling_line(expect));
+  ASSERT_EQ(v->meshes.size(), expect.meshes.size());
+  for (std::size_t m = 0; m < expect.meshes.size(); ++m)
+    EXPECT_EQ(mesh_volume_line(*v, m), mesh_volume_line(expect, m)) << "mesh " << m;
+  // Kept: the next call answers at once.
+  EXPECT_EQ(s.volume_of(twist), v);
+  // The walk, cancelled above, is measured again when asked for, not left cancelled.
+  const VolumeFigures* walked = s.wait_for_volume(walk);
+  ASSERT_NE(walked, nullptr);
+  const VolumeFigures walk_expect = clip_volume_figures(s.model, walk, s.animator.skin(), shapes);
+  EXPECT_EQ(volume_sampling_line(*walked), volume_sampling_line(walk_expect));
 }
 
 }  // namespace
