@@ -47,7 +47,8 @@ void difference(benchmark::State& state) {
   ro.view = static_cast<ViewMode>(state.range(0));
   const double duration = scene.model.clips[0].duration();
   double t = 0.0;
-  compute_frame(scene, ro, frames);  // sizes the view's buffers (first use), builds the read-back program
+  compute_frame(scene, ro,
+                frames);  // sizes the view's buffers (first use), builds the read-back program
   for (auto _ : state) {
     t = wrap_time(t + 1.0 / 60.0, duration, true);
     scene.player.time = t;

@@ -52,9 +52,9 @@ struct DifferenceView {
   std::vector<float> values;                          // the uploaded ramp values
 };
 
-// Runs the difference view `options.view` asks for on `scene`'s current pose (run_frame's pose stage has run;
-// for CpuGpu with skin_cpu too) and uploads its values; does nothing for other views. Needs the
-// scene's GL context current.
+// Runs the difference view `options.view` asks for on `scene`'s current pose (run_frame's pose
+// stage has run; for CpuGpu with skin_cpu too) and uploads its values; does nothing for other
+// views. Needs the scene's GL context current.
 void update_difference(Scene& scene, const RenderOptions& options);
 
 }  // namespace sv

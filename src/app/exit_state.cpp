@@ -12,8 +12,8 @@
 
 #include "app/frame.h"
 #include "app/viewer_scene.h"
-#include "gfx/capture.h"
 #include "gfx/camera.h"
+#include "gfx/capture.h"
 #include "gfx/screen_pick.h"
 #include "ui/clip_info.h"
 #include "ui/viewer_state.h"

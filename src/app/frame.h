@@ -91,10 +91,10 @@ struct DrawTarget {
   gl::Renderer* renderer = nullptr;
   OrbitCamera* camera = nullptr;  // Keep: read; Load / Turntable: written, then turned by `turn`
   Framing framing = Framing::Keep;
-  float turn = 0.0f;              // radians about the vertical axis, after framing
-  int width = 0, height = 0;      // the bound framebuffer
-  PixelRect viewport;             // where the model goes in it (bottom-up, GL's)
-  bool clear = true;              // clear the framebuffer to the background first
+  float turn = 0.0f;          // radians about the vertical axis, after framing
+  int width = 0, height = 0;  // the bound framebuffer
+  PixelRect viewport;         // where the model goes in it (bottom-up, GL's)
+  bool clear = true;          // clear the framebuffer to the background first
 };
 
 // The record of one frame: what it showed and what it cost. Spans point into the scene and stay
@@ -104,8 +104,8 @@ struct Frame {
   int32_t clip = kRestPose;
   double time = 0.0;  // the player's time the pose was sampled at
   bool playing = false;
-  double wall_seconds = 0.0;  // the true time since the previous frame (0: untimed)
-  double step = 0.0;          // how far the clock advanced
+  double wall_seconds = 0.0;                  // the true time since the previous frame (0: untimed)
+  double step = 0.0;                          // how far the clock advanced
   std::span<const float> morph_weights;       // per mesh, per target, as skinned
   std::span<const glm::mat4> model_matrices;  // per joint, model space, as drawn
   SkinMethod method = SkinMethod::Lbs;        // the method drawn (LBS while CoR's centres load)

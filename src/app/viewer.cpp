@@ -43,7 +43,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
                   ui::kKeyG == GLFW_KEY_G && ui::kKeyQ == GLFW_KEY_Q && ui::kKeyS == GLFW_KEY_S &&
                   ui::kKeyW == GLFW_KEY_W && ui::kKeyEscape == GLFW_KEY_ESCAPE &&
@@ -57,9 +56,9 @@ static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
 // What the window keeps besides the ViewerState: reads in progress, errors, frame times.
 struct Status {
   std::string load_error;
-  std::string loading;           // the file being read, "" when none
-  double loading_seconds = 0.0;  // how long it has been read
-  double loading_limit = 0.0;    // when it is given up on (0: never)
+  std::string loading;                       // the file being read, "" when none
+  double loading_seconds = 0.0;              // how long it has been read
+  double loading_limit = 0.0;                // when it is given up on (0: never)
   std::vector<std::string> shader_warnings;  // from Renderer::init
   std::string export_message;                // the last "Export pose (.glb)"'s result
   bool export_error = false;
@@ -175,8 +174,7 @@ class Viewer final : public WindowFrameHooks {
 
 void Viewer::open(const std::string& path) {
   status_.load_error = loader_->start(path);
-  if (!status_.load_error.empty())
-    print_error_line(status_.load_error);
+  if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
 
 bool Viewer::adopt(ImportResult&& result, const std::string& path) {
@@ -238,7 +236,8 @@ void Viewer::frame(double wall_seconds) {
   in.renderer = &renderer_;
   in.camera = &camera_;
   in.frames = &frames_;
-  in.keys = std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count));
+  in.keys =
+      std::span<const ui::KeyEvent>(input_.keys.data(), static_cast<std::size_t>(input_.count));
   in.wall_seconds = wall_seconds;
   in.framebuffer_width = fw;
   in.framebuffer_height = fh;

@@ -77,7 +77,8 @@ struct Scene {
   StackPlayer stack;
   std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
   // Crowds (app/crowd_frame.h): the instances' poses and their GPU buffers, empty while no crowd
-  // is drawn; configured by crowd_frame() (run_frame's crowd stage) when the request or the player's clip changes.
+  // is drawn; configured by crowd_frame() (run_frame's crowd stage) when the request or the
+  // player's clip changes.
   Crowd crowd;
   gl::CrowdGpu crowd_gpu;
   std::string crowd_error;            // why the requested crowd is off ("" when none)
@@ -104,9 +105,9 @@ struct Scene {
   VolumeJob volume_job;
 };
 
-// Sets the scene's skinning method for the next pose (run_frame's jobs stage): CoR starts the centres' task on
-// first use and skins with LBS until they are known (then uploads them to the GPU once: needs
-// the scene's GL context current). Nothing allocates after the centres are known.
+// Sets the scene's skinning method for the next pose (run_frame's jobs stage): CoR starts the
+// centres' task on first use and skins with LBS until they are known (then uploads them to the GPU
+// once: needs the scene's GL context current). Nothing allocates after the centres are known.
 // `influences` (4 or 8, SkinChoice) picks the weights every method skins with and CoR's centres.
 void choose_method(Scene& scene, SkinMethod method, int influences = 4);
 // The scene's centres for `influences` are known and there is one per vertex of every mesh (false

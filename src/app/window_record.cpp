@@ -218,8 +218,7 @@ void WindowRecorder::work() {
     if (video_) {
       if (std::string e = pipe_->write(rgba); !e.empty()) error = out_ + ": " + e;
     } else {
-      gl::write_png((dir / frame_name(i, total)).string(), draw_.width, draw_.height, rgba,
-                    &error);
+      gl::write_png((dir / frame_name(i, total)).string(), draw_.width, draw_.height, rgba, &error);
     }
     if (!error.empty()) break;
     {

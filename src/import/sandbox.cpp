@@ -45,12 +45,12 @@ constexpr uint32_t kCreateRulesetVersion = 1u << 0;
 constexpr uint32_t kRulePathBeneath = 1;
 constexpr uint64_t kFsReadFile = 1ull << 2;
 constexpr uint64_t kFsReadDir = 1ull << 3;
-constexpr uint64_t kFsAbi1 = (1ull << 13) - 1;  // EXECUTE .. MAKE_SYM
-constexpr uint64_t kFsRefer = 1ull << 13;       // ABI 2
-constexpr uint64_t kFsTruncate = 1ull << 14;    // ABI 3
-constexpr uint64_t kFsIoctlDev = 1ull << 15;    // ABI 5
-constexpr uint64_t kNetBindTcp = 1ull << 0;     // ABI 4
-constexpr uint64_t kNetConnectTcp = 1ull << 1;  // ABI 4
+constexpr uint64_t kFsAbi1 = (1ull << 13) - 1;      // EXECUTE .. MAKE_SYM
+constexpr uint64_t kFsRefer = 1ull << 13;           // ABI 2
+constexpr uint64_t kFsTruncate = 1ull << 14;        // ABI 3
+constexpr uint64_t kFsIoctlDev = 1ull << 15;        // ABI 5
+constexpr uint64_t kNetBindTcp = 1ull << 0;         // ABI 4
+constexpr uint64_t kNetConnectTcp = 1ull << 1;      // ABI 4
 constexpr uint64_t kScopeAbstractUnix = 1ull << 0;  // ABI 6
 constexpr uint64_t kScopeSignal = 1ull << 1;        // ABI 6
 
@@ -67,8 +67,8 @@ struct __attribute__((packed)) PathBeneathAttr {
 
 // What the worker may read besides the model: the dynamic loader's cache and the libraries (a
 // late dlopen, glibc's gconv modules), and its own /proc entry (sanitizers read /proc/self/maps).
-constexpr const char* kSystemReadPaths[] = {"/usr/lib", "/usr/lib64", "/lib", "/lib64",
-                                            "/usr/local/lib", "/etc/ld.so.cache", "/proc/self"};
+constexpr const char* kSystemReadPaths[] = {
+    "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/proc/self"};
 
 std::string landlock(const std::vector<std::string>& read_dirs) {
   const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kCreateRulesetVersion);
