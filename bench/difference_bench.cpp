@@ -29,31 +29,31 @@ void difference(benchmark::State& state) {
     state.SkipWithError("no display or GL 3.3 core context (run under xvfb-run)");
     return;
   }
-  Scene scene;
+  Document doc;
   if (state.range(1) == 0) {
     ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
     if (!r.ok()) {
       state.SkipWithError("cannot import assets/default.glb");
       return;
     }
-    scene.model = std::move(*r.model);
+    doc.model = std::move(*r.model);
   } else {
-    scene.model = make_model(60, 100000);
+    doc.model = make_model(60, 100000);
   }
-  scene.animator = SkinnedPose(scene.model);
-  scene.gpu = gl::GpuModel(scene.model);
-  scene.player.clip = 0;
+  std::unique_ptr<Scene> made = make_scene(std::move(doc));
+  Scene& scene = *made;
+  scene.play.player.clip = 0;
   RenderOptions ro;
   ro.view = static_cast<ViewMode>(state.range(0));
-  const double duration = scene.model.clips[0].duration();
+  const double duration = scene.doc.model.clips[0].duration();
   double t = 0.0;
   compute_frame(scene, ro,
                 frames);  // sizes the view's buffers (first use), builds the read-back program
   for (auto _ : state) {
     t = wrap_time(t + 1.0 / 60.0, duration, true);
-    scene.player.time = t;
+    scene.play.player.time = t;
     compute_frame(scene, ro, frames);
-    if (is_difference_view(ro.view) && !scene.difference.stats.valid)
+    if (is_difference_view(ro.view) && !scene.frame.difference.stats.valid)
       state.SkipWithError("the difference view did not run");
   }
   glFinish();

@@ -179,7 +179,7 @@ void frame_scene(Scene& scene, OrbitCamera& camera, RenderOptions& options, floa
   const Bounds world = world_bounds(scene);
   camera.frame(world, aspect);
   options.floor_y = world.valid() ? world.min.y : 0.0f;
-  options.z_up = scene.z_up;
+  options.z_up = scene.play.z_up;
 }
 
 WorkerPool& skin_pool() {

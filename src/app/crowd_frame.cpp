@@ -64,55 +64,58 @@ std::string parse_crowd_options(const CrowdOptions& o, const std::string& skinni
 
 std::string crowd_frame(Scene& scene, CrowdRequest& request, double dt, gl::Renderer& renderer) {
   using Clock = std::chrono::steady_clock;
+  // Reads the document and the playback; writes only the frame's crowd products.
+  const Model& model = scene.doc.model;
+  const Playback& play = scene.play;
+  FrameProducts& out = scene.frame;
   renderer.set_crowd(nullptr);
-  scene.crowd_upload_seconds = 0.0;
+  out.crowd_upload_seconds = 0.0;
   if (!request.on) {
-    if (!scene.crowd.empty()) {
-      scene.crowd.clear();
-      scene.crowd_gpu.clear();
+    if (!out.crowd.empty()) {
+      out.crowd.clear();
+      out.crowd_gpu.clear();
     }
-    scene.crowd_error.clear();
+    out.crowd_error.clear();
     return {};
   }
   CrowdSettings& want = request.settings;
   if (want.spacing <= 0.0f) {
     // 1.25 x the larger horizontal extent of the clip's upright bounds: neighbours never touch.
-    const Bounds world = scene.bounds.transformed(up_axis_matrix(scene.z_up));
+    const Bounds world = out.bounds.transformed(up_axis_matrix(play.z_up));
     const float footprint =
         world.valid() ? std::max(world.max.x - world.min.x, world.max.z - world.min.z) : 1.0f;
     want.spacing = 1.25f * (footprint > 0.0f ? footprint : 1.0f);
   }
-  const CrowdSettings& have = scene.crowd.settings();
+  const CrowdSettings& have = out.crowd.settings();
   const bool same =
-      !scene.crowd.empty() && have.count == want.count && have.spacing == want.spacing &&
+      !out.crowd.empty() && have.count == want.count && have.spacing == want.spacing &&
       have.shared == want.shared && have.random_phases == want.random_phases &&
       have.seed == want.seed && have.cycle_clips == want.cycle_clips &&
-      have.phase_groups == want.phase_groups && scene.crowd.base_clip() == scene.player.clip;
+      have.phase_groups == want.phase_groups && out.crowd.base_clip() == play.player.clip;
   if (!same) {
-    scene.crowd_error =
-        scene.crowd.configure(scene.model, want, scene.player.clip, skin_pool().size());
-    if (scene.crowd_error.empty())
-      scene.crowd_error = scene.crowd_gpu.resize(scene.crowd.instances(), scene.crowd.groups(),
-                                                 scene.crowd.bones());
-    if (!scene.crowd_error.empty()) {
-      scene.crowd.clear();
-      scene.crowd_gpu.clear();
+    out.crowd_error = out.crowd.configure(model, want, play.player.clip, skin_pool().size());
+    if (out.crowd_error.empty())
+      out.crowd_error =
+          out.crowd_gpu.resize(out.crowd.instances(), out.crowd.groups(), out.crowd.bones());
+    if (!out.crowd_error.empty()) {
+      out.crowd.clear();
+      out.crowd_gpu.clear();
       request.on = false;
-      return scene.crowd_error;
+      return out.crowd_error;
     }
-    scene.crowd.set_clock(scene.player.time);
+    out.crowd.set_clock(play.player.time);
   } else {
-    scene.crowd.advance(scene.player.playing ? dt * scene.player.speed : 0.0);
+    out.crowd.advance(play.player.playing ? dt * play.player.speed : 0.0);
   }
-  if (!scene.crowd.evaluate(scene.model, scene.player.time, scene.animator.skin().method,
-                            &skin_pool())) {
-    scene.crowd_error = "the crowd cannot be posed";
-    return scene.crowd_error;
+  const SkinMethod method = out.animator.skin().method;
+  if (!out.crowd.evaluate(model, play.player.time, method, &skin_pool())) {
+    out.crowd_error = "the crowd cannot be posed";
+    return out.crowd_error;
   }
   const auto t0 = Clock::now();
-  scene.crowd_gpu.upload(scene.crowd, up_axis_matrix(scene.z_up), scene.animator.skin().method);
-  scene.crowd_upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  renderer.set_crowd(&scene.crowd_gpu);
+  out.crowd_gpu.upload(out.crowd, up_axis_matrix(play.z_up), method);
+  out.crowd_upload_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  renderer.set_crowd(&out.crowd_gpu);
   return {};
 }
 

@@ -26,7 +26,7 @@ void size_buffers(DifferenceView& d, const Model& model) {
 
 // No comparison: grey mesh, the reason in the legend.
 void fail(Scene& scene, const char* why) {
-  DifferenceView& d = scene.difference;
+  DifferenceView& d = scene.frame.difference;
   d.stats.valid = false;
   d.problem = why;
   std::fill(d.values.begin(), d.values.end(), -1.0f);
@@ -37,7 +37,7 @@ void fail(Scene& scene, const char* why) {
 // vertices cannot show them (GL 3.3 promises 65,536; desktop drivers give 2^27): said in the
 // legend.
 void upload(Scene& scene) {
-  DifferenceView& d = scene.difference;
+  DifferenceView& d = scene.frame.difference;
   if (d.values.empty()) return;  // no mesh (a skeleton-only file): nothing to paint
   if (!scene.gpu.upload_vertex_values(d.values)) {
     d.stats.valid = false;
@@ -46,9 +46,9 @@ void upload(Scene& scene) {
 }
 
 void cpu_vs_gpu(Scene& scene) {
-  DifferenceView& d = scene.difference;
-  const Model& model = scene.model;
-  const SkinnedPose& animator = scene.animator;
+  DifferenceView& d = scene.frame.difference;
+  const Model& model = scene.doc.model;
+  const SkinnedPose& animator = scene.frame.animator;
   const SkinMethod method = animator.skin().method;  // LBS while CoR's centres are computed
   d.a = d.b = method;
   if (!d.readback.ready() && !d.readback_failed) d.readback_failed = !d.readback.init(nullptr);
@@ -81,21 +81,21 @@ void cpu_vs_gpu(Scene& scene) {
 }
 
 void method_vs_method(Scene& scene, const RenderOptions& options) {
-  DifferenceView& d = scene.difference;
+  DifferenceView& d = scene.frame.difference;
   d.a = options.diff_a;
   d.b = options.diff_b;
   const bool cor = d.a == SkinMethod::Cor || d.b == SkinMethod::Cor;
   std::span<const std::vector<glm::vec3>> centers;
   if (cor) {
     // Once; the window polls, --screenshot has waited.
-    const int influences = scene.animator.skin().influences;
+    const int influences = scene.frame.animator.skin().influences;
     const CenterTask& task = start_centers(scene, influences);
     if (!task.done()) return fail(scene, "waiting for the centres of rotation");
     if (!centers_fit(scene, influences))
       return fail(scene, "the centres of rotation cannot be computed for this model");
     centers = task.centers();
   }
-  if (!d.methods.run(scene.model, scene.animator, d.a, d.b, centers, &skin_pool()))
+  if (!d.methods.run(scene.doc.model, scene.frame.animator, d.a, d.b, centers, &skin_pool()))
     return fail(scene, "this pose cannot be skinned with both methods");
   d.stats = d.methods.stats();
   d.problem = nullptr;
@@ -110,8 +110,8 @@ void method_vs_method(Scene& scene, const RenderOptions& options) {
 
 void update_difference(Scene& scene, const RenderOptions& options) {
   if (!is_difference_view(options.view)) return;
-  DifferenceView& d = scene.difference;
-  if (!d.sized) size_buffers(d, scene.model);
+  DifferenceView& d = scene.frame.difference;
+  if (!d.sized) size_buffers(d, scene.doc.model);
   d.view = options.view;
   const auto t0 = std::chrono::steady_clock::now();
   if (options.view == ViewMode::CpuGpu)

@@ -81,32 +81,34 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << "],\"framebuffer\":[" << in.framebuffer_width << "," << in.framebuffer_height
     << "],\"viewport\":[" << st.viewport.x << "," << st.viewport.y << "," << st.viewport.width
     << "," << st.viewport.height << "]";
-  o << ",\"model\":" << (scene != nullptr ? quoted(scene->path) : "null");
+  o << ",\"model\":" << (scene != nullptr ? quoted(scene->doc.path) : "null");
   o << ",\"loadError\":" << quoted(in.load_error) << ",\"loading\":" << quoted(in.loading);
   if (scene != nullptr) {
-    const Player& p = scene->player;
-    o << ",\"clip\":" << p.clip << ",\"clipName\":" << quoted(ui::clip_name(scene->model, p.clip))
+    const Player& p = scene->play.player;
+    o << ",\"clip\":" << p.clip
+      << ",\"clipName\":" << quoted(ui::clip_name(scene->doc.model, p.clip))
       << ",\"time\":" << number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
       << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << number(p.speed);
-    const StackPlayer& stack = scene->stack;
+    const StackPlayer& stack = scene->play.stack;
     o << ",\"fadeTo\":" << stack.fade_to << ",\"layers\":[";
     for (std::size_t i = 0; i < stack.layers.size(); ++i) {
       const PlayedLayer& l = stack.layers[i];
       std::size_t masked = 0;
       for (const float w : l.mask) masked += w > 0.0f ? 1 : 0;
       o << (i ? "," : "") << "{\"clip\":" << l.player.clip
-        << ",\"clipName\":" << quoted(ui::clip_name(scene->model, l.player.clip))
+        << ",\"clipName\":" << quoted(ui::clip_name(scene->doc.model, l.player.clip))
         << ",\"time\":" << number(l.player.time) << ",\"weight\":" << number(l.weight)
         << ",\"mode\":\"" << (l.mode == BlendMode::Additive ? "additive" : "override")
-        << "\",\"maskJoints\":" << (l.mask.empty() ? scene->model.skeleton.size() : masked) << "}";
+        << "\",\"maskJoints\":" << (l.mask.empty() ? scene->doc.model.skeleton.size() : masked)
+        << "}";
     }
     o << "]";
   }
   const int32_t sel = st.selection.joint;
-  const bool sel_ok =
-      scene != nullptr && sel >= 0 && static_cast<std::size_t>(sel) < scene->model.skeleton.size();
+  const bool sel_ok = scene != nullptr && sel >= 0 &&
+                      static_cast<std::size_t>(sel) < scene->doc.model.skeleton.size();
   o << ",\"selectedJoint\":" << sel << ",\"selectedJointName\":"
-    << (sel_ok ? quoted(scene->model.skeleton.names[static_cast<std::size_t>(sel)]) : "null")
+    << (sel_ok ? quoted(scene->doc.model.skeleton.names[static_cast<std::size_t>(sel)]) : "null")
     << ",\"hoveredJoint\":" << st.selection.hovered_joint
     << ",\"hoveredMesh\":" << st.selection.hovered_mesh
     << ",\"hoveredVertex\":" << st.selection.hovered_vertex;
@@ -115,13 +117,13 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   o << ",\"view\":\"" << view_name(r.view) << "\",\"skinning\":\""
     << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"method\":\"" << skin_method_name(r.method)
     << "\",\"methodDrawn\":\""
-    << skin_method_name(scene != nullptr ? scene->animator.skin().method : SkinMethod::Lbs)
+    << skin_method_name(scene != nullptr ? scene->frame.animator.skin().method : SkinMethod::Lbs)
     << "\",\"centers\":"
     << number(scene != nullptr && scene->centers_for(r.influences).started()
                   ? scene->centers_for(r.influences).progress()
                   : -1.0f)
     << ",\"influences\":" << r.influences
-    << ",\"influencesDrawn\":" << (scene != nullptr ? scene->animator.skin().influences : 4)
+    << ",\"influencesDrawn\":" << (scene != nullptr ? scene->frame.animator.skin().influences : 4)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"helpOpen\":" << b(st.help_open);
@@ -135,10 +137,10 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   // units; null when no comparison has run or the last could not.
   o << ",\"diffMethods\":[\"" << skin_method_name(r.diff_a) << "\",\"" << skin_method_name(r.diff_b)
     << "\"],\"difference\":";
-  if (scene != nullptr && scene->difference.stats.valid) {
-    const DifferenceStats& d = scene->difference.stats;
+  if (scene != nullptr && scene->frame.difference.stats.valid) {
+    const DifferenceStats& d = scene->frame.difference.stats;
     // A non-finite distance (NaN out of the GPU) has no JSON number: null.
-    o << "{\"view\":\"" << view_name(scene->difference.view)
+    o << "{\"view\":\"" << view_name(scene->frame.difference.view)
       << "\",\"max\":" << (std::isfinite(d.max) ? number(d.max) : std::string("null"))
       << ",\"modelSize\":" << number(d.model_size) << ",\"over\":" << d.over << "}";
   } else {
@@ -167,14 +169,15 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     // As the renderer projects them: world = up-axis turn, then the camera with the viewport's
     // aspect; NDC to the viewport's pixels, y down (gfx/screen_pick.h, as picking projects).
     const PixelRect& vp = st.viewport;
-    const glm::mat4 vp_matrix = c.projection(vp.aspect()) * c.view() * up_axis_matrix(scene->z_up);
-    const auto matrices = scene->animator.pose.model_matrices();
-    for (std::size_t j = 0; j < matrices.size() && j < scene->model.skeleton.size(); ++j) {
+    const glm::mat4 vp_matrix =
+        c.projection(vp.aspect()) * c.view() * up_axis_matrix(scene->play.z_up);
+    const auto matrices = scene->frame.animator.pose.model_matrices();
+    for (std::size_t j = 0; j < matrices.size() && j < scene->doc.model.skeleton.size(); ++j) {
       glm::vec2 at(0.0f);
       float depth = 0.0f;
       const bool front = project_to_screen(vp_matrix, vp, glm::vec3(matrices[j][3]), &at, &depth);
       if (!front) at = glm::vec2(0.0f);
-      o << (j ? "," : "") << "{\"name\":" << quoted(scene->model.skeleton.names[j])
+      o << (j ? "," : "") << "{\"name\":" << quoted(scene->doc.model.skeleton.names[j])
         << ",\"x\":" << number(at.x) << ",\"y\":" << number(at.y) << ",\"inFront\":" << b(front)
         << "}";
     }

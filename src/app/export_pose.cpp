@@ -317,22 +317,23 @@ std::string write_bytes(const std::string& path, const std::vector<uint8_t>& byt
 std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
                               const std::string& path) {
   if (std::string e = check_glb_path(path); !e.empty()) return e;
-  const Model& m = scene.model;
-  const int influences = scene.animator.skin().influences;
+  const Model& m = scene.doc.model;
+  const int influences = scene.frame.animator.skin().influences;
   if (method == SkinMethod::Cor && !centers_fit(scene, influences))
     return "the centres of rotation are not known yet: export again when they are";
-  if (!scene.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
+  if (!scene.frame.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
   PosedModel pose;
-  const auto joints = scene.animator.pose.model_matrices();
+  const auto joints = scene.frame.animator.pose.model_matrices();
   pose.joint_model.assign(joints.begin(), joints.end());
   for (std::size_t mi = 0; mi < m.meshes.size(); ++mi) {
-    const auto p = scene.animator.skinned_positions(mi);
-    const auto n = scene.animator.skinned_normals(mi);
+    const auto p = scene.frame.animator.skinned_positions(mi);
+    const auto n = scene.frame.animator.skinned_normals(mi);
     pose.positions.emplace_back(p.begin(), p.end());
     pose.normals.emplace_back(n.begin(), n.end());
   }
   std::vector<uint8_t> glb;
-  if (std::string why = posed_glb(m, pose, scene.z_up, skinned, influences, &glb); !why.empty())
+  if (std::string why = posed_glb(m, pose, scene.play.z_up, skinned, influences, &glb);
+      !why.empty())
     return why;
   return write_bytes(path, glb);
 }

@@ -27,9 +27,9 @@ double seconds_since(Clock::time_point t0) {
 void clock_stage(Scene& scene, const FrameChoices& choices, const FrameClock& clock) {
   if (clock.at) {
     const double t = *clock.at;
-    scene.player.clip = choices.clip;
-    scene.player.playing = false;
-    scene.player.time = std::min(t, scene.duration());
+    scene.play.player.clip = choices.clip;
+    scene.play.player.playing = false;
+    scene.play.player.time = std::min(t, scene.duration());
     if (choices.blend != nullptr && choices.blend->blends()) set_blend(scene, *choices.blend, t);
     return;
   }
@@ -38,31 +38,32 @@ void clock_stage(Scene& scene, const FrameChoices& choices, const FrameClock& cl
   if (clock.step != 0.0) advance(scene, clock.step);
 }
 
-// 3 + 4 + 5. The pose of the player's clip (or the layer stack over it) with the morph weights,
-// its palettes, the CPU's vertices where the CPU path or the CPU-vs-GPU view needs them, and the
-// difference view's figures. The method (2: its centres, a job) was chosen before.
-void pose_stage(Scene& scene, const FrameChoices& choices) {
+// 3 + 4. The pose of the player's clip (or the layer stack over it) with the morph weights, its
+// palettes, and the CPU's vertices where the CPU path or the CPU-vs-GPU view needs them. Reads the
+// document and the playback, writes only the frame's products. The method (2: its centres, a job)
+// was chosen before.
+void pose_stage(const Model& model, Playback& play, FrameProducts& out,
+                const FrameChoices& choices) {
   const RenderOptions& options = *choices.render;
-  scene.animator.pose.set_morph_overrides(choices.morph_overrides);
-  const bool cpu = !options.gpu_skinning || options.view == ViewMode::CpuGpu;
+  SkinnedPose& pose = out.animator;
+  pose.pose.set_morph_overrides(choices.morph_overrides);
+  const int32_t clip = play.player.clip;
   bool posed = false;
-  if (scene.stack.blends() && scene.player.clip >= 0) {
+  if (play.stack.blends() && clip >= 0) {
     // Nothing allocates unless the stack changed size or clips.
-    if (scene.frame_layers.size() != scene.stack.size())
-      scene.frame_layers.resize(scene.stack.size());
-    posed = scene.stack.frame(scene.model, scene.player, scene.frame_layers) &&
-            scene.animator.pose.set_layers(scene.model, scene.frame_layers).empty() &&
-            scene.animator.evaluate(scene.model, scene.frame_layers);
+    if (out.frame_layers.size() != play.stack.size()) out.frame_layers.resize(play.stack.size());
+    posed = play.stack.frame(model, play.player, out.frame_layers) &&
+            pose.pose.set_layers(model, out.frame_layers).empty() &&
+            pose.evaluate(model, out.frame_layers);
   }
   if (!posed) {
-    scene.animator.pose.set_clip(scene.model, scene.player.clip);
-    const PoseMode mode = scene.player.clip == kBindPose ? PoseMode::Bind
-                          : scene.player.clip < 0        ? PoseMode::Rest
-                                                         : PoseMode::Clip;
-    scene.animator.evaluate(scene.model, mode, scene.player.time);
+    pose.pose.set_clip(model, clip);
+    const PoseMode mode = clip == kBindPose ? PoseMode::Bind
+                          : clip < 0        ? PoseMode::Rest
+                                            : PoseMode::Clip;
+    pose.evaluate(model, mode, play.player.time);
   }
-  if (cpu) scene.animator.skin_cpu(scene.model, &skin_pool());
-  update_difference(scene, options);
+  if (!options.gpu_skinning || options.view == ViewMode::CpuGpu) pose.skin_cpu(model, &skin_pool());
 }
 
 // 7. The camera for a picture: framed on the clip's bounds (and the crowd's) from the load
@@ -120,7 +121,7 @@ double FrameState::realtime() const noexcept {
 const Frame& run_frame(Scene& scene, const FrameChoices& choices, const FrameClock& clock,
                        const DrawTarget& target, FrameState& state) {
   RenderOptions& render = *choices.render;
-  const bool playing = scene.player.playing;
+  const bool playing = scene.play.player.playing;
   clock_stage(scene, choices, clock);
 
   // 2. Jobs: a crowd draws on the GPU; CoR's centres are started (once) for the influences in
@@ -130,14 +131,16 @@ const Frame& run_frame(Scene& scene, const FrameChoices& choices, const FrameClo
   choose_method(scene, render.method, render.influences);
   // Pictures frame on the bounds of the clip they show (a cross-fade's base changes when it
   // ends); the window keeps what it framed last (F and Home reframe).
-  if (target.framing != Framing::Keep) scene.bounds = scene.bounds_of(scene.player.clip);
+  if (target.framing != Framing::Keep) scene.frame.bounds = scene.bounds_of(scene.play.player.clip);
 
-  pose_stage(scene, choices);
+  pose_stage(scene.doc.model, scene.play, scene.frame, choices);
+  // 5. Derived figures: the difference views (CPU vs GPU, method vs method).
+  update_difference(scene, render);
 
   // 6. The crowd, at the player's time: on a picture clock its own clock is set to the time.
-  scene.crowd_upload_seconds = 0.0;
+  scene.frame.crowd_upload_seconds = 0.0;
   if (target.renderer != nullptr && choices.crowd != nullptr) {
-    if (clock.at && crowd_on) scene.crowd.set_clock(*clock.at);
+    if (clock.at && crowd_on) scene.frame.crowd.set_clock(*clock.at);
     const double dt = clock.at ? 0.0 : clock.step;
     if (std::string e = crowd_frame(scene, *choices.crowd, dt, *target.renderer);
         !e.empty() && clock.at)
@@ -158,27 +161,29 @@ const Frame& run_frame(Scene& scene, const FrameChoices& choices, const FrameClo
       glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     }
     const auto t0 = Clock::now();
-    target.renderer->draw(scene.model, scene.gpu, scene.animator, *target.camera, render,
+    target.renderer->draw(scene.doc.model, scene.gpu, scene.frame.animator, *target.camera, render,
                           target.viewport, target.height);
     f.draw_seconds = seconds_since(t0);
     f.drawn = true;
   }
 
   record_time(state, clock, playing);
+  const Player& player = scene.play.player;
+  const FrameProducts& out = scene.frame;
   f.index = state.frames++;
-  f.clip = scene.player.clip;
-  f.time = scene.player.time;
-  f.playing = scene.player.playing;
+  f.clip = player.clip;
+  f.time = player.time;
+  f.playing = player.playing;
   f.wall_seconds = clock.wall_seconds;
   f.step = clock.at ? 0.0 : clock.step;
-  f.morph_weights = scene.animator.pose.all_morph_weights();
-  f.model_matrices = scene.animator.pose.model_matrices();
-  f.method = scene.animator.skin().method;
+  f.morph_weights = out.animator.pose.all_morph_weights();
+  f.model_matrices = out.animator.pose.model_matrices();
+  f.method = out.animator.skin().method;
   f.cpu_skinned = !render.gpu_skinning || render.view == ViewMode::CpuGpu;
-  f.times = scene.animator.times();
-  f.crowd_upload_seconds = scene.crowd_upload_seconds;
-  f.difference_seconds = scene.difference.seconds;
-  f.crowd_error = scene.crowd_error;
+  f.times = out.animator.times();
+  f.crowd_upload_seconds = out.crowd_upload_seconds;
+  f.difference_seconds = out.difference.seconds;
+  f.crowd_error = out.crowd_error;
   return f;
 }
 

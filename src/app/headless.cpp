@@ -51,9 +51,9 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
       return bad_input(options.model +
                        ": the centres of rotation cannot be computed for this model");
   }
-  s.player = Player{};
-  s.player.clip = clip;
-  gl.renderer().prepare(s.model);
+  s.play.player = Player{};
+  s.play.player.clip = clip;
+  gl.renderer().prepare(s.doc.model);
   CrowdRequest crowd;
   if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd); !e.empty())
     return bad_input(e);
@@ -91,8 +91,8 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
     sum.normals += f.times.normals;
     sum.cpu_skin += ro.gpu_skinning ? 0.0 : f.times.cpu_skin;
     if (crowd.on) {
-      crowd_pose += s.crowd.times().pose;
-      crowd_palette += s.crowd.times().palette;
+      crowd_pose += s.frame.crowd.times().pose;
+      crowd_palette += s.frame.crowd.times().palette;
       crowd_upload += f.crowd_upload_seconds;
     }
     draw += f.draw_seconds;
@@ -103,17 +103,17 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   const double total = std::chrono::duration<double>(Clock::now() - start).count();
 
   std::size_t vertices = 0;
-  for (const Mesh& m : s.model.meshes) vertices += m.vertex_count();
-  const std::string what = clip >= 0
-                               ? "'" + s.model.clips[static_cast<std::size_t>(clip)].name() + "'"
-                               : "the rest pose";
+  for (const Mesh& m : s.doc.model.meshes) vertices += m.vertex_count();
+  const std::string what =
+      clip >= 0 ? "'" + s.doc.model.clips[static_cast<std::size_t>(clip)].name() + "'"
+                : "the rest pose";
   const double n = viewer.bench_frames, ms = 1000.0 / n;
   const std::string path = ro.gpu_skinning
                                ? std::string("GPU")
                                : std::string("CPU (") + skin_isa_name(skin_best_isa()) + ")";
   std::printf("%s: %d frames of %s, %s skinning, %zu vertices, %zu joints, %dx%d\n",
               options.model.c_str(), viewer.bench_frames, what.c_str(), path.c_str(), vertices,
-              s.model.skeleton.size(), width, height);
+              s.doc.model.skeleton.size(), width, height);
   std::printf("%.3f s, %.1f frames/s, %.3f ms per frame\n", total, n / total, total * ms);
   std::printf(
       "per frame (ms): pose %.4f  normals %.4f  cpu-skin %.4f  "
@@ -123,7 +123,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
     std::printf(
         "crowd: %zu instances, %zu palettes a frame (%s); per frame (ms): pose %.4f  palette "
         "%.4f  upload %.4f\n",
-        s.crowd.instances(), s.crowd.palettes_computed(),
+        s.frame.crowd.instances(), s.frame.crowd.palettes_computed(),
         crowd.settings.shared ? "shared" : "one per instance", crowd_pose * ms, crowd_palette * ms,
         crowd_upload * ms);
   }
@@ -182,10 +182,10 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
         }
         Scene& s = *scene;
         RenderOptions ro;
-        gl.renderer().prepare(s.model);
+        gl.renderer().prepare(s.doc.model);
         OrbitCamera camera;
         frame_scene(s, camera, ro, static_cast<float>(width) / static_cast<float>(height));
-        const int32_t clips = static_cast<int32_t>(s.model.clips.size());
+        const int32_t clips = static_cast<int32_t>(s.doc.model.clips.size());
         FrameChoices choices;
         choices.render = &ro;
         DrawTarget target;
@@ -199,8 +199,8 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
           // Switch clip every 97 frames (the rest pose, -1, included) and the skinning path
           // every 50, so both paths and every clip run in every cycle.
           if (f % 97 == 0) {
-            s.player.clip = clips == 0 ? -1 : (f / 97) % (clips + 1) - 1;
-            s.player.time = 0.0;
+            s.play.player.clip = clips == 0 ? -1 : (f / 97) % (clips + 1) - 1;
+            s.play.player.time = 0.0;
           }
           ro.gpu_skinning = (f / 50) % 2 == 0;
           run_frame(s, choices, FrameClock::fixed(1.0 / 60.0), target, frame_state);

@@ -62,13 +62,13 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   Scene& s = *h_.scene;
   ro_.selected_joint = joint_;
   // Skeleton-only files (BVH, CSM) have nothing else to show.
-  if (s.model.meshes.empty()) ro_.skeleton = true;
-  if (viewer.up != "auto") s.z_up = viewer.up == "z";
-  h_.gl->renderer().prepare(s.model);
+  if (s.doc.model.meshes.empty()) ro_.skeleton = true;
+  if (viewer.up != "auto") s.play.z_up = viewer.up == "z";
+  h_.gl->renderer().prepare(s.doc.model);
   if (crowd_.on) {
     // Laid out once here, so a crowd the driver cannot hold is bad input before any picture.
-    s.player.clip = h_.clip;
-    s.bounds = s.bounds_of(s.player.clip);
+    s.play.player.clip = h_.clip;
+    s.frame.bounds = s.bounds_of(s.play.player.clip);
     if (std::string e = crowd_frame(s, crowd_, 0.0, h_.gl->renderer()); !e.empty())
       return bad_input(e);
   }

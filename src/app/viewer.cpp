@@ -184,8 +184,8 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
     return false;
   }
   recorder_.cancel();  // it recorded the previous model: stop where it is
-  renderer_.prepare(scene_->model);
-  state_.new_model(scene_->model);
+  renderer_.prepare(scene_->doc.model);
+  state_.new_model(scene_->doc.model);
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
   picking_.reset();
   frame_camera(true);  // a new file starts with a fresh camera
@@ -220,7 +220,7 @@ float Viewer::viewport_aspect() const {
 void Viewer::frame_camera(bool reset) {
   if (!scene_) return;
   if (reset) camera_ = OrbitCamera{};
-  scene_->bounds = scene_->bounds_of(scene_->player.clip);
+  scene_->frame.bounds = scene_->bounds_of(scene_->play.player.clip);
   frame_scene(*scene_, camera_, state_.render, viewport_aspect());
 }
 
@@ -252,7 +252,7 @@ void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
-    scene_->z_up = state_.render.z_up;
+    scene_->play.z_up = state_.render.z_up;
     frame_camera(false);
   }
   if (edits.frame) frame_camera(false);
@@ -428,7 +428,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     }
     if (status == 0 && first.ok() && adopt(std::move(first), model)) {
       // What the command line asked for, checked by run_viewer before the window opened.
-      Player& p = scene_->player;
+      Player& p = scene_->play.player;
       p.clip = start.clip;
       if (start.time) {
         p.time = std::min(*start.time, scene_->duration());
@@ -438,14 +438,14 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
       state_.render.view = start.render.view;
       state_.selection.joint = start.joint;
       if (start.up != "auto") {
-        scene_->z_up = start.up == "z";
-        state_.render.z_up = scene_->z_up;
+        scene_->play.z_up = start.up == "z";
+        state_.render.z_up = scene_->play.z_up;
       }
       state_.crowd = start.crowd;
       if (state_.crowd.on) {
         // Laid out before framing, so the opening view holds the whole crowd.
         state_.render.gpu_skinning = true;
-        scene_->bounds = scene_->bounds_of(p.clip);
+        scene_->frame.bounds = scene_->bounds_of(p.clip);
         FrameChoices layout;
         layout.render = &state_.render;
         layout.crowd = &state_.crowd;
@@ -528,15 +528,16 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   ImGui_ImplGlfw_InitForOpenGL(window, false);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   ui::ViewerState state;
-  state.new_model(scene->model);
+  state.new_model(scene->doc.model);
   state.render = options;
   state.selection.joint = joint;
   // The Crowd section as the window would show the crowd drawn (--crowd).
-  state.crowd.on = !scene->crowd.empty();
-  if (state.crowd.on) state.crowd.settings = scene->crowd.settings();
+  state.crowd.on = !scene->frame.crowd.empty();
+  if (state.crowd.on) state.crowd.settings = scene->frame.crowd.settings();
   Status status;
   status.shader_warnings = shader_warnings;
-  std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s", scene->path.c_str());
+  std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s",
+                scene->doc.path.c_str());
   for (int frame = 0; frame < 3; ++frame) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -546,7 +547,7 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     // A picture shows the volume figures measured, not "measuring": wait for them.
-    scene->wait_for_volume(scene->player.clip);
+    scene->wait_for_volume(scene->play.player.clip);
     // A picture: no frame of it was timed, so the Performance section says so.
     const FrameState untimed;
     ui::draw_ui(scene_view(scene, untimed, nullptr), status_view(status, untimed), {}, state);

@@ -11,32 +11,37 @@
 
 namespace sv {
 
+Scene::Scene(Document document, gl::GpuModel gpu_model)
+    : doc(std::move(document)), gpu(std::move(gpu_model)) {}
+
 double Scene::duration() const noexcept {
-  if (player.clip < 0 || static_cast<std::size_t>(player.clip) >= model.clips.size()) return 0.0;
-  return model.clips[static_cast<std::size_t>(player.clip)].duration();
+  const int32_t clip = play.player.clip;
+  if (clip < 0 || static_cast<std::size_t>(clip) >= doc.model.clips.size()) return 0.0;
+  return doc.model.clips[static_cast<std::size_t>(clip)].duration();
 }
 
 const Bounds& Scene::bounds_of(int32_t clip) {
-  const std::size_t clips = model.clips.size();
-  if (clip_bounds.size() != clips + 2) {
-    clip_bounds.assign(clips + 2, Bounds{});
-    clip_bounds_done.assign(clips + 2, 0);
+  const std::size_t clips = doc.model.clips.size();
+  if (jobs.clip_bounds.size() != clips + 2) {
+    jobs.clip_bounds.assign(clips + 2, Bounds{});
+    jobs.clip_bounds_done.assign(clips + 2, 0);
   }
   const std::size_t slot = clip == kBindPose ? clips + 1
                            : clip < 0 || static_cast<std::size_t>(clip) >= clips
                                ? clips
                                : static_cast<std::size_t>(clip);
-  if (clip_bounds_done[slot] == 0) {
+  if (jobs.clip_bounds_done[slot] == 0) {
     const PoseMode mode = slot == clips + 1 ? PoseMode::Bind
                           : slot == clips   ? PoseMode::Rest
                                             : PoseMode::Clip;
-    clip_bounds[slot] = sv::clip_bounds(model, static_cast<int32_t>(slot), mode, &skin_pool());
-    clip_bounds_done[slot] = 1;
+    jobs.clip_bounds[slot] =
+        sv::clip_bounds(doc.model, static_cast<int32_t>(slot), mode, &skin_pool());
+    jobs.clip_bounds_done[slot] = 1;
   }
-  return clip_bounds[slot];
+  return jobs.clip_bounds[slot];
 }
 
-void Scene::VolumeJob::stop() noexcept {
+void SceneJobs::VolumeJob::stop() noexcept {
   if (!thread.joinable()) return;
   cancel = true;
   thread.join();
@@ -45,20 +50,23 @@ void Scene::VolumeJob::stop() noexcept {
 }
 
 const VolumeFigures* Scene::volume_of(int32_t clip) {
+  const Model& model = doc.model;
   const std::size_t clips = model.clips.size();
   if (clip < 0 || static_cast<std::size_t>(clip) >= clips || model.meshes.empty()) return nullptr;
   // One slot per clip, method and influences (4 or 8).
   constexpr std::size_t kMethods = std::size(kSkinMethods) * 2;
+  std::vector<VolumeFigures>& volumes = jobs.volumes;
+  std::vector<uint8_t>& volumes_done = jobs.volumes_done;
   if (volumes.size() != clips * kMethods) {
     volumes.assign(clips * kMethods, VolumeFigures{});
     volumes_done.assign(clips * kMethods, 0);
   }
-  const SkinChoice& skin = animator.skin();
+  const SkinChoice& skin = frame.animator.skin();
   const std::size_t slot = static_cast<std::size_t>(clip) * kMethods +
                            2 * static_cast<std::size_t>(skin.method) +
                            (skin.influences == 8 ? 1 : 0);
   if (volumes_done[slot] != 0) return &volumes[slot];
-  VolumeJob& job = volume_job;
+  SceneJobs::VolumeJob& job = jobs.volume_job;
   if (job.thread.joinable()) {
     if (job.slot != slot) {
       job.stop();  // another clip or method: its figures are not wanted now
@@ -73,46 +81,49 @@ const VolumeFigures* Scene::volume_of(int32_t clip) {
     }
   }
   job.slot = slot;
-  // The thread reads the model and the skin's centres (both kept by the scene, which joins it
-  // first) and writes only the job's result and shapes. Single-threaded: skin_pool() is the
-  // frame's.
-  job.thread = std::thread([this, clip, skin] {
-    VolumeJob& j = volume_job;
-    if (j.shapes.size() != model.meshes.size()) j.shapes = mesh_shapes(model, {}, &j.cancel);
-    j.result = clip_volume_figures(model, clip, skin, j.shapes, {}, &j.cancel, nullptr);
-    if (j.cancel) j.shapes.clear();  // a weld cut short is not kept
-    j.done = true;
+  // The thread reads the document (const) and the skin's centres (both outlive the job, which
+  // the scene joins first) and writes only the job's result and shapes. Single-threaded:
+  // skin_pool() is the frame's.
+  job.thread = std::thread([&job, &model, clip, skin] {
+    if (job.shapes.size() != model.meshes.size()) job.shapes = mesh_shapes(model, {}, &job.cancel);
+    job.result = clip_volume_figures(model, clip, skin, job.shapes, {}, &job.cancel, nullptr);
+    if (job.cancel) job.shapes.clear();  // a weld cut short is not kept
+    job.done = true;
+    job.done.notify_all();
   });
   return nullptr;
 }
 
 const VolumeFigures* Scene::wait_for_volume(int32_t clip) {
   const VolumeFigures* v = volume_of(clip);
-  if (v == nullptr && volume_job.thread.joinable()) {
-    while (!volume_job.done) std::this_thread::yield();
+  SceneJobs::VolumeJob& job = jobs.volume_job;
+  if (v == nullptr && job.thread.joinable()) {
+    job.done.wait(false);  // the thread sets it last (and notifies)
     v = volume_of(clip);
   }
   return v;
 }
 
 void set_blend(Scene& scene, const LayerStack& blend, double clock) {
-  scene.stack = from_stack(scene.model, blend, clock, scene.player);
+  scene.play.stack = from_stack(scene.doc.model, blend, clock, scene.play.player);
 }
 
-void advance(Scene& scene, double dt) { scene.stack.advance(scene.model, scene.player, dt); }
+void advance(Scene& scene, double dt) {
+  scene.play.stack.advance(scene.doc.model, scene.play.player, dt);
+}
 
 bool centers_fit(const Scene& scene, int influences) noexcept {
   const auto& c = scene.centers_for(influences).centers();
-  if (c.size() != scene.model.meshes.size()) return false;
+  if (c.size() != scene.doc.model.meshes.size()) return false;
   for (std::size_t m = 0; m < c.size(); ++m)
-    if (c[m].size() != scene.model.meshes[m].vertex_count()) return false;
+    if (c[m].size() != scene.doc.model.meshes[m].vertex_count()) return false;
   return true;
 }
 
 CenterTask& start_centers(Scene& scene, int influences) {
-  const bool eight = influences == 8 && scene.has_influences8;
+  const bool eight = influences == 8 && scene.doc.has_influences8;
   CenterTask& task = scene.centers_for(eight ? 8 : 4);
-  task.start(scene.model, eight);
+  task.start(scene.doc.model, eight);
   return task;
 }
 
@@ -126,20 +137,20 @@ void choose_method(Scene& scene, SkinMethod method, int influences) {
   choice.method = method;
   choice.influences = influences == 8 ? 8 : 4;
   if (method == SkinMethod::Cor) {
-    const int which = choice.influences == 8 && scene.has_influences8 ? 8 : 4;
+    const int which = choice.influences == 8 && scene.doc.has_influences8 ? 8 : 4;
     CenterTask& task = start_centers(scene, choice.influences);
     if (task.done() && centers_fit(scene, which)) {
       choice.centers = task.centers();
-      if (scene.centers_uploaded != which) {
+      if (scene.jobs.centers_uploaded != which) {
         for (std::size_t m = 0; m < choice.centers.size(); ++m)
           scene.gpu.upload_centers(m, choice.centers[m]);
-        scene.centers_uploaded = which;
+        scene.jobs.centers_uploaded = which;
       }
     } else {
       choice.method = SkinMethod::Lbs;
     }
   }
-  scene.animator.set_skin(choice);
+  scene.frame.animator.set_skin(choice);
 }
 
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
@@ -152,29 +163,34 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
     *error = path + ": " + why;
     return nullptr;
   }
-  auto scene = std::make_unique<Scene>();
-  scene->path = path;
-  scene->model = std::move(*result.model);
-  scene->report = std::move(result.report.notes);
+  Document doc;
+  doc.path = path;
+  doc.model = std::move(*result.model);
+  doc.report = std::move(result.report.notes);
   // The worker's sandbox, as --info prints it: a user sees what the file was read under.
   if (!result.provenance.sandbox.empty())
-    scene->report.push_back("Import sandbox: " + result.provenance.sandbox);
-  scene->from_cache = result.from_cache;
+    doc.report.push_back("Import sandbox: " + result.provenance.sandbox);
+  doc.from_cache = result.from_cache;
   if (!result.report.ticks_per_second_note.empty()) {
-    scene->report.push_back(result.report.ticks_per_second_note);
+    doc.report.push_back(result.report.ticks_per_second_note);
   }
-  const Model& model = scene->model;
-  scene->animator = SkinnedPose(model);
-  scene->gpu = gl::GpuModel(model);
-  for (const std::string& w : scene->gpu.warnings()) scene->report.push_back(w);
-  scene->player.clip = model.clips.empty() ? -1 : 0;
-  scene->animator.pose.set_clip(model, scene->player.clip);
-  scene->bounds = scene->bounds_of(scene->player.clip);
-  scene->z_up = format_is_z_up(path);
-  scene->influence = joint_influences(model);
-  scene->weight_stats = compute_weight_stats(model);
-  scene->has_influences8 = std::any_of(model.meshes.begin(), model.meshes.end(),
-                                       [](const Mesh& m) { return m.has_influences8(); });
+  return make_scene(std::move(doc));
+}
+
+std::unique_ptr<Scene> make_scene(Document doc) {
+  doc.influence = joint_influences(doc.model);
+  doc.weight_stats = compute_weight_stats(doc.model);
+  doc.has_influences8 = std::any_of(doc.model.meshes.begin(), doc.model.meshes.end(),
+                                    [](const Mesh& m) { return m.has_influences8(); });
+  gl::GpuModel gpu(doc.model);  // keeps no reference to the model: the document may move
+  for (const std::string& w : gpu.warnings()) doc.report.push_back(w);
+  auto scene = std::make_unique<Scene>(std::move(doc), std::move(gpu));
+  const Model& model = scene->doc.model;
+  scene->frame.animator = SkinnedPose(model);
+  scene->play.player.clip = model.clips.empty() ? -1 : 0;
+  scene->play.z_up = format_is_z_up(scene->doc.path);
+  scene->frame.animator.pose.set_clip(model, scene->play.player.clip);
+  scene->frame.bounds = scene->bounds_of(scene->play.player.clip);
   return scene;
 }
 
@@ -200,10 +216,10 @@ bool format_is_z_up(const std::string& path) noexcept {
 }
 
 Bounds world_bounds(const Scene& scene) noexcept {
-  Bounds b = scene.bounds.transformed(up_axis_matrix(scene.z_up));
-  if (!scene.crowd.empty() && b.valid()) {
-    b.min += scene.crowd.placement_min();
-    b.max += scene.crowd.placement_max();
+  Bounds b = scene.frame.bounds.transformed(up_axis_matrix(scene.play.z_up));
+  if (!scene.frame.crowd.empty() && b.valid()) {
+    b.min += scene.frame.crowd.placement_min();
+    b.max += scene.frame.crowd.placement_max();
   }
   return b;
 }

@@ -1,7 +1,9 @@
-// Scene: one loaded model with everything the viewer keeps for it (GPU buffers, pose buffers,
-// player, bounds, per-joint influence counts), and the loading code the UI and the command line
-// share. A load that fails leaves the current scene untouched and returns the error, so the
-// viewer keeps showing the previous model and the UI shows why the new one did not open.
+// Scene: one loaded model with everything the viewer keeps for it, split by lifetime (Document:
+// what the load produced; Playback: what the session chose for it; FrameProducts: what the last
+// frame produced; SceneJobs: what is derived from the document on demand), and the loading code
+// the UI and the command line share. A load that fails leaves the current scene untouched and
+// returns the error, so the viewer keeps showing the previous model and the UI shows why the new
+// one did not open.
 #pragma once
 
 #include <atomic>
@@ -28,32 +30,67 @@
 
 namespace sv {
 
-struct Scene {
+// What a load produced: the model and what was learned while reading it. Immutable until the
+// next load replaces the whole scene, so the jobs' threads read it without a lock.
+struct Document {
   std::string path;
   Model model;
-  std::vector<std::string> report;  // import notes, then GPU upload warnings
-  bool from_cache = false;          // read from the model cache: the importer did not run
-  SkinnedPose animator;
-  gl::GpuModel gpu;
+  std::vector<std::string> report;        // import notes, then GPU upload warnings
+  bool from_cache = false;                // read from the model cache: the importer did not run
+  bool has_influences8 = false;           // some mesh keeps 8 influences per vertex
+  std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
+  WeightStats weight_stats;               // the legends' counts
+};
+
+// What the session chose for this model's playback, with the clocks that play it: the clip, its
+// time, speed and loop (Player), the layers over it and a cross-fade in progress (StackPlayer:
+// the command line's --layer / --crossfade to begin with, then the Layers section's edits) and the
+// up axis it is shown with. The rest of the session's choices (selection, view, crowd, method) are
+// the window's ViewerState or the command line's options; they outlive a load, these start again
+// with each model.
+struct Playback {
   Player player;
-  Bounds bounds;  // model space: what the camera framed last (a clip's, see bounds_of)
+  StackPlayer stack;
+  // Shown upright by rotating -90 degrees about X: the format's convention at load
+  // (format_is_z_up), then the Up axis control's or --up's choice.
+  bool z_up = false;
+};
+
+// What a frame produced (run_frame, app/frame.h): the pose, palettes and skinned vertices, the
+// frame's layers, the crowd's instances and their GPU buffers, the difference views, the bounds
+// the camera framed. Rewritten by every frame; the panels read them after it.
+struct FrameProducts {
+  SkinnedPose animator;
+  std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
+  // Crowds (app/crowd_frame.h): the instances' poses and their GPU buffers, empty while no crowd
+  // is drawn; configured by crowd_frame() (run_frame's crowd stage) when the request or the
+  // player's clip changes.
+  Crowd crowd;
+  gl::CrowdGpu crowd_gpu;
+  std::string crowd_error;            // why the requested crowd is off ("" when none)
+  double crowd_upload_seconds = 0.0;  // the last frame's crowd upload (CPU side)
+  // The difference views' buffers and figures (app/difference_view.h), sized on first use.
+  DifferenceView difference;
+  Bounds bounds;  // model space: what the camera framed last (a clip's, see Scene::bounds_of)
+};
+
+// What is derived from the document on demand and kept for its life: the clips' bounds, the
+// volume figures and CoR's centres of rotation. The long ones run off the frame thread (jobs the
+// frame asks for, app/frame.h's jobs stage); the scene joins them before its document goes.
+struct SceneJobs {
   // Per clip, then the rest and the bind pose: animated bounds over the whole clip, computed on
-  // first use (skin/clip_bounds.h) and kept.
+  // first use (skin/clip_bounds.h, bounded in counts) and kept.
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
-  // The volume change of each closed mesh over `clip` (an index into model.clips) against the
-  // rest pose under the method the animator skins with now (skin/volume.h), computed once per
-  // clip, method and influences and kept. A job, not a pause: the first call for a slot starts it
-  // on a thread of its own (the weld of the meshes' shapes too, once per model) and returns null
-  // while it runs (volume_pending() true); the call after it finished returns the figures. A call
-  // for another slot cancels the run in progress (VolumeBudget bounds each run in counts: at most
-  // 4096 poses and 2^25 poses x vertices per clip, a weld linear in the vertices; the cancel is
-  // polled before every pose). Null for a clip out of range or a model without meshes.
-  const VolumeFigures* volume_of(int32_t clip);
-  // As volume_of, waiting for the run (pictures with --ui: no "measuring" in a picture).
-  const VolumeFigures* wait_for_volume(int32_t clip);
-  bool volume_pending() const noexcept { return volume_job.thread.joinable(); }
-  std::vector<VolumeFigures> volumes;  // clip * 6 + method * 2 + (8 influences)
+  // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread; uploaded
+  // to the GPU once when known.
+  CenterTask centers;
+  // The same with 8 influences, for a model where some mesh keeps them (has_influences8); a
+  // model within the 4-limit uses `centers` for both.
+  CenterTask centers8;
+  int centers_uploaded = 0;  // the influences of the centres on the GPU: 0 none yet, 4 or 8
+  // The volume figures, per clip * 6 + method * 2 + (8 influences): see Scene::volume_of.
+  std::vector<VolumeFigures> volumes;
   std::vector<uint8_t> volumes_done;
   struct VolumeJob {
     std::thread thread;
@@ -65,44 +102,47 @@ struct Scene {
     void stop() noexcept;           // cancels a run in progress and waits for it
     ~VolumeJob() { stop(); }
   };
-  std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
-  WeightStats weight_stats;               // the legends' counts; once per model
-  bool z_up = false;                      // shown upright by rotating -90 degrees about X
-  double duration() const noexcept;       // of the player's clip; 0 for the rest pose
+  // Last: destroyed first, cancelled and joined before the centres it may read go.
+  VolumeJob volume_job;
+};
+
+// One loaded model, split by lifetime: the document (what the load produced, const), its GPU
+// copy, the playback the session chose for it, what the last frame produced, and the jobs
+// derived from the document. Members are destroyed in reverse: the jobs are joined first, the
+// document goes last.
+struct Scene {
+  Scene(Document document, gl::GpuModel gpu_model);
+
+  const Document doc;
+  gl::GpuModel gpu;  // the meshes' static buffers (uploaded once) and the frame's palettes
+  Playback play;
+  FrameProducts frame;
+  SceneJobs jobs;
+
+  double duration() const noexcept;  // of the player's clip; 0 for the rest pose
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
-  // computed on the first call for that clip (poses and skins the whole clip: load time, or F).
+  // computed on the first call for that clip (poses and skins the whole clip, bounded by
+  // kBoundsWork: load time, or F).
   const Bounds& bounds_of(int32_t clip);
-  // The layers over the player's clip and a cross-fade in progress (anim/stack_player.h): the
-  // command line's --layer / --crossfade to begin with, then the Layers section's edits.
-  StackPlayer stack;
-  std::vector<Layer> frame_layers;  // the frame's layers, resized when the stack's size changes
-  // Crowds (app/crowd_frame.h): the instances' poses and their GPU buffers, empty while no crowd
-  // is drawn; configured by crowd_frame() (run_frame's crowd stage) when the request or the
-  // player's clip changes.
-  Crowd crowd;
-  gl::CrowdGpu crowd_gpu;
-  std::string crowd_error;            // why the requested crowd is off ("" when none)
-  double crowd_upload_seconds = 0.0;  // the last frame's crowd upload (CPU side)
-  // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread, kept for
-  // the scene's life; uploaded to the GPU once when known. After `model`: destroyed first.
-  CenterTask centers;
-  // The same with 8 influences, for a model where some mesh keeps them (has_influences8); a
-  // model within the 4-limit uses `centers` for both.
-  CenterTask centers8;
-  bool has_influences8 = false;
-  int centers_uploaded = 0;  // the influences of the centres on the GPU: 0 none yet, 4 or 8
+  // The volume change of each closed mesh over `clip` (an index into doc.model.clips) against
+  // the rest pose under the method the frame skins with now (skin/volume.h), computed once per
+  // clip, method and influences and kept. A job, not a pause: the first call for a slot starts
+  // it on a thread of its own (the weld of the meshes' shapes too, once per model) and returns
+  // null while it runs (volume_pending() true); the call after it finished returns the figures.
+  // A call for another slot cancels the run in progress (VolumeBudget bounds each run in counts:
+  // at most 4096 poses and 2^25 poses x vertices per clip, a weld linear in the vertices; the
+  // cancel is polled before every pose). Null for a clip out of range or a model without meshes.
+  const VolumeFigures* volume_of(int32_t clip);
+  // As volume_of, waiting for the run (pictures with --ui: no "measuring" in a picture).
+  const VolumeFigures* wait_for_volume(int32_t clip);
+  bool volume_pending() const noexcept { return jobs.volume_job.thread.joinable(); }
   // The task whose centres skin with `influences` (4 or 8).
   CenterTask& centers_for(int influences) noexcept {
-    return influences == 8 && has_influences8 ? centers8 : centers;
+    return influences == 8 && doc.has_influences8 ? jobs.centers8 : jobs.centers;
   }
   const CenterTask& centers_for(int influences) const noexcept {
-    return influences == 8 && has_influences8 ? centers8 : centers;
+    return influences == 8 && doc.has_influences8 ? jobs.centers8 : jobs.centers;
   }
-  // The difference views' buffers and figures (app/difference_view.h), sized on first use.
-  DifferenceView difference;
-  // The volume figure's run (volume_of); last: destroyed first, cancelled and joined before the
-  // model it reads goes.
-  VolumeJob volume_job;
 };
 
 // Sets the scene's skinning method for the next pose (run_frame's jobs stage): CoR starts the
@@ -132,6 +172,11 @@ void advance(Scene& scene, double dt);
 // null with `error` set when the import failed or the model is inconsistent.
 std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path,
                                   std::string* error);
+
+// Builds a scene from a document whose path, model and report are set: fills in what is derived
+// from them (up axis, influences, weight figures), uploads the model (needs a current context)
+// and poses the first clip. The model must be valid (Model::validate()).
+std::unique_ptr<Scene> make_scene(Document doc);
 
 // Imports `path` (in the import worker, waiting for it) and, on success, replaces *current; on
 // failure *current is left as it was. Returns the error ("" on success).

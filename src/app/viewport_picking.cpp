@@ -27,9 +27,9 @@ void ViewportPicking::reset() noexcept {
 gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& scene,
                                      const RenderOptions& options) const noexcept {
   gl::PickInput in;
-  in.model = &scene.model;
+  in.model = &scene.doc.model;
   in.gpu = &scene.gpu;
-  in.animator = &scene.animator;
+  in.animator = &scene.frame.animator;
   in.gpu_skinning = options.gpu_skinning;
   in.skeleton = options.skeleton;
   in.world = up_axis_matrix(options.z_up);
@@ -85,19 +85,19 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   const ImVec2 min(static_cast<float>(frame.rect.x) * s, static_cast<float>(frame.rect.y) * s);
   const ImVec2 max(static_cast<float>(frame.rect.x + frame.rect.width) * s,
                    static_cast<float>(frame.rect.y + frame.rect.height) * s);
-  const Model& model = scene.model;
+  const Model& model = scene.doc.model;
   ui::LegendInput legend;
   legend.view = options.view;
-  legend.stats = &scene.weight_stats;
-  legend.joints = scene.influence;
+  legend.stats = &scene.doc.weight_stats;
+  legend.joints = scene.doc.influence;
   legend.names = model.skeleton.names;
   legend.selected_joint = options.selected_joint;
   legend.model = &model;
-  if (is_difference_view(options.view) && scene.difference.view == options.view) {
-    legend.difference = &scene.difference.stats;
-    legend.problem = scene.difference.problem;
-    legend.diff_a = scene.difference.a;
-    legend.diff_b = scene.difference.b;
+  if (is_difference_view(options.view) && scene.frame.difference.view == options.view) {
+    legend.difference = &scene.frame.difference.stats;
+    legend.problem = scene.frame.difference.problem;
+    legend.diff_a = scene.frame.difference.a;
+    legend.diff_b = scene.frame.difference.b;
   } else {
     // Not run for this view yet (the legend is drawn before the frame's comparison).
     legend.diff_a = options.view == ViewMode::CpuGpu ? options.method : options.diff_a;

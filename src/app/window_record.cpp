@@ -52,12 +52,12 @@ std::string WindowRecorder::start(const std::string& out, const RecordOptions& o
   if (out.empty()) return refuse("type a folder (PNG frames) or a .mp4 / .webm file to record to");
   int width = 0, height = 0;
   if (!parse_size(size, &width, &height)) return refuse("bad size '" + size + "' (want WxH)");
-  if (scene.stack.blends()) {
+  if (scene.play.stack.blends()) {
     return refuse(
         "layers and cross-fades are not recorded from the window (use --record with --layer / "
         "--crossfade)");
   }
-  if (!scene.crowd.empty())
+  if (!scene.frame.crowd.empty())
     return refuse("crowds are not recorded from the window (use --record with --crowd)");
   const std::string ext = std::filesystem::path(out).extension().string();
   video_ = !ext.empty();
@@ -68,14 +68,14 @@ std::string WindowRecorder::start(const std::string& out, const RecordOptions& o
                     ".webm (VP9)");
     }
   }
-  const int32_t clip = scene.player.clip;
-  const double duration = clip >= 0 && static_cast<std::size_t>(clip) < scene.model.clips.size()
-                              ? scene.model.clips[static_cast<std::size_t>(clip)].duration()
+  const int32_t clip = scene.play.player.clip;
+  const double duration = clip >= 0 && static_cast<std::size_t>(clip) < scene.doc.model.clips.size()
+                              ? scene.doc.model.clips[static_cast<std::size_t>(clip)].duration()
                               : 0.0;
   RecordPlan plan;
   if (std::string e = make_record_plan(options, std::string(), duration, &plan); !e.empty())
     return refuse(e);
-  if (render.method == SkinMethod::Cor && scene.centers.done() && !centers_fit(scene))
+  if (render.method == SkinMethod::Cor && scene.jobs.centers.done() && !centers_fit(scene))
     return refuse("the centres of rotation cannot be computed for this model");
   std::string ffmpeg;
   if (video_) {
@@ -146,7 +146,7 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
     return;
   }
   if (cancel_ || drawn_ >= plan_.frames()) return;  // the worker is finishing
-  if (!scene.crowd.empty()) {
+  if (!scene.frame.crowd.empty()) {
     fail("a crowd was turned on: the recording stopped (crowds are not recorded from the window)");
     return;
   }
@@ -159,8 +159,8 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
       return;
     }
   }
-  const Player player = scene.player;
-  const Bounds bounds = scene.bounds;
+  const Player player = scene.play.player;
+  const Bounds bounds = scene.frame.bounds;
   const auto begin = Clock::now();
   bool drew = false;
   while (drawn_ < plan_.frames()) {
@@ -188,8 +188,8 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
   progress_.drawn = drawn_;
   if (drew) {
     gl::OffscreenTarget::unbind();
-    scene.player = player;
-    scene.bounds = bounds;
+    scene.play.player = player;
+    scene.frame.bounds = bounds;
   }
 }
 

@@ -37,10 +37,10 @@ class Hooks final : public WindowFrameHooks {
   explicit Hooks(Scene& scene) : scene_(scene) {}
   void before_frame(const ui::UiEdits&) override {}
   ui::StatusView status() override {
-    seen.time = scene_.player.time;
-    const auto w = scene_.animator.pose.all_morph_weights();
+    seen.time = scene_.play.player.time;
+    const auto w = scene_.frame.animator.pose.all_morph_weights();
     seen.weights.assign(w.begin(), w.end());
-    const auto m = scene_.animator.pose.model_matrices();
+    const auto m = scene_.frame.animator.pose.model_matrices();
     seen.matrices.assign(m.begin(), m.end());
     return {};
   }
@@ -71,8 +71,8 @@ struct Window {
       ADD_FAILURE() << e;
       return;
     }
-    renderer.prepare(scene->model);
-    state.new_model(scene->model);
+    renderer.prepare(scene->doc.model);
+    state.new_model(scene->doc.model);
     camera.frame(world_bounds(*scene), static_cast<float>(kWidth) / kHeight);
     ok = true;
   }
@@ -109,7 +109,7 @@ struct Window {
     target.bind();
     FrameChoices choices;
     choices.render = &state.render;
-    choices.clip = scene->player.clip;
+    choices.clip = scene->play.player.clip;
     choices.morph_overrides = state.morph_overrides;
     DrawTarget t;
     t.renderer = &renderer;
@@ -129,10 +129,10 @@ TEST(WindowFrame, ThePanelsAreBuiltFromThePoseDrawnInTheSameFrame) {
   Window w;
   ASSERT_TRUE(w.ok);
   Scene& s = *w.scene;
-  const std::optional<int32_t> walk = resolve_clip(s.model, "walk");
+  const std::optional<int32_t> walk = resolve_clip(s.doc.model, "walk");
   ASSERT_TRUE(walk.has_value());
-  s.player.clip = *walk;
-  s.player.playing = true;
+  s.play.player.clip = *walk;
+  s.play.player.playing = true;
   Hooks hooks(s);
   std::vector<uint8_t> shown, again;
   double previous = -1.0;
@@ -150,7 +150,7 @@ TEST(WindowFrame, ThePanelsAreBuiltFromThePoseDrawnInTheSameFrame) {
     // ...and that frame is the picture of the time they show.
     const std::vector<uint8_t> window_pixels = shown;
     w.picture(hooks.seen.time, &again);
-    s.player.playing = true;  // the picture paused the player; the window plays on
+    s.play.player.playing = true;  // the picture paused the player; the window plays on
     ASSERT_EQ(window_pixels.size(), again.size());
     std::size_t differ = 0;
     for (std::size_t k = 0; k < again.size(); ++k) differ += window_pixels[k] != again[k];
@@ -164,10 +164,10 @@ TEST(WindowFrame, TheFaceClipsWeightsInThePanelsAreTheDrawnOnes) {
   Window w;
   ASSERT_TRUE(w.ok);
   Scene& s = *w.scene;
-  const std::optional<int32_t> face = resolve_clip(s.model, "face");
+  const std::optional<int32_t> face = resolve_clip(s.doc.model, "face");
   ASSERT_TRUE(face.has_value());
-  s.player.clip = *face;
-  s.player.playing = true;
+  s.play.player.clip = *face;
+  s.play.player.playing = true;
   Hooks hooks(s);
   std::vector<uint8_t> rgba;
   bool moved = false;
@@ -180,9 +180,9 @@ TEST(WindowFrame, TheFaceClipsWeightsInThePanelsAreTheDrawnOnes) {
     for (std::size_t k = 0; k < f->morph_weights.size(); ++k)
       EXPECT_EQ(hooks.seen.weights[k], f->morph_weights[k]);
     // The weights the frame was drawn with are the clip's at the frame's time.
-    SkinnedPose check(s.model);
-    check.pose.set_clip(s.model, *face);
-    check.evaluate(s.model, PoseMode::Clip, f->time);
+    SkinnedPose check(s.doc.model);
+    check.pose.set_clip(s.doc.model, *face);
+    check.evaluate(s.doc.model, PoseMode::Clip, f->time);
     const auto expect = check.pose.all_morph_weights();
     ASSERT_EQ(expect.size(), f->morph_weights.size());
     for (std::size_t k = 0; k < expect.size(); ++k)
@@ -198,9 +198,9 @@ TEST(WindowFrame, SlowFramesShowTheTrueRateAndSaySoInTheTimeline) {
   Window w;
   ASSERT_TRUE(w.ok);
   Scene& s = *w.scene;
-  s.player.clip = *resolve_clip(s.model, "walk");
-  s.player.playing = true;
-  s.player.time = 0.0;
+  s.play.player.clip = *resolve_clip(s.doc.model, "walk");
+  s.play.player.playing = true;
+  s.play.player.time = 0.0;
   Hooks hooks(s);
   std::vector<uint8_t> rgba;
   // Frames of 540 ms: the clock steps at most kMaxFrameStep a frame.
@@ -232,7 +232,7 @@ TEST(WindowFrame, SlowFramesShowTheTrueRateAndSaySoInTheTimeline) {
   EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
   EXPECT_EQ(w.state.landmarks.find("text:Slow playback"), nullptr);
   // Paused, a slow frame does not slow the clip: there is no clip running behind.
-  s.player.playing = false;
+  s.play.player.playing = false;
   for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 0.54, &rgba, false);
   EXPECT_NEAR(w.frames.fps(), 1.0 / 0.54, 1e-4);
   EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
@@ -245,10 +245,10 @@ TEST(WindowFrame, TheVolumeFigureIsMeasuredOffTheFrameAndEqualsInfos) {
   Window w;
   ASSERT_TRUE(w.ok);
   Scene& s = *w.scene;
-  const int32_t walk = *resolve_clip(s.model, "walk");
-  const int32_t twist = *resolve_clip(s.model, "twist");
-  s.player.clip = walk;
-  s.player.playing = false;
+  const int32_t walk = *resolve_clip(s.doc.model, "walk");
+  const int32_t twist = *resolve_clip(s.doc.model, "twist");
+  s.play.player.clip = walk;
+  s.play.player.playing = false;
   EXPECT_EQ(s.volume_of(walk), nullptr);  // started, not waited for
   EXPECT_TRUE(s.volume_pending());
   const ui::SceneView view = scene_view(&s, w.frames, nullptr);
@@ -258,8 +258,9 @@ TEST(WindowFrame, TheVolumeFigureIsMeasuredOffTheFrameAndEqualsInfos) {
   const VolumeFigures* v = s.wait_for_volume(twist);
   ASSERT_NE(v, nullptr);
   EXPECT_FALSE(s.volume_pending());
-  const std::vector<MeshShape> shapes = mesh_shapes(s.model);
-  const VolumeFigures expect = clip_volume_figures(s.model, twist, s.animator.skin(), shapes);
+  const std::vector<MeshShape> shapes = mesh_shapes(s.doc.model);
+  const VolumeFigures expect =
+      clip_volume_figures(s.doc.model, twist, s.frame.animator.skin(), shapes);
   EXPECT_EQ(volume_sampling_line(*v), volume_sampling_line(expect));
   ASSERT_EQ(v->meshes.size(), expect.meshes.size());
   for (std::size_t m = 0; m < expect.meshes.size(); ++m)
@@ -269,7 +270,8 @@ TEST(WindowFrame, TheVolumeFigureIsMeasuredOffTheFrameAndEqualsInfos) {
   // The walk, cancelled above, is measured again when asked for, not left cancelled.
   const VolumeFigures* walked = s.wait_for_volume(walk);
   ASSERT_NE(walked, nullptr);
-  const VolumeFigures walk_expect = clip_volume_figures(s.model, walk, s.animator.skin(), shapes);
+  const VolumeFigures walk_expect =
+      clip_volume_figures(s.doc.model, walk, s.frame.animator.skin(), shapes);
   EXPECT_EQ(volume_sampling_line(*walked), volume_sampling_line(walk_expect));
 }
 

@@ -18,9 +18,9 @@
 #include <stb_image.h>
 
 #include "app/app_common.h"
-#include "app/frame.h"
 #include "app/cli_util.h"
 #include "app/export_pose.h"
+#include "app/frame.h"
 #include "app/video_pipe.h"
 #include "app/viewer_scene.h"
 #include "app/window_record.h"
@@ -79,11 +79,11 @@ struct WindowLike {
       ADD_FAILURE() << e;
       return;
     }
-    renderer.prepare(scene->model);
+    renderer.prepare(scene->doc.model);
     ok = true;
   }
   ~WindowLike() { scene.reset(); }
-  int32_t clip(const char* name) const { return *resolve_clip(scene->model, name); }
+  int32_t clip(const char* name) const { return *resolve_clip(scene->doc.model, name); }
 };
 
 RecordOptions options(const char* fps, const char* to, const char* orbit = "") {
@@ -114,7 +114,7 @@ TEST(WindowRecord, FramesEqualTheCommandLinesRecordAndThePlayerIsLeftAsItWas) {
   TempDir tmp;
   // What the window shows: the weights view of a selected joint under DQS with the skeleton,
   // 'walk' playing at 0.3 s (the recording runs on its own clock from --from).
-  Player& p = w.scene->player;
+  Player& p = w.scene->play.player;
   p.clip = w.clip("walk");
   p.time = 0.3;
   p.playing = true;
@@ -122,7 +122,7 @@ TEST(WindowRecord, FramesEqualTheCommandLinesRecordAndThePlayerIsLeftAsItWas) {
   ro.view = ViewMode::Weights;
   ro.skeleton = true;
   ro.method = SkinMethod::Dqs;
-  ro.selected_joint = w.scene->model.skeleton.find("spine_03");
+  ro.selected_joint = w.scene->doc.model.skeleton.find("spine_03");
   ASSERT_GE(ro.selected_joint, 0);
   ro.hovered_joint = 2;  // the pointer's highlight is not recorded
   WindowRecorder rec;
@@ -172,7 +172,7 @@ TEST(WindowRecord, AZeroBudgetDrawsOneFrameAndNoBudgetOverrunsTheBuffers) {
   SV_REQUIRE_GL();
   WindowLike w;
   ASSERT_TRUE(w.ok);
-  w.scene->player.clip = w.clip("walk");
+  w.scene->play.player.clip = w.clip("walk");
   TempDir tmp;
   RenderOptions ro;
   WindowRecorder rec;
@@ -213,7 +213,7 @@ TEST(WindowRecord, CancelKeepsThePngsWrittenSoFarInOrder) {
   SV_REQUIRE_GL();
   WindowLike w;
   ASSERT_TRUE(w.ok);
-  w.scene->player.clip = w.clip("wave");
+  w.scene->play.player.clip = w.clip("wave");
   TempDir tmp;
   WindowRecorder rec;
   ASSERT_EQ(rec.start(tmp / "frames", options("30", ""), "320x180", *w.scene, RenderOptions{}), "");
@@ -252,7 +252,7 @@ TEST(WindowRecord, AVideoHasItsFramesAndACancelledOneIsRemoved) {
   if (ffmpeg.empty() || ffprobe.empty()) GTEST_SKIP() << "ffmpeg is not installed";
   WindowLike w;
   ASSERT_TRUE(w.ok);
-  w.scene->player.clip = w.clip("walk");
+  w.scene->play.player.clip = w.clip("walk");
   TempDir tmp;
   WindowRecorder rec;
   const std::string video = tmp / "walk.mp4";
@@ -282,7 +282,7 @@ TEST(WindowRecord, BadInputIsRefusedWithAMessageAndNothingRuns) {
   SV_REQUIRE_GL();
   WindowLike w;
   ASSERT_TRUE(w.ok);
-  w.scene->player.clip = w.clip("walk");
+  w.scene->play.player.clip = w.clip("walk");
   TempDir tmp;
   std::ofstream(tmp / "a_file") << "x";
   struct Case {
@@ -316,27 +316,29 @@ TEST(WindowRecord, BadInputIsRefusedWithAMessageAndNothingRuns) {
   EXPECT_NE(e.find(ffmpeg_missing_message()), std::string::npos) << e;
   EXPECT_FALSE(fs::exists(tmp / "v.mp4"));
   // A blend is refused, not recorded as its base clip.
-  w.scene->stack.layers.emplace_back();
+  w.scene->play.stack.layers.emplace_back();
   EXPECT_NE(rec.start(tmp / "f", options("30", ""), "320x180", *w.scene, RenderOptions{})
                 .find("layers and cross-fades"),
             std::string::npos);
-  w.scene->stack.layers.clear();
+  w.scene->play.stack.layers.clear();
   // So is a crowd (on the window's clock); one turned on during a recording stops it.
   CrowdSettings crowd;
   crowd.count = 4;
-  ASSERT_EQ(w.scene->crowd.configure(w.scene->model, crowd, w.scene->player.clip), "");
+  ASSERT_EQ(w.scene->frame.crowd.configure(w.scene->doc.model, crowd, w.scene->play.player.clip),
+            "");
   EXPECT_NE(rec.start(tmp / "f", options("30", ""), "320x180", *w.scene, RenderOptions{})
                 .find("crowds are not recorded"),
             std::string::npos);
-  w.scene->crowd.clear();
+  w.scene->frame.crowd.clear();
   EXPECT_FALSE(fs::exists(tmp / "f"));
   ASSERT_EQ(rec.start(tmp / "g", options("30", ""), "160x120", *w.scene, RenderOptions{}), "");
-  ASSERT_EQ(w.scene->crowd.configure(w.scene->model, crowd, w.scene->player.clip), "");
+  ASSERT_EQ(w.scene->frame.crowd.configure(w.scene->doc.model, crowd, w.scene->play.player.clip),
+            "");
   run_to_end(rec, w, 0.010);
   EXPECT_TRUE(rec.progress().error);
   EXPECT_NE(rec.progress().message.find("a crowd was turned on"), std::string::npos)
       << rec.progress().message;
-  w.scene->crowd.clear();
+  w.scene->frame.crowd.clear();
 }
 
 TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
@@ -345,8 +347,8 @@ TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
   ASSERT_TRUE(w.ok);
   TempDir tmp;
   Scene& s = *w.scene;
-  s.player.clip = w.clip("walk");
-  s.player.time = 0.5;
+  s.play.player.clip = w.clip("walk");
+  s.play.player.time = 0.5;
   RenderOptions ro;  // GPU skinning: the export skins on the CPU itself
   ro.method = SkinMethod::Dqs;
   compute_frame(s, ro, frames);

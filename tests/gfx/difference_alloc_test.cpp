@@ -25,9 +25,9 @@ TEST(DifferenceAlloc, FramesWithAViewOnAllocateNothing) {
   if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocations are not counted under ASan";
   std::unique_ptr<Scene> scene;
   ASSERT_EQ(load_scene(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", &scene), "");
-  scene->centers.start(scene->model);
-  scene->centers.wait();
-  scene->player.clip = 0;
+  scene->jobs.centers.start(scene->doc.model);
+  scene->jobs.centers.wait();
+  scene->play.player.clip = 0;
   RenderOptions views[4];
   views[0].view = ViewMode::CpuGpu;
   views[1].view = ViewMode::CpuGpu;
@@ -39,10 +39,10 @@ TEST(DifferenceAlloc, FramesWithAViewOnAllocateNothing) {
   for (RenderOptions& ro : views) compute_frame(*scene, ro, frames);  // first use of each
   const long before = test::g_allocations.load();
   for (int frame = 0; frame < 10; ++frame) {
-    scene->player.time = 0.05 * frame;
+    scene->play.player.time = 0.05 * frame;
     for (RenderOptions& ro : views) {
       compute_frame(*scene, ro, frames);
-      EXPECT_TRUE(scene->difference.stats.valid);
+      EXPECT_TRUE(scene->frame.difference.stats.valid);
     }
   }
   EXPECT_EQ(test::g_allocations.load() - before, 0);

@@ -43,10 +43,10 @@ int32_t clip_named(const Model& model, const char* name) {
 
 // Poses `scene` at `fraction` of its first clip and runs the view, as a window frame does.
 const DifferenceStats& run_view(Scene& scene, RenderOptions& ro, double fraction) {
-  scene.player.clip = scene.model.clips.empty() ? kRestPose : 0;
-  scene.player.time = fraction * scene.duration();
+  scene.play.player.clip = scene.doc.model.clips.empty() ? kRestPose : 0;
+  scene.play.player.time = fraction * scene.duration();
   compute_frame(scene, ro, frames);
-  return scene.difference.stats;
+  return scene.frame.difference.stats;
 }
 
 std::size_t vertex_total(const Model& model) {
@@ -81,9 +81,11 @@ TEST(DifferenceView, CpuAgainstGpuOnRealModelsWithinTheTolerance) {
           ro.gpu_skinning = gpu_path;
           for (double fraction : {0.0, 0.37, 0.81}) {
             const DifferenceStats& s = run_view(*scene, ro, fraction);
-            ASSERT_TRUE(s.valid) << (scene->difference.problem ? scene->difference.problem : "");
-            EXPECT_EQ(scene->difference.a, method);
-            EXPECT_EQ(s.vertices, vertex_total(scene->model));
+            ASSERT_TRUE(s.valid) << (scene->frame.difference.problem
+                                         ? scene->frame.difference.problem
+                                         : "");
+            EXPECT_EQ(scene->frame.difference.a, method);
+            EXPECT_EQ(s.vertices, vertex_total(scene->doc.model));
             EXPECT_GT(s.model_size, 0.0);
             EXPECT_LE(s.relative(), 1e-5) << "at vertex " << s.vertex << " of mesh " << s.mesh;
             EXPECT_EQ(s.over, 0u);
@@ -102,36 +104,36 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   ASSERT_TRUE(scene);
   RenderOptions ro;
   ro.view = ViewMode::CpuGpu;
-  scene->player.clip = kBindPose;
+  scene->play.player.clip = kBindPose;
   compute_frame(*scene, ro, frames);
-  ASSERT_TRUE(scene->difference.stats.valid);
-  const double size = scene->difference.stats.model_size;
-  EXPECT_LE(scene->difference.stats.relative(), 1e-5);
+  ASSERT_TRUE(scene->frame.difference.stats.valid);
+  const double size = scene->frame.difference.stats.model_size;
+  EXPECT_LE(scene->frame.difference.stats.relative(), 1e-5);
 
   constexpr std::size_t kVertex = 777;
   constexpr GLintptr kStride = 64;  // gfx/gpu_model.cpp: StaticVertex, position first
-  const glm::vec3 moved = scene->model.meshes[0].positions[kVertex] +
+  const glm::vec3 moved = scene->doc.model.meshes[0].positions[kVertex] +
                           glm::vec3(0.0f, 0.01f * static_cast<float>(size), 0.0f);
   glBindBuffer(GL_ARRAY_BUFFER, scene->gpu.meshes()[0].static_vertices.id());
   glBufferSubData(GL_ARRAY_BUFFER, kVertex * kStride, sizeof(glm::vec3), &moved);
   compute_frame(*scene, ro, frames);
-  const DifferenceStats& s = scene->difference.stats;
+  const DifferenceStats& s = scene->frame.difference.stats;
   ASSERT_TRUE(s.valid);
   EXPECT_EQ(s.mesh, 0u);
   EXPECT_EQ(s.vertex, kVertex);
   EXPECT_NEAR(s.relative(), 0.01, 1e-5);
   EXPECT_EQ(s.over, 1u);
   // Its value on the heat ramp is the top (0.01 of the size is past 1e-3).
-  EXPECT_EQ(scene->difference.values[kVertex], 1.0f);
-  EXPECT_LT(scene->difference.values[kVertex + 1], 0.5f);
+  EXPECT_EQ(scene->frame.difference.values[kVertex], 1.0f);
+  EXPECT_LT(scene->frame.difference.values[kVertex + 1], 0.5f);
 
   // A NaN out of the GPU is infinitely far, not a match.
   const glm::vec3 nan(std::numeric_limits<float>::quiet_NaN());
   glBufferSubData(GL_ARRAY_BUFFER, kVertex * kStride, sizeof(glm::vec3), &nan);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   compute_frame(*scene, ro, frames);
-  EXPECT_TRUE(std::isinf(scene->difference.stats.max));
-  EXPECT_EQ(scene->difference.stats.vertex, kVertex);
+  EXPECT_TRUE(std::isinf(scene->frame.difference.stats.max));
+  EXPECT_EQ(scene->frame.difference.stats.vertex, kVertex);
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
 
@@ -145,7 +147,7 @@ TEST(DifferenceView, ASkeletonWithoutAMeshComparesNothing) {
   std::fclose(f);
   std::unique_ptr<Scene> scene = load(path);
   ASSERT_TRUE(scene);
-  ASSERT_TRUE(scene->model.meshes.empty());
+  ASSERT_TRUE(scene->doc.model.meshes.empty());
   for (ViewMode view : {ViewMode::CpuGpu, ViewMode::MethodDiff}) {
     RenderOptions ro;
     ro.view = view;
@@ -153,7 +155,7 @@ TEST(DifferenceView, ASkeletonWithoutAMeshComparesNothing) {
     EXPECT_TRUE(s.valid);
     EXPECT_EQ(s.vertices, 0u);
     EXPECT_EQ(s.max, 0.0);
-    EXPECT_EQ(scene->difference.problem, nullptr);
+    EXPECT_EQ(scene->frame.difference.problem, nullptr);
   }
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
 }
@@ -162,53 +164,53 @@ TEST(DifferenceView, LbsAgainstDqsFindsTheCandyWrapperOfTwist) {
   SV_REQUIRE_GL();
   std::unique_ptr<Scene> scene = load(kDefault);
   ASSERT_TRUE(scene);
-  const int32_t twist = clip_named(scene->model, "twist");
+  const int32_t twist = clip_named(scene->doc.model, "twist");
   ASSERT_GE(twist, 0);
   RenderOptions ro;
   ro.view = ViewMode::MethodDiff;
-  scene->player.clip = twist;
-  scene->player.time = 1.0;  // the half-turn (README: the methods picture)
+  scene->play.player.clip = twist;
+  scene->play.player.time = 1.0;  // the half-turn (README: the methods picture)
   compute_frame(*scene, ro, frames);
-  const DifferenceStats& s = scene->difference.stats;
+  const DifferenceStats& s = scene->frame.difference.stats;
   ASSERT_TRUE(s.valid);
-  EXPECT_EQ(scene->difference.a, SkinMethod::Lbs);
-  EXPECT_EQ(scene->difference.b, SkinMethod::Dqs);
+  EXPECT_EQ(scene->frame.difference.a, SkinMethod::Lbs);
+  EXPECT_EQ(scene->frame.difference.b, SkinMethod::Dqs);
   std::printf("twist at 1 s, LBS vs DQS: largest %.4g (%.3g%% of %.4g) at vertex %u, %llu over\n",
               s.max, 100.0 * s.relative(), s.model_size, s.vertex,
               static_cast<unsigned long long>(s.over));
   // The forearm collapses to its axis under LBS: vertices move by about its radius.
   EXPECT_GT(s.relative(), 0.01);
   // The largest is on the left forearm (the joint that weighs most there).
-  const Mesh& mesh = scene->model.meshes[s.mesh];
+  const Mesh& mesh = scene->doc.model.meshes[s.mesh];
   const int32_t joint =
       mesh.skin_joints[mesh.joints[s.vertex][0] < mesh.skin_joints.size() ? mesh.joints[s.vertex][0]
                                                                           : 0];
-  const std::string name = scene->model.skeleton.names[static_cast<std::size_t>(joint)];
+  const std::string name = scene->doc.model.skeleton.names[static_cast<std::size_t>(joint)];
   EXPECT_TRUE(name.find("_l") != std::string::npos) << name;
   // The rest of the body agrees: most vertices are not apart by 0.1% of the size.
   EXPECT_LT(static_cast<double>(s.over), 0.2 * static_cast<double>(s.vertices));
   EXPECT_GT(s.over, 0u);
 
   // At the bind pose, or with the same method on both sides, nothing is apart.
-  scene->player.clip = kBindPose;
+  scene->play.player.clip = kBindPose;
   compute_frame(*scene, ro, frames);
-  EXPECT_LE(scene->difference.stats.relative(), 1e-6);
-  scene->player.clip = twist;
+  EXPECT_LE(scene->frame.difference.stats.relative(), 1e-6);
+  scene->play.player.clip = twist;
   ro.diff_b = SkinMethod::Lbs;
   compute_frame(*scene, ro, frames);
-  EXPECT_EQ(scene->difference.stats.max, 0.0);
+  EXPECT_EQ(scene->frame.difference.stats.max, 0.0);
   // CoR against LBS: waits for the centres (grey, the reason given), then compares.
   ro.diff_b = SkinMethod::Cor;
   compute_frame(*scene, ro, frames);
-  if (!scene->centers.done()) {
-    EXPECT_FALSE(scene->difference.stats.valid);
-    ASSERT_NE(scene->difference.problem, nullptr);
-    EXPECT_EQ(scene->difference.values[0], -1.0f);
+  if (!scene->jobs.centers.done()) {
+    EXPECT_FALSE(scene->frame.difference.stats.valid);
+    ASSERT_NE(scene->frame.difference.problem, nullptr);
+    EXPECT_EQ(scene->frame.difference.values[0], -1.0f);
   }
-  scene->centers.wait();
+  scene->jobs.centers.wait();
   compute_frame(*scene, ro, frames);
-  ASSERT_TRUE(scene->difference.stats.valid);
-  EXPECT_GT(scene->difference.stats.relative(), 0.01);
+  ASSERT_TRUE(scene->frame.difference.stats.valid);
+  EXPECT_GT(scene->frame.difference.stats.relative(), 0.01);
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ TEST(SceneLoading, FailedImportKeepsThePreviousModel) {
   failed.error = "broken.glb: not a glTF file";
   EXPECT_EQ(adopt_scene(std::move(failed), "broken.glb", &scene), "broken.glb: not a glTF file");
   EXPECT_EQ(scene.get(), before);
-  EXPECT_EQ(scene->path, "chain3");
-  EXPECT_EQ(scene->model.skeleton.size(), 3u);
+  EXPECT_EQ(scene->doc.path, "chain3");
+  EXPECT_EQ(scene->doc.model.skeleton.size(), 3u);
 }
 
 TEST(SceneLoading, AnImportThatCrashesKeepsThePreviousModel) {
@@ -46,10 +46,10 @@ TEST(SceneLoading, AnImportThatCrashesKeepsThePreviousModel) {
   ::unsetenv("SKINVIEW_IMPORT_FAULT");
   EXPECT_EQ(error.rfind(path + ": the importer crashed (", 0), 0u) << error;
   EXPECT_EQ(scene.get(), before);
-  EXPECT_EQ(scene->path, "chain3");
+  EXPECT_EQ(scene->doc.path, "chain3");
   // And the same file loads once the worker behaves.
   EXPECT_EQ(load_scene(path, &scene), "");
-  EXPECT_EQ(scene->path, path);
+  EXPECT_EQ(scene->doc.path, path);
 }
 
 TEST(SceneLoading, MissingFileKeepsThePreviousModel) {
@@ -59,7 +59,7 @@ TEST(SceneLoading, MissingFileKeepsThePreviousModel) {
   const std::string error = load_scene("/nonexistent/skinview/model.glb", &scene);
   EXPECT_FALSE(error.empty());
   ASSERT_TRUE(scene);
-  EXPECT_EQ(scene->path, "chain3");
+  EXPECT_EQ(scene->doc.path, "chain3");
 }
 
 TEST(SceneLoading, InconsistentModelIsRefused) {
@@ -76,14 +76,14 @@ TEST(SceneLoading, GoodLoadReplacesAndSizesEverything) {
   std::unique_ptr<Scene> scene;
   ASSERT_EQ(adopt_scene(synthetic(3), "chain3", &scene), "");
   ASSERT_EQ(adopt_scene(synthetic(50), "chain50", &scene), "");
-  EXPECT_EQ(scene->path, "chain50");
+  EXPECT_EQ(scene->doc.path, "chain50");
   EXPECT_EQ(scene->gpu.bone_count(), 50u);
-  EXPECT_EQ(scene->animator.pose.palette().size(), 50u);
-  EXPECT_EQ(scene->influence.size(), 50u);
-  EXPECT_EQ(scene->player.clip, 0);
-  EXPECT_TRUE(scene->bounds.valid());
+  EXPECT_EQ(scene->frame.animator.pose.palette().size(), 50u);
+  EXPECT_EQ(scene->doc.influence.size(), 50u);
+  EXPECT_EQ(scene->play.player.clip, 0);
+  EXPECT_TRUE(scene->frame.bounds.valid());
   // Every joint of the chain carries weight.
-  for (const JointInfluence& ji : scene->influence) EXPECT_GT(ji.vertices, 0u);
+  for (const JointInfluence& ji : scene->doc.influence) EXPECT_GT(ji.vertices, 0u);
 }
 
 }  // namespace
