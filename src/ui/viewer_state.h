@@ -19,6 +19,7 @@
 #include "ui/landmarks.h"
 #include "ui/layout.h"
 #include "ui/outliner.h"
+#include "ui/toast.h"
 #include "ui/viewport.h"
 
 namespace sv {
@@ -60,6 +61,7 @@ struct ViewerState {
   PixelRect viewport;  // this frame's viewport, framebuffer pixels
   ViewportInput input;
   bool help_open = false;
+  Toast toast;  // what the last key did, briefly in the viewport (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 
