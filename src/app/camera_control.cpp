@@ -18,9 +18,8 @@ namespace sv {
 
 void CameraControl::apply_input(const ui::ViewportInput& in, const PixelRect& viewport,
                                 OrbitCamera& camera) noexcept {
-  const bool moves =
-      in.orbit_yaw != 0.0f || in.orbit_pitch != 0.0f || in.pan_x != 0.0f || in.pan_y != 0.0f ||
-      in.zoom != 1.0f;
+  const bool moves = in.orbit_yaw != 0.0f || in.orbit_pitch != 0.0f || in.pan_x != 0.0f ||
+                     in.pan_y != 0.0f || in.zoom != 1.0f;
   if (!moves) {
     if (gesture_ && ++quiet_ >= kQuietFrames) gesture_ = false;
     return;
@@ -64,11 +63,11 @@ glm::vec2 viewport_ndc(const PixelRect& r, float x, float y) noexcept {
 }
 
 Bounds selection_world_bounds(const Scene& scene, int32_t joint) noexcept {
-  const Bounds part = joint_bounds(scene.model, scene.animator.pose, joint);
+  const Bounds part = joint_bounds(scene.doc.model, scene.frame.animator.pose, joint);
   if (!part.valid()) return part;
-  Bounds world = part.transformed(up_axis_matrix(scene.z_up));
+  Bounds world = part.transformed(up_axis_matrix(scene.play.z_up));
   // Pad to a share of the model's size (the clip's bounds, as framed), at least on every axis.
-  const float size = scene.bounds.valid() ? scene.bounds.diagonal() : world.diagonal();
+  const float size = scene.frame.bounds.valid() ? scene.frame.bounds.diagonal() : world.diagonal();
   const float half = 0.5f * kMinPartShare * std::max(size, 1e-4f);
   const glm::vec3 c = world.center();
   world.min = glm::min(world.min, c - glm::vec3(half));

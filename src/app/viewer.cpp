@@ -110,7 +110,7 @@ struct Start {
   int32_t joint = -1;          // --bone
   RenderOptions render;
   std::string up = "auto";
-  CrowdRequest crowd;  // --crowd
+  CrowdRequest crowd;            // --crowd
   std::optional<ViewAxis> axis;  // --camera-view
 };
 
@@ -181,7 +181,7 @@ class Viewer final : public WindowFrameHooks {
   std::size_t crowd_framed_ = 0;  // the crowd's instances the camera frames (follow_crowd)
   OrbitCamera before_crowd_;      // the view the crowd's framing replaced
   bool has_before_crowd_ = false;
-  bool screenshot_ = false;       // F12: save the viewport once this frame is drawn
+  bool screenshot_ = false;  // F12: save the viewport once this frame is drawn
   ui::ViewerState state_;
   ViewportPicking picking_;
   WindowRecorder recorder_;  // after scene_'s use: step() takes the scene each frame
@@ -209,7 +209,7 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   picking_.reset();
   crowd_framed_ = 0;
   has_before_crowd_ = false;
-  frame_camera(true);        // a new file starts with a fresh camera
+  frame_camera(true);       // a new file starts with a fresh camera
   camera_control_.clear();  // and no history: the last model's views mean nothing here
   std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s", path.c_str());
   ui::remember_recent(state_.files, path);
@@ -330,12 +330,11 @@ void Viewer::camera_command(ui::Action action) {
       }
       camera_control_.record(camera_);
       camera_.frame_part(part, aspect);
-      const uint32_t skinned =
-          static_cast<std::size_t>(joint) < scene_->influence.size()
-              ? scene_->influence[static_cast<std::size_t>(joint)].vertices
-              : 0u;
+      const uint32_t skinned = static_cast<std::size_t>(joint) < scene_->doc.influence.size()
+                                   ? scene_->doc.influence[static_cast<std::size_t>(joint)].vertices
+                                   : 0u;
       ui::show_toast(state_.toast, "Framed %s and the %u vertices it skins",
-                     scene_->model.skeleton.names[static_cast<std::size_t>(joint)].c_str(),
+                     scene_->doc.model.skeleton.names[static_cast<std::size_t>(joint)].c_str(),
                      skinned);
       return;
     }
@@ -357,7 +356,7 @@ void Viewer::camera_command(ui::Action action) {
 }
 
 void Viewer::follow_crowd() {
-  const std::size_t instances = scene_->crowd.instances();
+  const std::size_t instances = scene_->frame.crowd.instances();
   if (instances == crowd_framed_) return;
   const std::size_t was = crowd_framed_;
   crowd_framed_ = instances;
@@ -415,7 +414,7 @@ void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
       int fw = 0, fh = 0;
       glfwGetFramebufferSize(window_, &fw, &fh);
       std::string e;
-      const std::string path = save_viewport_png(scene_->path, state_.viewport, fw, fh, &e);
+      const std::string path = save_viewport_png(scene_->doc.path, state_.viewport, fw, fh, &e);
       if (path.empty()) {
         ui::show_toast_error(state_.toast, "Screenshot not saved: %s", e.c_str());
         print_error_line("screenshot: " + e);
@@ -597,7 +596,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         frame_camera(false);
       }
       camera_control_.clear();
-      crowd_framed_ = scene_->crowd.instances();  // framed with the crowd already
+      crowd_framed_ = scene_->frame.crowd.instances();  // framed with the crowd already
     }
 
     auto last = Clock::now();
