@@ -293,7 +293,7 @@ ui::StatusView Viewer::status() { return status_view(status_, frames_, &recorder
 void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
   if (scene_ && frame != nullptr) {
     // Labels and the hover tooltip over the pose just drawn.
-    draw_viewport_overlay(*scene_, state_.render, viewport_frame_,
+    draw_viewport_overlay(*scene_, state_, viewport_frame_,
                           picking_.hover_at(viewport_frame_.cursor));
   }
   apply_edits(panel_edits);
@@ -521,7 +521,7 @@ ImportResult read_first(ModelLoader& loader, const std::string& path) {
 // A few frames run so auto-sized widgets settle; only the last is rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
-                       const std::vector<std::string>& shader_warnings) {
+                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
@@ -552,7 +552,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     ui::draw_ui(scene_view(scene, untimed, nullptr), status_view(status, untimed), {}, state);
     ViewportFrame in_viewport;
     in_viewport.rect = viewport;
-    draw_viewport_overlay(*scene, state.render, in_viewport, nullptr);
+    in_viewport.view = camera.view();
+    in_viewport.projection = camera.projection(viewport.aspect());
+    draw_viewport_overlay(*scene, state, in_viewport, nullptr);
     ImGui::Render();
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -579,6 +581,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
   app.add_flag("--skeleton", o.skeleton,
                "Draw the skeleton over the mesh (always on for files without a mesh)");
+  app.add_flag("--flat", o.flat,
+               "Debug views in flat colours, unlit (default: lit as the shaded view is)");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
   app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
       ->check(CLI::NonNegativeNumber);
@@ -624,6 +628,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   start.render.method = skin_method_of(options);
   start.render.influences = options.influences;
   start.render.skeleton = viewer.skeleton;
+  start.render.flat_colors = viewer.flat;
   start.up = viewer.up;
   if (!options.time.empty()) {
     double t = 0.0;

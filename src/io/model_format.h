@@ -25,7 +25,7 @@
 // left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
 // clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest
 // quaternions of unit length; per mesh, stream lengths equal, joint indices within the skin,
-// skin joints within the skeleton, weights non-negative and summing to 1, triangle indices
+// skin joints within the skeleton, weights non-negative and summing to 1, triangle, line and point indices
 // within the vertices, source_vertex a permutation, stored weight sums one per vertex; clips in
 // runtime form, their arrays checked against anim/clip_arrays.h's contract (ClipRuntime::adopt:
 // every track, timeline and value index in range, times finite and increasing), laid out for this
@@ -57,7 +57,8 @@ inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a
 //    instead of a texture path or compressed bytes; the report counts textures not loaded.
 // 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox), without 6's images.
 // 8: both, 6's images and 7's sandbox line (the two branches merged).
-inline constexpr uint32_t kModelFormatVersion = 8;
+// 9: meshes carry lines and points besides triangles (Mesh::line_indices, point_indices).
+inline constexpr uint32_t kModelFormatVersion = 9;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

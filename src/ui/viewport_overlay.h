@@ -18,6 +18,8 @@
 
 #include <imgui.h>
 
+#include <glm/vec3.hpp>
+
 #include "gfx/render_options.h"
 #include "skin/surface_hit.h"
 
@@ -44,20 +46,31 @@ struct LegendInput {
   const char* problem = nullptr;
   SkinMethod diff_a = SkinMethod::Lbs, diff_b = SkinMethod::Lbs;
   const Model* model = nullptr;
+  // The dominant view's colour per skeleton joint (gfx/view_colors.h joint_colors, the table the
+  // mesh is painted from); a joint outside it is grey.
+  std::span<const glm::vec3> joint_colors{};
+  bool collapsed = false;  // only the title row (with its disclosure arrow)
 };
 
-// The size of the legend of `in` in pixels at the current font; (0, 0) when the view has no
-// legend (Shaded).
+// The size of the legend of `in` in pixels at the current font (its title row alone when
+// in.collapsed); (0, 0) when the view has no legend (Shaded).
 ImVec2 legend_size(const LegendInput& in);
+// The size of its title row alone (collapsed).
+ImVec2 legend_title_size(const LegendInput& in);
 
 // Draws the legend into [min, min + legend_size(in)).
 void draw_legend(ImDrawList* list, const ImVec2& min, const LegendInput& in);
 
-// The legend placed in the bottom-right corner of `viewport_min..viewport_max` (framebuffer
-// pixels, as ImGui's display), `margin` pixels in, on the background draw list (under every
-// panel).
-void draw_legend_in_corner(const ImVec2& viewport_min, const ImVec2& viewport_max,
-                           const LegendInput& in, float margin = 10.0f);
+// The legend as a small ImGui window at `min` (display units; where ui/legend_place.h put it),
+// so the pointer over it belongs to the legend, not the viewport (no orbit, no pick): its title
+// row is a toggle, true when clicked this frame (the caller flips in.collapsed's source).
+bool legend_window(const ImVec2& min, const LegendInput& in);
+
+// The colour of the swatch beside joint `joint` (weighing `weight` at the vertex) in the hover
+// read-out: the heat map's colour of that weight in the weights view (what the mesh shows there),
+// the joint's dominant-view colour otherwise.
+glm::vec3 hover_swatch_color(ViewMode view, std::span<const glm::vec3> joint_colors, int32_t joint,
+                             float weight) noexcept;
 
 // A one-line message centred at the top of the viewport ("click a joint").
 void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
@@ -70,7 +83,10 @@ struct HoverInput {
   int32_t joint = -1;                  // Joint: the overlay joint; Surface: the joint picked there
   bool selected = false;               // `joint` is the selected joint already
   float joint_weight = 0.0f;           // Surface: its interpolated weight at the hit point
-  std::string_view mesh_name;          // Surface
+  std::string_view mesh_name;          // Surface ("" for a mesh without a name)
+  uint32_t mesh_index = 0;             // Surface: the mesh's index (names an unnamed mesh)
+  ViewMode view = ViewMode::Shaded;    // the view shown: the swatches take its colours
+  std::span<const glm::vec3> joint_colors{};  // the dominant view's table (LegendInput's)
   uint32_t vertex = 0;                 // Surface: the nearest vertex (the mesh's index)
   int64_t file_vertex = -1;            // its index in the file (Mesh::source_vertex), -1: same
   VertexInfluences influences;         // Surface: the nearest vertex's
