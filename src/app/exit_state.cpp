@@ -175,7 +175,9 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   const OrbitCamera& c = *in.camera;
   o << ",\"camera\":{\"target\":[" << number(c.target.x) << "," << number(c.target.y) << ","
     << number(c.target.z) << "],\"distance\":" << number(c.distance) << ",\"yaw\":" << number(c.yaw)
-    << ",\"pitch\":" << number(c.pitch) << ",\"fovY\":" << number(c.fov_y) << "}";
+    << ",\"pitch\":" << number(c.pitch) << ",\"fovY\":" << number(c.fov_y)
+    << ",\"ortho\":" << b(c.ortho) << ",\"undo\":" << (in.history ? in.history->undo_count() : 0)
+    << ",\"redo\":" << (in.history ? in.history->redo_count() : 0) << "}";
   o << ",\"joints\":[";
   if (scene != nullptr) {
     // As the renderer projects them: world = up-axis turn, then the camera with the viewport's
@@ -211,7 +213,10 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"written\":" << in.recorded << ",\"total\":" << in.record_total
     << ",\"message\":" << quoted(in.record_message)
     << ",\"error\":" << (in.record_error ? "true" : "false") << "}";
-  o << ",\"exported\":" << quoted(in.exported) << "}\n";
+  o << ",\"exported\":" << quoted(in.exported) << ",\"screenshot\":" << quoted(in.screenshot)
+    << ",\"toast\":"
+    << quoted(in.toast);
+  o << "}\n";
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::trunc);

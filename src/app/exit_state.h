@@ -20,13 +20,16 @@
 //              and the model's projected bounds it keeps clear of, framebuffer pixels),
 //    "panels":{"outliner":{"collapsed":B,"rect":[x,y,w,h]}, "inspector":..., "timeline":...,
 //              "viewport":{"rect":[...]}}   (display units, as ImGui sees the window),
-//    "camera":{"target":[x,y,z],"distance":D,"yaw":Y,"pitch":P,"fovY":F},
+//    "camera":{"target":[x,y,z],"distance":D,"yaw":Y,"pitch":P,"fovY":F,"ortho":B,
+//              "undo":N,"redo":N (views in the history)},
 //    "joints":[{"name":S,"x":X,"y":Y,"inFront":B}]  (each joint's position now, framebuffer
 //              pixels from the top-left, projected as the viewport draws it),
 //    "landmarks":[{"name":S,"index":I,"rect":[x,y,w,h]}]  (display units; ui/landmarks.h),
 //    "recent":[PATH,...],
 //    "recording":{"running":B,"written":N,"total":N,"message":S,"error":B}  (the Record control),
-//    "exported":S (the last "Export pose (.glb)"'s message)}
+//    "exported":S (the last "Export pose (.glb)"'s message),
+//    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's brief
+//    message while it shows, "" none)}
 #pragma once
 
 #include <string>
@@ -37,6 +40,7 @@ namespace sv {
 
 struct Scene;
 struct OrbitCamera;
+class CameraHistory;
 namespace ui {
 struct ViewerState;
 }
@@ -47,6 +51,7 @@ struct ExitState {
   const ui::ViewerState* state = nullptr;
   const Scene* scene = nullptr;  // null: nothing loaded
   const OrbitCamera* camera = nullptr;
+  const CameraHistory* history = nullptr;  // null: no history
   int window_width = 0, window_height = 0;
   int framebuffer_width = 0, framebuffer_height = 0;
   std::string load_error;
@@ -57,6 +62,8 @@ struct ExitState {
   std::string record_message;
   bool record_error = false;
   std::string exported;
+  std::string screenshot;
+  std::string toast;  // the viewport's message while it shows
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;

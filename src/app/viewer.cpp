@@ -24,6 +24,7 @@
 
 #include "app/app_common.h"
 #include "app/blend_options.h"
+#include "app/camera_control.h"
 #include "app/cli.h"
 #include "app/exit_state.h"
 #include "app/export_pose.h"
@@ -50,7 +51,14 @@ static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
                   ui::kKeyLeft == GLFW_KEY_LEFT && ui::kKeyHome == GLFW_KEY_HOME &&
                   ui::kKeyPageUp == GLFW_KEY_PAGE_UP && ui::kKeyPageDown == GLFW_KEY_PAGE_DOWN &&
                   ui::kKeyF1 == GLFW_KEY_F1 && ui::kKeyKeypadEnter == GLFW_KEY_KP_ENTER &&
-                  ui::kModControl == GLFW_MOD_CONTROL,
+                  ui::kModControl == GLFW_MOD_CONTROL && ui::kModShift == GLFW_MOD_SHIFT &&
+                  ui::kKey1 == GLFW_KEY_1 && ui::kKey3 == GLFW_KEY_3 && ui::kKey5 == GLFW_KEY_5 &&
+                  ui::kKey7 == GLFW_KEY_7 && ui::kKeyA == GLFW_KEY_A && ui::kKeyZ == GLFW_KEY_Z &&
+                  ui::kKeyLeftBracket == GLFW_KEY_LEFT_BRACKET &&
+                  ui::kKeyRightBracket == GLFW_KEY_RIGHT_BRACKET && ui::kKeyF12 == GLFW_KEY_F12 &&
+                  ui::kKeyKeypad1 == GLFW_KEY_KP_1 && ui::kKeyKeypad3 == GLFW_KEY_KP_3 &&
+                  ui::kKeyKeypad5 == GLFW_KEY_KP_5 && ui::kKeyKeypad7 == GLFW_KEY_KP_7 &&
+                  ui::kKeyKeypadDecimal == GLFW_KEY_KP_DECIMAL,
               "ui/controls.h key codes must be GLFW's");
 
 // What the window keeps besides the ViewerState: reads in progress, errors, frame times.
@@ -61,6 +69,7 @@ struct Status {
   double loading_limit = 0.0;                // when it is given up on (0: never)
   std::vector<std::string> shader_warnings;  // from Renderer::init
   std::string export_message;                // the last "Export pose (.glb)"'s result
+  std::string screenshot;                    // the last picture F12 saved
   bool export_error = false;
 };
 
@@ -150,6 +159,10 @@ class Viewer final : public WindowFrameHooks {
   void exports(const ui::ExportRequests& requests);
   float viewport_aspect() const;
   void frame_camera(bool reset);
+  // The keys' camera commands (ui::UiEdits::view) but the screenshot, each with its toast.
+  void camera_command(ui::Action action);
+  // A crowd turned on frames the crowd; turned off, the view from before it comes back.
+  void follow_crowd();
   // Writes --exit-json and --exit-png; `redraw` renders one more frame first (at exit, when the
   // back buffer holds nothing yet), otherwise the frame just drawn is read before its swap.
   void write_state_files(const WindowProbe& probe, bool redraw);
@@ -163,6 +176,11 @@ class Viewer final : public WindowFrameHooks {
   std::unique_ptr<ModelLoader> loader_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
+  CameraControl camera_control_;  // the mouse's moves and the view history (camera_control.h)
+  std::size_t crowd_framed_ = 0;  // the crowd's instances the camera frames (follow_crowd)
+  OrbitCamera before_crowd_;      // the view the crowd's framing replaced
+  bool has_before_crowd_ = false;
+  bool screenshot_ = false;       // F12: save the viewport once this frame is drawn
   ui::ViewerState state_;
   ViewportPicking picking_;
   WindowRecorder recorder_;  // after scene_'s use: step() takes the scene each frame
@@ -188,7 +206,10 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   state_.new_model(scene_->model);
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
   picking_.reset();
-  frame_camera(true);  // a new file starts with a fresh camera
+  crowd_framed_ = 0;
+  has_before_crowd_ = false;
+  frame_camera(true);        // a new file starts with a fresh camera
+  camera_control_.clear();  // and no history: the last model's views mean nothing here
   std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s", path.c_str());
   ui::remember_recent(state_.files, path);
   if (std::string e; !ui::save_recent(state_.files, &e)) {
@@ -219,6 +240,7 @@ float Viewer::viewport_aspect() const {
 // Frames the current clip's bounds in the viewport; `reset` also returns to the opening view.
 void Viewer::frame_camera(bool reset) {
   if (!scene_) return;
+  camera_control_.record(camera_);
   if (reset) camera_ = OrbitCamera{};
   scene_->bounds = scene_->bounds_of(scene_->player.clip);
   frame_scene(*scene_, camera_, state_.render, viewport_aspect());
@@ -255,17 +277,112 @@ void Viewer::apply_edits(const ui::UiEdits& edits) {
     scene_->z_up = state_.render.z_up;
     frame_camera(false);
   }
-  if (edits.frame) frame_camera(false);
-  if (edits.reset_view) frame_camera(true);
+  if (edits.frame) {
+    frame_camera(false);
+    ui::show_toast(state_.toast, "Framed all: the clip's bounds (A)");
+  }
+  if (edits.reset_view) {
+    frame_camera(true);
+    ui::show_toast(state_.toast, "View reset (Home)");
+  }
+  if (edits.view == ui::Action::Screenshot) {
+    screenshot_ = true;
+  } else if (edits.view != ui::Action::None) {
+    camera_command(edits.view);
+  }
+}
+
+void Viewer::camera_command(ui::Action action) {
+  if (!scene_) return;
+  const float aspect = viewport_aspect();
+  auto axis = [&](ViewAxis a) {
+    camera_control_.record(camera_);
+    camera_.set_view(a);
+    ui::show_toast(state_.toast, "%s view (%s)", view_axis_name(a),
+                   camera_.ortho ? "orthographic" : "perspective");
+  };
+  switch (action) {
+    case ui::Action::ViewFront:
+      return axis(ViewAxis::Front);
+    case ui::Action::ViewBack:
+      return axis(ViewAxis::Back);
+    case ui::Action::ViewRight:
+      return axis(ViewAxis::Right);
+    case ui::Action::ViewLeft:
+      return axis(ViewAxis::Left);
+    case ui::Action::ViewTop:
+      return axis(ViewAxis::Top);
+    case ui::Action::ViewBottom:
+      return axis(ViewAxis::Bottom);
+    case ui::Action::ToggleOrtho:
+      camera_control_.record(camera_);
+      camera_.toggle_ortho();
+      ui::show_toast(state_.toast, "%s (Numpad 5)", camera_.ortho ? "Orthographic" : "Perspective");
+      return;
+    case ui::Action::FrameSelected: {
+      const int32_t joint = state_.selection.joint;
+      const Bounds part = selection_world_bounds(*scene_, joint);
+      if (!part.valid()) {
+        frame_camera(false);
+        ui::show_toast(state_.toast, "Framed the model (nothing selected)");
+        return;
+      }
+      camera_control_.record(camera_);
+      camera_.frame_part(part, aspect);
+      const uint32_t skinned =
+          static_cast<std::size_t>(joint) < scene_->influence.size()
+              ? scene_->influence[static_cast<std::size_t>(joint)].vertices
+              : 0u;
+      ui::show_toast(state_.toast, "Framed %s and the %u vertices it skins",
+                     scene_->model.skeleton.names[static_cast<std::size_t>(joint)].c_str(),
+                     skinned);
+      return;
+    }
+    case ui::Action::ViewUndo:
+    case ui::Action::ViewRedo: {
+      const bool undo = action == ui::Action::ViewUndo;
+      CameraHistory& h = camera_control_.history;
+      if (undo ? h.undo(camera_) : h.redo(camera_)) {
+        ui::show_toast(state_.toast, "View %s (%d more to undo, %d to redo)",
+                       undo ? "undone" : "redone", h.undo_count(), h.redo_count());
+      } else {
+        ui::show_toast(state_.toast, undo ? "No earlier view" : "Nothing to redo");
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+void Viewer::follow_crowd() {
+  const std::size_t instances = scene_->crowd.instances();
+  if (instances == crowd_framed_) return;
+  const std::size_t was = crowd_framed_;
+  crowd_framed_ = instances;
+  if (instances > 0) {
+    if (was == 0) {
+      before_crowd_ = camera_;
+      has_before_crowd_ = true;
+    }
+    frame_camera(false);  // world_bounds holds every instance
+    ui::show_toast(state_.toast, "Framed the crowd (%zu instances)", instances);
+  } else if (has_before_crowd_) {
+    camera_control_.record(camera_);
+    camera_ = before_crowd_;
+    has_before_crowd_ = false;
+    ui::show_toast(state_.toast, "Crowd off: back to the view before it");
+  } else {
+    frame_camera(false);  // the crowd came with the window (--crowd): frame the model alone
+    ui::show_toast(state_.toast, "Crowd off: framed the model");
+  }
 }
 
 void Viewer::before_frame(const ui::UiEdits& key_edits) {
   apply_edits(key_edits);
   exports(key_edits.exports);
   const ui::ViewportInput& in = state_.input;
-  camera_.orbit(in.orbit_yaw, in.orbit_pitch);
-  camera_.pan(in.pan_x, in.pan_y);
-  if (in.zoom != 1.0f) camera_.zoom(in.zoom);
+  camera_control_.apply_input(in, state_.viewport, camera_);
   // Picking, before this frame's pose: the palette and buffers still hold the picture on screen.
   ViewportFrame& viewport = viewport_frame_;
   viewport.rect = state_.viewport;
@@ -292,10 +409,26 @@ ui::StatusView Viewer::status() { return status_view(status_, frames_, &recorder
 
 void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
   if (scene_ && frame != nullptr) {
+    // F12: the 3D view just drawn, before ImGui draws over it.
+    if (screenshot_) {
+      int fw = 0, fh = 0;
+      glfwGetFramebufferSize(window_, &fw, &fh);
+      std::string e;
+      const std::string path = save_viewport_png(scene_->path, state_.viewport, fw, fh, &e);
+      if (path.empty()) {
+        ui::show_toast_error(state_.toast, "Screenshot not saved: %s", e.c_str());
+        print_error_line("screenshot: " + e);
+      } else {
+        ui::show_toast(state_.toast, "Saved %s", path.c_str());
+        status_.screenshot = path;
+      }
+    }
+    follow_crowd();
     // Labels and the hover tooltip over the pose just drawn.
     draw_viewport_overlay(*scene_, state_, viewport_frame_,
                           picking_.hover_at(viewport_frame_.cursor));
   }
+  screenshot_ = false;
   apply_edits(panel_edits);
   exports(panel_edits.exports);
 }
@@ -334,6 +467,7 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.state = &state_;
   s.scene = scene_.get();
   s.camera = &camera_;
+  s.history = &camera_control_.history;
   s.window_width = w;
   s.window_height = h;
   s.framebuffer_width = fw;
@@ -348,6 +482,8 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.record_message = r.message;
   s.record_error = r.error;
   s.exported = status_.export_message;
+  s.screenshot = status_.screenshot;
+  if (state_.toast.visible(ImGui::GetTime())) s.toast = state_.toast.text.data();
   s.frames = &frames_;
   probe.write(s, fw, fh);
 }
@@ -455,6 +591,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         run_frame(*scene_, layout, FrameClock::fixed(0.0), compute_only, untimed);
       }
       frame_camera(true);
+      camera_control_.clear();
+      crowd_framed_ = scene_->crowd.instances();  // framed with the crowd already
     }
 
     auto last = Clock::now();

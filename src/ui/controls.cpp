@@ -7,26 +7,39 @@
 
 namespace sv::ui {
 
+namespace {
+
+// Ctrl+Q is not Q: the modifiers a binding needs must be held, and a plain key wants none of
+// Control; with Control, Shift must match as well (controls.h).
+bool mods_match(int held, int wanted) noexcept {
+  if ((held & kModControl) != (wanted & kModControl)) return false;
+  return (wanted & kModControl) == 0 || (held & kModShift) == (wanted & kModShift);
+}
+
+}  // namespace
+
 Action action_for(const KeyEvent& e) noexcept {
   for (const Binding& b : kBindings) {
     if (e.typed != 0) {
       if (b.typed == e.typed) return b.action;
       continue;
     }
-    if (e.key == 0 || (e.key != b.key && e.key != b.key2)) continue;
-    // Ctrl+Q is not Q: the modifiers a binding needs must be held, and a plain key wants none
-    // of Control (Shift is left alone, it is part of typing on some layouts).
-    if ((e.mods & kModControl) != (b.mods & kModControl)) continue;
-    return b.action;
+    if (e.key == 0) continue;
+    if ((e.key == b.key && mods_match(e.mods, b.mods)) ||
+        (b.key2 != 0 && e.key == b.key2 && mods_match(e.mods, b.mods2)))
+      return b.action;
   }
   return Action::None;
 }
 
 std::string controls_text() {
   std::size_t width = 0;
-  for (const Binding& b : kBindings) width = std::max(width, std::strlen(b.input));
+  for (const Binding& b : kBindings) {
+    if (b.input != nullptr) width = std::max(width, std::strlen(b.input));
+  }
   std::string out = "Controls (in the window; also the help overlay, F1 or ?):\n";
   for (const Binding& b : kBindings) {
+    if (b.input == nullptr) continue;
     out += "  ";
     out += b.input;
     out.append(width + 2 - std::strlen(b.input), ' ');
@@ -39,6 +52,7 @@ std::string controls_text() {
 std::string controls_markdown() {
   std::string out;
   for (const Binding& b : kBindings) {
+    if (b.input == nullptr) continue;
     out += "- **";
     out += b.input;
     out += "**: ";
@@ -60,6 +74,7 @@ void help_overlay(bool* open) {
   if (ImGui::Begin("Controls (F1 or ? to close)###help", open, flags)) {
     if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       for (const Binding& b : kBindings) {
+        if (b.input == nullptr) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(b.input);

@@ -250,11 +250,39 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
   ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_DisplayHex);
   state.landmarks.add_last_item("color:Background");
-  if (ImGui::Button("Frame (F)")) edits.frame = true;
+  if (ImGui::Button("Frame all (A)")) edits.frame = true;
   state.landmarks.add_last_item("button:Frame");
   ImGui::SameLine();
-  if (ImGui::Button("Reset view (Home)")) edits.reset_view = true;
+  if (ImGui::Button("Selected (F)")) edits.view = Action::FrameSelected;
+  state.landmarks.add_last_item("button:Frame selected");
+  ImGui::SameLine();
+  if (ImGui::Button("Home")) edits.reset_view = true;
   state.landmarks.add_last_item("button:Reset view");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("reset the view: as the file opened (Home)");
+  // The numpad's views for a mouse (and a laptop): Ctrl+click for the opposite side, as Ctrl
+  // with the key.
+  const bool opposite = ImGui::GetIO().KeyCtrl;
+  struct AxisButton {
+    const char* label;
+    const char* mark;
+    Action action, ctrl_action;
+  };
+  static constexpr AxisButton kAxes[] = {
+      {"Front", "button:Front", Action::ViewFront, Action::ViewBack},
+      {"Right", "button:Right", Action::ViewRight, Action::ViewLeft},
+      {"Top", "button:Top", Action::ViewTop, Action::ViewBottom},
+  };
+  for (const AxisButton& a : kAxes) {
+    if (ImGui::SmallButton(a.label)) edits.view = opposite ? a.ctrl_action : a.action;
+    state.landmarks.add_last_item(a.mark);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s view, orthographic (numpad; Ctrl+click: the opposite side)", a.label);
+    }
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("Persp/Ortho")) edits.view = Action::ToggleOrtho;
+  state.landmarks.add_last_item("button:Ortho");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("perspective / orthographic (numpad 5)");
 }
 
 void report_section(const SceneView& scene, ViewerState& state) {

@@ -138,20 +138,38 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
     case Action::ResetView:
       edits.reset_view = true;
       break;
+    case Action::FrameSelected:
+    case Action::ViewFront:
+    case Action::ViewBack:
+    case Action::ViewRight:
+    case Action::ViewLeft:
+    case Action::ViewTop:
+    case Action::ViewBottom:
+    case Action::ToggleOrtho:
+    case Action::ViewUndo:
+    case Action::ViewRedo:
+    case Action::Screenshot:
+      edits.view = action;  // the app says what it did (its toast)
+      break;
     case Action::Wireframe:
       state.render.wireframe = !state.render.wireframe;
+      show_toast(state.toast, "Wireframe %s (W)", state.render.wireframe ? "on" : "off");
       break;
     case Action::Skeleton:
       state.render.skeleton = !state.render.skeleton;
+      show_toast(state.toast, "Skeleton %s (S)", state.render.skeleton ? "on" : "off");
       break;
     case Action::SkinningPath:
       state.render.gpu_skinning = !state.render.gpu_skinning;
+      show_toast(state.toast, "%s skinning (G)", state.render.gpu_skinning ? "GPU" : "CPU");
       break;
     case Action::SkinMethod:
       state.render.method = next_skin_method(state.render.method);
+      show_toast(state.toast, "Skinning method: %s (M)", skin_method_label(state.render.method));
       break;
     case Action::Influences:
       state.render.influences = state.render.influences == 8 ? 4 : 8;
+      show_toast(state.toast, "%d influences per vertex (I)", state.render.influences);
       break;
     case Action::Help:
       state.help_open = !state.help_open;
@@ -180,10 +198,14 @@ UiEdits begin_ui(const SceneView& scene, std::span<const KeyEvent> keys, ViewerS
                                     scene.model->skeleton.size()) {
     state.selection.joint = -1;
   }
-  // While a text field has the keyboard, plain keys are typing; Ctrl shortcuts still act.
+  // While a text field has the keyboard, plain keys are typing; Ctrl shortcuts still act, but
+  // Ctrl+Z and Ctrl+Shift+Z, the field's own undo and redo, leave the view alone.
   for (const KeyEvent& k : keys) {
-    if (!io.WantCaptureKeyboard || (k.typed == 0 && (k.mods & kModControl) != 0)) {
+    if (!io.WantCaptureKeyboard) {
       apply_action(action_for(k), scene, state, edits);
+    } else if (k.typed == 0 && (k.mods & kModControl) != 0) {
+      const Action a = action_for(k);
+      if (a != Action::ViewUndo && a != Action::ViewRedo) apply_action(a, scene, state, edits);
     }
   }
   return edits;
@@ -208,6 +230,7 @@ void draw_panels(const SceneView& scene, const StatusView& status, ViewerState& 
   if (open) timeline_panel(scene, state, edits);
   end_panel(open, l.timeline, &prefs.timeline_height, false);
 
+  draw_viewport_notes(state.toast, l.viewport);
   help_overlay(&state.help_open);
 }
 

@@ -91,6 +91,10 @@ struct UiEdits {
   bool reset_view = false;  // back to the opening view (Home)
   bool up_axis = false;     // the up axis changed (scene's z_up: state.render.z_up)
   bool quit = false;        // Ctrl+Q
+  // A camera command the app carries out (it owns the camera and the pose): FrameSelected, the
+  // View* axis views, ToggleOrtho, ViewUndo, ViewRedo, Screenshot; None when none. The last key
+  // of a frame wins.
+  Action view = Action::None;
   ExportRequests exports;   // Record, Cancel, Export pose (state.record, state.export_pose)
 };
 

@@ -22,6 +22,7 @@
 #include "ui/legend_place.h"
 #include "ui/layout.h"
 #include "ui/outliner.h"
+#include "ui/toast.h"
 #include "ui/viewport.h"
 
 namespace sv {
@@ -76,6 +77,7 @@ struct ViewerState {
   PixelRect viewport;  // this frame's viewport, framebuffer pixels
   ViewportInput input;
   bool help_open = false;
+  Toast toast;  // what the last key did, briefly in the viewport (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 

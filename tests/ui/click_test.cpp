@@ -414,6 +414,8 @@ TEST(Clicks, TheViewportOrbitsPansZoomsAndClicks) {
 TEST(Clicks, KeysDoWhatTheHelpSays) {
   UiFixture f;
   f.press(ui::kKeyF);
+  EXPECT_EQ(f.edits.view, ui::Action::FrameSelected);
+  f.press(ui::kKeyA);
   EXPECT_TRUE(f.edits.frame);
   f.press(ui::kKeyHome);
   EXPECT_TRUE(f.edits.reset_view);
