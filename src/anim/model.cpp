@@ -91,7 +91,8 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
       return "index " + std::to_string(i) + " is " + std::to_string(mesh.indices[i]) + ", past " +
              std::to_string(n) + " vertices";
   if (mesh.line_indices.size() % 2 != 0)
-    return std::to_string(mesh.line_indices.size()) + " line indices is not a whole number of lines";
+    return std::to_string(mesh.line_indices.size()) +
+           " line indices is not a whole number of lines";
   for (std::size_t i = 0; i < mesh.line_indices.size(); ++i)
     if (mesh.line_indices[i] >= n)
       return "line index " + std::to_string(i) + " is " + std::to_string(mesh.line_indices[i]) +

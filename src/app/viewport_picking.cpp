@@ -147,15 +147,20 @@ void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const Vie
                         static_cast<float>(frame.rect.height)};
     const ui::ScreenBox box = model_screen_box(scene, options, frame, rect);
     const ImVec2 title = ui::legend_title_size(legend);
-    ui::Rect avoid;
+    // Keep clear of the axis gizmo (lower left) and the "F1: controls" hint (upper left,
+    // ui/toast.h; in display units there).
+    ui::Rect avoid[2];
     if (options.axes) {
       const PixelRect g = axis_gizmo_rect(frame.rect);
-      avoid = ui::Rect{static_cast<float>(g.x), static_cast<float>(g.y),
-                       static_cast<float>(g.width), static_cast<float>(g.height)};
+      avoid[0] = ui::Rect{static_cast<float>(g.x), static_cast<float>(g.y),
+                          static_cast<float>(g.width), static_cast<float>(g.height)};
     }
-    const ui::LegendPlace place = ui::place_legend(
-        rect, box, avoid, glm::vec2(full.x, full.y) / s, glm::vec2(title.x, title.y) / s,
-        state.legend.fold, kLegendMargin / s);
+    const float line = ImGui::GetTextLineHeight();
+    avoid[1] = ui::Rect{rect.x, rect.y, (ImGui::CalcTextSize("F1: controls").x + 2.0f * line) / s,
+                        2.0f * line / s};
+    const ui::LegendPlace place =
+        ui::place_legend(rect, box, avoid, glm::vec2(full.x, full.y) / s,
+                         glm::vec2(title.x, title.y) / s, state.legend.fold, kLegendMargin / s);
     legend.collapsed = place.collapsed;
     if (ui::legend_window(ImVec2(std::round(place.rect.x * s), std::round(place.rect.y * s)),
                           legend)) {

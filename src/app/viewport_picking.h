@@ -39,7 +39,7 @@ struct RenderOptions;
 namespace ui {
 struct Selection;
 struct ViewerState;
-}
+}  // namespace ui
 
 // One frame of the viewport as picking sees it, from the layout's viewport input
 // (ui::ViewerState: viewport, input) and the camera.

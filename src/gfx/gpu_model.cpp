@@ -253,8 +253,7 @@ GpuModel::GpuModel(const Model& model) {
                       static_cast<GLsizeiptr>(lines * sizeof(uint32_t)), src.line_indices.data());
       glBufferSubData(GL_ELEMENT_ARRAY_BUFFER,
                       static_cast<GLintptr>((tri + lines) * sizeof(uint32_t)),
-                      static_cast<GLsizeiptr>(points * sizeof(uint32_t)),
-                      src.point_indices.data());
+                      static_cast<GLsizeiptr>(points * sizeof(uint32_t)), src.point_indices.data());
       dst.line_count = static_cast<GLsizei>(lines);
       dst.point_count = static_cast<GLsizei>(points);
     }

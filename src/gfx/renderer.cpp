@@ -221,8 +221,8 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
       };
       const GLsizei instances = crowd ? static_cast<GLsizei>(crowd_->instances()) : 1;
       if (mesh.line_count > 0)
-        glDrawElementsInstanced(GL_LINES, mesh.line_count, GL_UNSIGNED_INT,
-                                after(mesh.index_count), instances);
+        glDrawElementsInstanced(GL_LINES, mesh.line_count, GL_UNSIGNED_INT, after(mesh.index_count),
+                                instances);
       if (mesh.point_count > 0) {
         glPointSize(kMeshPointSize);
         glDrawElementsInstanced(GL_POINTS, mesh.point_count, GL_UNSIGNED_INT,

@@ -317,9 +317,8 @@ inline std::vector<glm::vec3> joint_colors(const std::vector<int32_t>& parents) 
 
 // The colour of joint j in a table from joint_colors (grey when j is not in it).
 inline glm::vec3 joint_color_in(const std::vector<glm::vec3>& colors, int32_t j) noexcept {
-  return j >= 0 && static_cast<std::size_t>(j) < colors.size()
-             ? colors[static_cast<std::size_t>(j)]
-             : kNoValueColor;
+  return j >= 0 && static_cast<std::size_t>(j) < colors.size() ? colors[static_cast<std::size_t>(j)]
+                                                               : kNoValueColor;
 }
 
 // "NAME VALUE" lines for gl::ProgramDesc::defines: every constant above that the shaders use.

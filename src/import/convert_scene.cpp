@@ -24,9 +24,9 @@
 #include <glm/mat4x4.hpp>
 
 #include "anim/finite.h"
-#include "skin/weight_stats.h"
 #include "import/convert.h"
 #include "import/scene_converter.h"
+#include "skin/weight_stats.h"
 
 namespace sv {
 namespace {
@@ -360,8 +360,9 @@ std::string SceneConverter::build_mesh(unsigned index,
       continue;
     }
     // Triangles, and the lines and points the file holds besides (drawn as such).
-    std::vector<uint32_t>& to = k == 3 ? mesh.indices : k == 2 ? mesh.line_indices
-                                                               : mesh.point_indices;
+    std::vector<uint32_t>& to = k == 3   ? mesh.indices
+                                : k == 2 ? mesh.line_indices
+                                         : mesh.point_indices;
     to.insert(to.end(), face.mIndices, face.mIndices + k);
   }
   if (src->mNumFaces == 0 || !src->mFaces) {
@@ -370,10 +371,10 @@ std::string SceneConverter::build_mesh(unsigned index,
     for (std::size_t v = 0; v < nv; ++v) mesh.point_indices[v] = static_cast<uint32_t>(v);
   }
   if (!mesh.line_indices.empty() || !mesh.point_indices.empty())
-    report.notes.push_back("Mesh '" + mesh.name + "': " +
-                           std::to_string(mesh.line_indices.size() / 2) + " line(s) and " +
-                           std::to_string(mesh.point_indices.size()) +
-                           " point(s) besides " + std::to_string(mesh.indices.size() / 3) +
+    report.notes.push_back("Mesh '" + mesh.name +
+                           "': " + std::to_string(mesh.line_indices.size() / 2) + " line(s) and " +
+                           std::to_string(mesh.point_indices.size()) + " point(s) besides " +
+                           std::to_string(mesh.indices.size() / 3) +
                            " triangle(s), drawn as lines and points in the mesh's colour.");
   if (faces_dropped) {
     report.faces_dropped += faces_dropped;
@@ -460,7 +461,8 @@ std::string SceneConverter::build_mesh(unsigned index,
 
   int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
   uint64_t truncated = 0, renormalised = 0, unweighted = 0, over_8 = 0;
-  uint64_t off_in_view = 0;  // of the renormalised, off by more than the weight-sum view's tolerance
+  // Of the renormalised, those off by more than the weight-sum view's tolerance.
+  uint64_t off_in_view = 0;
   for (std::size_t v = 0; v < nv; ++v) {
     auto& inf = influences[v];
     mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));

@@ -13,6 +13,12 @@ bool meets(const Rect& a, const Rect& b) noexcept {
          b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
 
+bool meets_any(const Rect& r, std::span<const Rect> avoid) noexcept {
+  for (const Rect& a : avoid)
+    if (meets(r, a)) return true;
+  return false;
+}
+
 bool inside(const Rect& r, const Rect& viewport) noexcept {
   return r.x >= viewport.x && r.y >= viewport.y && r.right() <= viewport.right() &&
          r.bottom() <= viewport.bottom();
@@ -38,8 +44,7 @@ bool ScreenBox::overlaps(const Rect& r) const noexcept {
   if (everywhere) return r.w > 0.0f && r.h > 0.0f;
   if (empty()) return false;
   // Closed box: a joint exactly on the legend's edge counts as under it.
-  return r.w > 0.0f && r.h > 0.0f && x0 <= r.right() && r.x <= x1 && y0 <= r.bottom() &&
-         r.y <= y1;
+  return r.w > 0.0f && r.h > 0.0f && x0 <= r.right() && r.x <= x1 && y0 <= r.bottom() && r.y <= y1;
 }
 
 float ScreenBox::overlap_area(const Rect& r) const noexcept {
@@ -98,14 +103,14 @@ const char* fold_name(LegendFold f) noexcept {
   return "?";
 }
 
-LegendPlace place_legend(const Rect& viewport, const ScreenBox& model, const Rect& avoid,
+LegendPlace place_legend(const Rect& viewport, const ScreenBox& model, std::span<const Rect> avoid,
                          const glm::vec2& full, const glm::vec2& title, LegendFold fold,
                          float margin) noexcept {
   LegendPlace out;
   auto free_corner = [&](const glm::vec2& size, LegendPlace* place) {
     for (const Corner c : kLegendCorners) {
       const Rect r = corner_rect(viewport, c, size, margin);
-      if (inside(r, viewport) && !model.overlaps(r) && !meets(r, avoid)) {
+      if (inside(r, viewport) && !model.overlaps(r) && !meets_any(r, avoid)) {
         place->rect = r;
         place->corner = c;
         return true;
@@ -124,7 +129,7 @@ LegendPlace place_legend(const Rect& viewport, const ScreenBox& model, const Rec
   float least = 1e30f;
   for (const Corner c : kLegendCorners) {
     const Rect r = corner_rect(viewport, c, size, margin);
-    const float covered = model.overlap_area(r) + (meets(r, avoid) ? 0.5f * r.area() : 0.0f);
+    const float covered = model.overlap_area(r) + (meets_any(r, avoid) ? 0.5f * r.area() : 0.0f);
     if (covered < least) {
       least = covered;
       out.rect = r;

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
@@ -60,20 +61,20 @@ void screen_box_add_box(ScreenBox& box, const glm::vec3& lo, const glm::vec3& hi
 Rect corner_rect(const Rect& viewport, Corner corner, const glm::vec2& size, float margin) noexcept;
 
 struct LegendPlace {
-  Rect rect;                         // where the legend goes (full or collapsed size)
+  Rect rect;  // where the legend goes (full or collapsed size)
   Corner corner = Corner::BottomRight;
-  bool collapsed = false;            // only the title row is shown (asked, or to fit)
-  bool collapsed_to_fit = false;     // collapsed because no corner held the whole legend
-  bool over_model = false;           // no corner is free of the model: the least covered one
+  bool collapsed = false;         // only the title row is shown (asked, or to fit)
+  bool collapsed_to_fit = false;  // collapsed because no corner held the whole legend
+  bool over_model = false;        // no corner is free of the model: the least covered one
 };
 
 // Places a legend of `full` size (`title` when collapsed) in `viewport`: with LegendFold::Auto,
 // the first corner (in kLegendCorners order) where it fits inside the viewport without meeting
-// `model` or `avoid` (the axis gizmo); if none, the same for the title row alone
-// (collapsed_to_fit); if none either, the title row in the corner where it covers the least of
-// the model (over_model). Collapsed places only the title row, Open only the whole legend (each
+// `model` or any of `avoid` (the axis gizmo, the F1 hint); if none, the same for the title row
+// alone (collapsed_to_fit); if none either, the title row in the corner where it covers the least
+// of the model (over_model). Collapsed places only the title row, Open only the whole legend (each
 // in the first free corner, else the least covered one).
-LegendPlace place_legend(const Rect& viewport, const ScreenBox& model, const Rect& avoid,
+LegendPlace place_legend(const Rect& viewport, const ScreenBox& model, std::span<const Rect> avoid,
                          const glm::vec2& full, const glm::vec2& title, LegendFold fold,
                          float margin) noexcept;
 

@@ -19,8 +19,8 @@
 #include "ui/export_panel.h"
 #include "ui/files.h"
 #include "ui/landmarks.h"
-#include "ui/legend_place.h"
 #include "ui/layout.h"
+#include "ui/legend_place.h"
 #include "ui/outliner.h"
 #include "ui/toast.h"
 #include "ui/viewport.h"
@@ -60,10 +60,10 @@ struct LayersState {
 // title row, and where the last frame put it (for --exit-json and the tests).
 struct LegendState {
   LegendFold fold = LegendFold::Auto;  // the user's choice (the title row toggles it)
-  bool shown = false;      // a legend was drawn last frame
-  bool collapsed = false;  // it showed its title row only
-  Rect rect;               // its rectangle, framebuffer pixels (as ViewerState::viewport)
-  Rect model;              // the model's projected bounds it kept clear of, framebuffer pixels
+  bool shown = false;                  // a legend was drawn last frame
+  bool collapsed = false;              // it showed its title row only
+  Rect rect;                // its rectangle, framebuffer pixels (as ViewerState::viewport)
+  Rect model;               // the model's projected bounds it kept clear of, framebuffer pixels
   const char* corner = "";  // "bottom-right" ...
   bool collapsed_to_fit = false;  // shown as its title row: nowhere held it whole
   bool over_model = false;        // no corner was free of the model
@@ -77,7 +77,7 @@ struct ViewerState {
   PixelRect viewport;  // this frame's viewport, framebuffer pixels
   ViewportInput input;
   bool help_open = false;
-  Toast toast;  // what the last key did, briefly in the viewport (toast.h)
+  Toast toast;                 // what the last key did, briefly in the viewport (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 

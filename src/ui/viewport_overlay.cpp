@@ -161,7 +161,7 @@ void weights_legend(Painter& p, const LegendInput& in) {
   char line[256];
   if (in.selected_joint >= 0) {
     std::snprintf(line, sizeof(line), "Weight of %s", joint_name(in.names, in.selected_joint));
-    p.title(line);
+    p.title(line, "Weights");
   } else {
     p.title("Weight of the selected joint", "Weights");
   }
@@ -436,16 +436,16 @@ bool legend_window(const ImVec2& min, const LegendInput& in) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
   constexpr ImGuiWindowFlags kFlags =
       ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-      ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoFocusOnAppearing |
-      ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus;
+      ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+      ImGuiWindowFlags_NoBringToFrontOnFocus;
   bool toggled = false;
   if (ImGui::Begin("##legend", nullptr, kFlags)) {
     draw_legend(ImGui::GetWindowDrawList(), min, in);
     // The title row is the toggle (as a collapsing header's is).
     const float line = ImGui::GetTextLineHeight();
     ImGui::SetCursorScreenPos(min);
-    toggled = ImGui::InvisibleButton("##legend_toggle",
-                                     ImVec2(size.x, std::min(size.y, 2.0f * line)));
+    toggled =
+        ImGui::InvisibleButton("##legend_toggle", ImVec2(size.x, std::min(size.y, 2.0f * line)));
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(in.collapsed ? "Show the legend" : "Collapse the legend to its title");
   }
@@ -483,7 +483,8 @@ void hover_tooltip(const HoverInput& in) {
   if (in.mesh_name.empty()) {
     std::snprintf(mesh, sizeof(mesh), "mesh %u (no name)", in.mesh_index);
   } else {
-    std::snprintf(mesh, sizeof(mesh), "'%.*s'", static_cast<int>(std::min<std::size_t>(in.mesh_name.size(), 80)),
+    std::snprintf(mesh, sizeof(mesh), "'%.*s'",
+                  static_cast<int>(std::min<std::size_t>(in.mesh_name.size(), 80)),
                   in.mesh_name.data());
   }
   if (in.file_vertex >= 0) {

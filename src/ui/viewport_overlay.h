@@ -3,9 +3,10 @@
 // weights view with nothing selected, and the read-out of what the cursor hovers (the vertex
 // under it with its joints and weights, or an overlay joint).
 //
-// Legends draw into a rectangle the caller gives (ImGui draw-list code, no windows), so they
-// work in any layout: legend_size() says how big the legend of an input is, draw_legend() fills
-// a rectangle of that size. All numbers come from WeightStats (computed once per model) or, for
+// Legends draw into a rectangle the caller gives (ImGui draw-list code), so they work in any
+// layout: legend_size() says how big the legend of an input is (collapsed: its title row),
+// draw_legend() fills a rectangle of that size, and legend_window() puts it in a small
+// undecorated window where ui/legend_place.h placed it, its title row a collapse toggle. All numbers come from WeightStats (computed once per model) or, for
 // the difference views, from the last comparison's DifferenceStats, and all colours from
 // gfx/view_colors.h, the definitions the shaders are built with. Nothing here
 // allocates: text is formatted into stack buffers. Call between ImGui::NewFrame() and Render().
@@ -80,14 +81,14 @@ void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_ma
 struct HoverInput {
   enum class Kind : uint8_t { None, Joint, Surface };
   Kind kind = Kind::None;
-  int32_t joint = -1;                  // Joint: the overlay joint; Surface: the joint picked there
-  bool selected = false;               // `joint` is the selected joint already
-  float joint_weight = 0.0f;           // Surface: its interpolated weight at the hit point
-  std::string_view mesh_name;          // Surface ("" for a mesh without a name)
-  uint32_t mesh_index = 0;             // Surface: the mesh's index (names an unnamed mesh)
-  ViewMode view = ViewMode::Shaded;    // the view shown: the swatches take its colours
+  int32_t joint = -1;                // Joint: the overlay joint; Surface: the joint picked there
+  bool selected = false;             // `joint` is the selected joint already
+  float joint_weight = 0.0f;         // Surface: its interpolated weight at the hit point
+  std::string_view mesh_name;        // Surface ("" for a mesh without a name)
+  uint32_t mesh_index = 0;           // Surface: the mesh's index (names an unnamed mesh)
+  ViewMode view = ViewMode::Shaded;  // the view shown: the swatches take its colours
   std::span<const glm::vec3> joint_colors{};  // the dominant view's table (LegendInput's)
-  uint32_t vertex = 0;                 // Surface: the nearest vertex (the mesh's index)
+  uint32_t vertex = 0;                        // Surface: the nearest vertex (the mesh's index)
   int64_t file_vertex = -1;            // its index in the file (Mesh::source_vertex), -1: same
   VertexInfluences influences;         // Surface: the nearest vertex's
   std::span<const std::string> names;  // the skeleton's joint names

@@ -118,7 +118,8 @@ TEST(ViewColors, TreeNeighboursNeverShareAColour) {
   random[0] = -1;
   for (std::size_t j = 1; j < random.size(); ++j) {
     seed = seed * 1664525u + 1013904223u;
-    random[j] = static_cast<int32_t>(j) - 1 - static_cast<int32_t>((seed >> 16) % std::min<std::size_t>(j, 6));
+    random[j] = static_cast<int32_t>(j) - 1 -
+                static_cast<int32_t>((seed >> 16) % std::min<std::size_t>(j, 6));
   }
   expect_neighbours_apart(random, kJointColorSeparation);
 }

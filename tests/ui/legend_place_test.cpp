@@ -13,6 +13,7 @@ namespace {
 constexpr Rect kViewport{0, 0, 800, 500};
 constexpr float kMargin = 10.0f;
 const glm::vec2 kFull(200, 100), kTitle(200, 20);
+const Rect kGizmo[] = {Rect{6, 423, 71, 71}};
 
 ScreenBox box(float x0, float y0, float x1, float y1) {
   ScreenBox b;
@@ -75,47 +76,46 @@ TEST(LegendPlace, CornerRectangles) {
 
 TEST(LegendPlace, TheFirstFreeCornerInOrder) {
   // A standing character in the middle (x 300..500): the bottom-right is free.
-  LegendPlace p = place_legend(kViewport, box(300, 50, 500, 450), Rect{}, kFull, kTitle, LegendFold::Auto,
-                               kMargin);
+  LegendPlace p =
+      place_legend(kViewport, box(300, 50, 500, 450), {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_EQ(p.corner, Corner::BottomRight);
   expect_rect(p.rect, 590, 390, 200, 100);
   EXPECT_FALSE(p.collapsed);
   EXPECT_FALSE(p.over_model);
   // Wider (x 300..700): both right corners meet it; the bottom-left is free.
-  p = place_legend(kViewport, box(300, 50, 700, 450), Rect{}, kFull, kTitle, LegendFold::Auto, kMargin);
+  p = place_legend(kViewport, box(300, 50, 700, 450), {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_EQ(p.corner, Corner::BottomLeft);
   expect_rect(p.rect, 10, 390, 200, 100);
   // ... unless the axis gizmo is there (6, 423, 71, 71 at 800x500): the top-left.
-  p = place_legend(kViewport, box(300, 50, 700, 450), Rect{6, 423, 71, 71}, kFull, kTitle, LegendFold::Auto,
+  p = place_legend(kViewport, box(300, 50, 700, 450), kGizmo, kFull, kTitle, LegendFold::Auto,
                    kMargin);
   EXPECT_EQ(p.corner, Corner::TopLeft);
   expect_rect(p.rect, 10, 10, 200, 100);
   // A box that only touches the legend's edge counts as under it (x1 = 590).
-  p = place_legend(kViewport, box(300, 50, 590, 450), Rect{}, kFull, kTitle, LegendFold::Auto, kMargin);
+  p = place_legend(kViewport, box(300, 50, 590, 450), {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_EQ(p.corner, Corner::BottomLeft);
 }
 
 TEST(LegendPlace, CollapsesWhenOnlyTheTitleFits) {
   // The model fills all but the top 60 pixels: no corner holds 200x100, the title row (20 high,
   // y 10..30) fits at the top-right.
-  LegendPlace p = place_legend(kViewport, box(100, 60, 700, 500), Rect{}, kFull, kTitle, LegendFold::Auto,
-                               kMargin);
+  LegendPlace p =
+      place_legend(kViewport, box(100, 60, 700, 500), {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_TRUE(p.collapsed);
   EXPECT_TRUE(p.collapsed_to_fit);
   EXPECT_FALSE(p.over_model);
   EXPECT_EQ(p.corner, Corner::TopRight);
   expect_rect(p.rect, 590, 10, 200, 20);
   // Collapsed by the user: the title row, in the first free corner, not "to fit".
-  p = place_legend(kViewport, box(300, 50, 500, 450), Rect{}, kFull, kTitle,
-                   LegendFold::Collapsed, kMargin);
+  p = place_legend(kViewport, box(300, 50, 500, 450), {}, kFull, kTitle, LegendFold::Collapsed,
+                   kMargin);
   EXPECT_TRUE(p.collapsed);
   EXPECT_FALSE(p.collapsed_to_fit);
   expect_rect(p.rect, 590, 470, 200, 20);
   // Opened by the user where it does not fit: whole, in the corner it covers least of (the
   // bottom corners cover 110 x 100 of the model, the top ones 110 x 50, y 60..110: top-right
   // comes first), over the model.
-  p = place_legend(kViewport, box(100, 60, 700, 500), Rect{}, kFull, kTitle, LegendFold::Open,
-                   kMargin);
+  p = place_legend(kViewport, box(100, 60, 700, 500), {}, kFull, kTitle, LegendFold::Open, kMargin);
   EXPECT_FALSE(p.collapsed);
   EXPECT_TRUE(p.over_model);
   EXPECT_EQ(p.corner, Corner::TopRight);
@@ -128,19 +128,19 @@ TEST(LegendPlace, NowhereFreeTakesTheLeastCoveredCorner) {
   // The model covers all but the left 100 pixels: every corner meets it; the left corners'
   // title rows (x 10..210) cover 110 x 20 of it, the right ones 200 x 20: bottom-left comes
   // first of the two.
-  LegendPlace p = place_legend(kViewport, box(100, 0, 800, 500), Rect{}, kFull, kTitle, LegendFold::Auto,
-                               kMargin);
+  LegendPlace p =
+      place_legend(kViewport, box(100, 0, 800, 500), {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_TRUE(p.over_model);
   EXPECT_TRUE(p.collapsed);
   EXPECT_EQ(p.corner, Corner::BottomLeft);
   // Behind the camera: the first corner, over the model.
   ScreenBox all;
   all.everywhere = true;
-  p = place_legend(kViewport, all, Rect{}, kFull, kTitle, LegendFold::Auto, kMargin);
+  p = place_legend(kViewport, all, {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_TRUE(p.over_model);
   EXPECT_EQ(p.corner, Corner::BottomRight);
   // An empty box (nothing projected) meets nothing.
-  p = place_legend(kViewport, ScreenBox{}, Rect{}, kFull, kTitle, LegendFold::Auto, kMargin);
+  p = place_legend(kViewport, ScreenBox{}, {}, kFull, kTitle, LegendFold::Auto, kMargin);
   EXPECT_EQ(p.corner, Corner::BottomRight);
   EXPECT_FALSE(p.collapsed);
 }

@@ -88,6 +88,7 @@ TEST(UiFrame, NoHeapAllocationPerFrameForTheLegend) {
   in.names = f.model.skeleton.names;
   in.joint_colors = f.state.joint_colors;
   ui::LegendFold fold = ui::LegendFold::Auto;
+  const ui::Rect avoid[] = {ui::Rect{6, 586, 128, 128}, ui::Rect{0, 0, 100, 26}};
   float shift = 0.0f;
   f.harness.draw = [&] {
     ui::ScreenBox box;
@@ -98,10 +99,11 @@ TEST(UiFrame, NoHeapAllocationPerFrameForTheLegend) {
     in.collapsed = false;
     const ImVec2 full = ui::legend_size(in), title = ui::legend_title_size(in);
     const ui::LegendPlace place =
-        ui::place_legend(ui::Rect{0, 0, 1280, 720}, box, ui::Rect{6, 586, 128, 128},
-                         glm::vec2(full.x, full.y), glm::vec2(title.x, title.y), fold, 10.0f);
+        ui::place_legend(ui::Rect{0, 0, 1280, 720}, box, avoid, glm::vec2(full.x, full.y),
+                         glm::vec2(title.x, title.y), fold, 10.0f);
     in.collapsed = place.collapsed;
-    if (ui::legend_window(ImVec2(place.rect.x, place.rect.y), in)) fold = ui::toggled(place.collapsed);
+    if (ui::legend_window(ImVec2(place.rect.x, place.rect.y), in))
+      fold = ui::toggled(place.collapsed);
     ui::HoverInput h;
     h.kind = ui::HoverInput::Kind::Surface;
     h.names = f.model.skeleton.names;
