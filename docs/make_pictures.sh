@@ -30,6 +30,10 @@ rm -rf "$lit_tmp"
 # A blend: the wave layered over the walk, masked to the right arm.
 "$exe" assets/default.glb --screenshot docs/screenshot-wave-over-walk.png --size 560x400 \
   --clip walk --time 0.3 --layer wave:mask=clavicle_r
+# The orthographic side view (README, The viewer: numpad 3 in the window, --camera-view here):
+# mid-stride, the skeleton over the mesh, no perspective (the far leg as long as the near one).
+"$exe" assets/default.glb --screenshot docs/screenshot-side-ortho.png --size 560x400 \
+  --clip walk --time 0.4 --camera-view right --skeleton
 # A crowd (README, Crowds): 49 default characters walking out of phase, one instanced draw.
 "$exe" assets/default.glb --screenshot docs/screenshot-crowd.png --size 720x405 \
   --clip walk --time 0.3 --crowd 49

@@ -71,6 +71,7 @@ void frame_stage(Scene& scene, const FrameChoices& choices, const DrawTarget& ta
   if (target.camera == nullptr || target.framing == Framing::Keep) return;
   OrbitCamera& camera = *target.camera;
   camera = OrbitCamera{};
+  if (target.axis) camera.set_view(*target.axis);
   const float aspect = target.viewport.aspect();
   frame_scene(scene, camera, *choices.render, aspect);
   if (target.framing == Framing::Turntable) {

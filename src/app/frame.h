@@ -92,6 +92,8 @@ struct DrawTarget {
   OrbitCamera* camera = nullptr;  // Keep: read; Load / Turntable: written, then turned by `turn`
   Framing framing = Framing::Keep;
   float turn = 0.0f;          // radians about the vertical axis, after framing
+  // Load and Turntable: seen along this axis, orthographic (--camera-view), before framing.
+  std::optional<ViewAxis> axis;
   int width = 0, height = 0;  // the bound framebuffer
   PixelRect viewport;         // where the model goes in it (bottom-up, GL's)
   bool clear = true;          // clear the framebuffer to the background first

@@ -35,6 +35,13 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   ro_.skeleton = viewer.skeleton;
   ro_.flat_colors = viewer.flat;
   ui_ = viewer.ui;
+  if (!viewer.camera_view.empty()) {
+    ViewAxis a{};
+    if (!parse_view_axis(viewer.camera_view, &a))
+      return bad_input("bad --camera-view '" + viewer.camera_view +
+                       "' (want front, back, right, left, top or bottom)");
+    axis_ = a;
+  }
   if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd_); !e.empty())
     return bad_input(e);
   BlendSpecs blend;
@@ -105,6 +112,7 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   target.camera = &camera_;
   target.framing = turntable_ ? Framing::Turntable : Framing::Load;
   target.turn = turn_radians;
+  target.axis = axis_;
   target.width = width_;
   target.height = height_;
   target.viewport = viewport_;

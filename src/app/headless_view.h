@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,7 @@ class HeadlessView {
   int32_t joint_ = -1;
   bool ui_ = false;
   bool turntable_ = false;
+  std::optional<ViewAxis> axis_;  // --camera-view
   int width_ = 0, height_ = 0;
   PixelRect viewport_;
   std::vector<uint8_t> rgba_;

@@ -111,6 +111,7 @@ struct Start {
   RenderOptions render;
   std::string up = "auto";
   CrowdRequest crowd;  // --crowd
+  std::optional<ViewAxis> axis;  // --camera-view
 };
 
 // The viewer's own queue of key presses and typed characters, and a dropped file.
@@ -591,6 +592,10 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         run_frame(*scene_, layout, FrameClock::fixed(0.0), compute_only, untimed);
       }
       frame_camera(true);
+      if (start.axis) {
+        camera_.set_view(*start.axis);
+        frame_camera(false);
+      }
       camera_control_.clear();
       crowd_framed_ = scene_->crowd.instances();  // framed with the crowd already
     }
@@ -717,6 +722,10 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--bone", o.bone,
                  "Joint to select (the weights view shows its heat map), by name");
   app.add_option("--size", o.size, "Screenshot or window size WxH (default 1280x720)");
+  app.add_option("--camera-view", o.camera_view,
+                 "Look along an axis, orthographic, as the numpad does in the window: front, back, "
+                 "right, left, top or bottom (the screenshot, a recording, the window's start)")
+      ->check(CLI::IsMember({"front", "back", "right", "left", "top", "bottom"}));
   app.add_flag("--skeleton", o.skeleton,
                "Draw the skeleton over the mesh (always on for files without a mesh)");
   app.add_flag("--flat", o.flat,
@@ -768,6 +777,12 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   start.render.skeleton = viewer.skeleton;
   start.render.flat_colors = viewer.flat;
   start.up = viewer.up;
+  if (!viewer.camera_view.empty()) {
+    ViewAxis a{};
+    if (!parse_view_axis(viewer.camera_view, &a))
+      return bad_input("bad --camera-view '" + viewer.camera_view + "'");
+    start.axis = a;
+  }
   if (!options.time.empty()) {
     double t = 0.0;
     if (!parse_seconds(options.time, &t)) {

@@ -38,6 +38,7 @@ struct ViewerOptions {
   std::string diff_methods = "lbs,dqs";  // --diff-methods A,B: the method-diff view's pair
   std::string bone;                      // --bone NAME: the joint the weights view shows
   std::string size = "1280x720";         // --size WxH
+  std::string camera_view;  // --camera-view front|back|right|left|top|bottom (orthographic)
   bool skeleton = false;                 // --skeleton: draw the skeleton overlay
   bool flat = false;                     // --flat: debug views unlit (RenderOptions::flat_colors)
   bool ui = false;                       // --ui: draw the panels into the screenshot too

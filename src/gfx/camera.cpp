@@ -31,6 +31,17 @@ const char* view_axis_name(ViewAxis axis) noexcept {
   return "?";
 }
 
+bool parse_view_axis(const std::string& text, ViewAxis* axis) noexcept {
+  static constexpr const char* kNames[] = {"front", "back", "right", "left", "top", "bottom"};
+  for (int i = 0; i < 6; ++i) {
+    if (text == kNames[i]) {
+      *axis = static_cast<ViewAxis>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 
 // The distance from which all 8 corners of `world` are inside the view around `camera.target`,

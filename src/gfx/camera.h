@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
@@ -29,6 +30,8 @@ glm::mat4 up_axis_matrix(bool z_up) noexcept;
 // Blender's numpad views: 1 Front, Ctrl+1 Back, 3 Right, Ctrl+3 Left, 7 Top, Ctrl+7 Bottom.
 enum class ViewAxis : uint8_t { Front, Back, Right, Left, Top, Bottom };
 const char* view_axis_name(ViewAxis axis) noexcept;
+// "front", "back", "right", "left", "top", "bottom" (--camera-view); false for anything else.
+bool parse_view_axis(const std::string& text, ViewAxis* axis) noexcept;
 
 struct OrbitCamera {
   glm::vec3 target{0.0f};

@@ -68,6 +68,9 @@ void help_overlay(bool* open) {
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.45f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.94f);
+  // Within the window (800x500 too): a taller list scrolls.
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
+                                      ImVec2(io.DisplaySize.x * 0.96f, io.DisplaySize.y * 0.9f));
   constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize |
                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
                                      ImGuiWindowFlags_NoSavedSettings;

@@ -92,6 +92,15 @@ TEST(CameraE2E, TheOrthographicViewsFromTheNumpad) {
   EXPECT_NEAR(s["camera"]["pitch"].get<double>(), -kQuarter, 1e-5);
   EXPECT_EQ(s["camera"]["undo"], undo);
   EXPECT_EQ(w.quit(), 0);
+
+  // --camera-view: the window opens in that view, framed, with no history yet.
+  WindowDriver top;
+  ASSERT_TRUE(top.launch({kDefault, "--rest-pose", "--camera-view", "top"}));
+  s = top.state();
+  EXPECT_EQ(s["camera"]["ortho"], true);
+  EXPECT_NEAR(s["camera"]["pitch"].get<double>(), kQuarter, 1e-5);
+  EXPECT_EQ(s["camera"]["undo"], 0);
+  EXPECT_EQ(top.quit(), 0);
 }
 
 // Numpad . frames the selected joint and what it skins: the hand fills the view (the camera

@@ -159,6 +159,17 @@ TEST(OrbitCamera, AxisViewsLookAsBlendersNumpadDoes) {
   EXPECT_NEAR(plus_z.y, 1.0f, 1e-6f);
 }
 
+TEST(OrbitCamera, AxisNamesOfTheCommandLine) {
+  ViewAxis a = ViewAxis::Front;
+  ASSERT_TRUE(parse_view_axis("right", &a));
+  EXPECT_EQ(a, ViewAxis::Right);
+  ASSERT_TRUE(parse_view_axis("bottom", &a));
+  EXPECT_EQ(a, ViewAxis::Bottom);
+  EXPECT_FALSE(parse_view_axis("Right", &a));
+  EXPECT_FALSE(parse_view_axis("", &a));
+  EXPECT_EQ(a, ViewAxis::Bottom);
+}
+
 TEST(OrbitCamera, OrbitingOutOfAnAxisViewGoesBackToPerspectiveUnlessAskedFor) {
   OrbitCamera cam;
   cam.set_view(ViewAxis::Right);
