@@ -40,6 +40,16 @@ void CameraControl::record(const OrbitCamera& camera) noexcept {
   gesture_ = false;
 }
 
+bool CameraControl::undo(OrbitCamera& camera) noexcept {
+  gesture_ = false;
+  return history.undo(camera);
+}
+
+bool CameraControl::redo(OrbitCamera& camera) noexcept {
+  gesture_ = false;
+  return history.redo(camera);
+}
+
 void CameraControl::clear() noexcept {
   history.clear();
   gesture_ = false;

@@ -33,6 +33,10 @@ class CameraControl {
                    OrbitCamera& camera) noexcept;
   // Records the view a discrete change is about to leave.
   void record(const OrbitCamera& camera) noexcept;
+  // Undo / redo view change (CameraHistory), ending a gesture in progress: the next move is a
+  // new entry. False when there is nothing to go back (forward) to.
+  bool undo(OrbitCamera& camera) noexcept;
+  bool redo(OrbitCamera& camera) noexcept;
   // A new model: its views have nothing to do with the last one's.
   void clear() noexcept;
 

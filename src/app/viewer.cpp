@@ -343,7 +343,7 @@ void Viewer::camera_command(ui::Action action) {
     case ui::Action::ViewRedo: {
       const bool undo = action == ui::Action::ViewUndo;
       CameraHistory& h = camera_control_.history;
-      if (undo ? h.undo(camera_) : h.redo(camera_)) {
+      if (undo ? camera_control_.undo(camera_) : camera_control_.redo(camera_)) {
         ui::show_toast(state_.toast, "View %s (%d more to undo, %d to redo)",
                        undo ? "undone" : "redone", h.undo_count(), h.redo_count());
       } else {
