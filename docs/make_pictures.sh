@@ -15,6 +15,18 @@ models=/usr/share/assimp/models
   --view weights --bone B_UpperArm_Right --time 3
 "$exe" "$models/FBX/huesitos.fbx" --screenshot docs/screenshot-weight-sum.png --size 560x400 \
   --view weight-sum --rest-pose
+# The weights view lit as the shaded view is (the default) and flat (--flat), side by side, cropped
+# to the character.
+lit_tmp="$(mktemp -d)"
+for shading in lit flat; do
+  flag=(); [ "$shading" = flat ] && flag=(--flat)
+  "$exe" assets/default.glb --screenshot "$lit_tmp/$shading.png" --size 960x720 --view weights \
+    --bone upperarm_l --clip walk --time 0.3 "${flag[@]}"
+  convert "$lit_tmp/$shading.png" -crop 320x620+290+70 +repage -bordercolor '#111111' -border 2 \
+    "$lit_tmp/$shading-crop.png"
+done
+convert "$lit_tmp"/{lit,flat}-crop.png +append docs/screenshot-weights-lit-flat.png
+rm -rf "$lit_tmp"
 # A blend: the wave layered over the walk, masked to the right arm.
 "$exe" assets/default.glb --screenshot docs/screenshot-wave-over-walk.png --size 560x400 \
   --clip walk --time 0.3 --layer wave:mask=clavicle_r

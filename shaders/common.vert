@@ -2,8 +2,8 @@
 // this file, then the stage's own file). Computes the colour of the debug views per vertex.
 //
 // View modes (u_view_mode): 0 shaded (material colour), 1 weight of the selected bone as a heat
-// map (Blender's ramp, 0 blue -> 1 red), 2 dominant joint (stable colour per skeleton joint, not
-// interpolated: see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange;
+// map (Blender's ramp, 0 blue -> 1 red), 2 dominant joint (the dominant joint's colour from the
+// model's table, packed per vertex at upload; not interpolated: see v_flat_color), 3 influences per vertex (1 grey, 2 green, 3 yellow, 4 orange;
 // vertices that lost weight to the 4-limit a pink -> magenta -> violet ramp of the share cut),
 // 4 weight-sum error (grey within tolerance, unweighted yellow, off by more an orange -> red ramp
 // of the error), 5 CPU vs GPU difference and 6 method vs method difference (both the heat ramp of
@@ -11,7 +11,7 @@
 // vertex's index in its mesh; a negative value, no comparison, is grey).
 //
 // Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
-// legends read them too; heat(), joint_color() and sum_color() mirror the functions there.
+// legends read them too; heat(), dominant_color() and sum_color() mirror the functions there.
 
 #if !defined(SV_HEAT_STOPS) || !defined(SV_INFLUENCE_COLORS) || !defined(SV_CUT_STOPS)
 #error "common.vert needs the view colours: build with sv::view_color_defines()"
@@ -22,7 +22,7 @@ layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 layout(location = 3) in uvec4 a_joints;   // skin bone indices of this mesh
 layout(location = 4) in vec4 a_weights;   // sum 1; weighted slots first, by joint
-layout(location = 5) in uvec2 a_info;     // x: dominant skeleton joint, y: VertexFlag bits
+layout(location = 5) in uvec2 a_info;     // x: dominant joint's colour (pack_rgb8), y: VertexFlag bits
                                          // (0-7) | weight-sum level (8-15, weight_sum_level)
                                          // | cut-weight level (16-23, cut_weight_level)
 // Influences 5-8 (src/anim/model.h): bound only on meshes that keep them, read only while
@@ -79,12 +79,9 @@ vec3 sum_color(uint level) {
   return mix(SV_SUM_ERROR_LOW_COLOR, SV_SUM_ERROR_HIGH_COLOR, float(min(level, 255u) - 1u) / 254.0);
 }
 
-vec3 joint_color(uint j) {
-  // A hash spread over hue; the same joint always gets the same colour.
-  uint h = j * 2654435761u;
-  float hue = float(h >> 8) / 16777216.0;
-  vec3 k = clamp(abs(mod(hue * 6.0 + vec3(0.0, 4.0, 2.0), 6.0) - 3.0) - 1.0, 0.0, 1.0);
-  return mix(vec3(0.35), k, 0.8);
+// The dominant joint's colour, RGB8 (joint_colors and unpack_rgb8 in C++).
+vec3 dominant_color(uint bits) {
+  return vec3(float(bits & 255u), float((bits >> 8) & 255u), float((bits >> 16) & 255u)) / 255.0;
 }
 
 vec4 view_color() {
@@ -97,7 +94,7 @@ vec4 view_color() {
     }
     return vec4(heat(w), 1.0);
   }
-  if (u_view_mode == 2) return vec4(joint_color(a_info.x), 1.0);
+  if (u_view_mode == 2) return vec4(dominant_color(a_info.x), 1.0);
   if (u_view_mode == 3) {
     if ((a_info.y & 1u) != 0u) return vec4(cut_color((a_info.y >> 16) & 255u), 1.0);
     int n = 0;

@@ -90,6 +90,17 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
     if (mesh.indices[i] >= n)
       return "index " + std::to_string(i) + " is " + std::to_string(mesh.indices[i]) + ", past " +
              std::to_string(n) + " vertices";
+  if (mesh.line_indices.size() % 2 != 0)
+    return std::to_string(mesh.line_indices.size()) +
+           " line indices is not a whole number of lines";
+  for (std::size_t i = 0; i < mesh.line_indices.size(); ++i)
+    if (mesh.line_indices[i] >= n)
+      return "line index " + std::to_string(i) + " is " + std::to_string(mesh.line_indices[i]) +
+             ", past " + std::to_string(n) + " vertices";
+  for (std::size_t i = 0; i < mesh.point_indices.size(); ++i)
+    if (mesh.point_indices[i] >= n)
+      return "point index " + std::to_string(i) + " is " + std::to_string(mesh.point_indices[i]) +
+             ", past " + std::to_string(n) + " vertices";
   if (std::size_t i = first_non_finite(mesh.positions); i < n)
     return "position " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.normals); i < n)
@@ -192,6 +203,10 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   std::vector<uint32_t> new_index(n);
   for (std::size_t i = 0; i < n; ++i) new_index[order[i]] = static_cast<uint32_t>(i);
   for (uint32_t& index : mesh.indices)
+    if (index < n) index = new_index[index];
+  for (uint32_t& index : mesh.line_indices)
+    if (index < n) index = new_index[index];
+  for (uint32_t& index : mesh.point_indices)
     if (index < n) index = new_index[index];
   int32_t max_joint = 0;
   for (const glm::u16vec4& j : mesh.joints)

@@ -80,6 +80,11 @@ struct Mesh {
   // count as positions; empty means every stored sum was exactly 1 (meshes built in code).
   std::vector<float> source_weight_sums;
   std::vector<uint32_t> indices;  // triangles
+  // What the file holds besides triangles: lines (two vertex indices each) and points (one
+  // each), drawn as lines and points in the mesh's colour (a file of lines or points only, as
+  // f3d shows them). Views, picking and the figures read only the triangles. Usually empty.
+  std::vector<uint32_t> line_indices;
+  std::vector<uint32_t> point_indices;
   // The file's index of each vertex (the importer reorders vertices: see
   // group_vertices_by_bone_set); empty means the file's order.
   std::vector<uint32_t> source_vertex;

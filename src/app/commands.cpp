@@ -136,8 +136,10 @@ int run_info(const Options& o) {
   for (std::size_t i = 0; i < m.meshes.size(); ++i) {
     const Mesh& mesh = m.meshes[i];
     max_influences = std::max(max_influences, mesh.max_influences);
-    out << "  [" << i << "] '" << mesh.name << "': " << mesh.vertex_count() << " vertices, "
-        << mesh.triangle_count() << " triangles, ";
+    out << "  [" << i << "] " << (mesh.name.empty() ? "(no name)" : "'" + mesh.name + "'") << ": "
+        << mesh.vertex_count() << " vertices, " << mesh.triangle_count() << " triangles, ";
+    if (!mesh.line_indices.empty() || !mesh.point_indices.empty())
+      out << mesh.line_indices.size() / 2 << " lines, " << mesh.point_indices.size() << " points, ";
     if (mesh.skinned)
       out << "skinned, " << mesh.skin_joints.size() << " bones, up to " << mesh.max_influences
           << " influences per vertex";

@@ -126,7 +126,21 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"influencesDrawn\":" << (scene != nullptr ? scene->frame.animator.skin().influences : 4)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
-    << ",\"helpOpen\":" << b(st.help_open);
+    << ",\"flatColors\":" << b(r.flat_colors) << ",\"helpOpen\":" << b(st.help_open);
+  // The debug view's legend as the last frame placed it (ui/legend_place.h), framebuffer pixels
+  // as "joints" below; null when none was drawn.
+  const ui::LegendState& lg = st.legend;
+  o << ",\"legend\":";
+  if (lg.shown) {
+    o << "{\"rect\":" << rect(lg.rect.x, lg.rect.y, lg.rect.w, lg.rect.h)
+      << ",\"modelRect\":" << rect(lg.model.x, lg.model.y, lg.model.w, lg.model.h)
+      << ",\"corner\":" << quoted(lg.corner) << ",\"collapsed\":" << b(lg.collapsed)
+      << ",\"fold\":\"" << ui::fold_name(lg.fold) << "\""
+      << ",\"collapsedToFit\":" << b(lg.collapsed_to_fit)
+      << ",\"overModel\":" << b(lg.over_model) << "}";
+  } else {
+    o << "null";
+  }
   if (in.frames != nullptr) {
     const Frame& f = in.frames->last;
     o << ",\"frameIndex\":" << f.index << ",\"frameClip\":" << f.clip

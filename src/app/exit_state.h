@@ -13,7 +13,11 @@
 //    "view":"shaded"|..., "skinning":"cpu"|"gpu", "method":"lbs"|"dqs"|"cor" (chosen),
 //    "methodDrawn":S (what the last frame skinned with: LBS while CoR's centres are computed),
 //    "centers":F (CoR's centres: -1 not started, the fraction done, 1 known), "skeleton":B,
-//    "wireframe":B, "grid":B, "axes":B, "helpOpen":B,
+//    "wireframe":B, "grid":B, "axes":B, "flatColors":B (debug views unlit), "helpOpen":B,
+//    "legend":{"rect":[x,y,w,h],"modelRect":[x,y,w,h],"corner":S,"collapsed":B (shown as its
+//              title row),"fold":"auto"|"collapsed"|"open" (the user's choice),
+//              "collapsedToFit":B,"overModel":B}|null  (the debug view's legend as last drawn
+//              and the model's projected bounds it keeps clear of, framebuffer pixels),
 //    "panels":{"outliner":{"collapsed":B,"rect":[x,y,w,h]}, "inspector":..., "timeline":...,
 //              "viewport":{"rect":[...]}}   (display units, as ImGui sees the window),
 //    "camera":{"target":[x,y,z],"distance":D,"yaw":Y,"pitch":P,"fovY":F,"ortho":B,

@@ -33,6 +33,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   ro_.method = skin_method_of(options);
   ro_.influences = options.influences;
   ro_.skeleton = viewer.skeleton;
+  ro_.flat_colors = viewer.flat;
   ui_ = viewer.ui;
   if (!viewer.camera_view.empty()) {
     ViewAxis a{};
@@ -117,7 +118,8 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   target.viewport = viewport_;
   run_frame(s, choices, FrameClock::picture(time), target, frames_);
   if (ui_) {
-    draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, gl.warnings());
+    draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, camera_,
+                      gl.warnings());
   }
   gl.target().read_rgba(&rgba_);
   return rgba_;

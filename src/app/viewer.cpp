@@ -425,7 +425,7 @@ void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
     }
     follow_crowd();
     // Labels and the hover tooltip over the pose just drawn.
-    draw_viewport_overlay(*scene_, state_.render, viewport_frame_,
+    draw_viewport_overlay(*scene_, state_, viewport_frame_,
                           picking_.hover_at(viewport_frame_.cursor));
   }
   screenshot_ = false;
@@ -663,7 +663,7 @@ ImportResult read_first(ModelLoader& loader, const std::string& path) {
 // A few frames run so auto-sized widgets settle; only the last is rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
-                       const std::vector<std::string>& shader_warnings) {
+                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
@@ -695,7 +695,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
     ui::draw_ui(scene_view(scene, untimed, nullptr), status_view(status, untimed), {}, state);
     ViewportFrame in_viewport;
     in_viewport.rect = viewport;
-    draw_viewport_overlay(*scene, state.render, in_viewport, nullptr);
+    in_viewport.view = camera.view();
+    in_viewport.projection = camera.projection(viewport.aspect());
+    draw_viewport_overlay(*scene, state, in_viewport, nullptr);
     ImGui::Render();
   }
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -726,6 +728,8 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
       ->check(CLI::IsMember({"front", "back", "right", "left", "top", "bottom"}));
   app.add_flag("--skeleton", o.skeleton,
                "Draw the skeleton over the mesh (always on for files without a mesh)");
+  app.add_flag("--flat", o.flat,
+               "Debug views in flat colours, unlit (default: lit as the shaded view is)");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
   app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
       ->check(CLI::NonNegativeNumber);
@@ -771,6 +775,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   start.render.method = skin_method_of(options);
   start.render.influences = options.influences;
   start.render.skeleton = viewer.skeleton;
+  start.render.flat_colors = viewer.flat;
   start.up = viewer.up;
   if (!viewer.camera_view.empty()) {
     ViewAxis a{};

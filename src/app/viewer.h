@@ -28,6 +28,7 @@ struct Options;
 struct Scene;
 struct RenderOptions;
 struct PixelRect;
+struct OrbitCamera;
 
 struct ViewerOptions {
   std::string screenshot;                // --screenshot OUT.png
@@ -39,6 +40,7 @@ struct ViewerOptions {
   std::string size = "1280x720";         // --size WxH
   std::string camera_view;  // --camera-view front|back|right|left|top|bottom (orthographic)
   bool skeleton = false;                 // --skeleton: draw the skeleton overlay
+  bool flat = false;                     // --flat: debug views unlit (RenderOptions::flat_colors)
   bool ui = false;                       // --ui: draw the panels into the screenshot too
   int frames = 0;                        // --frames N: close after N frames (tests)
   std::string exit_json;    // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
@@ -64,10 +66,11 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer);
 
 // Draws the window's panels over the bound width x height framebuffer, around `viewport`, where
 // the 3D view was drawn (`--screenshot --ui`, `--record --ui`); `window` is the hidden window
-// whose context is current. Makes and destroys its own ImGui context.
+// whose context is current, with `camera` (the legend keeps clear of the model it projects).
+// Makes and destroys its own ImGui context.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
-                       const std::vector<std::string>& shader_warnings);
+                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings);
 
 // Plays viewer.bench_frames frames of options.model's clip (--clip, default the first) at fixed
 // 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then

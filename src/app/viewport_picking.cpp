@@ -7,6 +7,7 @@
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
 #include "gfx/render_options.h"
+#include "ui/legend_place.h"
 #include "ui/viewer_state.h"
 #include "ui/viewport_overlay.h"
 
@@ -79,8 +80,31 @@ const gl::PickResult* ViewportPicking::hover_at(const glm::vec2& cursor) const n
   return glm::length(cursor - hover_cursor_) <= 2.0f ? &hover_ : nullptr;
 }
 
-void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
-                           const ViewportFrame& frame, const gl::PickResult* hover) {
+namespace {
+
+// Framebuffer pixels between the legend and the viewport's edges.
+constexpr float kLegendMargin = 6.0f;
+
+// The model's projected bounds in framebuffer pixels: the frame's bounds (the clip's animated
+// box, over a crowd's instances too) and every joint of the pose on screen, which may stick out
+// of the skin (a finger's end joint).
+ui::ScreenBox model_screen_box(const Scene& scene, const RenderOptions& options,
+                               const ViewportFrame& frame, const ui::Rect& rect) {
+  ui::ScreenBox box;
+  const glm::mat4 view_proj = frame.projection * frame.view;
+  const Bounds b = world_bounds(scene);
+  if (b.valid()) ui::screen_box_add_box(box, b.min, b.max, view_proj, rect);
+  const glm::mat4 world = up_axis_matrix(options.z_up);
+  for (const glm::mat4& m : scene.frame.animator.pose.model_matrices())
+    ui::screen_box_add(box, glm::vec3(world * m[3]), view_proj, rect);
+  return box;
+}
+
+}  // namespace
+
+void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const ViewportFrame& frame,
+                           const gl::PickResult* hover) {
+  const RenderOptions& options = state.render;
   const float s = frame.ui_scale;
   const ImVec2 min(static_cast<float>(frame.rect.x) * s, static_cast<float>(frame.rect.y) * s);
   const ImVec2 max(static_cast<float>(frame.rect.x + frame.rect.width) * s,
@@ -93,6 +117,7 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   legend.names = model.skeleton.names;
   legend.selected_joint = options.selected_joint;
   legend.model = &model;
+  legend.joint_colors = state.joint_colors;
   if (is_difference_view(options.view) && scene.frame.difference.view == options.view) {
     legend.difference = &scene.frame.difference.stats;
     legend.problem = scene.frame.difference.problem;
@@ -112,7 +137,48 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   } else if (hover != nullptr) {
     legend.hovered_joint = hover->joint;
   }
-  ui::draw_legend_in_corner(min, max, legend);
+  // The legend in the corner the model leaves free (ui/legend_place.h), placed in framebuffer
+  // pixels (where the joints project) and drawn in ImGui's display units.
+  state.legend.shown = false;
+  const ImVec2 full = ui::legend_size(legend);
+  if (full.x > 0.0f && s > 0.0f) {
+    const ui::Rect rect{static_cast<float>(frame.rect.x), static_cast<float>(frame.rect.y),
+                        static_cast<float>(frame.rect.width),
+                        static_cast<float>(frame.rect.height)};
+    const ui::ScreenBox box = model_screen_box(scene, options, frame, rect);
+    const ImVec2 title = ui::legend_title_size(legend);
+    // Keep clear of the axis gizmo (lower left) and the "F1: controls" hint (upper left,
+    // ui/toast.h; in display units there).
+    ui::Rect avoid[2];
+    if (options.axes) {
+      const PixelRect g = axis_gizmo_rect(frame.rect);
+      avoid[0] = ui::Rect{static_cast<float>(g.x), static_cast<float>(g.y),
+                          static_cast<float>(g.width), static_cast<float>(g.height)};
+    }
+    const float line = ImGui::GetTextLineHeight();
+    avoid[1] = ui::Rect{rect.x, rect.y, (ImGui::CalcTextSize("F1: controls").x + 2.0f * line) / s,
+                        2.0f * line / s};
+    const ui::LegendPlace place =
+        ui::place_legend(rect, box, avoid, glm::vec2(full.x, full.y) / s,
+                         glm::vec2(title.x, title.y) / s, state.legend.fold, kLegendMargin / s);
+    legend.collapsed = place.collapsed;
+    if (ui::legend_window(ImVec2(std::round(place.rect.x * s), std::round(place.rect.y * s)),
+                          legend)) {
+      // Shown collapsed (asked, or to fit): open it whole, even over the model (the user chose
+      // to); shown whole: collapse it.
+      state.legend.fold = ui::toggled(place.collapsed);
+    }
+    state.legend.shown = true;
+    state.legend.rect = place.rect;
+    state.legend.model = box.empty() ? ui::Rect{}
+                         : box.everywhere
+                             ? rect
+                             : ui::Rect{box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0};
+    state.legend.corner = ui::corner_name(place.corner);
+    state.legend.collapsed = place.collapsed;
+    state.legend.collapsed_to_fit = place.collapsed_to_fit;
+    state.legend.over_model = place.over_model;
+  }
   if (options.view == ViewMode::Weights && options.selected_joint < 0) {
     ui::draw_viewport_message(min, max,
                               "Weights view: click a joint (on the mesh or the skeleton)");
@@ -122,6 +188,8 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
   h.names = model.skeleton.names;
   h.joint = hover->joint;
   h.selected = hover->joint >= 0 && hover->joint == options.selected_joint;
+  h.view = options.view;
+  h.joint_colors = state.joint_colors;
   if (hover->kind == gl::PickResult::Kind::Joint) {
     h.kind = ui::HoverInput::Kind::Joint;
   } else if (hover->surface.mesh < model.meshes.size()) {
@@ -129,6 +197,7 @@ void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
     h.kind = ui::HoverInput::Kind::Surface;
     h.joint_weight = hover->surface.joint_weight;
     h.mesh_name = mesh.name;
+    h.mesh_index = hover->surface.mesh;
     h.vertex = hover->surface.nearest_vertex;
     if (h.vertex < mesh.source_vertex.size()) h.file_vertex = mesh.source_vertex[h.vertex];
     h.influences = vertex_influences(mesh, h.vertex, options.influences);

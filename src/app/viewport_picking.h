@@ -38,7 +38,8 @@ struct Scene;
 struct RenderOptions;
 namespace ui {
 struct Selection;
-}
+struct ViewerState;
+}  // namespace ui
 
 // One frame of the viewport as picking sees it, from the layout's viewport input
 // (ui::ViewerState: viewport, input) and the camera.
@@ -89,11 +90,12 @@ class ViewportPicking {
   bool ready_ = false;
 };
 
-// Draws over the viewport (ImGui, between NewFrame and Render): the legend of options.view in
-// the bottom-right corner, "click a joint" in the weights view with nothing selected
-// (options.selected_joint), and the hover tooltip. `hover` may be null (no read-out, e.g. in
-// screenshots).
-void draw_viewport_overlay(const Scene& scene, const RenderOptions& options,
-                           const ViewportFrame& frame, const gl::PickResult* hover);
+// Draws over the viewport (ImGui, between NewFrame and Render): the legend of state.render.view
+// in the corner the model leaves free (ui/legend_place.h: the frame's bounds and the pose's
+// joints projected with frame.view and frame.projection; its title row collapses it, and where
+// it went is kept in state.legend), "click a joint" in the weights view with nothing selected,
+// and the hover tooltip. `hover` may be null (no read-out, e.g. in screenshots).
+void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const ViewportFrame& frame,
+                           const gl::PickResult* hover);
 
 }  // namespace sv

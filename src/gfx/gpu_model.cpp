@@ -164,6 +164,9 @@ void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
 GpuModel::GpuModel(const Model& model) {
   std::vector<StaticVertex> verts;
   meshes_.resize(model.meshes.size());
+  // The dominant-joint view's colours (gfx/view_colors.h): each vertex carries its dominant
+  // joint's, packed, so the shader needs no table.
+  const std::vector<glm::vec3> colors = joint_colors(model.skeleton.parents);
   GLint base = 0;
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& src = model.meshes[m];
@@ -186,7 +189,7 @@ GpuModel::GpuModel(const Model& model) {
       const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
       const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
       const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
-      v.info = glm::u32vec2(static_cast<uint32_t>(joint < 0 ? 0 : joint),
+      v.info = glm::u32vec2(pack_rgb8(joint_color_in(colors, joint)),
                             flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16);
     }
     dst.vertex_count = static_cast<GLsizei>(n);
@@ -237,9 +240,23 @@ GpuModel::GpuModel(const Model& model) {
     dst.vao_gpu = VertexArray::create();
     glBindVertexArray(dst.vao_gpu.id());
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 static_cast<GLsizeiptr>(src.indices.size() * sizeof(uint32_t)), src.indices.data(),
-                 GL_STATIC_DRAW);
+    {
+      // Triangles, then lines, then points, in one element buffer (GpuMesh's counts).
+      const std::size_t tri = src.indices.size(), lines = src.line_indices.size(),
+                        points = src.point_indices.size();
+      glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                   static_cast<GLsizeiptr>((tri + lines + points) * sizeof(uint32_t)), nullptr,
+                   GL_STATIC_DRAW);
+      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tri * sizeof(uint32_t)),
+                      src.indices.data());
+      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLintptr>(tri * sizeof(uint32_t)),
+                      static_cast<GLsizeiptr>(lines * sizeof(uint32_t)), src.line_indices.data());
+      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER,
+                      static_cast<GLintptr>((tri + lines) * sizeof(uint32_t)),
+                      static_cast<GLsizeiptr>(points * sizeof(uint32_t)), src.point_indices.data());
+      dst.line_count = static_cast<GLsizei>(lines);
+      dst.point_count = static_cast<GLsizei>(points);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
     float_attribute(kPosition, 3, offsetof(StaticVertex, position), s);
     float_attribute(kNormal, 3, offsetof(StaticVertex, normal), s);

@@ -83,8 +83,10 @@ struct GpuMesh {
   Buffer centers;      // CoR: vertex_count vec3 (kCenter)
   Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
   bool has_influences8 = false;
-  Texture base_texture;  // 0 when the material has no image (or the driver cannot hold it)
-  GLsizei index_count = 0;
+  Texture base_texture;     // 0 when the material has no image (or the driver cannot hold it)
+  GLsizei index_count = 0;  // triangle indices, first in `indices`
+  GLsizei line_count = 0;   // line indices after them (Mesh::line_indices)
+  GLsizei point_count = 0;  // point indices after those (Mesh::point_indices)
   GLsizei vertex_count = 0;
   GLint palette_base = 0;  // first bone of this mesh in the palette buffers
   // --- morph targets ---

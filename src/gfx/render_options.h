@@ -39,6 +39,15 @@ struct PixelRect {
   }
 };
 
+// The axis gizmo's square in the viewport's lower-left corner (the renderer draws it there; the
+// legend keeps clear of it).
+inline PixelRect axis_gizmo_rect(const PixelRect& viewport) noexcept {
+  const int m = viewport.width < viewport.height ? viewport.width : viewport.height;
+  int size = m / 7;
+  size = size < 56 ? 56 : size > 128 ? 128 : size;
+  return PixelRect{viewport.x + 6, viewport.y + viewport.height - 6 - size, size, size};
+}
+
 struct RenderOptions {
   bool gpu_skinning = true;
   // The skinning method (skin/skin_method.h) on either path. The scene's Animator builds the
@@ -47,6 +56,9 @@ struct RenderOptions {
   // 4 or 8 influences per vertex on either path (anim/animator.h SkinChoice; --influences).
   int influences = 4;
   bool wireframe = false;
+  // Debug views unlit: each vertex exactly its legend colour. Off (the default), they take the
+  // shaded view's light (shaders/mesh.frag), so the form shows under the colours.
+  bool flat_colors = false;
   bool skeleton = false;
   bool grid = true;
   bool axes = true;

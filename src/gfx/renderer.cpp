@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 
 #include <glm/geometric.hpp>
@@ -20,6 +21,7 @@ namespace sv::gl {
 namespace {
 
 constexpr int kGridHalfLines = 10;
+constexpr float kMeshPointSize = 4.0f;  // pixels: a mesh's points (Mesh::point_indices)
 constexpr std::size_t kGridVertices = 2 * 2 * (2 * kGridHalfLines + 1);
 constexpr std::size_t kAxisVertices = 6;
 
@@ -166,7 +168,8 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
   glUniform3f(u.light_color, 0.75f, 0.72f, 0.68f);
   glUniform3f(u.sky, 0.45f, 0.48f, 0.55f);
   glUniform3f(u.ground, 0.22f, 0.2f, 0.18f);
-  glUniform1i(u.lit, options.view == ViewMode::Shaded ? 1 : 0);
+  const GLint lit = options.view == ViewMode::Shaded ? 1 : options.flat_colors ? 0 : 2;
+  glUniform1i(u.lit, lit);
   glUniform1i(u.base_texture, 0);
   // Always its own unit (a sampler left on unit 0 would clash with the base texture's type).
   glUniform1i(u.vertex_values, kVertexValueUnit);
@@ -208,6 +211,24 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
                               static_cast<GLsizei>(crowd_->instances()));
     } else {
       glDrawElements(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr);
+    }
+    if (mesh.line_count > 0 || mesh.point_count > 0) {
+      // Lines and points (a file of lines or points only): in the mesh's (or the view's) colour
+      // unlit, since they have no surface to light; after the triangles in the element buffer.
+      glUniform1i(u.lit, 0);
+      const auto after = [](GLsizei n) {
+        return reinterpret_cast<const void*>(static_cast<std::uintptr_t>(n) * sizeof(uint32_t));
+      };
+      const GLsizei instances = crowd ? static_cast<GLsizei>(crowd_->instances()) : 1;
+      if (mesh.line_count > 0)
+        glDrawElementsInstanced(GL_LINES, mesh.line_count, GL_UNSIGNED_INT, after(mesh.index_count),
+                                instances);
+      if (mesh.point_count > 0) {
+        glPointSize(kMeshPointSize);
+        glDrawElementsInstanced(GL_POINTS, mesh.point_count, GL_UNSIGNED_INT,
+                                after(mesh.index_count + mesh.line_count), instances);
+      }
+      glUniform1i(u.lit, lit);
     }
   }
   glBindVertexArray(0);
@@ -395,8 +416,8 @@ void Renderer::draw(const Model& model, GpuModel& gpu, const SkinnedPose& animat
   draw_lines(GL_LINES, sel_first, n - sel_first, 1.0f);
   if (options.axes) {
     // The world axes as the camera sees them, labelled, in the viewport's lower-left corner.
-    const int size = std::clamp(std::min(width, height) / 7, 56, 128);
-    glViewport(gl_x + 6, gl_y + 6, size, size);
+    const PixelRect g = axis_gizmo_rect(viewport);
+    glViewport(g.x, framebuffer_height - g.y - g.height, g.width, g.height);
     glUniformMatrix4fv(line_view_proj_, 1, GL_FALSE, glm::value_ptr(gizmo));
     draw_lines(GL_LINES, gizmo_first, kAxisVertices, 1.0f);
     const glm::mat4 identity(1.0f);

@@ -6,8 +6,15 @@
 // - Weights of the selected joint: Blender's weight-paint ramp, blue (0) -> cyan (0.25) ->
 //   green (0.5) -> yellow (0.75) -> red (1), smoothstep-eased within each quarter, which is what
 //   riggers read at a glance.
-// - Dominant joint: a colour per skeleton joint from a hash of its index spread over hue (the
-//   same joint always gets the same colour, neighbours rarely close ones).
+// - Dominant joint: a colour per skeleton joint from a table made once per model from its tree
+//   (joint_colors): joint j takes the j-th of kJointColorSlots candidates (golden-ratio hue
+//   steps, 137.5 degrees apart, at three brightness levels), unless that colour is within
+//   kJointColorSeparation of a tree neighbour's (parent, grandparent, the nearest earlier
+//   siblings, the parent's nearest earlier siblings); then the next candidate that is not, or
+//   failing that the one farthest from them. So joints that meet on the mesh never share a
+//   colour (spine_01 and thigh_l, both children of the pelvis, did under the old hash). The GPU
+//   gets each vertex's dominant colour packed as RGB8 at upload (gfx/gpu_model.cpp); the table
+//   holds exactly those 8-bit values, so the legends' swatches are the mesh's colours.
 // - Influences: 1 grey, 2 green, 3 yellow, 4 orange; vertices that had more than 4 in the file
 //   by the share of their weight the 4-limit cuts (Mesh::cut_weights), a ramp from pale pink (a
 //   sliver) through magenta to deep violet (kCutRampTop, a tenth of the weight, and beyond): the
@@ -30,9 +37,10 @@
 //   pose where the methods agree stays blue instead of showing its noise. A non-finite distance
 //   is red on both. Where no comparison could be made the mesh is grey (kNoValueColor).
 //
-// Colours are linear RGB, as the vertex shader outputs them. mesh.frag shades debug views by
-// 0.55..1 and encodes with 1/kDisplayGamma; display_color() gives the fully lit result, which is
-// what a legend swatch shows.
+// Colours are linear RGB, as the vertex shader outputs them. mesh.frag lights debug views with
+// the shaded view's light (its luminance, at most 1: RenderOptions::flat_colors turns that off)
+// and encodes with 1/kDisplayGamma; display_color() gives the fully lit (or flat) result, which
+// is what a legend swatch shows.
 //
 // Header-only, so the UI layer uses it without linking the GL layer.
 #pragma once
@@ -119,20 +127,62 @@ inline glm::vec3 heat_color(float w) noexcept {
   return a + (b - a) * f;
 }
 
-// The dominant-joint view's colour of skeleton joint j. Keep in step with joint_color() in
-// shaders/common.vert.
-inline glm::vec3 joint_color(uint32_t joint) noexcept {
-  const uint32_t h = joint * 2654435761u;  // wraps, as GLSL's uint does
-  const float hue = static_cast<float>(h >> 8) / 16777216.0f;
+// Dominant-joint colours (joint_colors): the candidates and how far apart tree neighbours must
+// be, as a Euclidean distance between display colours (display_color, 0..1 per channel).
+inline constexpr uint32_t kJointColorSlots = 48;
+inline constexpr float kJointColorSeparation = 0.35f;
+inline constexpr float kGoldenHueStep = 0.6180339887f;  // of a turn: 1/phi
+
+// An RGB8 colour packed as r | g << 8 | b << 16 (a vertex's dominant colour on the GPU), and
+// back; unpack_rgb8 divides as common.vert does, so both sides hold the same floats.
+inline uint32_t pack_rgb8(const glm::vec3& c) noexcept {
+  uint32_t bits = 0;
+  for (int i = 0; i < 3; ++i) {
+    const float v = std::clamp(std::isnan(c[i]) ? 0.0f : c[i], 0.0f, 1.0f);
+    bits |= static_cast<uint32_t>(std::lround(v * 255.0f)) << (8 * i);
+  }
+  return bits;
+}
+inline glm::vec3 unpack_rgb8(uint32_t bits) noexcept {
+  return glm::vec3(static_cast<float>(bits & 255u), static_cast<float>((bits >> 8) & 255u),
+                   static_cast<float>((bits >> 16) & 255u)) /
+         255.0f;
+}
+
+// Candidate `slot` of the dominant-joint colours (linear RGB, 8-bit values): hue slot * 1/phi
+// turns; brightness cycles over three levels (plain, dark, pale), so consecutive slots differ
+// in both.
+inline glm::vec3 joint_slot_color(uint32_t slot) noexcept {
+  const float turn = static_cast<float>(slot) * kGoldenHueStep;
+  const float hue = turn - std::floor(turn);
   glm::vec3 k;
   const float offsets[3] = {0.0f, 4.0f, 2.0f};
   for (int c = 0; c < 3; ++c) {
     const float x = hue * 6.0f + offsets[c];
-    const float m = x - 6.0f * std::floor(x / 6.0f);  // GLSL mod()
+    const float m = x - 6.0f * std::floor(x / 6.0f);
     k[c] = std::clamp(std::abs(m - 3.0f) - 1.0f, 0.0f, 1.0f);
   }
-  return glm::vec3(0.35f) + (k - glm::vec3(0.35f)) * 0.8f;
+  glm::vec3 c;
+  switch (slot % 3) {
+    case 0:
+      c = glm::vec3(0.3f) + (k - glm::vec3(0.3f)) * 0.85f;  // plain
+      break;
+    case 1:
+      c = k * 0.22f;  // dark (linear: about half as bright on screen)
+      break;
+    default:
+      c = glm::vec3(1.0f) + (k - glm::vec3(1.0f)) * 0.55f;  // pale
+      break;
+  }
+  return unpack_rgb8(pack_rgb8(c));
 }
+
+// How far apart two view colours look: the distance between their display colours.
+inline float display_distance(const glm::vec3& a, const glm::vec3& b) noexcept;
+
+// The dominant-joint colour of every joint of a skeleton given by its parents (parents-first,
+// -1 for a root), as the header's opening describes. Allocates (call once per model).
+inline std::vector<glm::vec3> joint_colors(const std::vector<int32_t>& parents);
 
 // 0 when |sum - 1| <= kWeightSumTolerance; otherwise 1..255 along the log-scale error ramp
 // (255 from tolerance * 10^kSumErrorRampDecades up; NaN gives 255).
@@ -205,6 +255,70 @@ inline glm::vec3 display_color(const glm::vec3& linear) noexcept {
   const glm::vec3 c = glm::clamp(linear, glm::vec3(0.0f), glm::vec3(1.0f));
   return glm::vec3(std::pow(c.x, 1.0f / kDisplayGamma), std::pow(c.y, 1.0f / kDisplayGamma),
                    std::pow(c.z, 1.0f / kDisplayGamma));
+}
+
+inline float display_distance(const glm::vec3& a, const glm::vec3& b) noexcept {
+  const glm::vec3 d = display_color(a) - display_color(b);
+  return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+}
+
+inline std::vector<glm::vec3> joint_colors(const std::vector<int32_t>& parents) {
+  const std::size_t n = parents.size();
+  std::vector<glm::vec3> colors(n);
+  std::vector<glm::vec3> display(n);
+  std::vector<int32_t> prev_sibling(n, -1), last_child(n, -1);
+  int32_t last_root = -1;
+  constexpr int kSiblings = 8, kUncles = 3;
+  std::array<glm::vec3, 2 + kSiblings + kUncles> near{};
+  std::array<glm::vec3, kJointColorSlots> slots{}, slot_display{};
+  for (uint32_t k = 0; k < kJointColorSlots; ++k) {
+    slots[k] = joint_slot_color(k);
+    slot_display[k] = display_color(slots[k]);
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    const int32_t p = parents[j] >= 0 && static_cast<std::size_t>(parents[j]) < j ? parents[j] : -1;
+    // The tree neighbours coloured already: parent, grandparent, earlier siblings, uncles.
+    std::size_t count = 0;
+    int32_t& last = p >= 0 ? last_child[static_cast<std::size_t>(p)] : last_root;
+    prev_sibling[j] = last;
+    last = static_cast<int32_t>(j);
+    if (p >= 0) {
+      near[count++] = display[static_cast<std::size_t>(p)];
+      const int32_t g = parents[static_cast<std::size_t>(p)];
+      if (g >= 0 && g < p) near[count++] = display[static_cast<std::size_t>(g)];
+      int32_t u = prev_sibling[static_cast<std::size_t>(p)];
+      for (int i = 0; i < kUncles && u >= 0; ++i, u = prev_sibling[static_cast<std::size_t>(u)])
+        near[count++] = display[static_cast<std::size_t>(u)];
+    }
+    int32_t s = prev_sibling[j];
+    for (int i = 0; i < kSiblings && s >= 0; ++i, s = prev_sibling[static_cast<std::size_t>(s)])
+      near[count++] = display[static_cast<std::size_t>(s)];
+    // The first candidate from slot j on that is far enough from all of them, else the farthest.
+    uint32_t best = static_cast<uint32_t>(j % kJointColorSlots);
+    float best_gap = -1.0f;
+    for (uint32_t i = 0; i < kJointColorSlots; ++i) {
+      const uint32_t k = static_cast<uint32_t>((j + i) % kJointColorSlots);
+      float gap = 1e9f;
+      for (std::size_t c = 0; c < count; ++c) {
+        const glm::vec3 d = slot_display[k] - near[c];
+        gap = std::min(gap, std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z));
+      }
+      if (gap > best_gap) {
+        best = k;
+        best_gap = gap;
+      }
+      if (gap >= kJointColorSeparation) break;
+    }
+    colors[j] = slots[best];
+    display[j] = slot_display[best];
+  }
+  return colors;
+}
+
+// The colour of joint j in a table from joint_colors (grey when j is not in it).
+inline glm::vec3 joint_color_in(const std::vector<glm::vec3>& colors, int32_t j) noexcept {
+  return j >= 0 && static_cast<std::size_t>(j) < colors.size() ? colors[static_cast<std::size_t>(j)]
+                                                               : kNoValueColor;
 }
 
 // "NAME VALUE" lines for gl::ProgramDesc::defines: every constant above that the shaders use.

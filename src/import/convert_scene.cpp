@@ -26,6 +26,7 @@
 #include "anim/finite.h"
 #include "import/convert.h"
 #include "import/scene_converter.h"
+#include "skin/weight_stats.h"
 
 namespace sv {
 namespace {
@@ -102,6 +103,13 @@ struct Influence {
   float weight;
   uint16_t bone;
 };
+
+// "1e-4": a tolerance as the notes name it.
+std::string tolerance_text(double tolerance) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", tolerance);
+  return buf;
+}
 
 std::string percent_text(float share) {
   char text[32];
@@ -213,12 +221,15 @@ std::string SceneConverter::find_mesh_nodes() {
   std::size_t total_vertices = 0;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
     const aiMesh* mesh = scene->mMeshes[m];
-    bool has_triangle = false;
-    if (mesh && mesh->mVertices && mesh->mNumVertices > 0 && mesh->mFaces) {
-      for (unsigned f = 0; f < mesh->mNumFaces && !has_triangle; ++f)
-        has_triangle = mesh->mFaces[f].mNumIndices == 3;
+    // Something to draw: a triangle, a line or a point, or vertices with no faces at all (a point
+    // cloud: assimp's OBJ reader returns a file of bare vertices so).
+    bool drawable = false;
+    if (mesh && mesh->mVertices && mesh->mNumVertices > 0) {
+      drawable = mesh->mNumFaces == 0 || !mesh->mFaces;
+      for (unsigned f = 0; mesh->mFaces && f < mesh->mNumFaces && !drawable; ++f)
+        drawable = mesh->mFaces[f].mNumIndices >= 1 && mesh->mFaces[f].mNumIndices <= 3;
     }
-    if (!has_triangle) {
+    if (!drawable) {
       ++report.meshes_skipped;
       continue;
     }
@@ -338,19 +349,37 @@ std::string SceneConverter::build_mesh(unsigned index,
   }
   mesh.indices.reserve(static_cast<std::size_t>(src->mNumFaces) * 3);
   uint64_t faces_dropped = 0;
-  for (unsigned f = 0; f < src->mNumFaces; ++f) {
+  for (unsigned f = 0; src->mFaces && f < src->mNumFaces; ++f) {
     const aiFace& face = src->mFaces[f];
-    if (face.mNumIndices != 3 || !face.mIndices) continue;  // points and lines are not drawn
-    if (face.mIndices[0] >= nv || face.mIndices[1] >= nv || face.mIndices[2] >= nv) {
+    const unsigned k = face.mNumIndices;
+    if (k < 1 || k > 3 || !face.mIndices) continue;  // polygons are triangulated already
+    bool in_range = true;
+    for (unsigned i = 0; i < k; ++i) in_range = in_range && face.mIndices[i] < nv;
+    if (!in_range) {
       ++faces_dropped;
       continue;
     }
-    mesh.indices.insert(mesh.indices.end(), face.mIndices, face.mIndices + 3);
+    // Triangles, and the lines and points the file holds besides (drawn as such).
+    std::vector<uint32_t>& to = k == 3   ? mesh.indices
+                                : k == 2 ? mesh.line_indices
+                                         : mesh.point_indices;
+    to.insert(to.end(), face.mIndices, face.mIndices + k);
   }
+  if (src->mNumFaces == 0 || !src->mFaces) {
+    // Bare vertices: a point cloud, every vertex a point.
+    mesh.point_indices.resize(nv);
+    for (std::size_t v = 0; v < nv; ++v) mesh.point_indices[v] = static_cast<uint32_t>(v);
+  }
+  if (!mesh.line_indices.empty() || !mesh.point_indices.empty())
+    report.notes.push_back("Mesh '" + mesh.name +
+                           "': " + std::to_string(mesh.line_indices.size() / 2) + " line(s) and " +
+                           std::to_string(mesh.point_indices.size()) + " point(s) besides " +
+                           std::to_string(mesh.indices.size() / 3) +
+                           " triangle(s), drawn as lines and points in the mesh's colour.");
   if (faces_dropped) {
     report.faces_dropped += faces_dropped;
     report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(faces_dropped) +
-                           " triangle(s) named a vertex past the mesh's end and were dropped.");
+                           " face(s) named a vertex past the mesh's end and were dropped.");
   }
   if (bad_values) {
     report.non_finite_values += bad_values;
@@ -432,6 +461,8 @@ std::string SceneConverter::build_mesh(unsigned index,
 
   int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
   uint64_t truncated = 0, renormalised = 0, unweighted = 0, over_8 = 0;
+  // Of the renormalised, those off by more than the weight-sum view's tolerance.
+  uint64_t off_in_view = 0;
   for (std::size_t v = 0; v < nv; ++v) {
     auto& inf = influences[v];
     mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));
@@ -454,9 +485,10 @@ std::string SceneConverter::build_mesh(unsigned index,
     double total = 0.0;
     for (const Influence& i : inf) total += i.weight;
     mesh.source_weight_sums[v] = static_cast<float>(total);
-    if (std::abs(total - 1.0) > 1e-4) {
+    if (std::abs(total - 1.0) > kRenormaliseTolerance) {
       mesh.vertex_flags[v] |= kVertexRenormalised;
       ++renormalised;
+      if (std::abs(static_cast<float>(total) - 1.0f) > kWeightSumTolerance) ++off_in_view;
     }
     if (inf.size() > 4) {
       mesh.vertex_flags[v] |= kVertexTruncated;
@@ -502,7 +534,11 @@ std::string SceneConverter::build_mesh(unsigned index,
         " of its weight.");
   if (renormalised)
     report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(renormalised) +
-                           " vertices had weights not summing to 1; renormalised.");
+                           " vertices had weights whose sum was off 1 by more than " +
+                           tolerance_text(kRenormaliseTolerance) + "; renormalised (" +
+                           std::to_string(off_in_view) + " of them by more than " +
+                           tolerance_text(kWeightSumTolerance) +
+                           ", the weight-sum view's tolerance).");
   if (unweighted)
     report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(unweighted) +
                            " vertices had no weight; bound rigidly to the mesh's node.");
@@ -521,8 +557,8 @@ std::string SceneConverter::build_meshes() {
   }
   if (report.meshes_skipped)
     report.notes.push_back(std::to_string(report.meshes_skipped) +
-                           " mesh(es) had no triangles (points or lines only, or nothing) and were "
-                           "skipped.");
+                           " mesh(es) had nothing to draw (no vertices, or only faces of more than "
+                           "3 corners) and were skipped.");
   if (meshes_unplaced)
     report.notes.push_back(std::to_string(meshes_unplaced) +
                            " mesh(es) are placed by no node and are shown at the root.");
@@ -596,8 +632,8 @@ void SceneConverter::build_materials() {
 
 std::string SceneConverter::nothing_to_show() const {
   if (report.meshes_skipped == 0) return "nothing to show (no meshes and no animations)";
-  return "nothing to show (no triangles: " + std::to_string(report.meshes_skipped) +
-         " mesh(es) hold points or lines only, or nothing; no animations)";
+  return "nothing to show (" + std::to_string(report.meshes_skipped) +
+         " mesh(es) hold no vertices to draw; no animations)";
 }
 
 std::string SceneConverter::run() {

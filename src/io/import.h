@@ -99,7 +99,7 @@ struct ImportReport {
   uint64_t non_finite_values = 0;      // NaN/Inf in keys, matrices or vertices: replaced/skipped
   uint64_t keys_out_of_order = 0;      // keys with equal or decreasing time: dropped/sorted
   uint64_t rotations_normalised = 0;   // rotation keys whose length was not 1
-  uint64_t meshes_skipped = 0;         // meshes with no triangles (points/lines only)
+  uint64_t meshes_skipped = 0;         // meshes with nothing to draw (no vertices)
   uint64_t faces_dropped = 0;          // triangles with a vertex index past the mesh's end
   uint64_t clips_refused = 0;          // clips of negative duration: dropped
   uint64_t clips_extended = 0;         // clips whose keys run past their stated duration

@@ -179,6 +179,8 @@ void write_mesh(Writer& w, const Mesh& m) {
   w.array(m.weights);
   w.array(m.vertex_flags);
   w.array(m.indices);
+  w.array(m.line_indices);   // format version 9
+  w.array(m.point_indices);  // format version 9
   w.array(m.source_vertex);
   w.array(m.source_weight_sums);
   // Influences 5-8 (format version 4): empty arrays for a mesh within the 4-limit.
@@ -486,6 +488,8 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   in.array(m.weights, n, "weights");
   in.array(m.vertex_flags, n, "vertex flags");
   in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices");
+  in.array(m.line_indices, 2 * uint64_t{kMaxTrianglesPerMesh}, "line indices");
+  in.array(m.point_indices, uint64_t{kMaxTrianglesPerMesh}, "point indices");
   in.array(m.source_vertex, n, "file vertex numbers");
   in.array(m.source_weight_sums, n, "stored weight sums");
   in.array(m.joints2, n, "joint indices 5-8");

@@ -25,15 +25,15 @@
 // left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
 // clips, keys, ...) before anything is allocated; parents[i] < i; every number finite; rest
 // quaternions of unit length; per mesh, stream lengths equal, joint indices within the skin,
-// skin joints within the skeleton, weights non-negative and summing to 1, triangle indices
-// within the vertices, source_vertex a permutation, stored weight sums one per vertex; clips in
-// runtime form, their arrays checked against anim/clip_arrays.h's contract (ClipRuntime::adopt:
-// every track, timeline and value index in range, times finite and increasing), laid out for this
-// skeleton, keys within the duration (Model::validate and the checks the format adds); morph
-// targets one delta per vertex (normals: none or one per vertex), finite, within
-// kMaxMorphTargetsPerMesh and kMaxMorphDeltasTotal; morph tracks naming a mesh with targets, one
-// per mesh and clip, times finite, increasing and within the clip, weights as many as keys times
-// targets (anim/morph.h's check_morph_clip); images within kMaxImageSide on a side,
+// skin joints within the skeleton, weights non-negative and summing to 1, triangle, line and point
+// indices within the vertices, source_vertex a permutation, stored weight sums one per vertex;
+// clips in runtime form, their arrays checked against anim/clip_arrays.h's contract
+// (ClipRuntime::adopt: every track, timeline and value index in range, times finite and
+// increasing), laid out for this skeleton, keys within the duration (Model::validate and the checks
+// the format adds); morph targets one delta per vertex (normals: none or one per vertex), finite,
+// within kMaxMorphTargetsPerMesh and kMaxMorphDeltasTotal; morph tracks naming a mesh with targets,
+// one per mesh and clip, times finite, increasing and within the clip, weights as many as keys
+// times targets (anim/morph.h's check_morph_clip); images within kMaxImageSide on a side,
 // kMaxImagePixels each and kMaxImagePixelsTotal in all, their pixel bytes exactly width x height x
 // 4, checked before they are copied, and each material's image index in range. No assimp
 // here: the parent links this file, the worker writes with it.
@@ -57,7 +57,8 @@ inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a
 //    instead of a texture path or compressed bytes; the report counts textures not loaded.
 // 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox), without 6's images.
 // 8: both, 6's images and 7's sandbox line (the two branches merged).
-inline constexpr uint32_t kModelFormatVersion = 8;
+// 9: meshes carry lines and points besides triangles (Mesh::line_indices, point_indices).
+inline constexpr uint32_t kModelFormatVersion = 9;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

@@ -30,6 +30,7 @@ WeightStats compute_weight_stats(const Model& model) {
         ++s.unweighted;
         continue;
       }
+      if ((flags & kVertexRenormalised) != 0) ++s.renormalised;
       const float sum = v < mesh.source_weight_sums.size() ? mesh.source_weight_sums[v] : 1.0f;
       const float error = std::abs(sum - 1.0f);
       if (error > kWeightSumTolerance) ++s.sum_off;

@@ -24,6 +24,10 @@ struct Model;
 
 // Above this a stored weight sum counts as off (and is coloured in the weight-sum view).
 inline constexpr float kWeightSumTolerance = 1e-3f;
+// Above this the importer renormalises a vertex's weights (and flags it kVertexRenormalised):
+// tighter than the view's tolerance, so the import report can count more vertices than the
+// weight-sum legend; both name their tolerance.
+inline constexpr double kRenormaliseTolerance = 1e-4;
 
 struct WeightStats {
   uint64_t vertices = 0;
@@ -35,6 +39,7 @@ struct WeightStats {
   uint32_t max_influences = 0;     // the most any vertex had in the file (Mesh::max_influences)
   uint64_t unweighted = 0;         // no weight in the file (also counted in influences[0])
   uint64_t sum_off = 0;            // weighted vertices whose stored sum is off 1 by > tolerance
+  uint64_t renormalised = 0;       // weighted vertices the importer renormalised (the flag)
   float largest_sum_error = 0.0f;  // the largest |s - 1| over weighted vertices
   float largest_error_sum = 1.0f;  // the stored sum s at that vertex (e.g. 1.38 or 0.94)
 };

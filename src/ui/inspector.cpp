@@ -219,6 +219,15 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   }
   state.landmarks.add_last_item("combo:View");
   if (o.view == ViewMode::MethodDiff) method_pair(o, state);
+  // Debug views take the shaded view's light (the form shows); flat paints the legend's colours.
+  if (o.view == ViewMode::Shaded) ImGui::BeginDisabled();
+  ImGui::Checkbox("Flat colours (unlit)", &o.flat_colors);
+  state.landmarks.add_last_item("check:Flat colours");
+  if (o.view == ViewMode::Shaded) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "Debug views without the light: every vertex exactly its legend colour.\n"
+        "Off, they are lit as the shaded view is, so creases and form show.");
   ImGui::Checkbox("Skeleton", &o.skeleton);
   state.landmarks.add_last_item("check:Skeleton");
   ImGui::SameLine();
@@ -237,7 +246,10 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
     o.z_up = up == 1;
     edits.up_axis = true;
   }
-  ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_NoInputs);
+  // The colour's value beside its swatch: a lone square swatch read as an unticked check box.
+  ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+  ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_DisplayHex);
+  state.landmarks.add_last_item("color:Background");
   if (ImGui::Button("Frame all (A)")) edits.frame = true;
   state.landmarks.add_last_item("button:Frame");
   ImGui::SameLine();
@@ -314,7 +326,15 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
                    ImVec2(ImGui::GetContentRegionAvail().x, 40));
   if (scene.times == nullptr) return;
   const StageTimes& t = *scene.times;
-  ImGui::Text("%zu bones, %zu vertices", scene.bones, scene.vertices);
+  // Joints of the skeleton; the palette counts a joint once per mesh it skins.
+  ImGui::Text("%zu joints, %zu vertices",
+              scene.model != nullptr ? scene.model->skeleton.size() : std::size_t{0},
+              scene.vertices);
+  state.landmarks.add_last_item("text:Joints");
+  if (scene.model != nullptr && scene.bones != scene.model->skeleton.size()) {
+    ImGui::TextDisabled("  palette: %zu entries over %zu meshes' skins", scene.bones,
+                        scene.model->meshes.size());
+  }
   ImGui::Text("pose      %7.3f ms", t.pose * 1e3);
   if (scene.stack != nullptr && scene.stack->blends()) {
     ImGui::TextDisabled("  %zu layers: sample each, blend, to model, palette", scene.stack->size());

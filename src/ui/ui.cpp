@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "gfx/view_colors.h"
 #include "ui/clip_info.h"
 #include "ui/viewport.h"
 
@@ -102,6 +103,8 @@ void ViewerState::new_model(const Model& model) {
   std::size_t targets = 0;
   for (const Mesh& mesh : model.meshes) targets += mesh.morph_targets.size();
   morph_overrides.assign(targets, std::nanf(""));
+  joint_colors = sv::joint_colors(model.skeleton.parents);
+  legend.shown = false;
 }
 
 void apply_action(Action action, const SceneView& scene, ViewerState& state, UiEdits& edits) {

@@ -12,12 +12,15 @@
 #include <cstdint>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include "gfx/render_options.h"
 #include "skin/crowd.h"
 #include "ui/export_panel.h"
 #include "ui/files.h"
 #include "ui/landmarks.h"
 #include "ui/layout.h"
+#include "ui/legend_place.h"
 #include "ui/outliner.h"
 #include "ui/toast.h"
 #include "ui/viewport.h"
@@ -53,6 +56,19 @@ struct LayersState {
   int32_t timeline_rows = 0;  // layer rows the timeline was last sized for
 };
 
+// The debug view's legend (ui/viewport_overlay.h, placed by ui/legend_place.h): collapsed by its
+// title row, and where the last frame put it (for --exit-json and the tests).
+struct LegendState {
+  LegendFold fold = LegendFold::Auto;  // the user's choice (the title row toggles it)
+  bool shown = false;                  // a legend was drawn last frame
+  bool collapsed = false;              // it showed its title row only
+  Rect rect;                // its rectangle, framebuffer pixels (as ViewerState::viewport)
+  Rect model;               // the model's projected bounds it kept clear of, framebuffer pixels
+  const char* corner = "";  // "bottom-right" ...
+  bool collapsed_to_fit = false;  // shown as its title row: nowhere held it whole
+  bool over_model = false;        // no corner was free of the model
+};
+
 struct ViewerState {
   RenderOptions render;  // the app copies selection.joint into render.selected_joint to draw
   Selection selection;
@@ -61,7 +77,7 @@ struct ViewerState {
   PixelRect viewport;  // this frame's viewport, framebuffer pixels
   ViewportInput input;
   bool help_open = false;
-  Toast toast;  // what the last key did, briefly in the viewport (toast.h)
+  Toast toast;                 // what the last key did, briefly in the viewport (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 
@@ -78,6 +94,10 @@ struct ViewerState {
   // morph weights): the weight the Morph targets section pins it at, NaN when the clips drive
   // it. The app hands it to Animator::set_morph_overrides each frame. Sized by new_model.
   std::vector<float> morph_overrides;
+  // The dominant view's colour per skeleton joint (gfx/view_colors.h joint_colors: the table the
+  // renderer paints the mesh from), for the legends and the hover read-out. Sized by new_model.
+  std::vector<glm::vec3> joint_colors;
+  LegendState legend;
 
   // A new model was opened: clears the selection, the panels' per-model caches, the Layers
   // section's choices and the view mode (back to shaded); skeleton-only models turn the skeleton

@@ -30,6 +30,11 @@ const char* joint_name(std::span<const std::string> names, int32_t j) {
              : "?";
 }
 
+glm::vec3 joint_color_of(std::span<const glm::vec3> colors, int32_t j) {
+  return j >= 0 && static_cast<std::size_t>(j) < colors.size() ? colors[static_cast<std::size_t>(j)]
+                                                               : kNoValueColor;
+}
+
 // Percent of `n` in `total`, for "1,234 (29%)".
 double percent(uint64_t n, uint64_t total) {
   return total > 0 ? 100.0 * static_cast<double>(n) / static_cast<double>(total) : 0.0;
@@ -39,8 +44,8 @@ double percent(uint64_t n, uint64_t total) {
 // so legend_size() and draw_legend() share one description of every legend.
 class Painter {
  public:
-  Painter(ImDrawList* list, const ImVec2& origin, float column)
-      : list_(list), origin_(origin), column_(column) {
+  Painter(ImDrawList* list, const ImVec2& origin, float column, bool collapsed = false)
+      : list_(list), origin_(origin), column_(column), collapsed_(collapsed) {
     line_ = ImGui::GetTextLineHeight();
     pad_ = std::round(0.5f * line_);
     y_ = origin.y + pad_;
@@ -48,14 +53,34 @@ class Painter {
     ramp_width_ = std::round(16.0f * line_);
   }
 
-  void title(const char* text) {
+  // The first row: a disclosure arrow (the legend collapses to this row) and the title.
+  // `short_text`, when given, is the title a collapsed legend shows (a short row fits where the
+  // model leaves little room).
+  void title(const char* text, const char* short_text = nullptr) {
+    if (done_) return;
+    if (collapsed_ && short_text != nullptr) text = short_text;
     const float w = ImGui::CalcTextSize(text).x;
-    if (list_ != nullptr) list_->AddText(ImVec2(origin_.x + pad_, y_), IM_COL32_WHITE, text);
-    grow(w);
-    y_ += line_ + 0.25f * line_;
+    const float arrow = line_;
+    if (list_ != nullptr) {
+      const float x = origin_.x + pad_, y = y_, a = 0.3f * line_;
+      const ImVec2 c(x + 0.4f * line_, y + 0.5f * line_);
+      if (collapsed_) {  // pointing right: more to show
+        list_->AddTriangleFilled(ImVec2(c.x - 0.6f * a, c.y - a), ImVec2(c.x + a, c.y),
+                                 ImVec2(c.x - 0.6f * a, c.y + a), kText);
+      } else {  // pointing down: shown
+        list_->AddTriangleFilled(ImVec2(c.x - a, c.y - 0.6f * a), ImVec2(c.x + a, c.y - 0.6f * a),
+                                 ImVec2(c.x, c.y + a), kText);
+      }
+      list_->AddText(ImVec2(x + arrow, y), IM_COL32_WHITE, text);
+    }
+    grow(arrow + w);
+    title_bottom_ = y_ + line_;
+    y_ += collapsed_ ? line_ : line_ + 0.25f * line_;
+    done_ = collapsed_;
   }
 
   void text(const char* text, ImU32 color = kDim) {
+    if (done_) return;
     const float w = ImGui::CalcTextSize(text).x;
     if (list_ != nullptr) list_->AddText(ImVec2(origin_.x + pad_, y_), color, text);
     grow(w);
@@ -64,6 +89,7 @@ class Painter {
 
   // A colour square, a label, and a value aligned in a second column.
   void swatch(const glm::vec3& linear, const char* label, const char* value = nullptr) {
+    if (done_) return;
     const float x = origin_.x + pad_;
     const float label_x = x + swatch_ + 0.5f * line_;
     const float label_w = ImGui::CalcTextSize(label).x;
@@ -84,6 +110,7 @@ class Painter {
   // A horizontal colour bar of color(t), t in 0..1, with ticks and their labels under it.
   template <class ColorOf>
   void ramp(ColorOf color, std::span<const float> ticks, std::span<const char* const> labels) {
+    if (done_) return;
     const float x0 = origin_.x + pad_, x1 = x0 + ramp_width_;
     const float h = std::round(0.9f * line_);
     if (list_ != nullptr) {
@@ -112,6 +139,8 @@ class Painter {
     return ImVec2(std::ceil(width_ + 2.0f * pad_), std::ceil(y_ - origin_.y + pad_));
   }
   float label_column() const { return label_column_; }
+  // The title row's height from the top (the collapse toggle's hit area).
+  float title_height() const { return title_bottom_ - origin_.y; }
 
  private:
   void grow(float w) { width_ = std::max(width_, w); }
@@ -123,15 +152,18 @@ class Painter {
   float y_ = 0.0f;
   float width_ = 0.0f;
   float label_column_ = 0.0f;
+  bool collapsed_ = false;
+  bool done_ = false;  // collapsed and the title drawn: nothing more
+  float title_bottom_ = 0.0f;
 };
 
 void weights_legend(Painter& p, const LegendInput& in) {
   char line[256];
   if (in.selected_joint >= 0) {
     std::snprintf(line, sizeof(line), "Weight of %s", joint_name(in.names, in.selected_joint));
-    p.title(line);
+    p.title(line, "Weights");
   } else {
-    p.title("Weight of the selected joint");
+    p.title("Weight of the selected joint", "Weights");
   }
   static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
   static constexpr const char* kLabels[] = {"0", "0.25", "0.5", "0.75", "1"};
@@ -147,22 +179,22 @@ void weights_legend(Painter& p, const LegendInput& in) {
 }
 
 void dominant_legend(Painter& p, const LegendInput& in) {
-  p.title("Dominant joint (largest weight)");
+  p.title("Dominant joint (largest weight)", "Dominant joint");
   char line[256];
   if (in.selected_joint >= 0) {
     std::snprintf(line, sizeof(line), "selected: %s", joint_name(in.names, in.selected_joint));
-    p.swatch(joint_color(static_cast<uint32_t>(in.selected_joint)), line);
+    p.swatch(joint_color_of(in.joint_colors, in.selected_joint), line);
   }
   if (in.hovered_joint >= 0 && in.hovered_joint != in.selected_joint) {
     std::snprintf(line, sizeof(line), "under the cursor: %s",
                   joint_name(in.names, in.hovered_joint));
-    p.swatch(joint_color(static_cast<uint32_t>(in.hovered_joint)), line);
+    p.swatch(joint_color_of(in.joint_colors, in.hovered_joint), line);
   }
   if (in.selected_joint < 0 && in.hovered_joint < 0) p.text("hover the mesh to name a colour");
 }
 
 void influences_legend(Painter& p, const LegendInput& in) {
-  p.title("Influences per vertex");
+  p.title("Influences per vertex", "Influences");
   static constexpr const char* kLabels[] = {"1", "2", "3", "4"};
   char value[64], label[96];
   const WeightStats* s = in.stats;
@@ -211,7 +243,7 @@ void influences_legend(Painter& p, const LegendInput& in) {
 }
 
 void weight_sum_legend(Painter& p, const LegendInput& in) {
-  p.title("Weight sum as stored in the file");
+  p.title("Weight sum as stored in the file", "Weight sum");
   char value[64], label[96], line[160];
   const WeightStats* s = in.stats;
   const uint64_t total = s != nullptr ? s->vertices : 0;
@@ -250,6 +282,10 @@ void weight_sum_legend(Painter& p, const LegendInput& in) {
                   static_cast<double>(s->largest_sum_error),
                   static_cast<double>(s->largest_error_sum));
     p.text(line, s->sum_off > 0 ? kText : kDim);
+    // The import report counts at its own, tighter tolerance: say so, so the counts agree.
+    std::snprintf(line, sizeof(line), "the import renormalised %llu (off by more than %g)",
+                  static_cast<unsigned long long>(s->renormalised), kRenormaliseTolerance);
+    p.text(line);
   }
 }
 
@@ -262,14 +298,21 @@ void difference_figures(Painter& p, const LegendInput& in, const char* over_what
     p.text(in.problem != nullptr ? in.problem : "nothing compared yet", kText);
     return;
   }
-  const char* mesh = "?";
-  if (in.model != nullptr && d->mesh < in.model->meshes.size())
-    mesh = in.model->meshes[d->mesh].name.c_str();
+  // "'body'", or "mesh 2 (no name)" rather than ''.
+  char mesh[96] = "?";
+  if (in.model != nullptr && d->mesh < in.model->meshes.size()) {
+    const std::string& name = in.model->meshes[d->mesh].name;
+    if (name.empty()) {
+      std::snprintf(mesh, sizeof(mesh), "mesh %u (no name)", d->mesh);
+    } else {
+      std::snprintf(mesh, sizeof(mesh), "'%.80s'", name.c_str());
+    }
+  }
   std::snprintf(line, sizeof(line), "largest %.3g model units (%.3g%% of the size %.3g)", d->max,
                 100.0 * d->relative(), d->model_size);
   p.text(line, kText);
   if (d->max > 0.0) {
-    std::snprintf(line, sizeof(line), "  at vertex %u of '%s'", d->vertex, mesh);
+    std::snprintf(line, sizeof(line), "  at vertex %u of %s", d->vertex, mesh);
     p.text(line);
   }
   std::snprintf(line, sizeof(line), "%llu of %llu vertices (%.1f%%) %s",
@@ -283,7 +326,7 @@ void cpu_gpu_legend(Painter& p, const LegendInput& in) {
   char line[160];
   std::snprintf(line, sizeof(line), "CPU vs GPU skinning (%s): distance per vertex",
                 skin_method_label(in.diff_a));
-  p.title(line);
+  p.title(line, "CPU vs GPU");
   // One tick a decade, from kCpuGpuRampLow to kCpuGpuRampHigh.
   constexpr int kDecades = 4;
   static_assert(
@@ -301,7 +344,10 @@ void method_diff_legend(Painter& p, const LegendInput& in) {
   char line[160];
   std::snprintf(line, sizeof(line), "%s vs %s: displacement per vertex",
                 skin_method_label(in.diff_a), skin_method_label(in.diff_b));
-  p.title(line);
+  char short_title[32];
+  std::snprintf(short_title, sizeof(short_title), "%s vs %s", skin_method_label(in.diff_a),
+                skin_method_label(in.diff_b));
+  p.title(line, short_title);
   static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
   char tick_text[5][16];
   const char* labels[5];
@@ -345,36 +391,67 @@ void describe(Painter& p, const LegendInput& in) {
 
 }  // namespace
 
+glm::vec3 hover_swatch_color(ViewMode view, std::span<const glm::vec3> joint_colors, int32_t joint,
+                             float weight) noexcept {
+  if (view == ViewMode::Weights) return heat_color(weight);
+  return joint_color_of(joint_colors, joint);
+}
+
 ImVec2 legend_size(const LegendInput& in) {
   if (in.view == ViewMode::Shaded) return ImVec2(0.0f, 0.0f);
-  Painter measure(nullptr, ImVec2(0.0f, 0.0f), 0.0f);
+  Painter measure(nullptr, ImVec2(0.0f, 0.0f), 0.0f, in.collapsed);
   describe(measure, in);
-  Painter sized(nullptr, ImVec2(0.0f, 0.0f), measure.label_column());
+  Painter sized(nullptr, ImVec2(0.0f, 0.0f), measure.label_column(), in.collapsed);
   describe(sized, in);
   return sized.size();
 }
 
+ImVec2 legend_title_size(const LegendInput& in) {
+  LegendInput title = in;
+  title.collapsed = true;
+  return legend_size(title);
+}
+
 void draw_legend(ImDrawList* list, const ImVec2& min, const LegendInput& in) {
   if (in.view == ViewMode::Shaded || list == nullptr) return;
-  Painter measure(nullptr, min, 0.0f);
+  Painter measure(nullptr, min, 0.0f, in.collapsed);
   describe(measure, in);
-  Painter sized(nullptr, min, measure.label_column());
+  Painter sized(nullptr, min, measure.label_column(), in.collapsed);
   describe(sized, in);
   const ImVec2 size = sized.size();
   const float rounding = 0.3f * ImGui::GetTextLineHeight();
   list->AddRectFilled(min, ImVec2(min.x + size.x, min.y + size.y), kBackground, rounding);
   list->AddRect(min, ImVec2(min.x + size.x, min.y + size.y), kBorder, rounding);
-  Painter draw(list, min, measure.label_column());
+  Painter draw(list, min, measure.label_column(), in.collapsed);
   describe(draw, in);
 }
 
-void draw_legend_in_corner(const ImVec2& viewport_min, const ImVec2& viewport_max,
-                           const LegendInput& in, float margin) {
+bool legend_window(const ImVec2& min, const LegendInput& in) {
   const ImVec2 size = legend_size(in);
-  if (size.x <= 0.0f) return;
-  const ImVec2 at(std::max(viewport_min.x, viewport_max.x - margin - size.x),
-                  std::max(viewport_min.y, viewport_max.y - margin - size.y));
-  draw_legend(ImGui::GetBackgroundDrawList(), at, in);
+  if (size.x <= 0.0f) return false;
+  ImGui::SetNextWindowPos(min);
+  ImGui::SetNextWindowSize(size);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
+  constexpr ImGuiWindowFlags kFlags =
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+      ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+      ImGuiWindowFlags_NoBringToFrontOnFocus;
+  bool toggled = false;
+  if (ImGui::Begin("##legend", nullptr, kFlags)) {
+    draw_legend(ImGui::GetWindowDrawList(), min, in);
+    // The title row is the toggle (as a collapsing header's is).
+    const float line = ImGui::GetTextLineHeight();
+    ImGui::SetCursorScreenPos(min);
+    toggled =
+        ImGui::InvisibleButton("##legend_toggle", ImVec2(size.x, std::min(size.y, 2.0f * line)));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(in.collapsed ? "Show the legend" : "Collapse the legend to its title");
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(3);
+  return toggled;
 }
 
 void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
@@ -401,22 +478,31 @@ void hover_tooltip(const HoverInput& in) {
     ImGui::EndTooltip();
     return;
   }
-  const int name_len = static_cast<int>(in.mesh_name.size());
-  if (in.file_vertex >= 0) {
-    ImGui::Text("vertex %u (file %lld) of '%.*s'", in.vertex,
-                static_cast<long long>(in.file_vertex), name_len, in.mesh_name.data());
+  // A mesh without a name is named by its index, not shown as ''.
+  char mesh[96];
+  if (in.mesh_name.empty()) {
+    std::snprintf(mesh, sizeof(mesh), "mesh %u (no name)", in.mesh_index);
   } else {
-    ImGui::Text("vertex %u of '%.*s'", in.vertex, name_len, in.mesh_name.data());
+    std::snprintf(mesh, sizeof(mesh), "'%.*s'",
+                  static_cast<int>(std::min<std::size_t>(in.mesh_name.size(), 80)),
+                  in.mesh_name.data());
+  }
+  if (in.file_vertex >= 0) {
+    ImGui::Text("vertex %u (file %lld) of %s", in.vertex, static_cast<long long>(in.file_vertex),
+                mesh);
+  } else {
+    ImGui::Text("vertex %u of %s", in.vertex, mesh);
   }
   const float swatch = ImGui::GetTextLineHeight();
   for (int i = 0; i < in.influences.count; ++i) {
     const int32_t j = in.influences.joints[i];
-    const glm::vec3 c = display_color(joint_color(static_cast<uint32_t>(std::max(j, 0))));
+    const float w = in.influences.weights[i];
+    const glm::vec3 c = display_color(hover_swatch_color(in.view, in.joint_colors, j, w));
     ImGui::ColorButton("##joint", ImVec4(c.r, c.g, c.b, 1.0f),
                        ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
                        ImVec2(swatch, swatch));
     ImGui::SameLine();
-    ImGui::Text("%.3f  %s", static_cast<double>(in.influences.weights[i]), joint_name(in.names, j));
+    ImGui::Text("%.3f  %s", static_cast<double>(w), joint_name(in.names, j));
   }
   ImGui::Separator();
   ImGui::Text("%s %s (%.3f here)", in.selected ? "selected:" : "click selects",

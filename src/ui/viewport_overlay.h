@@ -3,9 +3,10 @@
 // weights view with nothing selected, and the read-out of what the cursor hovers (the vertex
 // under it with its joints and weights, or an overlay joint).
 //
-// Legends draw into a rectangle the caller gives (ImGui draw-list code, no windows), so they
-// work in any layout: legend_size() says how big the legend of an input is, draw_legend() fills
-// a rectangle of that size. All numbers come from WeightStats (computed once per model) or, for
+// Legends draw into a rectangle the caller gives (ImGui draw-list code), so they work in any
+// layout: legend_size() says how big the legend of an input is (collapsed: its title row),
+// draw_legend() fills a rectangle of that size, and legend_window() puts it in a small
+// undecorated window where ui/legend_place.h placed it, its title row a collapse toggle. All numbers come from WeightStats (computed once per model) or, for
 // the difference views, from the last comparison's DifferenceStats, and all colours from
 // gfx/view_colors.h, the definitions the shaders are built with. Nothing here
 // allocates: text is formatted into stack buffers. Call between ImGui::NewFrame() and Render().
@@ -17,6 +18,8 @@
 #include <string_view>
 
 #include <imgui.h>
+
+#include <glm/vec3.hpp>
 
 #include "gfx/render_options.h"
 #include "skin/surface_hit.h"
@@ -44,20 +47,31 @@ struct LegendInput {
   const char* problem = nullptr;
   SkinMethod diff_a = SkinMethod::Lbs, diff_b = SkinMethod::Lbs;
   const Model* model = nullptr;
+  // The dominant view's colour per skeleton joint (gfx/view_colors.h joint_colors, the table the
+  // mesh is painted from); a joint outside it is grey.
+  std::span<const glm::vec3> joint_colors{};
+  bool collapsed = false;  // only the title row (with its disclosure arrow)
 };
 
-// The size of the legend of `in` in pixels at the current font; (0, 0) when the view has no
-// legend (Shaded).
+// The size of the legend of `in` in pixels at the current font (its title row alone when
+// in.collapsed); (0, 0) when the view has no legend (Shaded).
 ImVec2 legend_size(const LegendInput& in);
+// The size of its title row alone (collapsed).
+ImVec2 legend_title_size(const LegendInput& in);
 
 // Draws the legend into [min, min + legend_size(in)).
 void draw_legend(ImDrawList* list, const ImVec2& min, const LegendInput& in);
 
-// The legend placed in the bottom-right corner of `viewport_min..viewport_max` (framebuffer
-// pixels, as ImGui's display), `margin` pixels in, on the background draw list (under every
-// panel).
-void draw_legend_in_corner(const ImVec2& viewport_min, const ImVec2& viewport_max,
-                           const LegendInput& in, float margin = 10.0f);
+// The legend as a small ImGui window at `min` (display units; where ui/legend_place.h put it),
+// so the pointer over it belongs to the legend, not the viewport (no orbit, no pick): its title
+// row is a toggle, true when clicked this frame (the caller flips in.collapsed's source).
+bool legend_window(const ImVec2& min, const LegendInput& in);
+
+// The colour of the swatch beside joint `joint` (weighing `weight` at the vertex) in the hover
+// read-out: the heat map's colour of that weight in the weights view (what the mesh shows there),
+// the joint's dominant-view colour otherwise.
+glm::vec3 hover_swatch_color(ViewMode view, std::span<const glm::vec3> joint_colors, int32_t joint,
+                             float weight) noexcept;
 
 // A one-line message centred at the top of the viewport ("click a joint").
 void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
@@ -67,11 +81,14 @@ void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_ma
 struct HoverInput {
   enum class Kind : uint8_t { None, Joint, Surface };
   Kind kind = Kind::None;
-  int32_t joint = -1;                  // Joint: the overlay joint; Surface: the joint picked there
-  bool selected = false;               // `joint` is the selected joint already
-  float joint_weight = 0.0f;           // Surface: its interpolated weight at the hit point
-  std::string_view mesh_name;          // Surface
-  uint32_t vertex = 0;                 // Surface: the nearest vertex (the mesh's index)
+  int32_t joint = -1;                // Joint: the overlay joint; Surface: the joint picked there
+  bool selected = false;             // `joint` is the selected joint already
+  float joint_weight = 0.0f;         // Surface: its interpolated weight at the hit point
+  std::string_view mesh_name;        // Surface ("" for a mesh without a name)
+  uint32_t mesh_index = 0;           // Surface: the mesh's index (names an unnamed mesh)
+  ViewMode view = ViewMode::Shaded;  // the view shown: the swatches take its colours
+  std::span<const glm::vec3> joint_colors{};  // the dominant view's table (LegendInput's)
+  uint32_t vertex = 0;                        // Surface: the nearest vertex (the mesh's index)
   int64_t file_vertex = -1;            // its index in the file (Mesh::source_vertex), -1: same
   VertexInfluences influences;         // Surface: the nearest vertex's
   std::span<const std::string> names;  // the skeleton's joint names

@@ -240,6 +240,28 @@ TEST(Screenshot, SkeletonOnlyFilesShowTheirSkeleton) {
   EXPECT_GT(bottom - top, img.height / 6) << "the skeleton is not framed";
 }
 
+// Files of points or lines only (assimp's OBJ test models: three bare vertices, and a cube's 12
+// edges as polylines) are drawn as points and lines in the mesh's colour, not refused as
+// "nothing to show": pixels far brighter than the background, the grid (0.42 grey) and the axes
+// (a channel at 0.2) appear, near-grey (the material's colour, unlit), on both paths.
+TEST(Screenshot, PointAndLineFilesAreDrawn) {
+  SV_REQUIRE_SCREENSHOTS();
+  for (const char* file : {"OBJ/point_cloud.obj", "OBJ/testline.obj"}) {
+    for (const char* path : {"gpu", "cpu"}) {
+      SCOPED_TRACE(std::string(file) + " " + path);
+      const Image img = shoot(file, "points_lines", std::string("--skinning ") + path);
+      ASSERT_FALSE(img.rgba.empty());
+      std::size_t drawn = 0;
+      for (std::size_t i = 0; i < img.rgba.size(); i += 4) {
+        const int r = img.rgba[i], g = img.rgba[i + 1], b = img.rgba[i + 2];
+        if (std::min({r, g, b}) > 150 && std::max({r, g, b}) - std::min({r, g, b}) < 40) ++drawn;
+      }
+      // Three points of 4x4 pixels; a cube's edges, hundreds of pixels.
+      EXPECT_GE(drawn, std::string(file).find("point") != std::string::npos ? 24u : 200u);
+    }
+  }
+}
+
 TEST(Window, RunsFramesOnBothPathsAndCloses) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string model = "'" + kModels + "/X/Testwuson.X'";

@@ -1,5 +1,6 @@
 // The debug views' colours on the C++ side (what the legends draw), computed by hand: the heat
-// ramp's stops and easing, the joint hash, the weight-sum levels, the display encoding, and the
+// ramp's stops and easing, the dominant joint colours (golden-ratio slots, tree neighbours
+// apart), the weight-sum levels, the display encoding, and the
 // #defines that carry them to GLSL. view_colors_gl_test.cpp checks the shaders agree.
 #include "gfx/view_colors.h"
 
@@ -7,7 +8,9 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
+#include "asset/default_asset_facts.h"
 #include "skin/weight_stats.h"
 #include "test_util.h"
 
@@ -28,13 +31,97 @@ TEST(ViewColors, HeatRampIsBlendersBlueToRed) {
   EXPECT_NEAR_GLM(heat_color(NAN), glm::vec3(0, 0, 1), 0.0f);
 }
 
-TEST(ViewColors, JointColourHash) {
-  // Joint 0: hue 0 -> pure red k = (1, 0, 0); 0.35 + 0.8 (k - 0.35).
-  EXPECT_NEAR_GLM(joint_color(0), glm::vec3(0.87f, 0.07f, 0.07f), 1e-6f);
-  // Joint 1: h = 2654435761, h >> 8 = 10368889, hue = 0.6180340; 6 hue = 3.708204;
-  // k = clamp(|mod(3.708204 + (0, 4, 2), 6) - 3| - 1) = (0, 0.291796, 1).
-  EXPECT_NEAR_GLM(joint_color(1), glm::vec3(0.07f, 0.3034368f, 0.87f), 1e-5f);
-  EXPECT_NE(joint_color(2), joint_color(3));
+TEST(ViewColors, PackedColoursRoundTrip) {
+  EXPECT_EQ(pack_rgb8(glm::vec3(1.0f, 0.0f, 0.5f)), 255u | 0u << 8 | 128u << 16);
+  EXPECT_EQ(pack_rgb8(glm::vec3(-1.0f, 2.0f, NAN)), 0u | 255u << 8 | 0u << 16);
+  EXPECT_NEAR_GLM(unpack_rgb8(255u | 51u << 8 | 0u << 16), glm::vec3(1.0f, 0.2f, 0.0f), 1e-7f);
+  for (uint32_t k = 0; k < kJointColorSlots; ++k)
+    EXPECT_EQ(unpack_rgb8(pack_rgb8(joint_slot_color(k))), joint_slot_color(k)) << k;
+}
+
+TEST(ViewColors, JointSlotsStepTheHueByTheGoldenRatio) {
+  // Slot 0: hue 0 -> pure red k = (1, 0, 0), plain level 0.3 + 0.85 (k - 0.3) = (0.895, 0.045,
+  // 0.045) -> 8 bits (228, 11, 11).
+  EXPECT_NEAR_GLM(joint_slot_color(0), glm::vec3(228, 11, 11) / 255.0f, 1e-7f);
+  // Slot 1: hue 0.618034, 6 hue = 3.708204; k = clamp(|mod(3.708204 + (0, 4, 2), 6) - 3| - 1) =
+  // (0, 0.291796, 1); dark level 0.22 k = (0, 0.0642, 0.22) -> (0, 16, 56).
+  EXPECT_NEAR_GLM(joint_slot_color(1), glm::vec3(0, 16, 56) / 255.0f, 1e-7f);
+  // Slot 2: hue 0.236068, 6 hue = 1.416408; k = (0.583592, 1, 0); pale 1 + 0.55 (k - 1) =
+  // (0.770976, 1, 0.45) -> (197, 255, 115).
+  EXPECT_NEAR_GLM(joint_slot_color(2), glm::vec3(197, 255, 115) / 255.0f, 1e-7f);
+}
+
+TEST(ViewColors, AChainTakesTheSlotsInOrder) {
+  // Each joint's own slot is far from its parent's and grandparent's: no detour.
+  const std::vector<int32_t> chain = {-1, 0, 1, 2, 3, 4};
+  const std::vector<glm::vec3> c = joint_colors(chain);
+  ASSERT_EQ(c.size(), chain.size());
+  for (uint32_t j = 0; j < chain.size(); ++j) EXPECT_EQ(c[j], joint_slot_color(j)) << j;
+  EXPECT_EQ(joint_color_in(c, 9), kNoValueColor);
+  EXPECT_EQ(joint_color_in(c, -1), kNoValueColor);
+}
+
+// Every pair of tree neighbours (parent and child, grandparent and grandchild, siblings within
+// 8 of each other, a joint and its parent's nearest 3 earlier siblings) at least
+// kJointColorSeparation apart on screen.
+void expect_neighbours_apart(const std::vector<int32_t>& parents, float at_least) {
+  const std::vector<glm::vec3> c = joint_colors(parents);
+  ASSERT_EQ(c.size(), parents.size());
+  std::vector<std::vector<int32_t>> children(parents.size());
+  for (std::size_t j = 0; j < parents.size(); ++j)
+    if (parents[j] >= 0) children[static_cast<std::size_t>(parents[j])].push_back(int32_t(j));
+  float closest = 1e9f;
+  auto check = [&](std::size_t a, std::size_t b) {
+    const float d = display_distance(c[a], c[b]);
+    closest = std::min(closest, d);
+    EXPECT_GE(d, at_least) << "joints " << a << " and " << b;
+  };
+  for (std::size_t j = 0; j < parents.size(); ++j) {
+    if (parents[j] < 0) continue;
+    const auto p = static_cast<std::size_t>(parents[j]);
+    check(j, p);
+    if (parents[p] >= 0) check(j, static_cast<std::size_t>(parents[p]));
+  }
+  for (const std::vector<int32_t>& sibs : children)
+    for (std::size_t a = 0; a < sibs.size(); ++a)
+      for (std::size_t b = a + 1; b < sibs.size() && b <= a + 8; ++b)
+        check(static_cast<std::size_t>(sibs[a]), static_cast<std::size_t>(sibs[b]));
+  EXPECT_GE(closest, at_least);
+}
+
+TEST(ViewColors, TreeNeighboursNeverShareAColour) {
+  // The default character (assets/default.glb): spine_01 and thigh_l, both under the hips, had
+  // the same magenta under the old per-index hash.
+  const std::vector<int32_t> character(test::default_asset::kParents.begin(),
+                                       test::default_asset::kParents.end());
+  expect_neighbours_apart(character, kJointColorSeparation);
+  const std::vector<glm::vec3> c = joint_colors(character);
+  EXPECT_GE(display_distance(c[2], c[15]), kJointColorSeparation);  // spine_01, thigh_l
+  // A hand: 5 fingers of 3 joints under one wrist, depth first.
+  std::vector<int32_t> hand = {-1};
+  for (int f = 0; f < 5; ++f) {
+    hand.push_back(0);
+    hand.push_back(static_cast<int32_t>(hand.size()) - 1);
+    hand.push_back(static_cast<int32_t>(hand.size()) - 1);
+  }
+  expect_neighbours_apart(hand, kJointColorSeparation);
+  // A star of 64 children and a long chain.
+  std::vector<int32_t> star(65, 0);
+  star[0] = -1;
+  expect_neighbours_apart(star, kJointColorSeparation);
+  std::vector<int32_t> chain(300);
+  for (std::size_t j = 0; j < chain.size(); ++j) chain[j] = static_cast<int32_t>(j) - 1;
+  expect_neighbours_apart(chain, kJointColorSeparation);
+  // Random trees (parents first), seeded: each joint under one of the 6 before it.
+  uint32_t seed = 12345u;
+  std::vector<int32_t> random(2000);
+  random[0] = -1;
+  for (std::size_t j = 1; j < random.size(); ++j) {
+    seed = seed * 1664525u + 1013904223u;
+    random[j] = static_cast<int32_t>(j) - 1 -
+                static_cast<int32_t>((seed >> 16) % std::min<std::size_t>(j, 6));
+  }
+  expect_neighbours_apart(random, kJointColorSeparation);
 }
 
 TEST(ViewColors, WeightSumLevelsOnALogScale) {

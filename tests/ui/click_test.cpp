@@ -502,6 +502,28 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_EQ(f.state.render.view, ViewMode::Weights);
 }
 
+// "Flat colours (unlit)": greyed out in the shaded view (a click changes nothing), a toggle in
+// the debug views; the Background colour shows its value beside the swatch (a lone swatch read as
+// a check box); Performance counts the skeleton's joints, not the palette's entries.
+TEST(Clicks, FlatColoursToggleInTheDebugViews) {
+  UiFixture f;
+  ASSERT_EQ(f.state.render.view, ViewMode::Shaded);
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_FALSE(f.state.render.flat_colors);
+  f.state.render.view = ViewMode::Weights;
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_TRUE(f.state.render.flat_colors);
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_FALSE(f.state.render.flat_colors);
+  f.state.render.view = ViewMode::Dominant;
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_TRUE(f.state.render.flat_colors);
+  // The background colour's widget is wider than a check box: swatch plus its hex value.
+  const ui::Landmark* bg = f.marks().find("color:Background");
+  ASSERT_NE(bg, nullptr);
+  EXPECT_GT(bg->rect.w, 4.0f * ImGui::GetFrameHeight());
+}
+
 // Picks entry `i` of the combo at landmark `mark`: opens it, then clicks the entry's row in the
 // popup (ImGui 1.86 lays a combo's entries one text line plus item spacing apart, under a
 // window padding's top margin).

@@ -7,6 +7,9 @@
 
 #include "allocation_counter.h"
 #include "anim/blend.h"
+#include "skin/weight_stats.h"
+#include "ui/legend_place.h"
+#include "ui/viewport_overlay.h"
 #include "ui_fixture.h"
 
 namespace sv::test {
@@ -69,6 +72,58 @@ TEST(UiFrame, NoHeapAllocationPerFrameWithLayers) {
       << "allocations in " << (720 / 37 + 1) * 14 << " frames";
   EXPECT_TRUE(f.stack.fading());
   EXPECT_EQ(f.animator.pose.clip(), 1);  // posed through the stack
+}
+
+// The viewport's legend each frame: placed clear of a moving model box (ui/legend_place.h), drawn
+// as its window, its title clicked now and then (collapsed, opened), with the hover read-out:
+// no allocation once the legend's window exists.
+TEST(UiFrame, NoHeapAllocationPerFrameForTheLegend) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  UiFixture f;
+  const WeightStats stats = compute_weight_stats(f.model);
+  ui::LegendInput in;
+  in.view = ViewMode::WeightSum;
+  in.stats = &stats;
+  in.joints = f.influence;
+  in.names = f.model.skeleton.names;
+  in.joint_colors = f.state.joint_colors;
+  ui::LegendFold fold = ui::LegendFold::Auto;
+  const ui::Rect avoid[] = {ui::Rect{6, 586, 128, 128}, ui::Rect{0, 0, 100, 26}};
+  float shift = 0.0f;
+  f.harness.draw = [&] {
+    ui::ScreenBox box;
+    box.x0 = 500.0f + shift;
+    box.x1 = 700.0f + shift;
+    box.y0 = 100.0f;
+    box.y1 = 600.0f;
+    in.collapsed = false;
+    const ImVec2 full = ui::legend_size(in), title = ui::legend_title_size(in);
+    const ui::LegendPlace place =
+        ui::place_legend(ui::Rect{0, 0, 1280, 720}, box, avoid, glm::vec2(full.x, full.y),
+                         glm::vec2(title.x, title.y), fold, 10.0f);
+    in.collapsed = place.collapsed;
+    if (ui::legend_window(ImVec2(place.rect.x, place.rect.y), in))
+      fold = ui::toggled(place.collapsed);
+    ui::HoverInput h;
+    h.kind = ui::HoverInput::Kind::Surface;
+    h.names = f.model.skeleton.names;
+    h.joint = 3;
+    h.view = ViewMode::Weights;
+    h.joint_colors = f.state.joint_colors;
+    h.influences = vertex_influences(f.model.meshes[0], 0);
+    ui::hover_tooltip(h);
+  };
+  auto sweep = [&] {
+    for (int i = 0; i < 40; ++i) {
+      shift = static_cast<float>(i % 8) * 60.0f;  // the box crosses the corners
+      f.harness.move(20.0f + static_cast<float>(i) * 30.0f, 20.0f + static_cast<float>(i) * 15.0f);
+    }
+    f.harness.click(1200.0f, 20.0f);  // a title row, if the legend is there
+  };
+  sweep();
+  const long before = g_allocations.load();
+  sweep();
+  EXPECT_EQ(g_allocations.load() - before, 0);
 }
 
 }  // namespace

@@ -133,16 +133,86 @@ TEST(Legend, WeightSumClassesAndErrorRamp) {
 TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
   const WeightStats s = stats();
   ui::LegendInput in{ViewMode::Dominant, &s, kJoints, kNames, 1, 2};
+  const std::vector<glm::vec3> colors = joint_colors({-1, 0, 0});
+  in.joint_colors = colors;
   const ImVec2 at(0, 0);
   const Drawn both = draw(in, at);
   expect_inside(both, at);
-  EXPECT_TRUE(both.colors.count(shown(joint_color(1))));
-  EXPECT_TRUE(both.colors.count(shown(joint_color(2))));
+  EXPECT_TRUE(both.colors.count(shown(colors[1])));
+  EXPECT_TRUE(both.colors.count(shown(colors[2])));
   in.selected_joint = -1;
   in.hovered_joint = -1;
   const Drawn none = draw(in, at);
-  EXPECT_FALSE(none.colors.count(shown(joint_color(1))));
+  EXPECT_FALSE(none.colors.count(shown(colors[1])));
   EXPECT_LT(none.size.y, both.size.y);  // a hint line instead of two swatch rows
+}
+
+// The hover read-out's swatches are the view's colours: the heat map's in the weights view (the
+// colour of that joint's weight at the vertex), the dominant table's otherwise.
+TEST(Legend, HoverSwatchesTakeTheViewsColours) {
+  const std::vector<glm::vec3> colors = joint_colors({-1, 0, 0});
+  EXPECT_EQ(ui::hover_swatch_color(ViewMode::Weights, colors, 1, 0.25f), heat_color(0.25f));
+  EXPECT_EQ(ui::hover_swatch_color(ViewMode::Weights, colors, 2, 1.0f), glm::vec3(1, 0, 0));
+  EXPECT_EQ(ui::hover_swatch_color(ViewMode::Dominant, colors, 2, 1.0f), colors[2]);
+  EXPECT_EQ(ui::hover_swatch_color(ViewMode::Shaded, colors, 1, 0.5f), colors[1]);
+  EXPECT_EQ(ui::hover_swatch_color(ViewMode::Dominant, colors, 7, 0.5f), kNoValueColor);
+}
+
+// Collapsed, a legend is its title row alone (with the disclosure arrow), inside the size it
+// announces, and shorter than the whole legend; legend_title_size is that size.
+TEST(Legend, CollapsedIsTheTitleRow) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  const Drawn open = draw(in, ImVec2(0, 0));
+  in.collapsed = true;
+  const Drawn closed = draw(in, ImVec2(0, 0));
+  expect_inside(closed, ImVec2(0, 0));
+  EXPECT_LT(closed.size.y, 0.5f * open.size.y);
+  EXPECT_FALSE(closed.colors.count(shown(kSumUnweightedColor)));  // no swatch rows
+  in.collapsed = false;
+  test::ImGuiHarness imgui;
+  ImVec2 title;
+  imgui.draw = [&] { title = ui::legend_title_size(in); };
+  imgui.frame();
+  EXPECT_EQ(title.x, closed.size.x);
+  EXPECT_EQ(title.y, closed.size.y);
+}
+
+// The legend window's title row toggles it: a click there returns true once (the caller flips
+// its state), a click on the legend's body does not, and the pointer over the legend belongs to
+// ImGui (the viewport neither orbits nor picks under it).
+TEST(Legend, ClickingTheTitleRowCollapsesIt) {
+  const WeightStats s = stats();
+  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  test::ImGuiHarness imgui;
+  const ImVec2 at(600, 300);
+  int toggles = 0;
+  bool over_ui = false;
+  ImVec2 size;
+  imgui.draw = [&] {
+    size = ui::legend_size(in);
+    if (ui::legend_window(at, in)) {
+      ++toggles;
+      in.collapsed = !in.collapsed;
+    }
+  };
+  imgui.frames(2);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 open = size;
+  imgui.click(at.x + 0.5f * size.x, at.y + size.y - line);  // the body
+  EXPECT_EQ(toggles, 0);
+  imgui.move(at.x + 0.5f * size.x, at.y + 0.8f * line);
+  over_ui = ImGui::GetIO().WantCaptureMouse;
+  EXPECT_TRUE(over_ui);
+  imgui.click(at.x + 0.5f * size.x, at.y + 0.8f * line);  // the title row
+  EXPECT_EQ(toggles, 1);
+  EXPECT_TRUE(in.collapsed);
+  imgui.frame();
+  EXPECT_LT(size.y, 0.5f * open.y);  // the title row and its padding
+  EXPECT_LT(size.x, open.x);         // its short title ("Weight sum")
+  imgui.click(at.x + 0.5f * size.x, at.y + 0.8f * line);
+  EXPECT_EQ(toggles, 2);
+  EXPECT_FALSE(in.collapsed);
 }
 
 // The difference views: the heat ramp from blue to red, and the frame's figures; without a
