@@ -48,13 +48,14 @@ for m in lbs dqs cor; do
 done
 convert "$methods_tmp"/{lbs,dqs,cor}-arm.png +append docs/screenshot-methods.png
 # The LBS/DQS difference view of the same frame: the arm (as above, a little wider) over the
-# legend, cut from a render with the panels (--ui puts the legend in the viewport's corner).
+# legend, cut from a render with the panels (--ui --legend-open: the legend whole, in the corner
+# where it covers least of the model: the top-right here).
 "$exe" assets/default.glb --clip twist --time 1 --view method-diff --diff-methods lbs,dqs \
   --size 1440x1080 --screenshot "$methods_tmp/diff.png"
 "$exe" assets/default.glb --clip twist --time 1 --view method-diff --diff-methods lbs,dqs \
-  --size 1440x1080 --ui --screenshot "$methods_tmp/diff-ui.png"
+  --size 1440x1080 --ui --legend-open --screenshot "$methods_tmp/diff-ui.png"
 convert "$methods_tmp/diff.png" -crop 512x375+640+210 +repage "$methods_tmp/diff-arm.png"
-convert "$methods_tmp/diff-ui.png" -crop 512x118+616+886 +repage "$methods_tmp/diff-legend.png"
+convert "$methods_tmp/diff-ui.png" -crop 512x116+616+4 +repage "$methods_tmp/diff-legend.png"
 convert "$methods_tmp"/diff-{arm,legend}.png -background '#1b1c1f' -append +repage \
   -bordercolor '#111111' -border 2 docs/screenshot-method-diff.png
 rm -rf "$methods_tmp"

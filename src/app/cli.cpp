@@ -8,6 +8,8 @@
 #include <iostream>
 #include <system_error>
 
+#include <CLI/CLI.hpp>
+
 #include "app/viewer.h"
 #include "io/model_cache.h"
 #include "ui/controls.h"

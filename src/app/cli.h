@@ -13,11 +13,17 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <glm/vec3.hpp>
 
 #include "io/import.h"
 #include "skin/skin_method.h"
+
+// CLI11 (<CLI/CLI.hpp>) is the costliest header in the tree: ~10 s of compiler time per file
+// that includes it. Only the files that build or run the parser include it (cli.cpp, main.cpp,
+// viewer.cpp, record.cpp, crowd_frame.cpp); the rest see the class name.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace sv {
 

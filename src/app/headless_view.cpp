@@ -35,6 +35,7 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   ro_.skeleton = viewer.skeleton;
   ro_.flat_colors = viewer.flat;
   ui_ = viewer.ui;
+  legend_open_ = viewer.legend_open;
   if (!viewer.camera_view.empty()) {
     ViewAxis a{};
     if (!parse_view_axis(viewer.camera_view, &a))
@@ -119,7 +120,7 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   run_frame(s, choices, FrameClock::picture(time), target, frames_);
   if (ui_) {
     draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, camera_,
-                      gl.warnings());
+                      gl.warnings(), legend_open_);
   }
   gl.target().read_rgba(&rgba_);
   return rgba_;

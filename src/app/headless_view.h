@@ -73,6 +73,7 @@ class HeadlessView {
   CrowdRequest crowd_;  // --crowd
   int32_t joint_ = -1;
   bool ui_ = false;
+  bool legend_open_ = false;  // --legend-open
   bool turntable_ = false;
   std::optional<ViewAxis> axis_;  // --camera-view
   int width_ = 0, height_ = 0;

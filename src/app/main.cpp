@@ -4,6 +4,8 @@
 #include <iostream>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "app/cli.h"
 #include "app/export_pose.h"
 #include "app/record.h"

@@ -663,7 +663,8 @@ ImportResult read_first(ModelLoader& loader, const std::string& path) {
 // A few frames run so auto-sized widgets settle; only the last is rendered.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
-                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings) {
+                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings,
+                       bool legend_open) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
@@ -673,6 +674,7 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   state.new_model(scene->doc.model);
   state.render = options;
   state.selection.joint = joint;
+  if (legend_open) state.legend.fold = ui::LegendFold::Open;
   // The Crowd section as the window would show the crowd drawn (--crowd).
   state.crowd.on = !scene->frame.crowd.empty();
   if (state.crowd.on) state.crowd.settings = scene->frame.crowd.settings();
@@ -731,6 +733,9 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_flag("--flat", o.flat,
                "Debug views in flat colours, unlit (default: lit as the shaded view is)");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
+  app.add_flag("--legend-open", o.legend_open,
+               "With --ui: the debug view's legend whole, even where no corner beside the model "
+               "holds it (a picture of the legend)");
   app.add_option("--frames", o.frames, "Close the window after N frames (0: when closed)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--exit-json", o.exit_json,

@@ -42,6 +42,7 @@ struct ViewerOptions {
   bool skeleton = false;                 // --skeleton: draw the skeleton overlay
   bool flat = false;                     // --flat: debug views unlit (RenderOptions::flat_colors)
   bool ui = false;                       // --ui: draw the panels into the screenshot too
+  bool legend_open = false;              // --legend-open: with --ui, the legend whole
   int frames = 0;                        // --frames N: close after N frames (tests)
   std::string exit_json;    // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
   std::string exit_png;     // --exit-png FILE: the frame (panels included), when as above
@@ -67,10 +68,12 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer);
 // Draws the window's panels over the bound width x height framebuffer, around `viewport`, where
 // the 3D view was drawn (`--screenshot --ui`, `--record --ui`); `window` is the hidden window
 // whose context is current, with `camera` (the legend keeps clear of the model it projects).
-// Makes and destroys its own ImGui context.
+// `legend_open`: the legend whole even where it covers the model (--legend open: a picture of
+// the legend itself). Makes and destroys its own ImGui context.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
-                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings);
+                       const OrbitCamera& camera, const std::vector<std::string>& shader_warnings,
+                       bool legend_open = false);
 
 // Plays viewer.bench_frames frames of options.model's clip (--clip, default the first) at fixed
 // 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then

@@ -25,6 +25,8 @@ TEST(BoneSetOrder, CanonicalSlotsAndVerticesGroupedByJoints) {
                glm::vec4(0.5f, 0.5f, 0.0f, 0.0f), glm::vec4(0.5f, 0.3f, 0.2f, 0.0f),
                glm::vec4(1.0f, 0.0f, 0.0f, 0.0f)};
   m.indices = {0, 1, 2, 2, 3, 4};
+  m.line_indices = {0, 4};  // lines and points follow their vertices too
+  m.point_indices = {3};
   m.max_joint = 9;
   group_vertices_by_bone_set(m);
 
@@ -51,6 +53,8 @@ TEST(BoneSetOrder, CanonicalSlotsAndVerticesGroupedByJoints) {
   EXPECT_EQ(m.weights[4], glm::vec4(0.5f, 0.5f, 0.0f, 0.0f));
   // The same triangles: old (0,1,2) is new (3,0,4); old (2,3,4) is new (4,2,1).
   EXPECT_EQ(m.indices, (std::vector<uint32_t>{3, 0, 4, 4, 2, 1}));
+  EXPECT_EQ(m.line_indices, (std::vector<uint32_t>{3, 1}));  // old 0 is new 3, old 4 new 1
+  EXPECT_EQ(m.point_indices, (std::vector<uint32_t>{2}));    // old 3 is new 2
   EXPECT_EQ(m.max_joint, 5);  // the stray 7 and 9 in unused slots are gone
   EXPECT_EQ(m.source_vertex, (std::vector<uint32_t>{1, 4, 3, 0, 2}));
   // Grouping again changes nothing and keeps the file's indices.

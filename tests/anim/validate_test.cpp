@@ -178,6 +178,19 @@ TEST(ModelValidate, CatchesEachBrokenField) {
   }
   {
     Model m = good_model();
+    m.meshes[0].line_indices = {0, 2};  // a line and a point within the 3 vertices: fine
+    m.meshes[0].point_indices = {1};
+    EXPECT_EQ(m.validate(), "");
+    m.meshes[0].line_indices = {0, 3};  // past 3 vertices
+    EXPECT_NE(m.validate(), "");
+    m.meshes[0].line_indices = {0, 1, 2};  // not whole lines
+    EXPECT_NE(m.validate(), "");
+    m.meshes[0].line_indices.clear();
+    m.meshes[0].point_indices = {3};  // past 3 vertices
+    EXPECT_NE(m.validate(), "");
+  }
+  {
+    Model m = good_model();
     m.meshes[0].joints[1].y = 2;  // skin has bones 0 and 1 only
     EXPECT_NE(m.validate(), "");
   }

@@ -48,6 +48,8 @@ Model sample_model() {
   mesh.weights = {{1, 0, 0, 0}, {0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
   mesh.vertex_flags = {0, kVertexRenormalised, 0, kVertexTruncated};
   mesh.indices = {0, 1, 2, 2, 1, 3};
+  mesh.line_indices = {0, 3, 1, 2};  // format version 9: lines and points besides triangles
+  mesh.point_indices = {3};
   mesh.source_vertex = {2, 0, 3, 1};
   mesh.source_weight_sums = {1.0f, 1.25f, 1.0f, 0.9f};
   mesh.max_joint = 1;
@@ -176,6 +178,8 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(a.weights, b.weights);
   EXPECT_EQ(a.vertex_flags, b.vertex_flags);
   EXPECT_EQ(a.indices, b.indices);
+  EXPECT_EQ(a.line_indices, b.line_indices);
+  EXPECT_EQ(a.point_indices, b.point_indices);
   EXPECT_EQ(a.source_vertex, b.source_vertex);
   EXPECT_EQ(a.source_weight_sums, b.source_weight_sums);
   EXPECT_EQ(a.max_joint, b.max_joint);
