@@ -136,8 +136,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
       << ",\"modelRect\":" << rect(lg.model.x, lg.model.y, lg.model.w, lg.model.h)
       << ",\"corner\":" << quoted(lg.corner) << ",\"collapsed\":" << b(lg.collapsed)
       << ",\"fold\":\"" << ui::fold_name(lg.fold) << "\""
-      << ",\"collapsedToFit\":" << b(lg.collapsed_to_fit)
-      << ",\"overModel\":" << b(lg.over_model) << "}";
+      << ",\"collapsedToFit\":" << b(lg.collapsed_to_fit) << ",\"overModel\":" << b(lg.over_model)
+      << "}";
   } else {
     o << "null";
   }
@@ -217,8 +217,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"message\":" << quoted(in.record_message)
     << ",\"error\":" << (in.record_error ? "true" : "false") << "}";
   o << ",\"exported\":" << quoted(in.exported) << ",\"screenshot\":" << quoted(in.screenshot)
-    << ",\"toast\":"
-    << quoted(in.toast);
+    << ",\"toast\":" << quoted(in.toast)
+    << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false");
   o << "}\n";
   const std::string tmp = path + ".tmp";
   {

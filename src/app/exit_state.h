@@ -28,8 +28,9 @@
 //    "recent":[PATH,...],
 //    "recording":{"running":B,"written":N,"total":N,"message":S,"error":B}  (the Record control),
 //    "exported":S (the last "Export pose (.glb)"'s message),
-//    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's brief
-//    message while it shows, "" none)}
+//    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's last brief
+//    message, "" none; kept after it fades so a test on a loaded machine never races its 2.5 s),
+//    "toastVisible":B (it is on screen now)}
 #pragma once
 
 #include <string>
@@ -63,7 +64,8 @@ struct ExitState {
   bool record_error = false;
   std::string exported;
   std::string screenshot;
-  std::string toast;  // the viewport's message while it shows
+  std::string toast;           // the viewport's last message
+  bool toast_visible = false;  // on screen now
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;

@@ -483,7 +483,8 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.record_error = r.error;
   s.exported = status_.export_message;
   s.screenshot = status_.screenshot;
-  if (state_.toast.visible(ImGui::GetTime())) s.toast = state_.toast.text.data();
+  s.toast = state_.toast.text.data();
+  s.toast_visible = state_.toast.visible(ImGui::GetTime());
   s.frames = &frames_;
   probe.write(s, fw, fh);
 }
