@@ -74,6 +74,10 @@ const VolumeFigures* Scene::volume_of(int32_t clip) {
       job.thread.join();
       job.done = false;
       volumes[slot] = std::move(job.result);
+      // Formatted once here, so the inspector shows them every frame without allocating.
+      VolumeFigures& v = volumes[slot];
+      v.lines.push_back(volume_sampling_line(v));
+      for (std::size_t m = 0; m < v.meshes.size(); ++m) v.lines.push_back(mesh_volume_line(v, m));
       volumes_done[slot] = 1;
       return &volumes[slot];
     } else {

@@ -60,8 +60,8 @@ inline constexpr double kWeldTolerance = 1e-6;
 // What one measurement may cost, in counts. The defaults keep one clip of a 100k-vertex mesh
 // near 0.1 s of CPU skinning and a weld linear in the vertices.
 struct VolumeBudget {
-  std::size_t max_poses = 4096;                     // per clip, both ends included (>= 2)
-  std::size_t max_pose_work = std::size_t{1} << 25;  // poses x vertices of the measured meshes
+  std::size_t max_poses = 4096;                          // per clip, both ends included (>= 2)
+  std::size_t max_pose_work = std::size_t{1} << 25;      // poses x vertices of the measured meshes
   std::size_t max_mesh_vertices = std::size_t{1} << 22;  // per mesh (and 3x that in indices)
   // Weld work per mesh: cell probes plus position comparisons, at most this per vertex plus
   // kWeldWorkSlack. A mesh of seams and poles needs about 30 per vertex.
@@ -98,10 +98,10 @@ std::vector<MeshShape> mesh_shapes(const Model& model, const VolumeBudget& budge
 
 // One mesh's figure over one clip. Changes are V(t) / V(rest) - 1 (signed: < 0 is a loss).
 struct MeshVolume {
-  std::string name;                   // the mesh's name, for the lines
-  MeshShape shape = MeshShape::Open;  // as mesh_shapes said
-  bool measured = false;  // closed, and its rest volume finite and not zero
-  double rest_volume = 0.0;  // V(rest), model-space units cubed (signed as wound)
+  std::string name;                         // the mesh's name, for the lines
+  MeshShape shape = MeshShape::Open;        // as mesh_shapes said
+  bool measured = false;                    // closed, and its rest volume finite and not zero
+  double rest_volume = 0.0;                 // V(rest), model-space units cubed (signed as wound)
   double min_change = 0.0, min_time = 0.0;  // the most negative change over the poses, when
   double max_change = 0.0, max_time = 0.0;  // the most positive
   // The larger in magnitude of the two, and when.
@@ -123,6 +123,9 @@ struct VolumeFigures {
   std::size_t poses = 0;           // poses evaluated, both ends included
   std::size_t poses_at_rate = 0;   // what kVolumeRate would have taken: > poses when capped
   double step = 0.0;               // seconds between poses (the last gap may be shorter)
+  // volume_sampling_line, then mesh_volume_line per mesh, formatted once by whoever keeps the
+  // figures to show them every frame (app/viewer_scene.h); empty until then.
+  std::vector<std::string> lines;
   std::size_t measured() const noexcept;
   bool capped() const noexcept { return poses < poses_at_rate; }
 };
@@ -134,7 +137,8 @@ struct VolumeFigures {
 // front as min(poses_at_rate, the cap)). An out-of-range clip is measured at the rest pose
 // alone. No pose is sampled when no mesh is measured.
 VolumeFigures clip_volume_figures(const Model& model, int32_t clip, const SkinChoice& skin,
-                                  std::span<const MeshShape> shapes, const VolumeBudget& budget = {},
+                                  std::span<const MeshShape> shapes,
+                                  const VolumeBudget& budget = {},
                                   const std::atomic<bool>* cancel = nullptr,
                                   WorkerPool* pool = nullptr,
                                   std::atomic<std::size_t>* progress = nullptr);

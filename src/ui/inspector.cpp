@@ -111,8 +111,11 @@ void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) 
     state.landmarks.add_last_item("text:Volume");
     return;
   }
+  // The scene formats the lines once (VolumeFigures::lines); figures without them are formatted
+  // here (a test's hand-made view).
+  const bool kept = v.lines.size() == v.meshes.size() + 1;
   ImGui::Text("Volume change against the rest pose (%s): %s", skin_method_label(method),
-              volume_sampling_line(v).c_str());
+              kept ? v.lines[0].c_str() : volume_sampling_line(v).c_str());
   state.landmarks.add_last_item("text:Volume");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
@@ -120,7 +123,7 @@ void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) 
         "(signed), then the least and the most; the same lines as skinview --info.");
   ImGui::Indent();
   for (std::size_t m = 0; m < v.meshes.size(); ++m)
-    ImGui::TextUnformatted(mesh_volume_line(v, m).c_str());
+    ImGui::TextUnformatted(kept ? v.lines[m + 1].c_str() : mesh_volume_line(v, m).c_str());
   ImGui::Unindent();
 }
 
