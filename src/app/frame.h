@@ -91,7 +91,7 @@ struct DrawTarget {
   gl::Renderer* renderer = nullptr;
   OrbitCamera* camera = nullptr;  // Keep: read; Load / Turntable: written, then turned by `turn`
   Framing framing = Framing::Keep;
-  float turn = 0.0f;          // radians about the vertical axis, after framing
+  float turn = 0.0f;  // radians about the vertical axis, after framing
   // Load and Turntable: seen along this axis, orthographic (--camera-view), before framing.
   std::optional<ViewAxis> axis;
   int width = 0, height = 0;  // the bound framebuffer

@@ -38,18 +38,18 @@ struct ViewerOptions {
   std::string diff_methods = "lbs,dqs";  // --diff-methods A,B: the method-diff view's pair
   std::string bone;                      // --bone NAME: the joint the weights view shows
   std::string size = "1280x720";         // --size WxH
-  std::string camera_view;  // --camera-view front|back|right|left|top|bottom (orthographic)
-  bool skeleton = false;                 // --skeleton: draw the skeleton overlay
-  bool flat = false;                     // --flat: debug views unlit (RenderOptions::flat_colors)
-  bool ui = false;                       // --ui: draw the panels into the screenshot too
-  bool legend_open = false;              // --legend-open: with --ui, the legend whole
-  int frames = 0;                        // --frames N: close after N frames (tests)
-  std::string exit_json;    // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
-  std::string exit_png;     // --exit-png FILE: the frame (panels included), when as above
-  std::string up = "auto";  // --up auto|y|z: the file's up axis
-  int bench_frames = 0;     // --bench-frames N: play N frames headless, print timings
-  int soak = 0;             // --soak N: frames per model per cycle of the soak run
-  int soak_cycles = 3;      // --soak-cycles C
+  std::string camera_view;   // --camera-view front|back|right|left|top|bottom (orthographic)
+  bool skeleton = false;     // --skeleton: draw the skeleton overlay
+  bool flat = false;         // --flat: debug views unlit (RenderOptions::flat_colors)
+  bool ui = false;           // --ui: draw the panels into the screenshot too
+  bool legend_open = false;  // --legend-open: with --ui, the legend whole
+  int frames = 0;            // --frames N: close after N frames (tests)
+  std::string exit_json;     // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)
+  std::string exit_png;      // --exit-png FILE: the frame (panels included), when as above
+  std::string up = "auto";   // --up auto|y|z: the file's up axis
+  int bench_frames = 0;      // --bench-frames N: play N frames headless, print timings
+  int soak = 0;              // --soak N: frames per model per cycle of the soak run
+  int soak_cycles = 3;       // --soak-cycles C
   std::vector<std::string> more_models;  // further model files (positional; --soak only)
   CrowdOptions crowd;                    // --crowd N and its options (app/crowd_frame.h)
 };

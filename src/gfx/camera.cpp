@@ -188,8 +188,8 @@ glm::mat4 OrbitCamera::projection(float aspect) const noexcept {
 }
 
 bool same_view(const OrbitCamera& a, const OrbitCamera& b) noexcept {
-  return a.target == b.target && a.distance == b.distance && a.yaw == b.yaw &&
-         a.pitch == b.pitch && a.fov_y == b.fov_y && a.radius == b.radius && a.ortho == b.ortho &&
+  return a.target == b.target && a.distance == b.distance && a.yaw == b.yaw && a.pitch == b.pitch &&
+         a.fov_y == b.fov_y && a.radius == b.radius && a.ortho == b.ortho &&
          a.ortho_from_view == b.ortho_from_view;
 }
 

@@ -10,8 +10,7 @@ Bounds joint_bounds(const Model& model, const Animator& pose, int32_t joint) noe
   const std::span<const glm::mat4> matrices = pose.model_matrices();
   const std::span<const glm::mat4> palette = pose.palette();
   const std::size_t joints = model.skeleton.size();
-  if (joint < 0 || static_cast<std::size_t>(joint) >= joints || matrices.size() != joints)
-    return b;
+  if (joint < 0 || static_cast<std::size_t>(joint) >= joints || matrices.size() != joints) return b;
   b.add(glm::vec3(matrices[static_cast<std::size_t>(joint)][3]));
   for (std::size_t j = 0; j < joints; ++j) {
     if (model.skeleton.parents[j] == joint) b.add(glm::vec3(matrices[j][3]));

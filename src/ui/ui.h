@@ -95,7 +95,7 @@ struct UiEdits {
   // View* axis views, ToggleOrtho, ViewUndo, ViewRedo, Screenshot; None when none. The last key
   // of a frame wins.
   Action view = Action::None;
-  ExportRequests exports;   // Record, Cancel, Export pose (state.record, state.export_pose)
+  ExportRequests exports;  // Record, Cancel, Export pose (state.record, state.export_pose)
 };
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render(), in two halves around the

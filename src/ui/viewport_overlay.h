@@ -6,10 +6,11 @@
 // Legends draw into a rectangle the caller gives (ImGui draw-list code), so they work in any
 // layout: legend_size() says how big the legend of an input is (collapsed: its title row),
 // draw_legend() fills a rectangle of that size, and legend_window() puts it in a small
-// undecorated window where ui/legend_place.h placed it, its title row a collapse toggle. All numbers come from WeightStats (computed once per model) or, for
-// the difference views, from the last comparison's DifferenceStats, and all colours from
-// gfx/view_colors.h, the definitions the shaders are built with. Nothing here
-// allocates: text is formatted into stack buffers. Call between ImGui::NewFrame() and Render().
+// undecorated window where ui/legend_place.h placed it, its title row a collapse toggle. All
+// numbers come from WeightStats (computed once per model) or, for the difference views, from the
+// last comparison's DifferenceStats, and all colours from gfx/view_colors.h, the definitions the
+// shaders are built with. Nothing here allocates: text is formatted into stack buffers. Call
+// between ImGui::NewFrame() and Render().
 #pragma once
 
 #include <cstdint>

@@ -44,8 +44,8 @@ void point_at_viewport(WindowDriver& w, const nlohmann::json& s) {
 
 // Numpad 3 looks from the right, orthographic: the default character's left and right shoulders
 // (mirror images across x, the view's depth) fall on the same pixel, and so do its feet, which
-// perspective pulls apart (the near one further from the centre). Numpad 5 goes to perspective, Ctrl+7
-// looks from below, [ undoes back to the side view, ] redoes.
+// perspective pulls apart (the near one further from the centre). Numpad 5 goes to perspective,
+// Ctrl+7 looks from below, [ undoes back to the side view, ] redoes.
 TEST(CameraE2E, TheOrthographicViewsFromTheNumpad) {
   WindowDriver w;
   SV_REQUIRE_DRIVER(w);

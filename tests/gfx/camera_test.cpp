@@ -132,9 +132,9 @@ TEST(OrbitCamera, AxisViewsLookAsBlendersNumpadDoes) {
     glm::vec3 up;       // up the screen
   };
   const Case cases[] = {
-      {ViewAxis::Front, {0, 0, 1}, {0, 1, 0}},  {ViewAxis::Back, {0, 0, -1}, {0, 1, 0}},
-      {ViewAxis::Right, {1, 0, 0}, {0, 1, 0}},  {ViewAxis::Left, {-1, 0, 0}, {0, 1, 0}},
-      {ViewAxis::Top, {0, 1, 0}, {0, 0, -1}},   {ViewAxis::Bottom, {0, -1, 0}, {0, 0, 1}},
+      {ViewAxis::Front, {0, 0, 1}, {0, 1, 0}}, {ViewAxis::Back, {0, 0, -1}, {0, 1, 0}},
+      {ViewAxis::Right, {1, 0, 0}, {0, 1, 0}}, {ViewAxis::Left, {-1, 0, 0}, {0, 1, 0}},
+      {ViewAxis::Top, {0, 1, 0}, {0, 0, -1}},  {ViewAxis::Bottom, {0, -1, 0}, {0, 0, 1}},
   };
   for (const Case& c : cases) {
     OrbitCamera cam;
@@ -209,7 +209,8 @@ TEST(OrbitCamera, ZoomTowardTheCursorKeepsThePointUnderIt) {
     EXPECT_NEAR(after.x, n.x, 1e-5f) << (ortho ? "ortho" : "perspective");
     EXPECT_NEAR(after.y, n.y, 1e-5f);
     // The target moved half way to the point (1 - 0.5 of the offset).
-    const glm::vec3 half = glm::vec3(0.5f, 1.0f, -0.25f) + 0.5f * (p - glm::vec3(0.5f, 1.0f, -0.25f));
+    const glm::vec3 half =
+        glm::vec3(0.5f, 1.0f, -0.25f) + 0.5f * (p - glm::vec3(0.5f, 1.0f, -0.25f));
     for (int i = 0; i < 3; ++i) EXPECT_NEAR(cam.target[i], half[i], 1e-5f);
     // At the clamp the factor shortens, and the point still stays.
     for (int i = 0; i < 40; ++i) cam.zoom_toward(0.5f, n, aspect);
