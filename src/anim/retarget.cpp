@@ -20,17 +20,24 @@ std::string_view without_namespace(std::string_view name) noexcept {
   return at == std::string_view::npos ? name : name.substr(at + 1);
 }
 
-// Model-space rest matrices and rest rotations (quaternion products: scale left out), per joint.
-void rest_model(const Skeleton& sk, std::vector<glm::mat4>* matrices, std::vector<glm::quat>* rot) {
+// The rotation that stands a model upright (Y up): -90 degrees about X for a Z-up file.
+glm::quat upright(bool z_up) {
+  return z_up ? glm::angleAxis(glm::radians(-90.0f), glm::vec3(1, 0, 0)) : glm::quat(1, 0, 0, 0);
+}
+
+// Upright rest matrices and rest rotations (quaternion products: scale left out), per joint.
+void rest_model(const Skeleton& sk, bool z_up, std::vector<glm::mat4>* matrices,
+                std::vector<glm::quat>* rot) {
   const std::size_t n = sk.size();
+  const glm::quat up = upright(z_up);
   matrices->assign(n, glm::mat4(1.0f));
   rot->assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   for (std::size_t j = 0; j < n; ++j) {
     const glm::mat4 local = to_matrix(sk.rest[j]);
     const int32_t p = sk.parents[j];
-    (*matrices)[j] = p < 0 ? local : (*matrices)[static_cast<std::size_t>(p)] * local;
-    (*rot)[j] = p < 0 ? sk.rest[j].rotation
-                      : glm::normalize((*rot)[static_cast<std::size_t>(p)] * sk.rest[j].rotation);
+    (*matrices)[j] = (p < 0 ? glm::mat4_cast(up) : (*matrices)[static_cast<std::size_t>(p)]) * local;
+    (*rot)[j] = glm::normalize((p < 0 ? up : (*rot)[static_cast<std::size_t>(p)]) *
+                               sk.rest[j].rotation);
   }
 }
 
@@ -148,15 +155,16 @@ JointMatch match_joints(const Skeleton& target, const Skeleton& source,
 }
 
 RetargetPlan plan_retarget(const Skeleton& target, const Skeleton& source, const JointMatch& match,
-                           std::span<const ClipRuntime> clips) {
+                           std::span<const ClipRuntime> clips, RetargetAxes axes) {
   RetargetPlan plan;
   const std::size_t nt = target.size();
   plan.joints.resize(nt);
   if (match.source_of.size() != nt || match.target_of.size() != source.size()) return plan;
   std::vector<glm::mat4> mt, ms;
   std::vector<glm::quat> rt, rs;
-  rest_model(target, &mt, &rt);
-  rest_model(source, &ms, &rs);
+  rest_model(target, axes.target_z_up, &mt, &rt);
+  rest_model(source, axes.source_z_up, &ms, &rs);
+  const glm::quat up_t = upright(axes.target_z_up), up_s = upright(axes.source_z_up);
   // The hip: the first mapped joint whose source some clip moves.
   for (std::size_t t = 0; t < nt && plan.figures.hip < 0; ++t) {
     const int32_t s = match.source_of[t];
@@ -172,8 +180,8 @@ RetargetPlan plan_retarget(const Skeleton& target, const Skeleton& source, const
     if (j.source < 0) continue;
     const std::size_t s = static_cast<std::size_t>(j.source);
     const int32_t pt = target.parents[t], ps = source.parents[s];
-    const glm::quat parent_t = pt < 0 ? glm::quat(1, 0, 0, 0) : rt[static_cast<std::size_t>(pt)];
-    const glm::quat parent_s = ps < 0 ? glm::quat(1, 0, 0, 0) : rs[static_cast<std::size_t>(ps)];
+    const glm::quat parent_t = pt < 0 ? up_t : rt[static_cast<std::size_t>(pt)];
+    const glm::quat parent_s = ps < 0 ? up_s : rs[static_cast<std::size_t>(ps)];
     const glm::quat c = glm::normalize(glm::inverse(parent_t) * parent_s);
     const Transform& rest_t = target.rest[t];
     const Transform& rest_s = source.rest[s];
@@ -184,10 +192,17 @@ RetargetPlan plan_retarget(const Skeleton& target, const Skeleton& source, const
       j.scale_ratio[i] = rest_s.scale[i] != 0.0f ? rest_t.scale[i] / rest_s.scale[i] : 1.0f;
     j.scale_same = near_vec(rest_t.scale, rest_s.scale, 1e-6f);
     if (static_cast<int32_t>(t) == plan.figures.hip) {
-      const glm::mat4 parent_mt = pt < 0 ? glm::mat4(1.0f) : mt[static_cast<std::size_t>(pt)];
-      const glm::mat4 parent_ms = ps < 0 ? glm::mat4(1.0f) : ms[static_cast<std::size_t>(ps)];
-      const float ht = glm::length(glm::vec3(mt[t][3]));
-      const float hs = glm::length(glm::vec3(ms[s][3]));
+      const glm::mat4 parent_mt = pt < 0 ? glm::mat4_cast(up_t) : mt[static_cast<std::size_t>(pt)];
+      const glm::mat4 parent_ms = ps < 0 ? glm::mat4_cast(up_s) : ms[static_cast<std::size_t>(ps)];
+      const float ht = std::abs(mt[t][3].y);
+      float hs = std::abs(ms[s][3].y);
+      // A hip that rests at the origin (BVH: zero offsets, the motion places the body) is
+      // measured where the first clip that moves it starts.
+      for (std::size_t c = 0; c < clips.size() && hs <= 1e-6f; ++c) {
+        Transform first;
+        if ((clips[c].keyed()[s] & kKeyedTranslation) != 0 && sample_joint(clips[c], 0.0, s, first))
+          hs = std::abs((parent_ms * glm::vec4(first.translation, 1.0f)).y);
+      }
       plan.figures.target_hip_height = ht;
       plan.figures.source_hip_height = hs;
       const float k = ht > 1e-8f && hs > 1e-8f ? ht / hs : 1.0f;

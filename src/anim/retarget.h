@@ -20,16 +20,19 @@
 // joint turns from the source's rest, starting from the target's own rest; the hip (the first
 // mapped joint, parents first, whose source keys translation) moves the source's root motion
 // scaled by the ratio of the two hip heights; every other joint keeps the target's bone lengths.
-// With P the model-space rest rotation of a joint's parent (quaternion product along the chain:
+// Each side is first stood upright (RetargetAxes: a Z-up file turned -90 degrees about X), so a
+// Z-up clip walks forward on a Y-up character. With P the upright rest rotation of a joint's parent (quaternion product along the chain:
 // uniform scales drop out) and R its rest rotation, on each side:
 //     local_t = C * local_s * inverse(R_s) * inverse(C) * R_t,      C = inverse(P_t) * P_s
 // which is exactly "world rotation = (world delta of the source) * (target's world rest)" when
 // every parent obeys the same rule, so it needs no world poses per key, keeps the source's key
 // times, and is linear in the quaternion (cubic-spline tangents map the same way). Hip:
 //     t_t = inverse(M_t) * (k * M_s * t_s),   k = |hip_t| / |hip_s|
-// with M each side's model-space rest transform of the hip's parent and |hip| the distance of the
-// hip's rest position from the model origin (axis-free: the files may differ in up axis and
-// units; a hip at the origin gives k = 1). Scale keys keep their ratio to the rest scale.
+// with M each side's upright rest transform of the hip's parent and |hip| the height (upright Y)
+// of the hip's rest position above the model origin: the files may differ in units (FBX's
+// centimetres) and proportions. A source hip resting at height 0 (BVH: zero offsets, the motion
+// places the body) is measured where the first clip that moves it starts; a hip still at 0 gives
+// k = 1. Scale keys keep their ratio to the rest scale.
 // Translation keys of other joints are used only where both rests agree (within 1e-5 of the
 // bone's length): otherwise a longer or shorter source bone would stretch the target's.
 // Joints whose rests agree on both sides (and their parents' too) get the source keys unchanged,
@@ -106,10 +109,16 @@ struct RetargetPlan {
   RetargetFigures figures;
 };
 
+// Each side's up axis as its file's convention has it (app/viewer_scene.h format_is_z_up).
+struct RetargetAxes {
+  bool target_z_up = false;
+  bool source_z_up = false;
+};
+
 // `clips` are the source file's (the hip is the first mapped joint, parents first, whose source
 // joint one of them keys in translation). Allocates; load time only.
 RetargetPlan plan_retarget(const Skeleton& target, const Skeleton& source, const JointMatch& match,
-                           std::span<const ClipRuntime> clips);
+                           std::span<const ClipRuntime> clips, RetargetAxes axes = {});
 
 // The source clip `clip` (laid out for the plan's source skeleton) as a runtime clip of `target`
 // named `name`. Target joints whose source translation keys were dropped (TranslationRule::Drop

@@ -12,6 +12,7 @@
 #include "gfx/gl.h"  // before GLFW
 
 #include "anim/worker_pool.h"
+#include "app/animation_files.h"
 #include "app/cli.h"
 #include "app/viewer_scene.h"
 #include "gfx/camera.h"
@@ -223,7 +224,7 @@ HeadlessGl::~HeadlessGl() {
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out, const std::function<std::string(const Model&)>& check) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
-  ImportResult imported = import_model(options.model, import_options(options));
+  ImportResult imported = import_character(options);
   if (!imported.ok()) return bad_input(imported.error);
   const std::optional<int32_t> clip = requested_clip(*imported.model, options);
   if (!clip) return bad_input(no_clip_message(*imported.model, options.model, options.clip));

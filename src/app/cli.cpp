@@ -73,6 +73,15 @@ void add_core_options(CLI::App& app, Options& o) {
     pose->excludes(crossfade);
   }
   crossfade->excludes(clip);
+  app.add_option("--anim", o.anims,
+                 "A file whose animation clips are added to MODEL's (repeatable): its joints "
+                 "matched by name, without namespaces and common prefixes (mixamorig:, "
+                 "Armature|, Character1_), and retargeted where the rest poses differ; the added "
+                 "clips work wherever a clip does")
+      ->allow_extra_args(false);
+  app.add_option("--joint-map", o.joint_map,
+                 "A JSON object pairing --anim files' joint names with MODEL's: "
+                 "{\"file joint\": \"model joint\", ...}, for what the names do not match");
   app.add_option("--method", o.method,
                  "Skinning method for --dump, --screenshot and the window: lbs (linear blending), "
                  "dqs (dual quaternions), cor (optimised centres of rotation) (default lbs)")

@@ -46,6 +46,8 @@ struct Options {
                            // (the mesh exactly as stored), no clip
   std::vector<std::string> layers;  // --layer SPEC, in order (app/blend_options.h)
   std::string crossfade;            // --crossfade SPEC
+  std::vector<std::string> anims;   // --anim FILE: files whose clips are added (animation_files.h)
+  std::string joint_map;            // --joint-map FILE: their joint names -> the model's (JSON)
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
   std::string export_pose;          // --export-pose OUT.glb: the posed mesh as a static glTF
   bool export_skinned = false;      // --export-pose-skinned: keep the skeleton and the weights

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/animation_files.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -125,7 +126,7 @@ std::string resolve_pose(const Options& o, const Model& m, const BlendSpecs& ble
 
 int run_info(const Options& o) {
   if (o.model.empty()) return fail("no model file given (see --help)");
-  ImportResult r = import_model(o.model, import_options(o));
+  ImportResult r = import_character(o);
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
   std::ostringstream out;
@@ -227,7 +228,7 @@ int run_dump(const Options& o) {
     request.times.push_back(0.0);
   }
 
-  ImportResult r = import_model(o.model, import_options(o));
+  ImportResult r = import_character(o);
   if (!r.ok()) return fail(r.error);
   const Model& m = *r.model;
   // The layers' time=T counts from --time (0 with --times); every clip loops in a blend.

@@ -14,6 +14,7 @@
 
 #include "anim/model.h"
 #include "anim/transform.h"
+#include "app/animation_files.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
@@ -348,7 +349,7 @@ int run_export_pose(const Options& o, const std::string& up) {
   BlendSpecs blend;
   if (std::string e = parse_blend_specs(o.layers, o.crossfade, &blend); !e.empty())
     return bad_input(e);
-  ImportResult r = import_model(o.model, import_options(o));
+  ImportResult r = import_character(o);
   if (!r.ok()) return bad_input(r.error);
   const Model& m = *r.model;
   DumpRequest request;

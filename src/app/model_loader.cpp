@@ -8,6 +8,7 @@ namespace sv {
 
 ModelLoader::~ModelLoader() {
   if (lookup_.valid()) lookup_.wait();
+  if (animations_job_.valid()) animations_job_.wait();
   finish_store();
 }
 
@@ -19,6 +20,9 @@ std::string ModelLoader::start(const std::string& path) {
   process_.cancel();
   if (lookup_.valid()) lookup_.wait();  // bounded: a local file of at most kMaxFileBytes
   lookup_ = {};
+  // Bounded by the time limit of each file's import.
+  if (animations_job_.valid()) animations_job_.wait();
+  animations_job_ = {};
   key_.clear();
   path_ = path;
   started_ = std::chrono::steady_clock::now();
@@ -35,11 +39,26 @@ double ModelLoader::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
+std::optional<ModelLoader::Finished> ModelLoader::finish(ImportResult&& result) {
+  if (!result.ok() || animations_.empty()) return Finished{path_, std::move(result)};
+  animations_job_ = std::async(std::launch::async, [r = std::move(result), sources = animations_,
+                                                    options = options_, path = path_]() mutable {
+    add_animation_files(r, path, sources, options);
+    return std::move(r);
+  });
+  return std::nullopt;
+}
+
 std::optional<ModelLoader::Finished> ModelLoader::poll() {
+  if (animations_job_.valid()) {
+    if (animations_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return std::nullopt;
+    return Finished{path_, animations_job_.get()};
+  }
   if (lookup_.valid()) {
     if (lookup_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
     CacheLookup lookup = lookup_.get();
-    if (lookup.result) return Finished{path_, std::move(*lookup.result)};
+    if (lookup.result) return finish(std::move(*lookup.result));
     key_ = std::move(lookup.key);
     ImportOptions child = options_;
     child.keep_stream = !key_.empty();
@@ -63,7 +82,7 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     result->stream.clear();
   }
   key_.clear();
-  return Finished{path_, std::move(*result)};
+  return finish(std::move(*result));
 }
 
 }  // namespace sv

@@ -10,6 +10,10 @@
 // and a cache lookup still running is waited for (it only reads a local file of bounded size).
 // A read past the time limit is given up on. No thread or process outlives the loader.
 //
+// Files whose clips are added to every model read (--anim, "Add animations...";
+// app/animation_files.h) are read after the model, on a thread of their own (each by the worker
+// or from the cache, as the model), so the window keeps drawing meanwhile too.
+//
 // No GL here: the result is an ImportResult; the caller builds the scene (and uploads it) on its
 // own thread.
 #pragma once
@@ -19,6 +23,7 @@
 #include <optional>
 #include <string>
 
+#include "app/animation_files.h"
 #include "io/import.h"
 #include "io/import_cache.h"
 #include "io/import_process.h"
@@ -37,7 +42,13 @@ class ModelLoader {
   // or, when no child could be started, why.
   std::string start(const std::string& path);
 
-  bool busy() const noexcept { return lookup_.valid() || process_.running(); }
+  bool busy() const noexcept {
+    return lookup_.valid() || process_.running() || animations_job_.valid();
+  }
+  // The files whose clips every read from now on adds to its model (none by default). A read in
+  // progress keeps the ones it started with.
+  void set_animations(AnimationSources sources) { animations_ = std::move(sources); }
+  const AnimationSources& animations() const noexcept { return animations_; }
   const std::string& path() const noexcept { return path_; }  // of the read
   double elapsed_seconds() const;                             // 0 when idle
   double time_limit_seconds() const noexcept { return options_.time_limit_s; }
@@ -52,6 +63,8 @@ class ModelLoader {
 
  private:
   void finish_store();
+  // The read's result, or, with animations to add, nothing yet: their job started.
+  std::optional<Finished> finish(ImportResult&& result);
 
   ImportOptions options_;
   ImportProcess process_;
@@ -60,6 +73,8 @@ class ModelLoader {
   std::future<CacheLookup> lookup_;  // the cache lookup in flight
   std::string key_;                  // a miss's cache key: where the worker's model goes
   std::future<void> store_;          // the last store in flight
+  AnimationSources animations_;
+  std::future<ImportResult> animations_job_;  // the model with the animations added, in flight
 };
 
 }  // namespace sv

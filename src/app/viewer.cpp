@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gfx/gl.h"  // before GLFW
@@ -22,6 +23,7 @@
 #include <imgui_impl_opengl3.h>
 #include <CLI/CLI.hpp>
 
+#include "app/animation_files.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/camera_control.h"
@@ -147,7 +149,11 @@ class Viewer final : public WindowFrameHooks {
 
  private:
   void open(const std::string& path);
-  bool adopt(ImportResult&& result, const std::string& path);
+  // "Add animations...": the open model read again (a model-cache hit) with `file`'s clips added.
+  void add_animations(const std::string& file);
+  // `same_model`: the open model again, with more clips (add_animations): the camera, the clip
+  // and its time, the selection and the view stay.
+  bool adopt(ImportResult&& result, const std::string& path, bool same_model = false);
   void finish_open();
   void frame(double wall_seconds);
   // WindowFrameHooks: the window's reactions around run_frame (window_frame.h).
@@ -189,14 +195,35 @@ class Viewer final : public WindowFrameHooks {
   ViewportFrame viewport_frame_;
   Status status_;
   long frames_drawn_ = 0;
+  bool adding_animations_ = false;  // the read in progress is add_animations'
 };
 
 void Viewer::open(const std::string& path) {
+  // Animations added to the previous model were for its skeleton: another file starts without.
+  AnimationSources sources = loader_->animations();
+  sources.files.clear();
+  loader_->set_animations(std::move(sources));
+  adding_animations_ = false;
   status_.load_error = loader_->start(path);
   if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
 
-bool Viewer::adopt(ImportResult&& result, const std::string& path) {
+void Viewer::add_animations(const std::string& file) {
+  if (!scene_) return;
+  AnimationSources sources = loader_->animations();
+  sources.files.push_back(file);
+  loader_->set_animations(std::move(sources));
+  adding_animations_ = true;
+  status_.load_error = loader_->start(scene_->doc.path);
+  if (!status_.load_error.empty()) print_error_line(status_.load_error);
+}
+
+bool Viewer::adopt(ImportResult&& result, const std::string& path, bool same_model) {
+  // What stays when the same model comes back with more clips (its old clips keep their indices).
+  const Player player = scene_ ? scene_->play.player : Player{};
+  const bool z_up = scene_ && scene_->play.z_up;
+  const int32_t joint = state_.selection.joint;
+  const ViewMode view = state_.render.view;
   status_.load_error = adopt_scene(std::move(result), path, &scene_);
   if (!status_.load_error.empty()) {
     print_error_line(status_.load_error);
@@ -205,6 +232,15 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path) {
   recorder_.cancel();  // it recorded the previous model: stop where it is
   renderer_.prepare(scene_->doc.model);
   state_.new_model(scene_->doc.model);
+  if (same_model) {
+    scene_->play.player = player;
+    scene_->play.z_up = z_up;
+    state_.selection.joint = joint;
+    state_.render.view = view;
+    ui::show_toast(state_.toast, "Added animations: %zu clips now",
+                   scene_->doc.model.clips.size());
+    return true;
+  }
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
   picking_.reset();
   crowd_framed_ = 0;
@@ -226,7 +262,13 @@ void Viewer::finish_open() {
   std::optional<ModelLoader::Finished> done = loader_->poll();
   if (!done) return;
   status_.loading.clear();
-  adopt(std::move(done->result), done->path);
+  const bool adding = std::exchange(adding_animations_, false);
+  if (!adopt(std::move(done->result), done->path, adding) && adding) {
+    // The file that failed is not kept: the next read would fail on it again.
+    AnimationSources sources = loader_->animations();
+    if (!sources.files.empty()) sources.files.pop_back();
+    loader_->set_animations(std::move(sources));
+  }
 }
 
 // The viewport's aspect from the pure layout (valid before the first UI frame has run).
@@ -273,6 +315,7 @@ void Viewer::frame(double wall_seconds) {
 
 void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
+  if (edits.add_animations) add_animations(state_.files.open_path);
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
     scene_->play.z_up = state_.render.z_up;
@@ -805,6 +848,9 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   // With no argument, the default character (installed, or the source tree's).
   const std::string model = options.model.empty() ? default_model() : options.model;
   auto loader = std::make_unique<ModelLoader>(import_options(options));
+  AnimationSources sources;
+  if (std::string e = animation_sources(options, &sources); !e.empty()) return bad_input(e);
+  loader->set_animations(std::move(sources));
   ImportResult first;
   if (!model.empty()) {
     first = read_first(*loader, model);

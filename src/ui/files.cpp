@@ -182,7 +182,8 @@ bool save_recent(const FileState& state, std::string* error) {
   return true;
 }
 
-bool file_section(std::string_view current, const LoadStatus& in, FileState& s, Landmarks& marks) {
+FileRequest file_section(std::string_view current, const LoadStatus& in, FileState& s,
+                         Landmarks& marks) {
   if (s.followed != current && !current.empty()) {
     s.followed = std::string(current);
     s.browse_dir = fs::path(s.followed).parent_path().string();
@@ -196,8 +197,22 @@ bool file_section(std::string_view current, const LoadStatus& in, FileState& s, 
                                ImGuiInputTextFlags_EnterReturnsTrue);
   marks.add_last_item("input:path");
   ImGui::SameLine();
-  open |= ImGui::Button("Open");
+  open |= ImGui::Button(s.adding_animations ? "Add" : "Open");
   marks.add_last_item("button:Open");
+  if (current.empty()) s.adding_animations = false;
+  if (s.adding_animations) {
+    warning_text("Pick a file whose clips to add to the model");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) s.adding_animations = false;
+    marks.add_last_item("button:Cancel adding");
+    ImGui::SetNextItemOpen(true);
+  } else if (!current.empty()) {
+    if (ImGui::Button("Add animations...")) {
+      s.adding_animations = true;
+      ImGui::SetNextItemOpen(true);
+    }
+    marks.add_last_item("button:Add animations");
+  }
   if (ImGui::TreeNode("Browse")) {
     marks.add_last_item("node:Browse");
     open |= browser(s, marks);
@@ -233,7 +248,10 @@ bool file_section(std::string_view current, const LoadStatus& in, FileState& s, 
   if (!in.error.empty()) {
     error_text("%.*s", static_cast<int>(in.error.size()), in.error.data());
   }
-  return open;
+  if (!open) return FileRequest::None;
+  if (!s.adding_animations) return FileRequest::Open;
+  s.adding_animations = false;
+  return FileRequest::AddAnimations;
 }
 
 }  // namespace sv::ui

@@ -6,6 +6,10 @@
 // supported_extensions(), i.e. assimp's own list: no list is kept here), each group sorted
 // without regard to case; names starting with a dot are hidden.
 //
+// "Add animations..." turns the browser to picking a file whose clips are added to the open model
+// (app/animation_files.h): until Cancel, opening a file (the path box, a double click, Enter, a
+// Recent entry) asks to add it instead.
+//
 // Recent (the last kRecent files opened) survives restarts in $XDG_CONFIG_HOME/skinview/recent,
 // or ~/.config/skinview/recent when XDG_CONFIG_HOME is unset or not absolute (the XDG base
 // directory rule): one path a line, most recent first.
@@ -41,7 +45,11 @@ struct FileState {
   int32_t selected = -1;                    // index into entries; -1 none
   std::array<std::string, kRecent> recent;  // most recent first; "" = unused
   std::string recent_file;  // where Recent is kept ("" = nowhere: no config folder known)
+  bool adding_animations = false;  // "Add animations..." is picking a file
 };
+
+// What the File section asks for, about state.open_path.
+enum class FileRequest : uint8_t { None, Open, AddAnimations };
 
 // Whether `name`'s extension (after the last dot) is one of `extensions` (lower-case), ignoring
 // case.
@@ -73,9 +81,9 @@ struct LoadStatus {
   std::span<const std::string> shader_warnings;  // shaders replaced by their embedded copy
 };
 
-// Draws the File section's body. Returns true when the user asked to open state.open_path.
-// `current` is the open model's path ("" when none).
-bool file_section(std::string_view current, const LoadStatus& status, FileState& state,
+// Draws the File section's body: what the user asked for this frame. `current` is the open
+// model's path ("" when none: nothing to add animations to).
+FileRequest file_section(std::string_view current, const LoadStatus& status, FileState& state,
                   Landmarks& marks);
 
 }  // namespace sv::ui

@@ -289,7 +289,10 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
   {
     Section file("File###file", "file", "header:File", state.landmarks);
     if (file) {
-      open = file_section(scene.path, status.load, state.files, state.landmarks);
+      const FileRequest request =
+          file_section(scene.path, status.load, state.files, state.landmarks);
+      open = request == FileRequest::Open;
+      edits.add_animations = request == FileRequest::AddAnimations;
     }
   }
   edits.exports = export_section(scene.model != nullptr, status.exports, state.record,
