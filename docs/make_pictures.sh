@@ -102,3 +102,17 @@ done
 montage "${tiles[@]}" -tile 3x1 -geometry +2+2 -background '#1b1c1f' -fill '#d0d0d0' \
   -font DejaVu-Sans -pointsize 16 docs/morph-face.png
 rm -rf "$face"
+# Animations from other files (README): CMU's motion-capture take 01_01.bvh added to the default
+# character with --anim and a joint map (docs/cmu-bvh-to-default.json), retargeted, beside the
+# BVH's own skeleton at the same time, both seen from the right.
+anim_tmp="$(mktemp -d)"
+"$exe" assets/default.glb --anim "$models/BVH/01_01.bvh" --joint-map docs/cmu-bvh-to-default.json \
+  --clip Motion --time 3 --camera-view right --size 800x600 --screenshot "$anim_tmp/character.png"
+"$exe" "$models/BVH/01_01.bvh" --time 3 --camera-view right --size 800x600 \
+  --screenshot "$anim_tmp/bvh.png"
+for f in character bvh; do
+  convert "$anim_tmp/$f.png" -crop 360x420+440+150 +repage -bordercolor '#111111' -border 2 \
+    "$anim_tmp/$f-crop.png"
+done
+convert "$anim_tmp"/{character,bvh}-crop.png +append docs/screenshot-anim-bvh.png
+rm -rf "$anim_tmp"

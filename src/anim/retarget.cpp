@@ -35,9 +35,10 @@ void rest_model(const Skeleton& sk, bool z_up, std::vector<glm::mat4>* matrices,
   for (std::size_t j = 0; j < n; ++j) {
     const glm::mat4 local = to_matrix(sk.rest[j]);
     const int32_t p = sk.parents[j];
-    (*matrices)[j] = (p < 0 ? glm::mat4_cast(up) : (*matrices)[static_cast<std::size_t>(p)]) * local;
-    (*rot)[j] = glm::normalize((p < 0 ? up : (*rot)[static_cast<std::size_t>(p)]) *
-                               sk.rest[j].rotation);
+    (*matrices)[j] =
+        (p < 0 ? glm::mat4_cast(up) : (*matrices)[static_cast<std::size_t>(p)]) * local;
+    (*rot)[j] =
+        glm::normalize((p < 0 ? up : (*rot)[static_cast<std::size_t>(p)]) * sk.rest[j].rotation);
   }
 }
 
@@ -120,16 +121,18 @@ JointMatch match_joints(const Skeleton& target, const Skeleton& source,
     const auto it = source_name.find(target.names[t]);
     if (it != source_name.end() && m.target_of[it->second] < 0) pair(t, it->second);
   }
-  // 3. Equal keys, unique on each side.
+  // 3. Equal keys, unique among each side's joints still unmatched.
   m.target_prefix = common_joint_prefix(target.names);
   m.source_prefix = common_joint_prefix(source.names);
   constexpr std::size_t kShared = static_cast<std::size_t>(-1);
   std::unordered_map<std::string, std::size_t> source_key, target_key;
   for (std::size_t s = 0; s < ns; ++s) {
+    if (m.target_of[s] >= 0) continue;
     auto [it, fresh] = source_key.try_emplace(joint_key(source.names[s], m.source_prefix), s);
     if (!fresh) it->second = kShared;
   }
   for (std::size_t t = 0; t < nt; ++t) {
+    if (m.source_of[t] >= 0) continue;
     auto [it, fresh] = target_key.try_emplace(joint_key(target.names[t], m.target_prefix), t);
     if (!fresh) it->second = kShared;
   }
@@ -138,7 +141,7 @@ JointMatch match_joints(const Skeleton& target, const Skeleton& source,
     const std::string key = joint_key(target.names[t], m.target_prefix);
     if (target_key[key] == kShared) continue;
     const auto it = source_key.find(key);
-    if (it == source_key.end() || it->second == kShared || m.target_of[it->second] >= 0) continue;
+    if (it == source_key.end() || it->second == kShared) continue;
     pair(t, it->second);
     ++m.by_key;
   }

@@ -11,7 +11,8 @@
 //     ':' or '|': Mixamo's "mixamorig:Hips", Blender's "Armature|Hips", Maya's "ns:Hips") and
 //     then its side's common prefix (the longest prefix that every namespace-free name of that
 //     skeleton shares and that ends at a separator '_', '.', '-' or ' ': "Character1_Hips",
-//     "Bip01 Spine"), each side its own. A key two joints of one side share matches nothing.
+//     "Bip01 Spine"), each side its own. A key two still unmatched joints of one side share
+//     matches nothing (assimp's "ROOT" beside a "root" joint: ROOT pairs by rule 2 first).
 // A target joint nothing matches is "unmapped" (it keeps its rest pose, or the pose below in a
 // layer); a source joint no target took is "extra" (its keys are dropped).
 //
@@ -21,8 +22,9 @@
 // mapped joint, parents first, whose source keys translation) moves the source's root motion
 // scaled by the ratio of the two hip heights; every other joint keeps the target's bone lengths.
 // Each side is first stood upright (RetargetAxes: a Z-up file turned -90 degrees about X), so a
-// Z-up clip walks forward on a Y-up character. With P the upright rest rotation of a joint's parent (quaternion product along the chain:
-// uniform scales drop out) and R its rest rotation, on each side:
+// Z-up clip walks forward on a Y-up character. With P the upright rest rotation of a joint's parent
+// (quaternion product along the chain: uniform scales drop out) and R its rest rotation, on each
+// side:
 //     local_t = C * local_s * inverse(R_s) * inverse(C) * R_t,      C = inverse(P_t) * P_s
 // which is exactly "world rotation = (world delta of the source) * (target's world rest)" when
 // every parent obeys the same rule, so it needs no world poses per key, keeps the source's key

@@ -60,8 +60,7 @@ std::string read_joint_map(const std::string& path,
   if (!std::filesystem::is_regular_file(path, ec))
     return path + ": no such file (--joint-map wants a JSON file)";
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxJointMapBytes)
-    return path + ": a joint map is at most 1 MiB of JSON";
+  if (ec || size > kMaxJointMapBytes) return path + ": a joint map is at most 1 MiB of JSON";
   std::ifstream in(path, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) return path + ": cannot read it";
@@ -166,9 +165,9 @@ std::string add_animation_files(ImportResult& character, const std::string& char
   for (const std::string& file : sources.files) {
     ImportResult anim = import_model(file, options);
     if (!anim.ok()) return fail(anim.error);
-    if (std::string e = add_clips_from(*character.model, format_is_z_up(character_path),
-                                       *anim.model, file, sources.joint_map,
-                                       &character.report.notes);
+    if (std::string e =
+            add_clips_from(*character.model, format_is_z_up(character_path), *anim.model, file,
+                           sources.joint_map, &character.report.notes);
         !e.empty())
       return fail(e);
   }

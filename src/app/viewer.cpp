@@ -237,8 +237,7 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path, bool same_mod
     scene_->play.z_up = z_up;
     state_.selection.joint = joint;
     state_.render.view = view;
-    ui::show_toast(state_.toast, "Added animations: %zu clips now",
-                   scene_->doc.model.clips.size());
+    ui::show_toast(state_.toast, "Added animations: %zu clips now", scene_->doc.model.clips.size());
     return true;
   }
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model

@@ -201,10 +201,10 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
   marks.add_last_item("button:Open");
   if (current.empty()) s.adding_animations = false;
   if (s.adding_animations) {
-    warning_text("Pick a file whose clips to add to the model");
-    ImGui::SameLine();
     if (ImGui::SmallButton("Cancel")) s.adding_animations = false;
     marks.add_last_item("button:Cancel adding");
+    ImGui::SameLine();
+    warning_text("Pick a file whose clips to add to the model");
     ImGui::SetNextItemOpen(true);
   } else if (!current.empty()) {
     if (ImGui::Button("Add animations...")) {

@@ -44,7 +44,7 @@ struct FileState {
   std::string list_error;                   // why the folder could not be read
   int32_t selected = -1;                    // index into entries; -1 none
   std::array<std::string, kRecent> recent;  // most recent first; "" = unused
-  std::string recent_file;  // where Recent is kept ("" = nowhere: no config folder known)
+  std::string recent_file;         // where Recent is kept ("" = nowhere: no config folder known)
   bool adding_animations = false;  // "Add animations..." is picking a file
 };
 
@@ -84,6 +84,6 @@ struct LoadStatus {
 // Draws the File section's body: what the user asked for this frame. `current` is the open
 // model's path ("" when none: nothing to add animations to).
 FileRequest file_section(std::string_view current, const LoadStatus& status, FileState& state,
-                  Landmarks& marks);
+                         Landmarks& marks);
 
 }  // namespace sv::ui

@@ -87,11 +87,12 @@ float mean_frame_seconds(std::span<const float> frame_times);
 
 struct UiEdits {
   bool open = false;        // open state.files.open_path
-  bool add_animations = false;  // add state.files.open_path's clips to the open model
   bool frame = false;       // frame the current clip's bounds (F, the Frame button)
   bool reset_view = false;  // back to the opening view (Home)
   bool up_axis = false;     // the up axis changed (scene's z_up: state.render.z_up)
   bool quit = false;        // Ctrl+Q
+  // Add state.files.open_path's clips to the open model ("Add animations...").
+  bool add_animations = false;
   // A camera command the app carries out (it owns the camera and the pose): FrameSelected, the
   // View* axis views, ToggleOrtho, ViewUndo, ViewRedo, Screenshot; None when none. The last key
   // of a frame wins.

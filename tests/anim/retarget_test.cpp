@@ -120,6 +120,16 @@ TEST(JointNames, AKeyTwoJointsShareMatchesNothing) {
   EXPECT_EQ(m.extra.size(), 2u);
 }
 
+TEST(JointNames, AnExactPairDoesNotMakeAKeyAmbiguous) {
+  // assimp's glTF root node "ROOT" beside the file's "root" joint: ROOT pairs with ROOT by its
+  // exact name, so the key "root" is left to one joint a side.
+  const Skeleton target = skeleton({"ROOT", "root", "hips"}, {-1, 0, 1});
+  const Skeleton source = skeleton({"ROOT", "mixamorig:root", "mixamorig:hips"}, {-1, 0, 1});
+  const JointMatch m = match_joints(target, source, {});
+  EXPECT_EQ(m.source_of, (std::vector<int32_t>{0, 1, 2}));
+  EXPECT_EQ(m.by_key, 2u);
+}
+
 // The two-joint rigs of the retargeting tests.
 //  target: Hips at (0,1,0), no rotation; Spine 0.5 above it, no rotation.
 //  source: Hips at (0,2,0) turned 90 degrees about +z (its local +x points up the world's +y);

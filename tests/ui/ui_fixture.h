@@ -53,6 +53,7 @@ class UiFixture {
       v.crowd = crowd;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
+      if (edits.add_animations) ++add_requests;
       keys.clear();
     };
     harness.frames(2);
@@ -126,6 +127,7 @@ class UiFixture {
   bool from_cache = false;       // SceneView::from_cache
   const Crowd* crowd = nullptr;  // SceneView::crowd
   int open_requests = 0;         // frames whose edits asked to open a file (a click spans frames)
+  int add_requests = 0;          // ... and to add a file's animations ("Add animations...")
 };
 
 }  // namespace sv::test
