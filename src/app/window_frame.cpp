@@ -34,6 +34,8 @@ ui::SceneView scene_view(Scene* scene, const FrameState& frames, const gl::Rende
   const CenterTask& centers = scene->centers_for(influences);
   v.centers_progress = centers.started() ? centers.progress() : -1.0f;
   v.centers_failed = centers.done() && !centers_fit(*scene, influences);
+  v.centers_merge = centers.merge();
+  v.centers_depth = centers.depth();
   v.volume = scene->volume_of(scene->play.player.clip);
   v.volume_pending = v.volume == nullptr && scene->volume_pending();
   v.volume_method = scene->frame.animator.skin().method;
