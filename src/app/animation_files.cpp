@@ -155,7 +155,8 @@ std::string add_clips_from(Model& target, bool target_z_up, const Model& source,
 }
 
 std::string add_animation_files(ImportResult& character, const std::string& character_path,
-                                const AnimationSources& sources, const ImportOptions& options) {
+                                const AnimationSources& sources, const ImportOptions& options,
+                                std::vector<std::string>* files_read) {
   if (!character.ok() || sources.empty()) return character.error;
   auto fail = [&](std::string e) {
     character.model.reset();
@@ -164,6 +165,11 @@ std::string add_animation_files(ImportResult& character, const std::string& char
   };
   for (const std::string& file : sources.files) {
     ImportResult anim = import_model(file, options);
+    if (files_read != nullptr) {
+      files_read->push_back(file);
+      files_read->insert(files_read->end(), anim.provenance.read_files.begin(),
+                         anim.provenance.read_files.end());
+    }
     if (!anim.ok()) return fail(anim.error);
     if (std::string e =
             add_clips_from(*character.model, format_is_z_up(character_path), *anim.model, file,

@@ -50,9 +50,11 @@ std::string add_clips_from(Model& target, bool target_z_up, const Model& source,
 // Reads every file of `sources` (import_model: the worker or the cache, under `options`) and adds
 // its clips to character.model, its report lines to character.report.notes. On failure returns
 // the one-line reason and leaves `character` failed (model reset, error set): a character whose
-// added animations did not load is not shown half-done.
+// added animations did not load is not shown half-done. `files_read`, when given, gets each file
+// read and the files its import read (live reload watches them), also when one fails.
 std::string add_animation_files(ImportResult& character, const std::string& character_path,
-                                const AnimationSources& sources, const ImportOptions& options);
+                                const AnimationSources& sources, const ImportOptions& options,
+                                std::vector<std::string>* files_read = nullptr);
 
 struct Options;
 

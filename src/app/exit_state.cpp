@@ -219,6 +219,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   o << ",\"exported\":" << quoted(in.exported) << ",\"screenshot\":" << quoted(in.screenshot)
     << ",\"toast\":" << quoted(in.toast)
     << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false");
+  o << ",\"watch\":{\"on\":" << (in.watching ? "true" : "false") << ",\"files\":" << in.watched
+    << ",\"reloads\":" << in.reloads << "}";
   o << "}\n";
   const std::string tmp = path + ".tmp";
   {

@@ -30,9 +30,11 @@
 //    "exported":S (the last "Export pose (.glb)"'s message),
 //    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's last brief
 //    message, "" none; kept after it fades so a test on a loaded machine never races its 2.5 s),
-//    "toastVisible":B (it is on screen now)}
+//    "toastVisible":B (it is on screen now),
+//    "watch":{"on":B,"files":N,"reloads":N} (live reload: the files watched, the reloads done)}
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 struct GLFWwindow;
@@ -66,6 +68,9 @@ struct ExitState {
   std::string screenshot;
   std::string toast;           // the viewport's last message
   bool toast_visible = false;  // on screen now
+  bool watching = false;       // live reload (app/file_watch.h)
+  std::size_t watched = 0;     // files it watches
+  int reloads = 0;             // reloads of the model shown
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;
