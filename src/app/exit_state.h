@@ -6,8 +6,10 @@
 //   {"frame":N (frames drawn so far), "window":[W,H], "framebuffer":[W,H], "viewport":[x,y,w,h]
 //   (framebuffer pixels, top-left),
 //    "model":PATH|null, "loadError":S, "loading":S (a file being read, "" when none), "clip":I,
-//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "fadeTo":I (a cross-fade's target,
-//    -1 none), "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
+//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "range":{"clip":I,"in":T,"out":T,
+//    "loop":B} (the timeline's in and out points), "clips":[NAME,...] (every clip's name),
+//    "fadeTo":I (a cross-fade's target, -1 none),
+//    "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
 //    "maskJoints":N}] (the layer stack over the clip), "selectedJoint":I,
 //    "selectedJointName":S|null, "hoveredJoint":I, "hoveredMesh":I, "hoveredVertex":I,
 //    "view":"shaded"|..., "skinning":"cpu"|"gpu", "method":"lbs"|"dqs"|"cor" (chosen),

@@ -49,7 +49,8 @@ std::vector<std::string> model_files(const std::string& path, const ImportResult
 }  // namespace
 
 std::optional<ModelLoader::Finished> ModelLoader::finish(ImportResult&& result) {
-  if (!result.ok() || animations_.empty()) {
+  // Every read goes through the job: the clip ranges saved beside the model are read there too.
+  if (!result.ok()) {
     std::vector<std::string> files = model_files(path_, result);
     return Finished{path_, std::move(result), std::move(files)};
   }

@@ -57,6 +57,9 @@ std::string restore_session(const KeptSession& kept, const Model& model, Player*
       player->time = std::clamp(kept.player.time, 0.0, d);
     }
   }
+  // The timeline's in and out points were set on the player's clip: they follow it.
+  player->range_clip =
+      kept.player.range_clip == kept.player.clip && player->clip >= 0 ? player->clip : kRestPose;
   *z_up = kept.z_up;
   *joint = -1;
   if (!kept.joint.empty()) {

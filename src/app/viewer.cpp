@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,6 +29,7 @@
 #include "app/blend_options.h"
 #include "app/camera_control.h"
 #include "app/cli.h"
+#include "app/clip_ranges.h"
 #include "app/exit_state.h"
 #include "app/export_pose.h"
 #include "app/file_watch.h"
@@ -167,6 +169,9 @@ class Viewer final : public WindowFrameHooks {
   // and reads the model again once they changed and settled (app/file_watch.h). Allocates only
   // when the toggle or the files change.
   void watch_files();
+  // The timeline's "Save range": the player's in and out points written to the sidecar beside the
+  // model (app/clip_ranges.h), then the model read again with the range among its clips.
+  void save_range();
   void frame(double wall_seconds);
   // WindowFrameHooks: the window's reactions around run_frame (window_frame.h).
   void before_frame(const ui::UiEdits& key_edits) override;
@@ -209,6 +214,8 @@ class Viewer final : public WindowFrameHooks {
   long frames_drawn_ = 0;
   bool adding_animations_ = false;  // the read in progress is add_animations'
   bool reloading_ = false;          // the read in progress is a live reload
+  bool saving_range_ = false;       // the read in progress adds a range just saved
+  std::string range_saved_;         // what to say once it is shown
   // Live reload: the files the model shown was read from (ModelLoader::Finished::files), whether
   // the watcher watches them, and the watcher's change count last acted on.
   std::vector<std::string> files_;
@@ -219,8 +226,10 @@ class Viewer final : public WindowFrameHooks {
 
 void Viewer::open(const std::string& path) {
   // Animations added to the previous model were for its skeleton: another file starts without.
+  // So were --range's: the sidecar beside the new file brings its own ranges.
   AnimationSources sources = loader_->animations();
   sources.files.clear();
+  sources.ranges.clear();
   loader_->set_animations(std::move(sources));
   adding_animations_ = false;
   reloading_ = false;
@@ -299,16 +308,59 @@ void Viewer::finish_open() {
   status_.loading.clear();
   const bool adding = std::exchange(adding_animations_, false);
   const bool reloading = std::exchange(reloading_, false);
-  const Adopt how = reloading ? Adopt::Reload : adding ? Adopt::AddedClips : Adopt::Open;
+  const bool range = std::exchange(saving_range_, false);
+  const Adopt how = reloading ? Adopt::Reload : adding || range ? Adopt::AddedClips : Adopt::Open;
   if (adopt(std::move(done->result), done->path, how)) {
     files_ = std::move(done->files);
     if (watching_) watcher_.watch(files_);
+    if (range) ui::show_toast(state_.toast, "%s", range_saved_.c_str());
   } else if (adding) {
     // The file that failed is not kept: the next read would fail on it again.
     AnimationSources sources = loader_->animations();
     if (!sources.files.empty()) sources.files.pop_back();
     loader_->set_animations(std::move(sources));
   }
+}
+
+void Viewer::save_range() {
+  if (!scene_ || loader_->busy()) return;
+  const Player& p = scene_->play.player;
+  const Model& m = scene_->doc.model;
+  if (p.clip < 0 || p.range_clip != p.clip || !(p.range_out > p.range_in)) return;
+  ClipRange r;
+  r.name = state_.timeline.range_name;
+  r.clip = m.clips[static_cast<std::size_t>(p.clip)].name();
+  r.start = p.range_in;
+  r.end = std::min(p.range_out, m.clips[static_cast<std::size_t>(p.clip)].duration());
+  const std::string sidecar = ranges_sidecar_path(scene_->doc.path);
+  std::vector<ClipRange> saved;
+  std::string e = read_ranges_sidecar(sidecar, &saved);
+  if (e.empty()) {
+    // A saved range's name is saved over; a clip of the file's (or an added one's) is not.
+    bool is_saved = false;
+    for (const ClipRange& s : saved) is_saved |= s.name == r.name;
+    for (const ClipRuntime& c : m.clips)
+      if (!is_saved && c.name() == r.name) e = "the model has a clip named '" + r.name + "'";
+  }
+  if (e.empty()) {
+    put_range(saved, r);
+    e = write_ranges_sidecar(sidecar, saved);
+  }
+  if (!e.empty()) {
+    ui::show_toast_error(state_.toast, "Range not saved: %s", e.c_str());
+    print_error_line("range not saved: " + e);
+    return;
+  }
+  char what[256];
+  std::snprintf(what, sizeof(what), "Saved range '%s' (%.3f-%.3f s of '%s') to %s", r.name.c_str(),
+                r.start, r.end, r.clip.c_str(),
+                std::filesystem::path(sidecar).filename().string().c_str());
+  range_saved_ = what;
+  saving_range_ = true;
+  reloading_ = false;
+  adding_animations_ = false;
+  status_.load_error = loader_->start(scene_->doc.path);
+  if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
 
 void Viewer::watch_files() {
@@ -385,6 +437,7 @@ void Viewer::frame(double wall_seconds) {
 void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.add_animations) add_animations(state_.files.open_path);
+  if (edits.save_range) save_range();
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
     scene_->play.z_up = state_.render.z_up;
