@@ -15,7 +15,7 @@
 #include "app/reload_session.h"
 #include "temp_dir.h"
 #include "test_util.h"
-#include "tiny_gltf.h"
+#include "skinned_quad_gltf.h"
 #include "ui/ui_fixture.h"
 
 namespace sv::test {

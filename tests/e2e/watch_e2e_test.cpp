@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "../temp_dir.h"
-#include "../tiny_gltf.h"
+#include "../skinned_quad_gltf.h"
 #include "window_driver.h"
 
 namespace sv::test {

@@ -1,4 +1,4 @@
-// A tiny skinned glTF written by the tests (text .gltf beside its .bin): a quad one unit tall
+// A small skinned glTF written by the tests (text .gltf beside its .bin): a quad one unit tall
 // skinned to a chain of joints "root" -> "tip" (-> "extra" when asked), and one clip "bend" that
 // turns "tip" a quarter turn about Z over `duration` seconds. The live reload and clip range
 // tests rewrite it under a running window or command; every figure is small enough to check by
