@@ -27,7 +27,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # ffmpeg (with its ffprobe) for the --video tests only: the viewer runs without it.
-test_packages=("${SKINVIEW_BUILD_PACKAGES[@]}" xvfb xauth xdotool assimp-testmodels ffmpeg)
+# minetest-data for Minetest's player model (character.b3d), the clip ranges' test file.
+test_packages=("${SKINVIEW_BUILD_PACKAGES[@]}" xvfb xauth xdotool assimp-testmodels ffmpeg
+  minetest-data)
 # The glTF validator test runs Khronos' validator under Node.js; use the machine's node if it
 # has one, otherwise Debian's.
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || test_packages+=(nodejs npm)

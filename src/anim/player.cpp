@@ -18,6 +18,20 @@ void Player::advance(double dt, double duration) noexcept {
   if (!playing) return;
   const double step = dt * speed;
   const double t = std::isfinite(step) ? time + step : time;
+  if (in_range_mode()) {
+    const double lo = std::clamp(range_in, 0.0, duration),
+                 hi = std::clamp(range_out, 0.0, duration);
+    if (hi > lo) {
+      const double from = time < lo || time > hi ? lo : t;
+      if (loop) {
+        time = lo + wrap_time(from - lo, hi - lo, true);
+        return;
+      }
+      time = std::clamp(from, lo, hi);
+      if ((step > 0.0 && from >= hi) || (step < 0.0 && from <= lo)) playing = false;
+      return;
+    }
+  }
   if (loop) {
     time = wrap_time(t, duration, true);
     return;
@@ -28,7 +42,12 @@ void Player::advance(double dt, double duration) noexcept {
 }
 
 void Player::play(double duration) noexcept {
-  if (!loop && duration > 0.0) {
+  if (!loop && in_range_mode() && duration > 0.0) {
+    const double lo = std::clamp(range_in, 0.0, duration),
+                 hi = std::clamp(range_out, 0.0, duration);
+    if (speed >= 0.0f && time >= hi) time = lo;
+    if (speed < 0.0f && time <= lo) time = hi;
+  } else if (!loop && duration > 0.0) {
     if (speed >= 0.0f && time >= duration) time = 0.0;
     if (speed < 0.0f && time <= 0.0) time = duration;
   }

@@ -22,6 +22,16 @@ struct Player {
   float speed = 1.0f;
   bool loop = true;
   bool playing = true;
+  // The timeline's in and out points (seconds), set on clip `range_clip`: with `loop_range`, and
+  // while the player plays that clip, playback stays within [range_in, range_out] (clamped to the
+  // clip): a time outside it starts at range_in; it wraps at range_out when looping, stops there
+  // otherwise. Clip ranges (app/clip_ranges.h) are saved from them.
+  double range_in = 0.0, range_out = 0.0;
+  int32_t range_clip = kRestPose;
+  bool loop_range = false;
+  bool in_range_mode() const noexcept {
+    return loop_range && range_clip == clip && clip >= 0 && range_out > range_in;
+  }
 
   // Advances time by dt * speed when playing, wrapping (loop) or clamping (no loop) into
   // [0, duration]; a clamped clip stops at its end. Allocation-free.

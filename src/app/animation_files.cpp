@@ -155,8 +155,9 @@ std::string add_clips_from(Model& target, bool target_z_up, const Model& source,
 }
 
 std::string add_animation_files(ImportResult& character, const std::string& character_path,
-                                const AnimationSources& sources, const ImportOptions& options) {
-  if (!character.ok() || sources.empty()) return character.error;
+                                const AnimationSources& sources, const ImportOptions& options,
+                                std::vector<std::string>* files_read) {
+  if (!character.ok()) return character.error;
   auto fail = [&](std::string e) {
     character.model.reset();
     character.error = e;
@@ -164,6 +165,11 @@ std::string add_animation_files(ImportResult& character, const std::string& char
   };
   for (const std::string& file : sources.files) {
     ImportResult anim = import_model(file, options);
+    if (files_read != nullptr) {
+      files_read->push_back(file);
+      files_read->insert(files_read->end(), anim.provenance.read_files.begin(),
+                         anim.provenance.read_files.end());
+    }
     if (!anim.ok()) return fail(anim.error);
     if (std::string e =
             add_clips_from(*character.model, format_is_z_up(character_path), *anim.model, file,
@@ -171,6 +177,10 @@ std::string add_animation_files(ImportResult& character, const std::string& char
         !e.empty())
       return fail(e);
   }
+  if (std::string e = add_clip_ranges(*character.model, character_path, sources.ranges,
+                                      &character.report.notes, files_read);
+      !e.empty())
+    return fail(e);
   if (std::string e = character.model->validate(); !e.empty())
     return fail("the model with its added animations is inconsistent: " + e);
   return {};
@@ -179,6 +189,12 @@ std::string add_animation_files(ImportResult& character, const std::string& char
 std::string animation_sources(const Options& options, AnimationSources* out) {
   out->files = options.anims;
   out->joint_map.clear();
+  out->ranges.clear();
+  for (const std::string& spec : options.ranges) {
+    ClipRange r;
+    if (std::string e = parse_clip_range(spec, &r); !e.empty()) return e;
+    put_range(out->ranges, r);
+  }
   if (options.joint_map.empty()) return {};
   return read_joint_map(options.joint_map, &out->joint_map);
 }

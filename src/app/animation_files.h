@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "anim/model.h"
+#include "app/clip_ranges.h"
 #include "io/import.h"
 
 namespace sv {
@@ -29,7 +30,10 @@ struct AnimationSources {
   std::vector<std::string> files;  // in order; their clips follow the character's
   // --joint-map: (name in the animation file, name in the character) pairs.
   std::vector<std::pair<std::string, std::string>> joint_map;
-  bool empty() const noexcept { return files.empty(); }
+  // --range: parts of clips added as clips after the files' (app/clip_ranges.h), after the ranges
+  // saved beside the character, which every load reads.
+  std::vector<ClipRange> ranges;
+  bool empty() const noexcept { return files.empty() && ranges.empty(); }
 };
 
 // Reads a joint map: one JSON object of strings, {"file joint": "character joint", ...}, at most
@@ -48,16 +52,19 @@ std::string add_clips_from(Model& target, bool target_z_up, const Model& source,
                            std::vector<std::string>* notes);
 
 // Reads every file of `sources` (import_model: the worker or the cache, under `options`) and adds
-// its clips to character.model, its report lines to character.report.notes. On failure returns
-// the one-line reason and leaves `character` failed (model reset, error set): a character whose
-// added animations did not load is not shown half-done.
+// its clips to character.model, its report lines to character.report.notes; then the clip ranges
+// (the sidecar's beside `character_path`, then sources.ranges: app/clip_ranges.h). On failure
+// returns the one-line reason and leaves `character` failed (model reset, error set): a character
+// whose added animations did not load is not shown half-done. `files_read`, when given, gets each
+// file read and the files its import read (live reload watches them), also when one fails.
 std::string add_animation_files(ImportResult& character, const std::string& character_path,
-                                const AnimationSources& sources, const ImportOptions& options);
+                                const AnimationSources& sources, const ImportOptions& options,
+                                std::vector<std::string>* files_read = nullptr);
 
 struct Options;
 
-// --anim and --joint-map from the command line (the joint map read and checked). "" or the
-// one-line reason.
+// --anim, --joint-map and --range from the command line (the joint map read and checked, the
+// ranges parsed). "" or the one-line reason.
 std::string animation_sources(const Options& options, AnimationSources* out);
 
 // What every headless command reads: options.model through import_model (worker or cache), then

@@ -82,6 +82,13 @@ void add_core_options(CLI::App& app, Options& o) {
   app.add_option("--joint-map", o.joint_map,
                  "A JSON object pairing --anim files' joint names with MODEL's: "
                  "{\"file joint\": \"model joint\", ...}, for what the names do not match");
+  app.add_option(
+         "--range", o.ranges,
+         "NAME:CLIP:START:END (repeatable): the part of CLIP from START to END (seconds, or "
+         "frames at the clip's key rate with an f suffix: 0f:79f) as a clip named NAME, "
+         "usable wherever a clip is (--clip NAME, --layer, --dump, --record, the window); "
+         "ranges saved in the window (MODEL.ranges.json) come back with every load")
+      ->allow_extra_args(false);
   app.add_option("--method", o.method,
                  "Skinning method for --dump, --screenshot and the window: lbs (linear blending), "
                  "dqs (dual quaternions), cor (optimised centres of rotation) (default lbs)")

@@ -48,6 +48,7 @@ struct Options {
   std::string crossfade;            // --crossfade SPEC
   std::vector<std::string> anims;   // --anim FILE: files whose clips are added (animation_files.h)
   std::string joint_map;            // --joint-map FILE: their joint names -> the model's (JSON)
+  std::vector<std::string> ranges;  // --range NAME:CLIP:START:END (app/clip_ranges.h), as typed
   std::string output = "-";         // -o/--output: dump file, "-" = stdout
   std::string export_pose;          // --export-pose OUT.glb: the posed mesh as a static glTF
   bool export_skinned = false;      // --export-pose-skinned: keep the skeleton and the weights

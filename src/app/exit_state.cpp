@@ -89,6 +89,12 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
       << ",\"clipName\":" << quoted(ui::clip_name(scene->doc.model, p.clip))
       << ",\"time\":" << number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
       << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << number(p.speed);
+    o << ",\"range\":{\"clip\":" << p.range_clip << ",\"in\":" << number(p.range_in)
+      << ",\"out\":" << number(p.range_out) << ",\"loop\":" << (p.loop_range ? "true" : "false")
+      << "},\"clips\":[";
+    for (std::size_t c = 0; c < scene->doc.model.clips.size(); ++c)
+      o << (c ? "," : "") << quoted(scene->doc.model.clips[c].name());
+    o << "]";
     const StackPlayer& stack = scene->play.stack;
     o << ",\"fadeTo\":" << stack.fade_to << ",\"layers\":[";
     for (std::size_t i = 0; i < stack.layers.size(); ++i) {
@@ -220,6 +226,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"toast\":" << quoted(in.toast)
     << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false")
     << ",\"framingPending\":" << (in.framing_pending ? "true" : "false");
+  o << ",\"watch\":{\"on\":" << (in.watching ? "true" : "false") << ",\"files\":" << in.watched
+    << ",\"reloads\":" << in.reloads << "}";
   o << "}\n";
   const std::string tmp = path + ".tmp";
   {

@@ -6,8 +6,10 @@
 //   {"frame":N (frames drawn so far), "window":[W,H], "framebuffer":[W,H], "viewport":[x,y,w,h]
 //   (framebuffer pixels, top-left),
 //    "model":PATH|null, "loadError":S, "loading":S (a file being read, "" when none), "clip":I,
-//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "fadeTo":I (a cross-fade's target,
-//    -1 none), "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
+//    "clipName":S, "time":T, "playing":B, "loop":B, "speed":S, "range":{"clip":I,"in":T,"out":T,
+//    "loop":B} (the timeline's in and out points), "clips":[NAME,...] (every clip's name),
+//    "fadeTo":I (a cross-fade's target, -1 none),
+//    "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
 //    "maskJoints":N}] (the layer stack over the clip), "selectedJoint":I,
 //    "selectedJointName":S|null, "hoveredJoint":I, "hoveredMesh":I, "hoveredVertex":I,
 //    "view":"shaded"|..., "skinning":"cpu"|"gpu", "method":"lbs"|"dqs"|"cor" (chosen),
@@ -31,9 +33,11 @@
 //    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's last brief
 //    message, "" none; kept after it fades so a test on a loaded machine never races its 2.5 s),
 //    "toastVisible":B (it is on screen now), "framingPending":B (the camera frames the rest pose
-//    until the clip's bounds, a job, are known: app/camera_control.h AutoFrame)}
+//    until the clip's bounds, a job, are known: app/camera_control.h AutoFrame),
+//    "watch":{"on":B,"files":N,"reloads":N} (live reload: the files watched, the reloads done)}
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 struct GLFWwindow;
@@ -68,6 +72,9 @@ struct ExitState {
   std::string toast;             // the viewport's last message
   bool toast_visible = false;    // on screen now
   bool framing_pending = false;  // the framing waits for the clip's bounds (AutoFrame)
+  bool watching = false;         // live reload (app/file_watch.h)
+  std::size_t watched = 0;       // files it watches
+  int reloads = 0;               // reloads of the model shown
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;

@@ -39,12 +39,27 @@ double ModelLoader::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
 }
 
+namespace {
+std::vector<std::string> model_files(const std::string& path, const ImportResult& result) {
+  std::vector<std::string> files{path};
+  files.insert(files.end(), result.provenance.read_files.begin(),
+               result.provenance.read_files.end());
+  return files;
+}
+}  // namespace
+
 std::optional<ModelLoader::Finished> ModelLoader::finish(ImportResult&& result) {
-  if (!result.ok() || animations_.empty()) return Finished{path_, std::move(result)};
+  // Every read goes through the job: the clip ranges saved beside the model are read there too.
+  if (!result.ok()) {
+    std::vector<std::string> files = model_files(path_, result);
+    return Finished{path_, std::move(result), std::move(files)};
+  }
   animations_job_ = std::async(std::launch::async, [r = std::move(result), sources = animations_,
                                                     options = options_, path = path_]() mutable {
-    add_animation_files(r, path, sources, options);
-    return std::move(r);
+    Finished done{path, {}, model_files(path, r)};
+    add_animation_files(r, path, sources, options, &done.files);
+    done.result = std::move(r);
+    return done;
   });
   return std::nullopt;
 }
@@ -53,7 +68,7 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
   if (animations_job_.valid()) {
     if (animations_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
       return std::nullopt;
-    return Finished{path_, animations_job_.get()};
+    return animations_job_.get();
   }
   if (lookup_.valid()) {
     if (lookup_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return std::nullopt;
@@ -65,7 +80,7 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     if (std::string e = process_.start(path_, child); !e.empty()) {
       ImportResult failed;
       failed.error = std::move(e);
-      return Finished{path_, std::move(failed)};
+      return Finished{path_, std::move(failed), {path_}};
     }
     return std::nullopt;
   }

@@ -22,6 +22,7 @@
 #include <future>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/animation_files.h"
 #include "io/import.h"
@@ -56,6 +57,10 @@ class ModelLoader {
   struct Finished {
     std::string path;
     ImportResult result;  // the import's, or a failure ("PATH: gave up after N s ...", ...)
+    // Every file the read depends on: the model, the files its import read (ImportProvenance::
+    // read_files: buffers, .mtl, textures) and the added animation files with theirs; what live
+    // reload watches (app/file_watch.h). Set on failure too, as far as the read got.
+    std::vector<std::string> files;
   };
   // Call once per frame: the result once the read has ended or been given up on; nothing while
   // it runs, or when idle. Never blocks.
@@ -74,7 +79,7 @@ class ModelLoader {
   std::string key_;                  // a miss's cache key: where the worker's model goes
   std::future<void> store_;          // the last store in flight
   AnimationSources animations_;
-  std::future<ImportResult> animations_job_;  // the model with the animations added, in flight
+  std::future<Finished> animations_job_;  // the model with the animations added, in flight
 };
 
 }  // namespace sv

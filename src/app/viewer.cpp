@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
@@ -28,10 +29,13 @@
 #include "app/blend_options.h"
 #include "app/camera_control.h"
 #include "app/cli.h"
+#include "app/clip_ranges.h"
 #include "app/exit_state.h"
 #include "app/export_pose.h"
+#include "app/file_watch.h"
 #include "app/headless_view.h"
 #include "app/model_loader.h"
+#include "app/reload_session.h"
 #include "app/viewer_scene.h"
 #include "app/viewport_picking.h"
 #include "app/window_frame.h"
@@ -73,6 +77,8 @@ struct Status {
   std::string export_message;                // the last "Export pose (.glb)"'s result
   std::string screenshot;                    // the last picture F12 saved
   bool export_error = false;
+  std::size_t watched = 0;  // files live reload watches (0: off)
+  int reloads = 0;          // live reloads of the model shown that succeeded
 };
 
 // The window's Record control draws this long per UI frame at most (one recorded frame at least):
@@ -97,6 +103,8 @@ ui::StatusView status_view(const Status& st, const FrameState& frames,
   v.load.loading_seconds = st.loading_seconds;
   v.load.loading_limit = st.loading_limit;
   v.load.shader_warnings = st.shader_warnings;
+  v.load.watched = st.watched;
+  v.load.reloads = st.reloads;
   // The true durations of the frames drawn (frame.h: never clamped).
   v.frame_times = std::span<const float>(frames.wall.data(), frames.wall.size());
   v.frame_newest = frames.next;
@@ -144,17 +152,26 @@ Input* input_of(GLFWwindow* w) { return static_cast<Input*>(glfwGetWindowUserPoi
 class Viewer final : public WindowFrameHooks {
  public:
   int run(const Options& options, const ViewerOptions& viewer, const std::string& model,
-          ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader,
+          ModelLoader::Finished first, const Start& start, std::unique_ptr<ModelLoader> loader,
           WindowProbe& probe);
 
  private:
+  // How a read replaces the model shown: another file (a fresh camera and session), or the same
+  // file again -- with more clips (add_animations) or changed on disk (live reload) -- keeping the
+  // camera, the view and the session where it still applies (app/reload_session.h).
+  enum class Adopt { Open, AddedClips, Reload };
   void open(const std::string& path);
   // "Add animations...": the open model read again (a model-cache hit) with `file`'s clips added.
   void add_animations(const std::string& file);
-  // `same_model`: the open model again, with more clips (add_animations): the camera, the clip
-  // and its time, the selection and the view stay.
-  bool adopt(ImportResult&& result, const std::string& path, bool same_model = false);
+  bool adopt(ImportResult&& result, const std::string& path, Adopt how = Adopt::Open);
   void finish_open();
+  // Live reload: follows the "Watch files" toggle, hands the watcher the files of the model shown,
+  // and reads the model again once they changed and settled (app/file_watch.h). Allocates only
+  // when the toggle or the files change.
+  void watch_files();
+  // The timeline's "Save range": the player's in and out points written to the sidecar beside the
+  // model (app/clip_ranges.h), then the model read again with the range among its clips.
+  void save_range();
   void frame(double wall_seconds);
   // WindowFrameHooks: the window's reactions around run_frame (window_frame.h).
   void before_frame(const ui::UiEdits& key_edits) override;
@@ -197,14 +214,26 @@ class Viewer final : public WindowFrameHooks {
   Status status_;
   long frames_drawn_ = 0;
   bool adding_animations_ = false;  // the read in progress is add_animations'
+  bool reloading_ = false;          // the read in progress is a live reload
+  bool saving_range_ = false;       // the read in progress adds a range just saved
+  std::string range_saved_;         // what to say once it is shown
+  // Live reload: the files the model shown was read from (ModelLoader::Finished::files), whether
+  // the watcher watches them, and the watcher's change count last acted on.
+  std::vector<std::string> files_;
+  bool watching_ = false;
+  uint64_t changes_seen_ = 0;
+  FileWatcher watcher_;  // last: its thread stops before the rest goes
 };
 
 void Viewer::open(const std::string& path) {
   // Animations added to the previous model were for its skeleton: another file starts without.
+  // So were --range's: the sidecar beside the new file brings its own ranges.
   AnimationSources sources = loader_->animations();
   sources.files.clear();
+  sources.ranges.clear();
   loader_->set_animations(std::move(sources));
   adding_animations_ = false;
+  reloading_ = false;
   status_.load_error = loader_->start(path);
   if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
@@ -215,32 +244,48 @@ void Viewer::add_animations(const std::string& file) {
   sources.files.push_back(file);
   loader_->set_animations(std::move(sources));
   adding_animations_ = true;
+  reloading_ = false;
   status_.load_error = loader_->start(scene_->doc.path);
   if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
 
-bool Viewer::adopt(ImportResult&& result, const std::string& path, bool same_model) {
-  // What stays when the same model comes back with more clips (its old clips keep their indices).
-  const Player player = scene_ ? scene_->play.player : Player{};
-  const bool z_up = scene_ && scene_->play.z_up;
-  const int32_t joint = state_.selection.joint;
+bool Viewer::adopt(ImportResult&& result, const std::string& path, Adopt how) {
+  // What stays when the same model comes back, by name (its clips and joints may have moved).
+  std::optional<KeptSession> kept;
+  if (how != Adopt::Open && scene_)
+    kept = keep_session(scene_->doc.model, scene_->play.player, scene_->play.stack,
+                        scene_->play.z_up, state_.selection.joint);
   const ViewMode view = state_.render.view;
-  status_.load_error = adopt_scene(std::move(result), path, &scene_);
-  if (!status_.load_error.empty()) {
+  const std::string error = adopt_scene(std::move(result), path, &scene_);
+  if (!error.empty()) {
+    status_.load_error =
+        how == Adopt::Reload ? "Reload failed, the previous model stays: " + error : error;
     print_error_line(status_.load_error);
+    if (how == Adopt::Reload) ui::show_toast_error(state_.toast, "Reload failed (see File)");
     return false;
   }
+  status_.load_error.clear();
   recorder_.cancel();  // it recorded the previous model: stop where it is
   renderer_.prepare(scene_->doc.model);
   state_.new_model(scene_->doc.model);
-  if (same_model) {
-    scene_->play.player = player;
-    scene_->play.z_up = z_up;
+  if (kept) {
+    int32_t joint = -1;
+    const std::string notes = restore_session(*kept, scene_->doc.model, &scene_->play.player,
+                                              &scene_->play.stack, &scene_->play.z_up, &joint);
     state_.selection.joint = joint;
     state_.render.view = view;
-    ui::show_toast(state_.toast, "Added animations: %zu clips now", scene_->doc.model.clips.size());
+    state_.render.z_up = scene_->play.z_up;
+    if (how == Adopt::Reload) {
+      ++status_.reloads;
+      ui::show_toast(state_.toast, "Reloaded %s%s%s", path.c_str(), notes.empty() ? "" : ": ",
+                     notes.c_str());
+    } else {
+      ui::show_toast(state_.toast, "Added animations: %zu clips now%s%s",
+                     scene_->doc.model.clips.size(), notes.empty() ? "" : "; ", notes.c_str());
+    }
     return true;
   }
+  status_.reloads = 0;
   state_.crowd.settings.spacing = 0.0f;  // a crowd on stays on, spaced for the new model
   picking_.reset();
   crowd_framed_ = 0;
@@ -263,11 +308,88 @@ void Viewer::finish_open() {
   if (!done) return;
   status_.loading.clear();
   const bool adding = std::exchange(adding_animations_, false);
-  if (!adopt(std::move(done->result), done->path, adding) && adding) {
+  const bool reloading = std::exchange(reloading_, false);
+  const bool range = std::exchange(saving_range_, false);
+  const Adopt how = reloading ? Adopt::Reload : adding || range ? Adopt::AddedClips : Adopt::Open;
+  if (adopt(std::move(done->result), done->path, how)) {
+    files_ = std::move(done->files);
+    if (watching_) watcher_.watch(files_);
+    if (range) ui::show_toast(state_.toast, "%s", range_saved_.c_str());
+  } else if (adding) {
     // The file that failed is not kept: the next read would fail on it again.
     AnimationSources sources = loader_->animations();
     if (!sources.files.empty()) sources.files.pop_back();
     loader_->set_animations(std::move(sources));
+  }
+}
+
+void Viewer::save_range() {
+  if (!scene_ || loader_->busy()) return;
+  const Player& p = scene_->play.player;
+  const Model& m = scene_->doc.model;
+  if (p.clip < 0 || p.range_clip != p.clip || !(p.range_out > p.range_in)) return;
+  ClipRange r;
+  r.name = state_.timeline.range_name;
+  r.clip = m.clips[static_cast<std::size_t>(p.clip)].name();
+  r.start = p.range_in;
+  r.end = std::min(p.range_out, m.clips[static_cast<std::size_t>(p.clip)].duration());
+  const std::string sidecar = ranges_sidecar_path(scene_->doc.path);
+  std::vector<ClipRange> saved;
+  std::string e = read_ranges_sidecar(sidecar, &saved);
+  if (e.empty()) {
+    // A saved range's name is saved over; a clip of the file's (or an added one's) is not.
+    bool is_saved = false;
+    for (const ClipRange& s : saved) is_saved |= s.name == r.name;
+    for (const ClipRuntime& c : m.clips)
+      if (!is_saved && c.name() == r.name) e = "the model has a clip named '" + r.name + "'";
+  }
+  if (e.empty()) {
+    put_range(saved, r);
+    e = write_ranges_sidecar(sidecar, saved);
+  }
+  if (!e.empty()) {
+    ui::show_toast_error(state_.toast, "Range not saved: %s", e.c_str());
+    print_error_line("range not saved: " + e);
+    return;
+  }
+  char what[256];
+  std::snprintf(what, sizeof(what), "Saved range '%s' (%.3f-%.3f s of '%s') to %s", r.name.c_str(),
+                r.start, r.end, r.clip.c_str(),
+                std::filesystem::path(sidecar).filename().string().c_str());
+  range_saved_ = what;
+  saving_range_ = true;
+  reloading_ = false;
+  adding_animations_ = false;
+  status_.load_error = loader_->start(scene_->doc.path);
+  if (!status_.load_error.empty()) print_error_line(status_.load_error);
+}
+
+void Viewer::watch_files() {
+  const bool want = state_.files.watch && scene_ != nullptr;
+  if (want != watching_) {
+    watching_ = want;
+    watcher_.watch(want ? files_ : std::vector<std::string>{});
+    changes_seen_ = watcher_.changes();
+    status_.watched = want ? files_.size() : 0;
+    if (want) {
+      ui::show_toast(state_.toast, "Watching %zu files for changes", files_.size());
+    } else if (scene_) {
+      ui::show_toast(state_.toast, "Not watching files");
+    }
+  }
+  if (!watching_) return;
+  status_.watched = watcher_.watched();
+  const uint64_t changes = watcher_.changes();
+  // A read in progress (another file, added clips, a reload) goes first; the change waits.
+  if (changes == changes_seen_ || loader_->busy()) return;
+  changes_seen_ = changes;
+  reloading_ = true;
+  adding_animations_ = false;
+  const std::string e = loader_->start(scene_->doc.path);
+  if (!e.empty()) {
+    reloading_ = false;
+    status_.load_error = "Reload failed, the previous model stays: " + e;
+    print_error_line(status_.load_error);
   }
 }
 
@@ -317,6 +439,7 @@ void Viewer::frame(double wall_seconds) {
 void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.add_animations) add_animations(state_.files.open_path);
+  if (edits.save_range) save_range();
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
     scene_->play.z_up = state_.render.z_up;
@@ -530,13 +653,16 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.toast = state_.toast.text.data();
   s.toast_visible = state_.toast.visible(ImGui::GetTime());
   s.framing_pending = auto_frame_.pending();
+  s.watching = watching_;
+  s.watched = status_.watched;
+  s.reloads = status_.reloads;
   s.frames = &frames_;
   probe.write(s, fw, fh);
 }
 
 int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::string& model,
-                ImportResult first, const Start& start, std::unique_ptr<ModelLoader> loader,
-                WindowProbe& probe) {
+                ModelLoader::Finished first, const Start& start,
+                std::unique_ptr<ModelLoader> loader, WindowProbe& probe) {
   loader_ = std::move(loader);
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
@@ -608,7 +734,9 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     if (!ui::load_recent(state_.files)) {
       std::fprintf(stderr, "skinview: cannot read %s\n", state_.files.recent_file.c_str());
     }
-    if (status == 0 && first.ok() && adopt(std::move(first), model)) {
+    state_.files.watch = viewer.watch;
+    files_ = std::move(first.files);
+    if (status == 0 && first.result.ok() && adopt(std::move(first.result), model)) {
       // What the command line asked for, checked by run_viewer before the window opened.
       Player& p = scene_->play.player;
       p.clip = start.clip;
@@ -670,6 +798,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
         open(input_.dropped);
         input_.dropped.clear();
       }
+      watch_files();
       finish_open();
       frame(wall);
       if (probe.requested()) write_state_files(probe, false);
@@ -692,14 +821,15 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
 
 // Reads `path` in the import worker and waits for it (or for --time-limit): the window's first
 // model is read before the window opens, so a bad file exits 2 with no window.
-ImportResult read_first(ModelLoader& loader, const std::string& path) {
+ModelLoader::Finished read_first(ModelLoader& loader, const std::string& path) {
   if (std::string e = loader.start(path); !e.empty()) {
-    ImportResult r;
-    r.error = e;
+    ModelLoader::Finished r;
+    r.path = path;
+    r.result.error = e;
     return r;
   }
   for (;;) {
-    if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(done->result);
+    if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(*done);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
@@ -779,6 +909,10 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_flag("--flat", o.flat,
                "Debug views in flat colours, unlit (default: lit as the shaded view is)");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
+  app.add_flag("--watch", o.watch,
+               "Reload the model when it, or a file it was read from (buffers, textures, .mtl, "
+               "--anim files), changes on disk, keeping the clip, time, selection, layers and "
+               "camera (the window's \"Watch files\")");
   app.add_flag("--legend-open", o.legend_open,
                "With --ui: the debug view's legend whole, even where no corner beside the model "
                "holds it (a picture of the legend)");
@@ -853,11 +987,11 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   AnimationSources sources;
   if (std::string e = animation_sources(options, &sources); !e.empty()) return bad_input(e);
   loader->set_animations(std::move(sources));
-  ImportResult first;
+  ModelLoader::Finished first;
   if (!model.empty()) {
     first = read_first(*loader, model);
-    if (!first.ok()) return bad_input(first.error);
-    const Model& m = *first.model;
+    if (!first.result.ok()) return bad_input(first.result.error);
+    const Model& m = *first.result.model;
     const std::optional<int32_t> clip = requested_clip(m, options);
     if (!clip) return bad_input(no_clip_message(m, model, options.clip));
     start.clip = *clip;

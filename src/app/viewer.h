@@ -42,6 +42,7 @@ struct ViewerOptions {
   bool skeleton = false;     // --skeleton: draw the skeleton overlay
   bool flat = false;         // --flat: debug views unlit (RenderOptions::flat_colors)
   bool ui = false;           // --ui: draw the panels into the screenshot too
+  bool watch = false;        // --watch: live reload (app/file_watch.h)
   bool legend_open = false;  // --legend-open: with --ui, the legend whole
   int frames = 0;            // --frames N: close after N frames (tests)
   std::string exit_json;     // --exit-json FILE: the state at exit and on SIGUSR1 (exit_state.h)

@@ -77,7 +77,8 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
   out.key = ModelCache::key_for(path, import_cache_salt(options), kMaxFileBytes);
   if (out.key.empty()) return out;
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
-  std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path));
+  std::vector<std::string> files;
+  std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path), &files);
   if (!bytes) return out;
   ImportResult r = read_model(*bytes, path);
   if (!r.ok()) {
@@ -86,6 +87,9 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
     return out;
   }
   r.from_cache = true;
+  // The side files where they are now (the stream names them where the worker found them: the
+  // same bytes may have been cached from another folder).
+  r.provenance.read_files = std::move(files);
   if (options.keep_stream) r.stream = std::move(*bytes);
   out.result = std::move(r);
   return out;

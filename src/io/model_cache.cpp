@@ -237,8 +237,7 @@ std::string ModelCache::default_dir() {
   return {};
 }
 
-std::string ModelCache::key_for(const std::string& path, std::string_view salt,
-                                uint64_t max_size) {
+std::string ModelCache::key_for(const std::string& path, std::string_view salt, uint64_t max_size) {
   Hash128 h{};
   if (!hash_file(path, salt, &h, nullptr, max_size)) return {};
   static constexpr char kHex[] = "0123456789abcdef";
@@ -284,7 +283,9 @@ int ModelCache::open_dir(bool create, std::string* why) const {
 }
 
 std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
-                                                     const std::string& model_dir) {
+                                                     const std::string& model_dir,
+                                                     std::vector<std::string>* files) {
+  if (files != nullptr) files->clear();
   if (!is_key(key)) return std::nullopt;
   std::string why;
   const Fd dir(open_dir(false, &why));
@@ -309,8 +310,7 @@ std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
   uint32_t version = 0, listed = 0;
   if (!r.take(sizeof kMagic, magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0 ||
       !r.u32(&version) || version != kEntryVersion || !r.take(kKeyChars, stored_key) ||
-      std::memcmp(stored_key, key.data(), kKeyChars) != 0 || !r.u32(&listed) ||
-      listed > kMaxListed)
+      std::memcmp(stored_key, key.data(), kKeyChars) != 0 || !r.u32(&listed) || listed > kMaxListed)
     return reject();
   const fs::path folder = real_folder(model_dir);
   std::vector<uint8_t> listed_bytes(kMaxPath);
@@ -333,6 +333,7 @@ std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
         !hash_file(file, {}, &now, &now_size, file_size) || now_size != file_size ||
         std::memcmp(now.data(), hash, 16) != 0)
       return reject();
+    if (files != nullptr) files->push_back(file);
   }
   uint64_t payload_size = 0, checksum = 0;
   if (!r.u64(&payload_size) || !r.u64(&checksum) || payload_size != r.left()) return reject();

@@ -60,8 +60,10 @@ class ModelCache {
   // The payload stored under `key`, when there is one that names `key` and whose listed files
   // (resolved against `model_dir`) still resolve and hash as they did; the entry's time is
   // refreshed. A damaged entry, one stored under another key, or one whose files changed, is
-  // removed and gives nothing.
-  std::optional<std::vector<uint8_t>> load(const std::string& key, const std::string& model_dir);
+  // removed and gives nothing. `files`, when given, gets the listed files' paths as they resolve
+  // now (absolute): what a hit was read from besides the model, for live reload to watch.
+  std::optional<std::vector<uint8_t>> load(const std::string& key, const std::string& model_dir,
+                                           std::vector<std::string>* files = nullptr);
 
   // Stores `payload` under `key`, listing `read_files` (paths relative to `model_dir`, or
   // absolute; each resolved) with their current hashes, then trims the folder to the size bound.

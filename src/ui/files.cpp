@@ -212,6 +212,18 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
       ImGui::SetNextItemOpen(true);
     }
     marks.add_last_item("button:Add animations");
+    // Beside it, to keep the browser where it was.
+    ImGui::SameLine();
+    ImGui::Checkbox("Watch files", &s.watch);
+    marks.add_last_item("check:Watch files");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "Reload the model when it, or a file it was read from (buffers, textures, .mtl,\n"
+          "added animations), changes on disk and has kept still for half a second (--watch).\n"
+          "Clip, time, selection, layers and camera stay where they still apply.\n"
+          "Now: %zu files watched, %d reloads since the model was opened.",
+          in.watched, in.reloads);
+    }
   }
   if (ImGui::TreeNode("Browse")) {
     marks.add_last_item("node:Browse");

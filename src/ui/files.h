@@ -6,6 +6,9 @@
 // supported_extensions(), i.e. assimp's own list: no list is kept here), each group sorted
 // without regard to case; names starting with a dot are hidden.
 //
+// "Watch files" turns live reload on and off (what it watches, and how many reloads it made, show
+// beside it); a failed reload's reason shows as a failed load's does, in red.
+//
 // "Add animations..." turns the browser to picking a file whose clips are added to the open model
 // (app/animation_files.h): until Cancel, opening a file (the path box, a double click, Enter, a
 // Recent entry) asks to add it instead.
@@ -46,6 +49,9 @@ struct FileState {
   std::array<std::string, kRecent> recent;  // most recent first; "" = unused
   std::string recent_file;         // where Recent is kept ("" = nowhere: no config folder known)
   bool adding_animations = false;  // "Add animations..." is picking a file
+  // "Watch files" (--watch): reload the model when it or a file it was read from changes on disk
+  // (app/file_watch.h). The app reads it each frame.
+  bool watch = false;
 };
 
 // What the File section asks for, about state.open_path.
@@ -79,6 +85,8 @@ struct LoadStatus {
   double loading_seconds = 0.0;                  // how long it has been read
   double loading_limit = 0.0;                    // when the read is given up on (0: never)
   std::span<const std::string> shader_warnings;  // shaders replaced by their embedded copy
+  std::size_t watched = 0;                       // files "Watch files" watches now
+  int reloads = 0;                               // reloads done since the model was opened
 };
 
 // Draws the File section's body: what the user asked for this frame. `current` is the open

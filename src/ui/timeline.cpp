@@ -83,6 +83,18 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
                 p.clip < 0 ? "rest pose: no time to scrub" : "a single pose (zero duration)");
     return;
   }
+  // The in and out points: the part between them shaded, each end a line.
+  if (p.range_clip == p.clip && p.range_out > p.range_in) {
+    const auto at = [&](double t) {
+      return a.x + size.x * static_cast<float>(std::clamp(t / duration, 0.0, 1.0));
+    };
+    const float x0 = at(p.range_in), x1 = at(p.range_out);
+    const ImU32 edge = p.loop_range ? IM_COL32(90, 200, 255, 255) : IM_COL32(90, 200, 255, 140);
+    dl->AddRectFilled(ImVec2(x0, a.y), ImVec2(x1, b.y),
+                      p.loop_range ? IM_COL32(90, 200, 255, 60) : IM_COL32(90, 200, 255, 28));
+    dl->AddLine(ImVec2(x0, a.y), ImVec2(x0, b.y), edge, 2.0f);
+    dl->AddLine(ImVec2(x1, a.y), ImVec2(x1, b.y), edge, 2.0f);
+  }
   // Second ticks (or tenths for short clips) along the bottom edge.
   const double step = duration > 20.0 ? 5.0 : duration > 2.0 ? 1.0 : 0.1;
   const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -120,7 +132,68 @@ bool slow_playback_notice(const SceneView& scene, char* out, std::size_t size) {
   return true;
 }
 
-void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) {
+// In, Out, "Loop range" and "Save range...": the in and out points of the player's clip, playback
+// kept between them, and their saving as a clip range under a name (UiEdits::save_range).
+void range_controls(Player& p, double duration, ViewerState& s, UiEdits& edits) {
+  const bool clip = p.clip >= 0 && duration > 0.0;
+  ImGui::BeginDisabled(!clip);
+  const bool mine = p.range_clip == p.clip;
+  if (ImGui::SmallButton("In")) {
+    if (!mine) p.range_out = duration;
+    p.range_in = p.time;
+    p.range_clip = p.clip;
+    if (p.range_out <= p.range_in) p.range_out = duration;
+  }
+  s.landmarks.add_last_item("button:In");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("the range starts at the time shown");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Out")) {
+    if (!mine) p.range_in = 0.0;
+    p.range_out = p.time;
+    p.range_clip = p.clip;
+    if (p.range_in >= p.range_out) p.range_in = 0.0;
+  }
+  s.landmarks.add_last_item("button:Out");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("the range ends at the time shown");
+  ImGui::SameLine();
+  ImGui::Checkbox("Loop range", &p.loop_range);
+  s.landmarks.add_last_item("check:Loop range");
+  const bool has = p.range_clip == p.clip && p.range_out > p.range_in;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    if (has)
+      ImGui::SetTooltip("play %.3f s to %.3f s only", p.range_in, p.range_out);
+    else
+      ImGui::SetTooltip("set In and Out first");
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!has);
+  if (ImGui::SmallButton("Save range...")) ImGui::OpenPopup("save_range");
+  s.landmarks.add_last_item("button:Save range");
+  ImGui::EndDisabled();
+  ImGui::EndDisabled();
+  if (ImGui::BeginPopup("save_range")) {
+    ImGui::Text("%.3f s to %.3f s of this clip, as a clip named", p.range_in, p.range_out);
+    ImGui::SetNextItemWidth(200.0f);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter =
+        ImGui::InputText("##range_name", s.timeline.range_name, sizeof(s.timeline.range_name),
+                         ImGuiInputTextFlags_EnterReturnsTrue);
+    s.landmarks.add_last_item("input:Range name");
+    ImGui::SameLine();
+    const bool save = ImGui::Button("Save");
+    s.landmarks.add_last_item("button:Save range name");
+    if ((enter || save) && s.timeline.range_name[0] != '\0') {
+      edits.save_range = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::TextDisabled("kept beside the model (MODEL.ranges.json): it comes back next time");
+    ImGui::EndPopup();
+  }
+}
+
+void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
   if (scene.model == nullptr || scene.player == nullptr) {
     ImGui::TextDisabled("No model loaded.");
     return;
@@ -167,6 +240,8 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   ImGui::Checkbox("Loop", &p.loop);
   s.landmarks.add_last_item("check:Loop");
+  ImGui::SameLine(0, 16);
+  range_controls(p, duration, s, edits);
   if (char notice[96]; slow_playback_notice(scene, notice, sizeof(notice))) {
     // The clock cannot step further than kMaxFrameStep a frame: say so rather than let the clip
     // slow down behind a speed that still reads 1.00x.

@@ -1,5 +1,7 @@
 #include "ui/ui.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -96,7 +98,9 @@ void ViewerState::new_model(const Model& model) {
   render.selected_joint = -1;
   if (model.meshes.empty()) render.skeleton = true;
   tree.reset(model.skeleton);
+  const TimelineState kept_name = timeline;
   timeline = TimelineState{};
+  std::memcpy(timeline.range_name, kept_name.range_name, sizeof(timeline.range_name));
   const int32_t rows = layers.timeline_rows;
   layers = LayersState{};
   layers.timeline_rows = rows;  // the timeline keeps its size until the rows change

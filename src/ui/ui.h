@@ -95,6 +95,9 @@ struct UiEdits {
   bool quit = false;        // Ctrl+Q
   // Add state.files.open_path's clips to the open model ("Add animations...").
   bool add_animations = false;
+  // Save the player's in and out points as the clip range state.timeline.range_name (the
+  // timeline's "Save range": app/clip_ranges.h).
+  bool save_range = false;
   // A camera command the app carries out (it owns the camera and the pose): FrameSelected, the
   // View* axis views, ToggleOrtho, ViewUndo, ViewRedo, Screenshot; None when none. The last key
   // of a frame wins.

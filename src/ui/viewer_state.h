@@ -44,6 +44,7 @@ struct TimelineState {
   int32_t keys_clip = -2;    // what `keys` was computed for (-2: nothing yet)
   int32_t keys_joint = -2;
   uint64_t keys_generation = 0;
+  char range_name[64] = "range";  // the name "Save range" saves the in and out points under
 };
 
 // The Layers section's own state (the stack itself is the scene's: SceneView::stack).

@@ -102,3 +102,72 @@ TEST(Player, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
 
 }  // namespace
 }  // namespace sv
+
+namespace sv {
+namespace {
+
+// The timeline's in and out points (Player::loop_range) on a 4-s clip, in at 1, out at 2.5.
+Player ranged() {
+  Player p;
+  p.clip = 0;
+  p.range_clip = 0;
+  p.range_in = 1.0;
+  p.range_out = 2.5;
+  p.loop_range = true;
+  p.time = 1.0;
+  return p;
+}
+
+TEST(PlayerRange, LoopingStaysBetweenTheInAndOutPoints) {
+  Player p = ranged();
+  p.advance(1.0, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
+  p.advance(1.0, 4.0);  // 3.0 wraps to 1 + 0.5
+  EXPECT_DOUBLE_EQ(p.time, 1.5);
+  p.speed = -1.0f;
+  p.advance(1.0, 4.0);  // 0.5 wraps back to 2.5 - 0.5
+  EXPECT_DOUBLE_EQ(p.time, 2.0);
+  // A time outside the range (scrubbed there) starts again at the in point.
+  p.speed = 1.0f;
+  p.time = 3.5;
+  p.advance(0.25, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 1.0);
+}
+
+TEST(PlayerRange, WithoutLoopItStopsAtTheOutPointAndPlayStartsAtTheIn) {
+  Player p = ranged();
+  p.loop = false;
+  p.advance(2.0, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 2.5);
+  EXPECT_FALSE(p.playing);
+  p.play(4.0);
+  EXPECT_DOUBLE_EQ(p.time, 1.0);
+  EXPECT_TRUE(p.playing);
+}
+
+TEST(PlayerRange, OffOnAnotherClipOrAnEmptyRangeTheWholeClipPlays) {
+  Player p = ranged();
+  p.clip = 1;  // the points were set on clip 0
+  p.time = 3.0;
+  p.advance(0.5, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 3.5);
+  p = ranged();
+  p.loop_range = false;
+  p.time = 3.0;
+  p.advance(0.5, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 3.5);
+  p = ranged();
+  p.range_out = p.range_in;
+  p.time = 3.0;
+  p.advance(0.5, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 3.5);
+  // An out point past the clip's end is the end.
+  p = ranged();
+  p.range_out = 10.0;
+  p.time = 3.5;
+  p.advance(1.0, 4.0);
+  EXPECT_DOUBLE_EQ(p.time, 1.5);
+}
+
+}  // namespace
+}  // namespace sv

@@ -129,6 +129,14 @@ TEST(Record, FramesAreTheScreenshotsUnderALayerAndACrossFade) {
                                 {"0", "0.125", "0.25", "0.375"});
 }
 
+// A clip range (--range, app/clip_ranges.h) records like a clip: walk's 0.25 s to 0.75 s is a
+// 0.5-s clip, two frames at 4 a second.
+TEST(Record, AClipRangeRecordsLikeAClip) {
+  SV_REQUIRE_DISPLAY();
+  expect_frames_are_screenshots({"--range", "stride:walk:0.25:0.75", "--clip", "stride"},
+                                {"--fps", "4"}, {"0", "0.25"});
+}
+
 TEST(Record, CountAndNamesFollowRangeAndRate) {
   SV_REQUIRE_DISPLAY();
   TempDir tmp;
