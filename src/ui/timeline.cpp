@@ -198,14 +198,13 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& /*edits*/) 
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(readout);
-  // Each layer's own time under the bar. The panel grows by a row per layer when their number
-  // changes (the layout applies it next frame; a drag of its edge still sets it after).
+  // Each layer's own time under the bar. The panel grows by a row per layer, where the layout
+  // has room for it (layout.h: never at the side panels' expense).
   const int32_t rows = scene.stack == nullptr ? 0
                                               : static_cast<int32_t>(scene.stack->layers.size()) +
                                                     (scene.stack->fading() ? 1 : 0);
   if (rows != s.layers.timeline_rows) {
-    s.layout_prefs.timeline_height = LayoutPrefs{}.timeline_height +
-                                     static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
+    s.layout_prefs.timeline_rows = static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
     s.layers.timeline_rows = rows;
   }
   layer_timelines(scene, s);
