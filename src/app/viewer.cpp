@@ -479,10 +479,12 @@ void Viewer::exports(const ui::ExportRequests& r) {
   if (r.cancel_record) recorder_.cancel();
   if (r.export_pose && scene_) {
     // The pose of the frame on screen: run_frame has drawn it, nothing has posed since.
-    const std::string e = export_scene_pose(*scene_, state_.render.method,
-                                            state_.export_pose.skinned, state_.export_pose.out);
+    // The full path the panel named (and asked about, when it existed).
+    const std::string& path = state_.export_pose.target;
+    const std::string e =
+        export_scene_pose(*scene_, state_.render.method, state_.export_pose.skinned, path);
     status_.export_error = !e.empty();
-    status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
+    status_.export_message = e.empty() ? "wrote " + path : e;
     if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
   }
   if (!r.record || !scene_) return;
