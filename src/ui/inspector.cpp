@@ -11,6 +11,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "skin/skinning.h"
+#include "ui/model_units.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
@@ -298,6 +299,31 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("perspective / orthographic (numpad 5)");
 }
 
+// The model's size in the file's units and what a unit is (ui/model_units.h).
+void model_section(const SceneView& scene, ViewerState& state) {
+  Section section("Model###model", "model", "header:Model", state.landmarks);
+  if (!section) return;
+  char line[160];
+  if (scene.model_size.x > 0.0f || scene.model_size.y > 0.0f || scene.model_size.z > 0.0f) {
+    format_size(scene.model_size, line, sizeof line);
+    ImGui::TextUnformatted("Size");
+    ImGui::SameLine();
+    fit_text(line);
+    state.landmarks.add_last_item("text:Size");
+  }
+  format_unit(scene.unit_metres, scene.path, line, sizeof line);
+  ImGui::TextUnformatted("Unit");
+  ImGui::SameLine();
+  fit_text(line);
+  state.landmarks.add_last_item("text:Unit", scene.unit_metres > 0.0 ? 1 : 0);
+  if (format_metres(scene.model_size, scene.unit_metres, line, sizeof line)) {
+    ImGui::TextUnformatted("    ");
+    ImGui::SameLine();
+    fit_text(line);
+    state.landmarks.add_last_item("text:Size in metres");
+  }
+}
+
 void report_section(const SceneView& scene, ViewerState& state) {
   char label[64];
   std::snprintf(label, sizeof(label), "Import report (%zu)###report", scene.report.size());
@@ -399,6 +425,7 @@ void inspector_panel(const SceneView& scene, const StatusView& status, ViewerSta
   if (scene.model != nullptr) layers_section(scene, state);
   if (scene.model != nullptr) morphs_section(scene, state);
   if (scene.model != nullptr) crowd_section(scene, state);
+  if (scene.model != nullptr) model_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }
