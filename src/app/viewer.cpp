@@ -39,6 +39,7 @@
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
+#include "ui/fonts.h"
 #include "ui/ui.h"
 
 namespace sv {
@@ -195,8 +196,22 @@ class Viewer final : public WindowFrameHooks {
   ViewportFrame viewport_frame_;
   Status status_;
   long frames_drawn_ = 0;
-  bool adding_animations_ = false;  // the read in progress is add_animations'
+  bool adding_animations_ = false;                   // the read in progress is add_animations'
+  ui::FontGlyphs font_glyphs_{ui::find_cjk_font()};  // glyphs of the names shown (CJK)
 };
+
+// Merges into the font atlas the glyphs that names new on screen need (ui/fonts.h), between
+// frames; a texture the backend already uploaded is uploaded again.
+void update_font(ui::FontGlyphs& glyphs, const ui::ViewerState& state, const Scene* scene) {
+  glyphs.watch(state, scene != nullptr ? &scene->doc.model : nullptr,
+               scene != nullptr ? std::string_view(scene->doc.path) : std::string_view());
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  if (!glyphs.build(atlas)) return;
+  if (atlas.TexID != nullptr) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+}
 
 void Viewer::open(const std::string& path) {
   // Animations added to the previous model were for its skeleton: another file starts without.
@@ -289,6 +304,7 @@ void Viewer::frame_camera(bool reset) {
 }
 
 void Viewer::frame(double wall_seconds) {
+  update_font(font_glyphs_, state_, scene_.get());
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -727,6 +743,8 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   status.shader_warnings = shader_warnings;
   std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s",
                 scene->doc.path.c_str());
+  ui::FontGlyphs glyphs(ui::find_cjk_font());
+  update_font(glyphs, state, scene);
   for (int frame = 0; frame < 3; ++frame) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
