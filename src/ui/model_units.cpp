@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <glm/vec3.hpp>
+
 namespace sv::ui {
 namespace {
 
@@ -20,6 +22,23 @@ void lower_extension(std::string_view path, char* out, std::size_t n) {
 }
 
 bool is(const char* ext, const char* want) { return std::string_view(ext) == want; }
+
+// Three significant figures, but whole numbers from 1000 up: "15100", not "1.51e+04".
+void number(double v, char* out, std::size_t n) {
+  if (std::abs(v) >= 1000.0 && std::abs(v) < 1e12) {
+    std::snprintf(out, n, "%.0f", v);
+  } else {
+    std::snprintf(out, n, "%.3g", v);
+  }
+}
+
+void three(const glm::dvec3& v, const char* before, const char* after, char* out, std::size_t n) {
+  char x[32], y[32], z[32];
+  number(v.x, x, sizeof x);
+  number(v.y, y, sizeof y);
+  number(v.z, z, sizeof z);
+  std::snprintf(out, n, "%s%s x %s x %s%s", before, x, y, z, after);
+}
 
 }  // namespace
 
@@ -39,8 +58,7 @@ const char* unit_name(double m) noexcept {
 }
 
 void format_size(const glm::vec3& s, char* out, std::size_t n) noexcept {
-  std::snprintf(out, n, "%.3g x %.3g x %.3g units (X, Y, Z)", static_cast<double>(s.x),
-                static_cast<double>(s.y), static_cast<double>(s.z));
+  three(glm::dvec3(s), "", " units (X, Y, Z)", out, n);
 }
 
 void format_unit(double m, std::string_view path, char* out, std::size_t n) noexcept {
@@ -70,7 +88,7 @@ void format_unit(double m, std::string_view path, char* out, std::size_t n) noex
 bool format_metres(const glm::vec3& s, double m, char* out, std::size_t n) noexcept {
   out[0] = '\0';
   if (!(m > 0.0) || !std::isfinite(m) || std::abs(m - 1.0) < 1e-9) return false;
-  std::snprintf(out, n, "= %.3g x %.3g x %.3g m", s.x * m, s.y * m, s.z * m);
+  three(glm::dvec3(s) * m, "= ", " m", out, n);
   return true;
 }
 

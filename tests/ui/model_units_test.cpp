@@ -41,6 +41,9 @@ TEST(ModelUnits, SizesInFileUnitsAndInMetres) {
   EXPECT_STREQ(buf, "40 x 180 x 25.5 units (X, Y, Z)");
   ASSERT_TRUE(ui::format_metres(glm::vec3(40.0f, 180.0f, 25.5f), 0.01, buf, sizeof buf));
   EXPECT_STREQ(buf, "= 0.4 x 1.8 x 0.255 m");
+  // FBX/spider.fbx: whole numbers from 1000 up, not 1.51e+04.
+  ui::format_size(glm::vec3(15100.0f, 7970.0f, 19300.0f), buf, sizeof buf);
+  EXPECT_STREQ(buf, "15100 x 7970 x 19300 units (X, Y, Z)");
   EXPECT_FALSE(ui::format_metres(glm::vec3(1.0f), 1.0, buf, sizeof buf)) << "already metres";
   EXPECT_FALSE(ui::format_metres(glm::vec3(1.0f), 0.0, buf, sizeof buf)) << "unknown unit";
   EXPECT_STREQ(buf, "");
