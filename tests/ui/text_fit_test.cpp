@@ -94,6 +94,23 @@ TEST(TextFit, CheckBoxesFlowOntoTheNextRowInANarrowPanel) {
   EXPECT_EQ(axes->rect.y, skeleton->rect.y);
 }
 
+// At 800x500 "Flat colours (unlit)" does not fit beside its box: the label is cut, and a click on
+// the box or on the cut label still toggles it.
+TEST(TextFit, ACutCheckBoxLabelStillToggles) {
+  UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 800.0f, 500.0f);
+  f.state.render.view = ViewMode::Weights;  // the toggle is live in the debug views
+  f.harness.frames(2);
+  ASSERT_FALSE(f.state.render.flat_colors);
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_TRUE(f.state.render.flat_colors);
+  const ui::Landmark* box = f.marks().find("check:Flat colours");
+  ASSERT_NE(box, nullptr);
+  EXPECT_LE(box->rect.w, ImGui::GetFrameHeight() + 0.5f) << "the box alone: the label was cut";
+  // The label's text starts just right of the box.
+  f.harness.click(box->rect.right() + 12.0f, box->rect.y + 0.5f * box->rect.h);
+  EXPECT_FALSE(f.state.render.flat_colors);
+}
+
 // A report note longer than any panel: the inspector widens toward it at 1920x1080, to a quarter
 // of the window (480), and at 1280x720 keeps the viewport's half; the note is cut, and hovering it
 // shows it whole.
