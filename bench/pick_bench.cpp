@@ -27,6 +27,7 @@
 #include <imgui.h>
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/vec2.hpp>
 
 #include "anim/model.h"
 #include "gfx/camera.h"
@@ -39,6 +40,7 @@
 #include "skin/surface_hit.h"
 #include "skin/weight_stats.h"
 #include "synthetic.h"
+#include "ui/legend_place.h"
 #include "ui/viewport_overlay.h"
 
 namespace sv::bench {
@@ -228,9 +230,25 @@ void legend(benchmark::State& state) {
   const std::vector<JointInfluence> joints = joint_influences(model);
   ui::LegendInput in{
       static_cast<ViewMode>(state.range(0)), &stats, joints, model.skeleton.names, 3, 7};
+  // What the window does each frame (app/viewport_picking.cpp): measure the legend and its
+  // title row, place it in the corner the model leaves free (the model in the middle third),
+  // and draw it in its small window.
+  const ui::Rect viewport{0.0f, 0.0f, static_cast<float>(kWidth), static_cast<float>(kHeight)};
+  ui::ScreenBox model_box;
+  model_box.x0 = kWidth / 3.0f;
+  model_box.x1 = 2.0f * kWidth / 3.0f;
+  model_box.y0 = kHeight / 8.0f;
+  model_box.y1 = 7.0f * kHeight / 8.0f;
   for (auto _ : state) {
     ImGui::NewFrame();
-    ui::draw_legend_in_corner(ImVec2(0, 0), ImVec2(kWidth, kHeight), in);
+    in.collapsed = false;
+    const ImVec2 full = ui::legend_size(in);
+    const ImVec2 title = ui::legend_title_size(in);
+    const ui::LegendPlace place =
+        ui::place_legend(viewport, model_box, {}, glm::vec2(full.x, full.y),
+                         glm::vec2(title.x, title.y), ui::LegendFold::Auto, 12.0f);
+    in.collapsed = place.collapsed;
+    benchmark::DoNotOptimize(ui::legend_window(ImVec2(place.rect.x, place.rect.y), in));
     ImGui::EndFrame();
   }
   ImGui::DestroyContext();

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "app/app_common.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
 #include "skin/joint_bounds.h"
@@ -53,6 +54,30 @@ void CameraControl::clear() noexcept {
   history.clear();
   gesture_ = false;
   quiet_ = 0;
+}
+
+void AutoFrame::frame(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
+  clip_ = scene.play.player.clip;
+  const Bounds* clip = scene.bounds_if_known(clip_);  // starts the clip's job if need be
+  pending_ = clip == nullptr;
+  scene.frame.bounds = clip != nullptr ? *clip : *scene.bounds_if_known(kRestPose);
+  frame_scene(scene, camera, options, aspect);
+  framed_ = camera;
+}
+
+bool AutoFrame::settle(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect) {
+  if (!pending_) return false;
+  if (scene.play.player.clip != clip_) {
+    pending_ = false;  // another clip now: the next framing (F, A, Home) frames that one
+    return false;
+  }
+  const Bounds* clip = scene.bounds_if_known(clip_, Scene::BoundsStart::WhenIdle);
+  if (clip == nullptr) return false;
+  pending_ = false;
+  if (!same_view(camera, framed_)) return false;
+  scene.frame.bounds = *clip;
+  frame_scene(scene, camera, options, aspect);
+  return true;
 }
 
 glm::vec2 viewport_ndc(const PixelRect& r, float x, float y) noexcept {

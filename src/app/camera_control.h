@@ -47,6 +47,26 @@ class CameraControl {
   int quiet_ = 0;         // frames since the last move of that gesture
 };
 
+// The window's framing of the clip it plays, whose bounds are a job (Scene::bounds_if_known):
+// frame() frames what is known now (the clip's bounds, else the rest pose's, which are computed
+// at once) and, when the clip's were not known yet, remembers the view it set; settle(), once a
+// frame, reframes on the clip's bounds when they arrive, unless the camera moved since (the
+// user's view is theirs) or another clip is playing. A framing that waited would hold the UI
+// thread for as long as the clip takes to sample (bounded, but seconds on a long clip).
+class AutoFrame {
+ public:
+  void frame(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect);
+  // True when it reframed the camera now.
+  bool settle(Scene& scene, OrbitCamera& camera, RenderOptions& options, float aspect);
+  // The framing waits for a clip's bounds (--exit-json "framingPending").
+  bool pending() const noexcept { return pending_; }
+
+ private:
+  bool pending_ = false;
+  int32_t clip_ = 0;    // the clip whose bounds are awaited
+  OrbitCamera framed_;  // the view frame() set on the rest pose's bounds
+};
+
 // A framebuffer pixel of `viewport` in normalised device coordinates (x right, y up, [-1, 1]).
 glm::vec2 viewport_ndc(const PixelRect& viewport, float x, float y) noexcept;
 

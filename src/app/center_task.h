@@ -36,6 +36,12 @@ class CenterTask {
   bool done() const noexcept;
   // Fraction of vertices done, [0, 1].
   float progress() const noexcept;
+  // The work budget's merge factor (skin/rotation_centers.h, "Budget"): 1 when exact.
+  uint32_t merge() const noexcept { return state_ != nullptr ? state_->progress.merge.load() : 1; }
+  // The subdivision depth the budget allowed (kMaxSubdivision when not reduced).
+  int depth() const noexcept {
+    return state_ != nullptr ? state_->progress.depth.load() : kMaxSubdivision;
+  }
   const std::vector<std::vector<glm::vec3>>& centers() const noexcept { return centers_; }
 
  private:

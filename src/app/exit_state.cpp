@@ -218,7 +218,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"error\":" << (in.record_error ? "true" : "false") << "}";
   o << ",\"exported\":" << quoted(in.exported) << ",\"screenshot\":" << quoted(in.screenshot)
     << ",\"toast\":" << quoted(in.toast)
-    << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false");
+    << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false")
+    << ",\"framingPending\":" << (in.framing_pending ? "true" : "false");
   o << "}\n";
   const std::string tmp = path + ".tmp";
   {

@@ -30,7 +30,8 @@
 //    "exported":S (the last "Export pose (.glb)"'s message),
 //    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's last brief
 //    message, "" none; kept after it fades so a test on a loaded machine never races its 2.5 s),
-//    "toastVisible":B (it is on screen now)}
+//    "toastVisible":B (it is on screen now), "framingPending":B (the camera frames the rest pose
+//    until the clip's bounds, a job, are known: app/camera_control.h AutoFrame)}
 #pragma once
 
 #include <string>
@@ -64,8 +65,9 @@ struct ExitState {
   bool record_error = false;
   std::string exported;
   std::string screenshot;
-  std::string toast;           // the viewport's last message
-  bool toast_visible = false;  // on screen now
+  std::string toast;             // the viewport's last message
+  bool toast_visible = false;    // on screen now
+  bool framing_pending = false;  // the framing waits for the clip's bounds (AutoFrame)
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;

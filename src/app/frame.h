@@ -99,6 +99,20 @@ struct DrawTarget {
   bool clear = true;          // clear the framebuffer to the background first
 };
 
+// The whole of a `width` x `height` framebuffer drawn by `renderer` through `camera` (the
+// headless modes' and the Record control's target).
+inline DrawTarget whole_target(gl::Renderer& renderer, OrbitCamera& camera, int width, int height,
+                               Framing framing = Framing::Keep) {
+  DrawTarget t;
+  t.renderer = &renderer;
+  t.camera = &camera;
+  t.framing = framing;
+  t.width = width;
+  t.height = height;
+  t.viewport = PixelRect{0, 0, width, height};
+  return t;
+}
+
 // The record of one frame: what it showed and what it cost. Spans point into the scene and stay
 // valid until its next frame.
 struct Frame {

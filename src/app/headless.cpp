@@ -53,6 +53,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   }
   s.play.player = Player{};
   s.play.player.clip = clip;
+  s.frame.bounds = s.bounds_of(clip);  // framed (and the crowd spaced) on the clip's bounds
   gl.renderer().prepare(s.doc.model);
   CrowdRequest crowd;
   if (std::string e = parse_crowd_options(viewer.crowd, viewer.skinning, &crowd); !e.empty())
@@ -61,12 +62,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   choices.render = &ro;
   choices.crowd = &crowd;
   OrbitCamera camera;
-  DrawTarget target;
-  target.renderer = &gl.renderer();
-  target.camera = &camera;
-  target.width = width;
-  target.height = height;
-  target.viewport = PixelRect{0, 0, width, height};
+  DrawTarget target = whole_target(gl.renderer(), camera, width, height);
   if (crowd.on) {
     // Laid out by an untimed frame that draws nothing, so the framing holds the whole crowd.
     DrawTarget layout = target;
@@ -188,12 +184,7 @@ int run_soak(const Options& options, const ViewerOptions& viewer) {
         const int32_t clips = static_cast<int32_t>(s.doc.model.clips.size());
         FrameChoices choices;
         choices.render = &ro;
-        DrawTarget target;
-        target.renderer = &gl.renderer();
-        target.camera = &camera;
-        target.width = width;
-        target.height = height;
-        target.viewport = PixelRect{0, 0, width, height};
+        const DrawTarget target = whole_target(gl.renderer(), camera, width, height);
         FrameState frame_state;
         for (int f = 0; f < viewer.soak; ++f, ++frames) {
           // Switch clip every 97 frames (the rest pose, -1, included) and the skinning path

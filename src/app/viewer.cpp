@@ -185,6 +185,7 @@ class Viewer final : public WindowFrameHooks {
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   CameraControl camera_control_;  // the mouse's moves and the view history (camera_control.h)
+  AutoFrame auto_frame_;          // framings waiting for a clip's bounds (camera_control.h)
   std::size_t crowd_framed_ = 0;  // the crowd's instances the camera frames (follow_crowd)
   OrbitCamera before_crowd_;      // the view the crowd's framing replaced
   bool has_before_crowd_ = false;
@@ -299,12 +300,13 @@ void Viewer::frame_camera(bool reset) {
   if (!scene_) return;
   camera_control_.record(camera_);
   if (reset) camera_ = OrbitCamera{};
-  scene_->frame.bounds = scene_->bounds_of(scene_->play.player.clip);
-  frame_scene(*scene_, camera_, state_.render, viewport_aspect());
+  // The clip's bounds when known, else the rest pose's until they are (Viewer::frame settles).
+  auto_frame_.frame(*scene_, camera_, state_.render, viewport_aspect());
 }
 
 void Viewer::frame(double wall_seconds) {
   update_font(font_glyphs_, state_, scene_.get());
+  if (scene_) auto_frame_.settle(*scene_, camera_, state_.render, viewport_aspect());
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -545,6 +547,7 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.screenshot = status_.screenshot;
   s.toast = state_.toast.text.data();
   s.toast_visible = state_.toast.visible(ImGui::GetTime());
+  s.framing_pending = auto_frame_.pending();
   s.frames = &frames_;
   probe.write(s, fw, fh);
 }

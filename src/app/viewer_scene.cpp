@@ -20,7 +20,19 @@ double Scene::duration() const noexcept {
   return doc.model.clips[static_cast<std::size_t>(clip)].duration();
 }
 
-const Bounds& Scene::bounds_of(int32_t clip) {
+void BackgroundJob::stop() noexcept {
+  if (!thread.joinable()) return;
+  cancel = true;
+  thread.join();
+  cancel = false;
+  done = false;
+}
+
+void BackgroundJob::wait() noexcept {
+  if (thread.joinable()) done.wait(false);  // the thread sets it last (and notifies)
+}
+
+const Bounds* Scene::bounds_if_known(int32_t clip, BoundsStart start) {
   const std::size_t clips = doc.model.clips.size();
   if (jobs.clip_bounds.size() != clips + 2) {
     jobs.clip_bounds.assign(clips + 2, Bounds{});
@@ -30,23 +42,47 @@ const Bounds& Scene::bounds_of(int32_t clip) {
                            : clip < 0 || static_cast<std::size_t>(clip) >= clips
                                ? clips
                                : static_cast<std::size_t>(clip);
-  if (jobs.clip_bounds_done[slot] == 0) {
-    const PoseMode mode = slot == clips + 1 ? PoseMode::Bind
-                          : slot == clips   ? PoseMode::Rest
-                                            : PoseMode::Clip;
+  if (jobs.clip_bounds_done[slot] != 0) return &jobs.clip_bounds[slot];
+  if (slot >= clips) {
+    // The rest or the bind pose: one pose, skinned here.
+    const PoseMode mode = slot == clips + 1 ? PoseMode::Bind : PoseMode::Rest;
     jobs.clip_bounds[slot] =
         sv::clip_bounds(doc.model, static_cast<int32_t>(slot), mode, &skin_pool());
     jobs.clip_bounds_done[slot] = 1;
+    return &jobs.clip_bounds[slot];
   }
-  return jobs.clip_bounds[slot];
+  SceneJobs::BoundsJob& job = jobs.bounds_job;
+  if (job.running() && job.done) {
+    // Kept whichever clip it was for: a finished job is never thrown away.
+    job.thread.join();
+    job.done = false;
+    jobs.clip_bounds[job.slot] = job.result;
+    jobs.clip_bounds_done[job.slot] = 1;
+    if (job.slot == slot) return &jobs.clip_bounds[slot];
+  }
+  if (job.running()) {
+    if (job.slot == slot || start == BoundsStart::WhenIdle) return nullptr;  // still sampling
+    job.stop();  // another clip: its bounds are not wanted now
+  }
+  job.slot = slot;
+  // The thread reads the document (const; it outlives the job, which the scene joins first) and
+  // writes only the job's result. Single-threaded: skin_pool() is the frame's.
+  const Model& model = doc.model;
+  job.thread = std::thread([&job, &model, clip] {
+    job.result = sv::clip_bounds(model, clip, PoseMode::Clip, nullptr, &job.cancel);
+    job.done = true;
+    job.done.notify_all();
+  });
+  return nullptr;
 }
 
-void SceneJobs::VolumeJob::stop() noexcept {
-  if (!thread.joinable()) return;
-  cancel = true;
-  thread.join();
-  cancel = false;
-  done = false;
+const Bounds& Scene::bounds_of(int32_t clip) {
+  const Bounds* b = bounds_if_known(clip);
+  if (b == nullptr) {
+    jobs.bounds_job.wait();
+    b = bounds_if_known(clip);
+  }
+  return *b;
 }
 
 const VolumeFigures* Scene::volume_of(int32_t clip) {
@@ -101,8 +137,8 @@ const VolumeFigures* Scene::volume_of(int32_t clip) {
 const VolumeFigures* Scene::wait_for_volume(int32_t clip) {
   const VolumeFigures* v = volume_of(clip);
   SceneJobs::VolumeJob& job = jobs.volume_job;
-  if (v == nullptr && job.thread.joinable()) {
-    job.done.wait(false);  // the thread sets it last (and notifies)
+  if (v == nullptr && job.running()) {
+    job.wait();
     v = volume_of(clip);
   }
   return v;
@@ -195,7 +231,10 @@ std::unique_ptr<Scene> make_scene(Document doc) {
   scene->play.player.clip = model.clips.empty() ? -1 : 0;
   scene->play.z_up = format_is_z_up(scene->doc.path);
   scene->frame.animator.pose.set_clip(model, scene->play.player.clip);
-  scene->frame.bounds = scene->bounds_of(scene->play.player.clip);
+  // The rest pose frames at once; the clip's bounds are a job started now (bounds_if_known),
+  // which pictures wait for and the window reframes on when it ends (AutoFrame).
+  scene->frame.bounds = *scene->bounds_if_known(kRestPose);
+  scene->bounds_if_known(scene->play.player.clip);
   return scene;
 }
 

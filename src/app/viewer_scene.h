@@ -75,12 +75,28 @@ struct FrameProducts {
   Bounds bounds;  // model space: what the camera framed last (a clip's, see Scene::bounds_of)
 };
 
+// A job on a thread of its own, one at a time per kind: `slot` says what it computes, `cancel`
+// asks it to stop (the work polls it), `done` is set (and notified) last by the thread. The
+// scene's frame thread starts, collects and stops it; nothing else touches it.
+struct BackgroundJob {
+  std::thread thread;
+  std::atomic<bool> cancel{false};
+  std::atomic<bool> done{false};
+  std::size_t slot = 0;
+  bool running() const noexcept { return thread.joinable(); }
+  void stop() noexcept;  // cancels a run in progress and waits for it
+  void wait() noexcept;  // waits for the run in progress to finish (done), without cancelling
+  // A derived job's destructor calls stop() itself: the base's would run after the derived
+  // members the thread writes are gone.
+};
+
 // What is derived from the document on demand and kept for its life: the clips' bounds, the
 // volume figures and CoR's centres of rotation. The long ones run off the frame thread (jobs the
 // frame asks for, app/frame.h's jobs stage); the scene joins them before its document goes.
 struct SceneJobs {
   // Per clip, then the rest and the bind pose: animated bounds over the whole clip, computed on
-  // first use (skin/clip_bounds.h, bounded in counts) and kept.
+  // first use (skin/clip_bounds.h, bounded in counts) and kept. A clip's are a job
+  // (Scene::bounds_if_known); the rest and bind pose, one pose each, are computed in the call.
   std::vector<Bounds> clip_bounds;
   std::vector<uint8_t> clip_bounds_done;
   // CoR's centres of rotation: computed on first use (CoR chosen), off the UI thread; uploaded
@@ -93,14 +109,15 @@ struct SceneJobs {
   // The volume figures, per clip * 6 + method * 2 + (8 influences): see Scene::volume_of.
   std::vector<VolumeFigures> volumes;
   std::vector<uint8_t> volumes_done;
-  struct VolumeJob {
-    std::thread thread;
-    std::atomic<bool> cancel{false};
-    std::atomic<bool> done{false};
-    std::size_t slot = 0;
+  // One clip's bounds (slot: the clip's index), read from the const document only.
+  struct BoundsJob : BackgroundJob {
+    Bounds result;
+    ~BoundsJob() { stop(); }
+  };
+  BoundsJob bounds_job;
+  struct VolumeJob : BackgroundJob {
     VolumeFigures result;
     std::vector<MeshShape> shapes;  // per mesh, welded once per model by the first run
-    void stop() noexcept;           // cancels a run in progress and waits for it
     ~VolumeJob() { stop(); }
   };
   // Last: destroyed first, cancelled and joined before the centres it may read go.
@@ -121,10 +138,20 @@ struct Scene {
   SceneJobs jobs;
 
   double duration() const noexcept;  // of the player's clip; 0 for the rest pose
-  // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole duration;
-  // computed on the first call for that clip (poses and skins the whole clip, bounded by
-  // kBoundsWork: load time, or F).
+  // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole
+  // duration, computed once per clip and kept (skin/clip_bounds.h: poses and skins the whole
+  // clip, bounded by kBoundsWork). A job, not a pause: for a clip, the first call starts it on a
+  // thread of its own (single-threaded, cancellable: a call for another clip cancels it) and
+  // returns null while it runs (bounds_pending() true); the rest and bind pose are one pose each
+  // and are computed in the call (never null). The window frames the rest pose until the clip's
+  // bounds are known (app/camera_control.h, AutoFrame).
+  // BoundsStart::WhenIdle waits for another clip's job to end instead (the window's framing
+  // does not cancel the Record control's, app/camera_control.h).
+  enum class BoundsStart : uint8_t { Replace, WhenIdle };
+  const Bounds* bounds_if_known(int32_t clip, BoundsStart start = BoundsStart::Replace);
+  // As bounds_if_known, waiting for the job (pictures and the command line).
   const Bounds& bounds_of(int32_t clip);
+  bool bounds_pending() const noexcept { return jobs.bounds_job.running(); }
   // The volume change of each closed mesh over `clip` (an index into doc.model.clips) against
   // the rest pose under the method the frame skins with now (skin/volume.h), computed once per
   // clip, method and influences and kept. A job, not a pause: the first call for a slot starts
@@ -136,7 +163,7 @@ struct Scene {
   const VolumeFigures* volume_of(int32_t clip);
   // As volume_of, waiting for the run (pictures with --ui: no "measuring" in a picture).
   const VolumeFigures* wait_for_volume(int32_t clip);
-  bool volume_pending() const noexcept { return jobs.volume_job.thread.joinable(); }
+  bool volume_pending() const noexcept { return jobs.volume_job.running(); }
   // The task whose centres skin with `influences` (4 or 8).
   CenterTask& centers_for(int influences) noexcept {
     return influences == 8 && doc.has_influences8 ? jobs.centers8 : jobs.centers;

@@ -22,7 +22,8 @@ ui::SceneView scene_view(Scene* scene, const FrameState& frames, const gl::Rende
   v.from_cache = scene->doc.from_cache;
   v.unit_metres = scene->doc.unit_metres;
   // The rest pose's bounds are computed once (on first use) and kept by the scene.
-  if (const Bounds& b = scene->bounds_of(kRestPose); b.valid()) v.model_size = b.max - b.min;
+  if (const Bounds* b = scene->bounds_if_known(kRestPose); b != nullptr && b->valid())
+    v.model_size = b->max - b->min;
   v.pose = &scene->frame.animator.pose;
   v.model_matrices = scene->frame.animator.pose.model_matrices();
   v.influence = scene->doc.influence;
@@ -37,6 +38,8 @@ ui::SceneView scene_view(Scene* scene, const FrameState& frames, const gl::Rende
   const CenterTask& centers = scene->centers_for(influences);
   v.centers_progress = centers.started() ? centers.progress() : -1.0f;
   v.centers_failed = centers.done() && !centers_fit(*scene, influences);
+  v.centers_merge = centers.merge();
+  v.centers_depth = centers.depth();
   v.volume = scene->volume_of(scene->play.player.clip);
   v.volume_pending = v.volume == nullptr && scene->volume_pending();
   v.volume_method = scene->frame.animator.skin().method;

@@ -159,6 +159,9 @@ void WindowRecorder::step(Scene& scene, gl::Renderer& renderer, double budget_se
       return;
     }
   }
+  // Framed on the clip's bounds, a job (Scene::bounds_if_known): draw once they are known, so
+  // the window's thread never waits for the clip to be sampled.
+  if (scene.bounds_if_known(choices_.clip) == nullptr) return;
   const Player player = scene.play.player;
   const Bounds bounds = scene.frame.bounds;
   const auto begin = Clock::now();

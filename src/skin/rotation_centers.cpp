@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <thread>
 #include <unordered_map>
 
@@ -69,6 +71,34 @@ struct PairList {
   }
 };
 
+// Merges runs of `run` consecutive elements of `l` into one each (the run's total area, its
+// area-weighted centroid and mean weights): "Budget" in rotation_centers.h.
+void coarsen(PairList& l, std::size_t run) {
+  const std::size_t n = l.wj.size();
+  std::size_t out = 0;
+  for (std::size_t begin = 0; begin < n; begin += run, ++out) {
+    const std::size_t end = std::min(n, begin + run);
+    double area = 0.0, wj = 0.0, wk = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+    for (std::size_t t = begin; t < end; ++t) {
+      const double a = l.area[t];
+      area += a;
+      wj += a * l.wj[t];
+      wk += a * l.wk[t];
+      cx += a * l.cx[t];
+      cy += a * l.cy[t];
+      cz += a * l.cz[t];
+    }
+    // Areas are > 0 (file() drops the others), so the run's area is too.
+    l.area[out] = static_cast<float>(area);
+    l.wj[out] = static_cast<float>(wj / area);
+    l.wk[out] = static_cast<float>(wk / area);
+    l.cx[out] = static_cast<float>(cx / area);
+    l.cy[out] = static_cast<float>(cy / area);
+    l.cz[out] = static_cast<float>(cz / area);
+  }
+  for (std::vector<float>* v : {&l.wj, &l.wk, &l.area, &l.cx, &l.cy, &l.cz}) v->resize(out);
+}
+
 struct Lists {
   std::unordered_map<uint32_t, uint32_t> index;  // pair key -> lists
   std::vector<PairList> lists;
@@ -93,6 +123,10 @@ struct Subdivider {
   std::array<uint16_t, 3 * kMaxInfluences> joints{};
   int n = 0;  // joints in the union
   Lists* lists;
+  int max_depth = kMaxSubdivision;
+  std::size_t* filed = nullptr;  // elements filed so far (all triangles)
+  std::size_t limit = 0;         // at most this many: beyond, `over` and nothing more is filed
+  bool over = false;
 
   float distance(const Corner& a, const Corner& b) const {
     float d = 0.0f;
@@ -115,6 +149,11 @@ struct Subdivider {
         const auto sk = static_cast<std::size_t>(k);
         const float wk = (a.w[sk] + b.w[sk] + c.w[sk]) / 3.0f;
         if (!(wk > 0.0f)) continue;
+        if (*filed >= limit) {
+          over = true;
+          return;
+        }
+        ++*filed;
         lists->at(pair_key(joints[si], joints[sk])).push(wi, wk, area, centroid);
       }
     }
@@ -130,8 +169,9 @@ struct Subdivider {
   }
 
   void add(const Corner& a, const Corner& b, const Corner& c, int depth) {
+    if (over) return;
     const float d = std::max({distance(a, b), distance(b, c), distance(c, a)});
-    if (d <= kCorEpsilon || depth >= kMaxSubdivision) {
+    if (d <= kCorEpsilon || depth >= max_depth) {
       file(a, b, c);
       return;
     }
@@ -231,7 +271,8 @@ struct WeightKeyHash {
 }  // namespace
 
 bool compute_rotation_centers(const CenterInput& in, std::span<glm::vec3> out,
-                              CenterProgress* progress, unsigned threads) {
+                              CenterProgress* progress, unsigned threads, uint64_t work_budget,
+                              std::size_t elements) {
   const std::size_t n = in.positions.size();
   if (in.joints.size() != n || in.weights.size() != n || out.size() != n ||
       in.indices.size() % 3 != 0 || in.joints2.size() != in.weights2.size() ||
@@ -243,33 +284,53 @@ bool compute_rotation_centers(const CenterInput& in, std::span<glm::vec3> out,
   std::vector<Sparse> sparse(n);
   for (std::size_t v = 0; v < n; ++v) sparse[v] = sparse_weights(in, v);
 
-  // File every (subdivided) triangle under each pair of its mean weights' joints.
+  // File every (subdivided) triangle under each pair of its mean weights' joints, within the
+  // element budget: subdivided less deeply until the elements fit, refused when even the
+  // triangles unsubdivided do not ("Budget" in rotation_centers.h).
   Lists lists;
-  for (std::size_t t = 0; t + 2 < in.indices.size(); t += 3) {
-    Subdivider sub;
-    sub.lists = &lists;
-    const uint32_t idx[3] = {in.indices[t], in.indices[t + 1], in.indices[t + 2]};
-    for (uint32_t v : idx)
-      for (int i = 0; i < sparse[v].count; ++i) {
-        const uint16_t j = sparse[v].joint[static_cast<std::size_t>(i)];
-        if (std::find(sub.joints.begin(), sub.joints.begin() + sub.n, j) ==
-            sub.joints.begin() + sub.n)
-          sub.joints[static_cast<std::size_t>(sub.n++)] = j;
+  int depth = kMaxSubdivision;
+  for (;; --depth) {
+    lists = Lists{};
+    std::size_t filed = 0;
+    bool over = false;
+    for (std::size_t t = 0; t + 2 < in.indices.size() && !over; t += 3) {
+      if (t % (3 * 4096) == 0 && progress != nullptr && progress->cancel.load()) return false;
+      Subdivider sub;
+      sub.lists = &lists;
+      sub.max_depth = depth;
+      sub.filed = &filed;
+      sub.limit = elements;
+      const uint32_t idx[3] = {in.indices[t], in.indices[t + 1], in.indices[t + 2]};
+      for (uint32_t v : idx)
+        for (int i = 0; i < sparse[v].count; ++i) {
+          const uint16_t j = sparse[v].joint[static_cast<std::size_t>(i)];
+          if (std::find(sub.joints.begin(), sub.joints.begin() + sub.n, j) ==
+              sub.joints.begin() + sub.n)
+            sub.joints[static_cast<std::size_t>(sub.n++)] = j;
+        }
+      if (sub.n < 2) continue;  // one joint: no pair, no similarity to anything
+      Corner c[3];
+      for (int k = 0; k < 3; ++k) {
+        const Sparse& s = sparse[idx[k]];
+        c[k].p = in.positions[idx[k]];
+        c[k].w.fill(0.0f);
+        for (int i = 0; i < s.count; ++i) {
+          const auto at = std::find(sub.joints.begin(), sub.joints.begin() + sub.n,
+                                    s.joint[static_cast<std::size_t>(i)]);
+          c[k].w[static_cast<std::size_t>(at - sub.joints.begin())] =
+              s.weight[static_cast<std::size_t>(i)];
+        }
       }
-    if (sub.n < 2) continue;  // one joint: no pair, no similarity to anything
-    Corner c[3];
-    for (int k = 0; k < 3; ++k) {
-      const Sparse& s = sparse[idx[k]];
-      c[k].p = in.positions[idx[k]];
-      c[k].w.fill(0.0f);
-      for (int i = 0; i < s.count; ++i) {
-        const auto at = std::find(sub.joints.begin(), sub.joints.begin() + sub.n,
-                                  s.joint[static_cast<std::size_t>(i)]);
-        c[k].w[static_cast<std::size_t>(at - sub.joints.begin())] =
-            s.weight[static_cast<std::size_t>(i)];
-      }
+      sub.add(c[0], c[1], c[2], 0);
+      over = sub.over;
     }
-    sub.add(c[0], c[1], c[2], 0);
+    if (!over) break;
+    if (depth == 0) return false;  // too many joint pairs blend even without subdividing
+  }
+  if (progress != nullptr) {
+    int was = progress->depth.load();
+    while (was > depth && !progress->depth.compare_exchange_weak(was, depth)) {
+    }
   }
 
   // One centre per distinct weight vector.
@@ -294,6 +355,27 @@ bool compute_rotation_centers(const CenterInput& in, std::span<glm::vec3> out,
       ++copies[it->second];
     }
   }
+  // The budget: the terms the sums would add, over every distinct weight vector's pairs.
+  uint64_t terms = 0;
+  for (uint32_t u : unique) {
+    const Sparse& s = sparse[u];
+    for (int i = 0; i < s.count; ++i)
+      for (int k = i + 1; k < s.count; ++k)
+        if (const PairList* l = lists.find(pair_key(s.joint[static_cast<std::size_t>(i)],
+                                                    s.joint[static_cast<std::size_t>(k)])))
+          terms += l->wj.size();
+  }
+  if (work_budget > 0 && terms > work_budget) {
+    const uint64_t run = (terms + work_budget - 1) / work_budget;
+    for (PairList& l : lists.lists) coarsen(l, static_cast<std::size_t>(run));
+    if (progress != nullptr) {
+      uint32_t was = progress->merge.load();
+      const auto r = static_cast<uint32_t>(std::min<uint64_t>(run, UINT32_MAX));
+      while (was < r && !progress->merge.compare_exchange_weak(was, r)) {
+      }
+    }
+  }
+
   // A centre of each distinct weight vector; NaN x marks "no similar triangle".
   std::vector<glm::vec3> centre(unique.size(), glm::vec3(std::nanf(""), 0.0f, 0.0f));
   std::atomic<std::size_t> next{0};

@@ -26,9 +26,23 @@
 // Where the paper's GPU implementation clusters nothing we do not either: the result is the
 // paper's formula evaluated exactly (up to float rounding in the sums), which the test suite
 // checks against a plain double loop over every (vertex, triangle) pair.
+//
+// Budget. The work is the terms summed: over the distinct weight vectors, the lengths of their
+// pairs' lists. It is about vertices x triangles where one joint pair blends over the whole mesh
+// (a hostile or odd file: two joints, a million vertices), so it is bounded in counts: above
+// `work` terms (kCorWork, about 4 s on one core here) each list is coarsened by merging runs of
+// `merge` consecutive elements (filed in triangle order, so neighbours on the surface) into one,
+// keeping the run's total area, its area-weighted centroid and area-weighted mean weights: the
+// sums' zeroth and first moments over a run are exact and only the similarity inside a run is
+// averaged. CenterProgress::merge says the factor used (1: exact), which the window shows.
+// The elements filed are bounded too (kCorElements, 24 bytes each): a mesh whose subdivided
+// elements would not fit is subdivided less deeply (CenterProgress::depth says how deep), and
+// one whose triangles alone would not (many joints blending on every triangle) is refused, so
+// CoR draws LBS and says why.
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -44,6 +58,8 @@ struct Model;
 inline constexpr float kCorSigma = 0.1f;
 inline constexpr float kCorEpsilon = 0.1f;
 inline constexpr int kMaxSubdivision = 4;
+inline constexpr uint64_t kCorWork = uint64_t{1} << 30;            // terms per mesh, see "Budget"
+inline constexpr std::size_t kCorElements = std::size_t{1} << 23;  // filed elements per mesh
 
 // One mesh's rest surface and weights (bind space, as stored). joints2/weights2: a vertex's
 // 5th-8th influences when the mesh keeps them (8 influences); empty for 4.
@@ -61,13 +77,17 @@ struct CenterProgress {
   std::atomic<uint64_t> done{0};   // vertices whose centre is known (of all meshes)
   std::atomic<uint64_t> total{0};  // vertices to do (set before any is done)
   std::atomic<bool> cancel{false};
+  std::atomic<uint32_t> merge{1};           // the largest run merged by the budget (1: exact)
+  std::atomic<int> depth{kMaxSubdivision};  // the shallowest subdivision the budget allowed
 };
 
 // The centre of every vertex of one mesh into `out` (the vertex count). False when the sizes do
 // not fit or `progress->cancel` was set (out then partly written). `threads` 0: one per core.
 // Allocates (the pair lists); meant for a worker thread, not the frame.
+// `work`, `elements`: the budgets in terms and filed elements (see "Budget").
 bool compute_rotation_centers(const CenterInput& in, std::span<glm::vec3> out,
-                              CenterProgress* progress = nullptr, unsigned threads = 0);
+                              CenterProgress* progress = nullptr, unsigned threads = 0,
+                              uint64_t work = kCorWork, std::size_t elements = kCorElements);
 
 // Every mesh of `model` (4 influences, or 8 where a mesh keeps them and `eight` is set): one
 // vector per mesh. Empty when cancelled.

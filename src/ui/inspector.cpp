@@ -210,6 +210,16 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
     ImGui::ProgressBar(scene.centers_progress, ImVec2(-1.0f, 0.0f), label);
     state.landmarks.add_last_item("progress:Centres");
   }
+  if (o.method == SkinMethod::Cor && (scene.centers_merge > 1 || scene.centers_depth < 4)) {
+    // The budgets (skin/rotation_centers.h, "Budget") coarsened the surface the centres
+    // average over.
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.4f, 1.0f),
+                       "Centres of rotation approximate (a budget for large meshes): surface "
+                       "elements merged in runs of %u, subdivided %d of 4 levels",
+                       scene.centers_merge, scene.centers_depth);
+    ImGui::PopTextWrapPos();
+  }
   if (o.method == SkinMethod::Cor && scene.centers_failed) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f),

@@ -56,6 +56,8 @@ struct SceneView {
   // fraction done; the mesh is skinned with LBS meanwhile), 1 known.
   float centers_progress = -1.0f;
   bool centers_failed = false;  // computed, but refused by some mesh: CoR draws LBS
+  uint32_t centers_merge = 1;   // > 1: computed on merged surface elements (a work budget)
+  int centers_depth = 4;        // < 4: subdivided less deeply (an element budget)
   // The player's clip's volume change per closed mesh against the rest pose (skin/volume.h)
   // under `volume_method`, the method the mesh is skinned with now; null for no clip or no mesh.
   const VolumeFigures* volume = nullptr;

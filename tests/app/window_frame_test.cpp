@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "app/app_common.h"
+#include "app/camera_control.h"
 #include "app/frame.h"
 #include "app/viewer_scene.h"
 #include "app/window_frame.h"
 #include "gfx/capture.h"
 #include "gfx/gl_context.h"
 #include "gfx/renderer.h"
+#include "skin/clip_bounds.h"
 #include "skin/volume.h"
 #include "ui/imgui_harness.h"
 #include "ui/ui.h"
@@ -273,6 +275,84 @@ TEST(WindowFrame, TheVolumeFigureIsMeasuredOffTheFrameAndEqualsInfos) {
   const VolumeFigures walk_expect =
       clip_volume_figures(s.doc.model, walk, s.frame.animator.skin(), shapes);
   EXPECT_EQ(volume_sampling_line(*walked), volume_sampling_line(walk_expect));
+}
+
+// The clip's bounds are a job: the window frames the rest pose at once, reframes on the clip's
+// bounds when they arrive unless the user moved the camera meanwhile, and its framing never
+// cancels another clip's job (the Record control's).
+TEST(WindowFrame, TheClipsBoundsAreAJobTheWindowFramesWhenTheyArrive) {
+  SV_REQUIRE_GL();
+  Window w;
+  ASSERT_TRUE(w.ok);
+  Scene& s = *w.scene;
+  const float aspect = static_cast<float>(kWidth) / kHeight;
+  const int32_t wave = *resolve_clip(s.doc.model, "wave");
+  const int32_t twist = *resolve_clip(s.doc.model, "twist");
+  const int32_t walk = *resolve_clip(s.doc.model, "walk");
+  const Bounds rest = *s.bounds_if_known(kRestPose);  // one pose: known in the call
+  ASSERT_TRUE(rest.valid());
+  s.play.player.clip = wave;
+  AutoFrame auto_frame;
+  OrbitCamera camera;
+  // The wave's bounds were never asked for: the framing starts their job and frames the rest.
+  auto_frame.frame(s, camera, w.state.render, aspect);
+  EXPECT_TRUE(auto_frame.pending());
+  EXPECT_EQ(s.frame.bounds.min, rest.min);
+  EXPECT_EQ(s.frame.bounds.max, rest.max);
+  OrbitCamera on_rest;
+  on_rest.frame(world_bounds(s), aspect);
+  EXPECT_TRUE(same_view(camera, on_rest));
+  // The job ends; the next frame's settle reframes on the wave (the raised hand: taller).
+  s.jobs.bounds_job.wait();
+  EXPECT_TRUE(auto_frame.settle(s, camera, w.state.render, aspect));
+  EXPECT_FALSE(auto_frame.pending());
+  const Bounds& waved = s.bounds_of(wave);
+  EXPECT_GT(waved.max.y, rest.max.y + 0.01f * rest.diagonal());
+  EXPECT_EQ(s.frame.bounds.max, waved.max);
+  OrbitCamera on_wave = on_rest;  // reframed from the view it had, as the window's camera is
+  on_wave.frame(world_bounds(s), aspect);
+  EXPECT_TRUE(same_view(camera, on_wave));
+  EXPECT_FALSE(same_view(on_wave, on_rest));
+  // Known now: the next framing of the wave is immediate.
+  auto_frame.frame(s, camera, w.state.render, aspect);
+  EXPECT_FALSE(auto_frame.pending());
+
+  // The user orbits before the twist's bounds arrive: the view stays theirs.
+  s.play.player.clip = twist;
+  auto_frame.frame(s, camera, w.state.render, aspect);
+  ASSERT_TRUE(auto_frame.pending());
+  camera.orbit(0.4f, 0.1f);
+  const OrbitCamera moved = camera;
+  s.jobs.bounds_job.wait();
+  EXPECT_FALSE(auto_frame.settle(s, camera, w.state.render, aspect));
+  EXPECT_FALSE(auto_frame.pending());
+  EXPECT_TRUE(same_view(camera, moved));
+
+  // Another clip's job (the Record control's) is not cancelled by the window's framing: the
+  // framing waits for it to end, keeps its bounds, then starts its own.
+  EXPECT_EQ(s.bounds_if_known(walk), nullptr);  // the walk's job (Replace: the default)
+  s.play.player.clip = kBindPose;
+  auto_frame.frame(s, camera, w.state.render, aspect);  // the bind pose: known in the call
+  EXPECT_FALSE(auto_frame.pending());
+  const int32_t clips = static_cast<int32_t>(s.doc.model.clips.size());
+  int32_t other = -1;  // a clip whose bounds were never asked for
+  for (int32_t c = 0; c < clips && other < 0; ++c)
+    if (c != wave && c != twist && c != walk &&
+        s.jobs.clip_bounds_done[static_cast<std::size_t>(c)] == 0)
+      other = c;
+  ASSERT_GE(other, 0);
+  EXPECT_EQ(s.bounds_if_known(other, Scene::BoundsStart::WhenIdle), nullptr);
+  EXPECT_EQ(s.jobs.bounds_job.slot, static_cast<std::size_t>(walk));  // still the walk's
+  s.jobs.bounds_job.wait();
+  // The walk's job ended: its bounds are kept, and the other clip's job starts.
+  EXPECT_EQ(s.bounds_if_known(other, Scene::BoundsStart::WhenIdle), nullptr);
+  EXPECT_EQ(s.jobs.clip_bounds_done[static_cast<std::size_t>(walk)], 1);
+  EXPECT_EQ(s.jobs.bounds_job.slot, static_cast<std::size_t>(other));
+  const Bounds& walked = s.bounds_of(walk);
+  const Bounds expect = clip_bounds(s.doc.model, walk, PoseMode::Clip);
+  EXPECT_EQ(walked.min, expect.min);
+  EXPECT_EQ(walked.max, expect.max);
+  EXPECT_TRUE(s.bounds_of(other).valid());
 }
 
 }  // namespace

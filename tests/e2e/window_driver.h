@@ -86,7 +86,8 @@ class WindowDriver {
   std::string config_home() const { return dir_ + "/config"; }
 
   // Starts skinview with `args` (and the state options) on the driver's display; waits until its
-  // window is on screen and has drawn (the first state file). False if it exits or stalls first.
+  // window is on screen, has drawn (the first state file) and has framed the clip (not
+  // "framingPending"). False if it exits or stalls first.
   bool launch(const std::vector<std::string>& args, double timeout_s = 60.0) {
     std::vector<std::string> argv{SKINVIEW_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -103,7 +104,10 @@ class WindowDriver {
       if (xdotool({"search", "--onlyvisible", "--name", "^skinview"}, &window_) &&
           !window_.empty()) {
         window_ = window_.substr(0, window_.find('\n'));
-        if (!state().is_null()) return true;
+        // On screen, and framed on the clip's bounds (a job: until they are known the window
+        // frames the rest pose, and reframes when they arrive).
+        const nlohmann::json s = state();
+        if (!s.is_null() && !s.value("framingPending", false)) return true;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }

@@ -3,6 +3,7 @@
 // tube (centres on its axis), single-joint vertices, progress and cancelling, and bad input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -182,6 +183,89 @@ TEST(RotationCenters, RefuseInputThatDoesNotFit) {
   t.indices.push_back(1);
   t.indices.push_back(static_cast<uint32_t>(t.positions.size()));  // past the vertices
   EXPECT_FALSE(compute_rotation_centers(t.input(), c));
+}
+
+// The work budget ("Budget" in rotation_centers.h). Every vertex of a flat 12 x 1 strip has the
+// same weights (1/2, 1/2): one distinct weight vector, 24 triangles filed once under the pair
+// (0, 1), so 24 terms; every element is equally similar, so the centre is the strip's
+// area-weighted centroid (6, 0.5, 0) whatever the runs merged, which keep area and centroid.
+TEST(RotationCenters, TheWorkBudgetMergesRunsAndKeepsTheSurfacesMoments) {
+  Tube strip;
+  for (int x = 0; x <= 12; ++x)
+    for (int y = 0; y <= 1; ++y) {
+      strip.positions.emplace_back(static_cast<float>(x), static_cast<float>(y), 0.0f);
+      strip.joints.emplace_back(0, 1, 0, 0);
+      strip.weights.emplace_back(0.5f, 0.5f, 0.0f, 0.0f);
+    }
+  for (uint32_t x = 0; x < 12; ++x) {
+    const uint32_t a = 2 * x, b = a + 1, c = a + 2, d = a + 3;
+    strip.indices.insert(strip.indices.end(), {a, c, d, a, d, b});
+  }
+  for (const uint64_t work : {uint64_t{24}, uint64_t{8}, uint64_t{5}, uint64_t{1}}) {
+    std::vector<glm::vec3> c(strip.positions.size());
+    CenterProgress p;
+    ASSERT_TRUE(compute_rotation_centers(strip.input(), c, &p, 1, work));
+    // 24 terms within 24: exact; within 8: runs of 3; within 5: runs of 5 (ceil(24 / 5)); 1: 24.
+    const uint32_t merge = work == 24 ? 1u : work == 8 ? 3u : work == 5 ? 5u : 24u;
+    EXPECT_EQ(p.merge.load(), merge) << "work " << work;
+    for (const glm::vec3& v : c) {
+      EXPECT_NEAR(v.x, 6.0f, 1e-5f) << "work " << work;
+      EXPECT_NEAR(v.y, 0.5f, 1e-5f) << "work " << work;
+      EXPECT_EQ(v.z, 0.0f);
+    }
+  }
+}
+
+// On the tube, whose weights vary along it, a budget a fraction of the work moves the centres
+// by a small part of its length, and the half-way ring's centre stays mid-zone.
+TEST(RotationCenters, UnderTheWorkBudgetTheTubesCentresStayClose) {
+  const Tube t = make_tube(16, 41);
+  std::vector<glm::vec3> exact(t.positions.size()), merged(t.positions.size());
+  CenterProgress p;
+  ASSERT_TRUE(compute_rotation_centers(t.input(), exact, &p, 1));
+  EXPECT_EQ(p.merge.load(), 1u);
+  CenterProgress q;
+  ASSERT_TRUE(compute_rotation_centers(t.input(), merged, &q, 1, 2000));
+  EXPECT_GT(q.merge.load(), 1u);
+  float worst = 0.0f;
+  for (std::size_t v = 0; v < exact.size(); ++v)
+    worst = std::max(worst, glm::length(merged[v] - exact[v]));
+  EXPECT_GT(worst, 0.0f) << q.merge.load();  // merged: not the exact sums
+  EXPECT_LT(worst, 0.05f);  // 2.5% of the tube's length (2)
+  EXPECT_NEAR(merged[20 * 16].x, 1.0f, 0.02f);
+}
+
+// The element budget: the strip's 24 triangles file one element each (equal weights: never
+// subdivided), so 24 elements fit and 23 do not (refused: even unsubdivided they do not fit);
+// the tube's blend zone subdivides, and a budget below what that files is met by subdividing
+// less deeply (said in CenterProgress::depth), the centres still near the exact ones.
+TEST(RotationCenters, TheElementBudgetSubdividesLessThenRefuses) {
+  Tube strip;
+  for (int x = 0; x <= 12; ++x)
+    for (int y = 0; y <= 1; ++y) {
+      strip.positions.emplace_back(static_cast<float>(x), static_cast<float>(y), 0.0f);
+      strip.joints.emplace_back(0, 1, 0, 0);
+      strip.weights.emplace_back(0.5f, 0.5f, 0.0f, 0.0f);
+    }
+  for (uint32_t x = 0; x < 12; ++x) {
+    const uint32_t a = 2 * x, b = a + 1, c = a + 2, d = a + 3;
+    strip.indices.insert(strip.indices.end(), {a, c, d, a, d, b});
+  }
+  std::vector<glm::vec3> c(strip.positions.size());
+  CenterProgress fits;
+  EXPECT_TRUE(compute_rotation_centers(strip.input(), c, &fits, 1, kCorWork, 24));
+  EXPECT_EQ(fits.depth.load(), kMaxSubdivision);
+  EXPECT_FALSE(compute_rotation_centers(strip.input(), c, nullptr, 1, kCorWork, 23));
+
+  const Tube t = make_tube(16, 41);
+  std::vector<glm::vec3> exact(t.positions.size()), shallow(t.positions.size());
+  ASSERT_TRUE(compute_rotation_centers(t.input(), exact, nullptr, 1));
+  CenterProgress p;
+  ASSERT_TRUE(compute_rotation_centers(t.input(), shallow, &p, 1, kCorWork, 600));
+  EXPECT_LT(p.depth.load(), kMaxSubdivision);
+  for (std::size_t v = 0; v < exact.size(); ++v)
+    ASSERT_LT(glm::length(shallow[v] - exact[v]), 0.05f) << "vertex " << v;
+  EXPECT_FALSE(compute_rotation_centers(t.input(), shallow, nullptr, 1, kCorWork, 10));
 }
 
 }  // namespace
