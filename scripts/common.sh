@@ -15,6 +15,7 @@ SKINVIEW_BUILD_PACKAGES=(
   libseccomp-dev  # the import worker's system-call filter
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri
+  fonts-droid-fallback  # CJK glyphs for file names in the window (src/ui/fonts.h); optional
   ninja-build  # a no-op build of the viewer takes Ninja a fraction of a second (make: seconds)
 )
 

@@ -43,6 +43,7 @@
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
 #include "io/import.h"
+#include "ui/fonts.h"
 #include "ui/ui.h"
 
 namespace sv {
@@ -213,10 +214,11 @@ class Viewer final : public WindowFrameHooks {
   ViewportFrame viewport_frame_;
   Status status_;
   long frames_drawn_ = 0;
-  bool adding_animations_ = false;  // the read in progress is add_animations'
-  bool reloading_ = false;          // the read in progress is a live reload
-  bool saving_range_ = false;       // the read in progress adds a range just saved
-  std::string range_saved_;         // what to say once it is shown
+  bool adding_animations_ = false;                   // the read in progress is add_animations'
+  ui::FontGlyphs font_glyphs_{ui::find_cjk_font()};  // glyphs of the names shown (CJK)
+  bool reloading_ = false;                           // the read in progress is a live reload
+  bool saving_range_ = false;                        // the read in progress adds a range just saved
+  std::string range_saved_;                          // what to say once it is shown
   // Live reload: the files the model shown was read from (ModelLoader::Finished::files), whether
   // the watcher watches them, and the watcher's change count last acted on.
   std::vector<std::string> files_;
@@ -224,6 +226,19 @@ class Viewer final : public WindowFrameHooks {
   uint64_t changes_seen_ = 0;
   FileWatcher watcher_;  // last: its thread stops before the rest goes
 };
+
+// Merges into the font atlas the glyphs that names new on screen need (ui/fonts.h), between
+// frames; a texture the backend already uploaded is uploaded again.
+void update_font(ui::FontGlyphs& glyphs, const ui::ViewerState& state, const Scene* scene) {
+  glyphs.watch(state, scene != nullptr ? &scene->doc.model : nullptr,
+               scene != nullptr ? std::string_view(scene->doc.path) : std::string_view());
+  ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  if (!glyphs.build(atlas)) return;
+  if (atlas.TexID != nullptr) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+}
 
 void Viewer::open(const std::string& path) {
   // Animations added to the previous model were for its skeleton: another file starts without.
@@ -412,6 +427,7 @@ void Viewer::frame_camera(bool reset) {
 }
 
 void Viewer::frame(double wall_seconds) {
+  update_font(font_glyphs_, state_, scene_.get());
   if (scene_) auto_frame_.settle(*scene_, camera_, state_.render, viewport_aspect());
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -604,10 +620,12 @@ void Viewer::exports(const ui::ExportRequests& r) {
   if (r.cancel_record) recorder_.cancel();
   if (r.export_pose && scene_) {
     // The pose of the frame on screen: run_frame has drawn it, nothing has posed since.
-    const std::string e = export_scene_pose(*scene_, state_.render.method,
-                                            state_.export_pose.skinned, state_.export_pose.out);
+    // The full path the panel named (and asked about, when it existed).
+    const std::string& path = state_.export_pose.target;
+    const std::string e =
+        export_scene_pose(*scene_, state_.render.method, state_.export_pose.skinned, path);
     status_.export_error = !e.empty();
-    status_.export_message = e.empty() ? std::string("wrote ") + state_.export_pose.out : e;
+    status_.export_message = e.empty() ? "wrote " + path : e;
     if (!e.empty()) std::fprintf(stderr, "skinview: %s\n", e.c_str());
   }
   if (!r.record || !scene_) return;
@@ -858,6 +876,8 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   status.shader_warnings = shader_warnings;
   std::snprintf(state.files.open_path, sizeof(state.files.open_path), "%s",
                 scene->doc.path.c_str());
+  ui::FontGlyphs glyphs(ui::find_cjk_font());
+  update_font(glyphs, state, scene);
   for (int frame = 0; frame < 3; ++frame) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();

@@ -211,6 +211,7 @@ std::unique_ptr<Scene> make_scene(ImportResult&& result, const std::string& path
   if (!result.provenance.sandbox.empty())
     doc.report.push_back("Import sandbox: " + result.provenance.sandbox);
   doc.from_cache = result.from_cache;
+  doc.unit_metres = result.report.unit_metres;
   if (!result.report.ticks_per_second_note.empty()) {
     doc.report.push_back(result.report.ticks_per_second_note);
   }

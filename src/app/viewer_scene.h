@@ -37,6 +37,7 @@ struct Document {
   Model model;
   std::vector<std::string> report;        // import notes, then GPU upload warnings
   bool from_cache = false;                // read from the model cache: the importer did not run
+  double unit_metres = 0.0;               // the file's unit (ImportReport::unit_metres)
   bool has_influences8 = false;           // some mesh keeps 8 influences per vertex
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts

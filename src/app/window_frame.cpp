@@ -20,6 +20,10 @@ ui::SceneView scene_view(Scene* scene, const FrameState& frames, const gl::Rende
   v.path = scene->doc.path;
   v.report = scene->doc.report;
   v.from_cache = scene->doc.from_cache;
+  v.unit_metres = scene->doc.unit_metres;
+  // The rest pose's bounds are computed once (on first use) and kept by the scene.
+  if (const Bounds* b = scene->bounds_if_known(kRestPose); b != nullptr && b->valid())
+    v.model_size = b->max - b->min;
   v.pose = &scene->frame.animator.pose;
   v.model_matrices = scene->frame.animator.pose.model_matrices();
   v.influence = scene->doc.influence;

@@ -21,6 +21,10 @@ namespace sv {
 // `name` prefixes errors. Tests build aiScenes in code and feed them here. Never throws.
 ImportResult convert_scene(const aiScene& scene, const std::string& name);
 
+// The length unit of `scene`'s coordinates in metres (ImportReport::unit_metres), from the file's
+// extension (`ext`, lower case with its dot) and assimp's scene metadata; 0 when unknown.
+double file_unit_metres(const aiScene& scene, const std::string& ext);
+
 // A message from assimp (or another reader) made one readable line for an ImportResult error:
 // control characters become spaces, anything past 300 bytes is cut and ends in "...", and
 // assimp's bare "std::bad_alloc" (a count in the file asking for more memory than there is)

@@ -655,6 +655,22 @@ std::string SceneConverter::run() {
   return {};
 }
 
+double file_unit_metres(const aiScene& scene, const std::string& ext) {
+  if (ext == ".gltf" || ext == ".glb")
+    return 1.0;                   // glTF 2.0: "the units for all linear
+                                  // distances are meters"
+  if (ext == ".dae") return 1.0;  // assimp scales the root by <unit meter> (default 1)
+  if (ext != ".fbx" || scene.mMetaData == nullptr) return 0.0;
+  // FBX: GlobalSettings' UnitScaleFactor, centimetres per unit (1: centimetres, 100: metres).
+  double factor = 0.0;
+  if (float f = 0.0f; scene.mMetaData->Get("UnitScaleFactor", f)) {
+    factor = f;
+  } else if (double d = 0.0; scene.mMetaData->Get("UnitScaleFactor", d)) {
+    factor = d;
+  }
+  return std::isfinite(factor) && factor > 0.0 && factor < 1e9 ? factor * 0.01 : 0.0;
+}
+
 ImportResult convert_scene(const aiScene& scene, const std::string& name) {
   ImportResult result;
   try {

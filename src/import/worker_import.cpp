@@ -86,6 +86,7 @@ ImportResult import_source(const Source& src, const ImageRules& images) {
       if (std::find(result.provenance.read_files.begin(), result.provenance.read_files.end(), f) ==
           result.provenance.read_files.end())
         result.provenance.read_files.push_back(f);
+    result.report.unit_metres = file_unit_metres(scene, src.ext);
     result.model = std::move(convert.model);
   } catch (const std::bad_alloc&) {
     throw;  // the worker's new-handler reports it (worker_main.cpp)

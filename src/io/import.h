@@ -106,6 +106,12 @@ struct ImportReport {
   uint64_t textures_not_loaded = 0;    // textures refused or unreadable (each named in notes)
   std::vector<std::string> notes;      // one line per repair kind, e.g. "12 vertices had ..."
   std::string ticks_per_second_note;   // set when a clip gave no ticks per second
+  // The length unit of the model's coordinates, in metres per unit, where the format says it:
+  // glTF is in metres by its specification; COLLADA's <unit meter> is applied by assimp on
+  // import (the model is then in metres, COLLADA's default unit too); FBX states its
+  // UnitScaleFactor (centimetres per unit; assimp keeps the file's units and reports the
+  // factor). 0: the format does not say (OBJ, BVH, X, ...). Format version 10.
+  double unit_metres = 0.0;
 };
 
 // Who wrote a model and what it read, for a cache to key and check entries by.

@@ -290,6 +290,7 @@ void write_report(Writer& w, const ImportReport& r) {
   w.u64(r.notes.size());
   for (const std::string& n : r.notes) w.string(n);
   w.string(r.ticks_per_second_note);
+  w.f64(r.unit_metres);  // format version 10
   w.end();
 }
 
@@ -692,7 +693,10 @@ std::string read_report(const Section& s, ImportReport& r) {
     for (std::string& note : r.notes) in.string(note, "report note");
   }
   in.string(r.ticks_per_second_note, "report note");
+  in.scalar(r.unit_metres, "unit");
   if (!in.at_end("the report section")) return in.error();
+  if (!std::isfinite(r.unit_metres) || r.unit_metres < 0.0 || r.unit_metres > 1e7)
+    return "the unit is not a length (" + std::to_string(r.unit_metres) + " m)";
   if (!std::isfinite(r.largest_dropped_weight) || !std::isfinite(r.largest_cut_weight))
     return "report weight is not finite";
   return {};

@@ -58,7 +58,8 @@ inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a
 // 7: INFO ends with the worker's sandbox line (ImportProvenance::sandbox), without 6's images.
 // 8: both, 6's images and 7's sandbox line (the two branches merged).
 // 9: meshes carry lines and points besides triangles (Mesh::line_indices, point_indices).
-inline constexpr uint32_t kModelFormatVersion = 9;
+// 10: the report ends with the file's unit (ImportReport::unit_metres).
+inline constexpr uint32_t kModelFormatVersion = 10;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

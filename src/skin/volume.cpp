@@ -105,10 +105,9 @@ bool weld_positions(std::span<const glm::vec3> positions, double tol, std::size_
   };
   // Each pair of neighbouring cells once: the cell itself (pairs i < j) and the 13 of its 26
   // neighbours that come after it in (x, y, z) order.
-  static constexpr int kForward[13][3] = {{0, 0, 1},  {0, 1, -1}, {0, 1, 0},  {0, 1, 1},
-                                          {1, -1, -1}, {1, -1, 0}, {1, -1, 1}, {1, 0, -1},
-                                          {1, 0, 0},  {1, 0, 1},  {1, 1, -1}, {1, 1, 0},
-                                          {1, 1, 1}};
+  static constexpr int kForward[13][3] = {
+      {0, 0, 1},  {0, 1, -1}, {0, 1, 0}, {0, 1, 1},  {1, -1, -1}, {1, -1, 0}, {1, -1, 1},
+      {1, 0, -1}, {1, 0, 0},  {1, 0, 1}, {1, 1, -1}, {1, 1, 0},   {1, 1, 1}};
   const auto join = [&](uint32_t a, uint32_t b) {
     const glm::dvec3 d = glm::abs(glm::dvec3(positions[a]) - glm::dvec3(positions[b]));
     if (std::max({d.x, d.y, d.z}) > tol) return;
@@ -203,6 +202,8 @@ const char* mesh_shape_name(MeshShape shape) noexcept {
       return "not checked (a position is not finite)";
     case MeshShape::Cancelled:
       return "not checked (cancelled)";
+    case MeshShape::NoTriangles:
+      return "no triangles (points or lines)";
   }
   return "?";
 }
@@ -218,6 +219,8 @@ MeshShape mesh_shape(std::span<const glm::vec3> positions, std::span<const uint3
       if (to != nullptr) *to = spent;
     }
   } report{work, spent};
+  // Points and lines only: not "open", there is no surface to be open or closed.
+  if (indices.size() < 3) return MeshShape::NoTriangles;
   const std::size_t n = positions.size();
   if (n > budget.max_mesh_vertices || indices.size() / 3 > 2 * budget.max_mesh_vertices ||
       n > std::numeric_limits<uint32_t>::max() - 1)
@@ -273,7 +276,8 @@ std::vector<MeshShape> mesh_shapes(const Model& model, const VolumeBudget& budge
                                    const std::atomic<bool>* cancel) {
   std::vector<MeshShape> out;
   out.reserve(model.meshes.size());
-  for (const Mesh& m : model.meshes) out.push_back(mesh_shape(m.positions, m.indices, budget, cancel));
+  for (const Mesh& m : model.meshes)
+    out.push_back(mesh_shape(m.positions, m.indices, budget, cancel));
   return out;
 }
 
@@ -350,9 +354,9 @@ VolumeFigures clip_volume_figures(const Model& model, int32_t clip, const SkinCh
       return out;
     }
     const double t = i + 1 == poses ? out.duration
-                     : capped       ? out.duration * static_cast<double>(i) /
-                                    static_cast<double>(poses - 1)
-                                    : static_cast<double>(i) / kVolumeRate;
+                     : capped
+                         ? out.duration * static_cast<double>(i) / static_cast<double>(poses - 1)
+                         : static_cast<double>(i) / kVolumeRate;
     if (!a.evaluate(model, mode, t) || !a.skin_cpu(model, pool)) {
       out.status = VolumeStatus::Unskinnable;
       return out;

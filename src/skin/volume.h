@@ -81,9 +81,10 @@ enum class MeshShape : uint8_t {
   TooLarge,     // not checked: over VolumeBudget's vertices, indices or weld work
   NonFinite,    // not checked: a position is NaN or infinite
   Cancelled,    // not checked: the caller cancelled
+  NoTriangles,  // no triangle at all (a mesh of points or lines): no volume to speak of
 };
 // "closed", "open (an edge not shared by exactly two oppositely wound triangles)",
-// "inconsistently wound (...)", "not checked (too large)", ...
+// "inconsistently wound (...)", "not checked (too large)", "no triangles (points or lines)", ...
 const char* mesh_shape_name(MeshShape shape) noexcept;
 
 // The shape of the triangles `indices` over `positions` (edges between welded positions).

@@ -2,6 +2,8 @@
 #include "ui/export_panel.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include <imgui.h>
 
@@ -41,7 +43,25 @@ void message(std::string_view text, bool error, const char* mark, Landmarks& mar
   marks.add_last_item(mark, error ? 1 : 0);
 }
 
+// Keeps e.target for the field as typed (a file-system look-up only when the field changed).
+void update_target(ExportFields& e) {
+  if (e.target_for == e.out && !e.target.empty()) return;
+  e.target_for = e.out;
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  e.target = export_target(e.out, ec ? std::string_view() : std::string_view(cwd.native()));
+}
+
 }  // namespace
+
+std::string export_target(std::string_view out, std::string_view cwd) {
+  namespace fs = std::filesystem;
+  fs::path p(out.empty() ? std::string_view("pose.glb") : out);
+  if (p.is_relative() && !cwd.empty()) p = fs::path(cwd) / p;
+  std::error_code ec;
+  if (fs::is_directory(p, ec)) p /= "pose.glb";
+  return p.lexically_normal().string();
+}
 
 ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& r, ExportFields& e,
                               Landmarks& marks) {
@@ -79,6 +99,9 @@ ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& 
   ImGui::Separator();
   hint("The posed mesh as shown (--export-pose):");
   field("File", "pose.glb", e.out, sizeof e.out, "input:Export pose", marks);
+  update_target(e);
+  fit_textf_disabled("writes %s", e.target.c_str());
+  marks.add_last_item("text:Export target");
   ImGui::Checkbox("Skinned (keep the rig)", &e.skinned);
   marks.add_last_item("check:Skinned");
   if (ImGui::IsItemHovered())
@@ -86,9 +109,32 @@ ExportRequests export_section(bool model, const ExportStatus& st, RecordFields& 
         "--export-pose-skinned: the skeleton and weights are kept, with the pose "
         "as the file's rest pose");
   ImGui::BeginDisabled(!model);
-  if (ImGui::Button("Export pose (.glb)")) out.export_pose = true;
+  if (ImGui::Button("Export pose (.glb)")) {
+    std::error_code ec;
+    e.target_exists = std::filesystem::exists(e.target, ec);
+    if (e.target_exists) {
+      ImGui::OpenPopup("Replace the file?");
+    } else {
+      out.export_pose = true;
+    }
+  }
   marks.add_last_item("button:Export pose");
   ImGui::EndDisabled();
+  if (ImGui::BeginPopupModal("Replace the file?", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextUnformatted(e.target.c_str());
+    ImGui::TextUnformatted("exists. Replace it with the pose?");
+    if (ImGui::Button("Replace")) {
+      out.export_pose = true;
+      ImGui::CloseCurrentPopup();
+    }
+    marks.add_last_item("button:Replace");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      ImGui::CloseCurrentPopup();
+    }
+    marks.add_last_item("button:Keep");
+    ImGui::EndPopup();
+  }
   message(st.export_message, st.export_error, "text:Export message", marks);
   return out;
 }

@@ -52,10 +52,9 @@ bool browser(FileState& s, Landmarks& marks) {
     for (std::size_t i = 0; i < s.entries.size(); ++i) {
       const FolderEntry& e = s.entries[i];
       ImGui::PushID(static_cast<int>(i));
-      char label[300];
-      std::snprintf(label, sizeof(label), "%s%s", e.name.c_str(), e.folder ? "/" : "");
-      if (ImGui::Selectable(label, s.selected == static_cast<int32_t>(i),
-                            ImGuiSelectableFlags_AllowDoubleClick)) {
+      if (fit_selectable(e.name, e.folder ? "/" : "", s.selected == static_cast<int32_t>(i),
+                         ImGuiSelectableFlags_AllowDoubleClick, marks, "entry",
+                         static_cast<int32_t>(i))) {
         s.selected = static_cast<int32_t>(i);
         if (ImGui::IsMouseDoubleClicked(0)) {
           if (e.folder) {
@@ -66,7 +65,6 @@ bool browser(FileState& s, Landmarks& marks) {
           }
         }
       }
-      marks.add_last_item("entry", static_cast<int32_t>(i));
       ImGui::PopID();
     }
     // Enter opens the selection while the list has the keyboard focus.
@@ -123,6 +121,13 @@ std::vector<FolderEntry> list_folder(const std::string& dir,
     return c != 0 ? c < 0 : a.name < b.name;
   });
   return out;
+}
+
+RecentLabel recent_label(std::string_view path) noexcept {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos) return {path, {}};
+  // The root's files keep their "/" as the folder.
+  return {path.substr(slash + 1), slash == 0 ? path.substr(0, 1) : path.substr(0, slash)};
 }
 
 void remember_recent(FileState& state, const std::string& path) {
@@ -192,6 +197,8 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
     std::error_code ec;
     s.browse_dir = fs::current_path(ec).string();
   }
+  // The path whole, with the Open button, is what the panel would need.
+  want_width(ImGui::CalcTextSize(s.open_path).x + 2.0f * ImGui::GetStyle().FramePadding.x + 60.0f);
   ImGui::SetNextItemWidth(-60.0f);
   bool open = ImGui::InputText("##path", s.open_path, sizeof(s.open_path),
                                ImGuiInputTextFlags_EnterReturnsTrue);
@@ -225,6 +232,16 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
           in.watched, in.reloads);
     }
   }
+  // A folder typed in the box opens in the browser (there is nothing to read in a folder).
+  if (open && s.open_path[0] != '\0') {
+    std::error_code ec;
+    if (fs::is_directory(s.open_path, ec)) {
+      s.browse_dir = fs::path(s.open_path).lexically_normal().string();
+      if (s.browse_dir.size() > 1 && s.browse_dir.back() == '/') s.browse_dir.pop_back();
+      open = false;
+      ImGui::SetNextItemOpen(true);
+    }
+  }
   if (ImGui::TreeNode("Browse")) {
     marks.add_last_item("node:Browse");
     open |= browser(s, marks);
@@ -237,11 +254,13 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
     marks.add_last_item("node:Recent");
     for (std::size_t i = 0; i < s.recent.size() && !s.recent[i].empty(); ++i) {
       ImGui::PushID(static_cast<int>(i));
-      if (ImGui::Selectable(s.recent[i].c_str())) {
+      // The file name first (what tells entries apart), then its folder, dimmed.
+      const RecentLabel r = recent_label(s.recent[i]);
+      if (fit_selectable(r.name, r.folder, false, 0, marks, "recent", static_cast<int32_t>(i),
+                         s.recent[i].c_str())) {
         copy_path(s, s.recent[i]);
         open = true;
       }
-      marks.add_last_item("recent", static_cast<int32_t>(i));
       ImGui::PopID();
     }
     ImGui::TreePop();

@@ -8,6 +8,8 @@
 //
 // "Watch files" turns live reload on and off (what it watches, and how many reloads it made, show
 // beside it); a failed reload's reason shows as a failed load's does, in red.
+// A folder typed in the path box (Enter or Open) is not opened as a file: the browser opens
+// there.
 //
 // "Add animations..." turns the browser to picking a file whose clips are added to the open model
 // (app/animation_files.h): until Cancel, opening a file (the path box, a double click, Enter, a
@@ -66,6 +68,14 @@ bool has_extension(std::string_view name, std::span<const std::string> extension
 // read ("" when it could).
 std::vector<FolderEntry> list_folder(const std::string& dir,
                                      std::span<const std::string> extensions, std::string* error);
+
+// A Recent entry as the list shows it: the file name, then the folder it is in ("" when the path
+// has none), both views into `path`.
+struct RecentLabel {
+  std::string_view name;
+  std::string_view folder;
+};
+RecentLabel recent_label(std::string_view path) noexcept;
 
 // Puts `path` first in state.recent (after a successful open), without duplicates.
 void remember_recent(FileState& state, const std::string& path);

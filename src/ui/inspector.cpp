@@ -11,6 +11,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "skin/skinning.h"
+#include "ui/model_units.h"
 #include "ui/ui.h"
 #include "ui/widgets.h"
 
@@ -56,11 +57,11 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   const Skeleton& sk = scene.model->skeleton;
   const int32_t sel = state.selection.joint;
   if (sel < 0 || static_cast<std::size_t>(sel) >= sk.size()) {
-    ImGui::TextDisabled("No joint selected: choose one in the outliner.");
+    fit_text_disabled("No joint selected: choose one in the outliner.");
     return;
   }
   const auto j = static_cast<std::size_t>(sel);
-  ImGui::Text("%s", sk.names[j].c_str());
+  fit_text(sk.names[j]);
   ImGui::TextDisabled("joint %d", sel);
   const int32_t parent = sk.parents[j];
   if (parent >= 0) {
@@ -100,30 +101,31 @@ void joint_section(const SceneView& scene, ViewerState& state) {
 void volume_line(const SceneView& scene, SkinMethod method, ViewerState& state) {
   if (scene.volume == nullptr) {
     if (scene.volume_pending) {
-      ImGui::TextDisabled("Volume change: measuring (off the frame, cancelled by another clip)");
+      fit_text_disabled("Volume change: measuring (off the frame, cancelled by another clip)");
       state.landmarks.add_last_item("text:Volume");
     }
     return;
   }
   const VolumeFigures& v = *scene.volume;
   if (scene.volume_method != method) {
-    ImGui::Text("Volume change: measured once %s skins the mesh", skin_method_label(method));
+    fit_textf("Volume change: measured once %s skins the mesh", skin_method_label(method));
     state.landmarks.add_last_item("text:Volume");
     return;
   }
   // The scene formats the lines once (VolumeFigures::lines); figures without them are formatted
   // here (a test's hand-made view).
   const bool kept = v.lines.size() == v.meshes.size() + 1;
-  ImGui::Text("Volume change against the rest pose (%s): %s", skin_method_label(method),
-              kept ? v.lines[0].c_str() : volume_sampling_line(v).c_str());
+  const Fit fit =
+      fit_textf("Volume change against the rest pose (%s): %s", skin_method_label(method),
+                kept ? v.lines[0].c_str() : volume_sampling_line(v).c_str());
   state.landmarks.add_last_item("text:Volume");
-  if (ImGui::IsItemHovered())
+  if (fit == Fit::Whole && ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "Per closed mesh, the largest change of its volume against the rest pose over the clip\n"
         "(signed), then the least and the most; the same lines as skinview --info.");
   ImGui::Indent();
   for (std::size_t m = 0; m < v.meshes.size(); ++m)
-    ImGui::TextUnformatted(kept ? v.lines[m + 1].c_str() : mesh_volume_line(v, m).c_str());
+    fit_text(kept ? v.lines[m + 1].c_str() : mesh_volume_line(v, m).c_str());
   ImGui::Unindent();
 }
 
@@ -164,11 +166,13 @@ void influences_buttons(const SceneView& scene, ViewerState& state) {
   uint32_t most = 0;
   if (scene.model != nullptr)
     for (const Mesh& m : scene.model->meshes) most = std::max(most, m.max_influences);
-  ImGui::SameLine();
+  // The file's figure beside the buttons, or under them when a few letters of it would not fit.
+  flow_same_line(
+      std::min(ImGui::CalcTextSize("(file: 3 at most, no change)").x, 6.0f * ImGui::GetFontSize()));
   if (most > 4) {
-    ImGui::TextDisabled("(file: up to %u)", most);
+    fit_textf_disabled("(file: up to %u)", most);
   } else {
-    ImGui::TextDisabled("(file: %u at most, no change)", most);
+    fit_textf_disabled("(file: %u at most, no change)", most);
   }
 }
 
@@ -181,7 +185,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::RadioButton("CPU skinning", &path, 0);
   state.landmarks.add_last_item("radio:CPU");
   if (state.crowd.on) ImGui::EndDisabled();
-  ImGui::SameLine();
+  flow_same_line(radio_width("GPU skinning"));
   ImGui::RadioButton("GPU skinning", &path, 1);
   state.landmarks.add_last_item("radio:GPU");
   o.gpu_skinning = path == 1;
@@ -190,7 +194,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   static_assert(std::size(kMethodMarks) == std::size(kSkinMethods));
   int method = static_cast<int>(o.method);
   for (std::size_t i = 0; i < std::size(kSkinMethods); ++i) {
-    if (i > 0) ImGui::SameLine();
+    if (i > 0) flow_same_line(radio_width(skin_method_label(kSkinMethods[i])));
     ImGui::RadioButton(skin_method_label(kSkinMethods[i]), &method,
                        static_cast<int>(kSkinMethods[i]));
     state.landmarks.add_last_item(kMethodMarks[i]);
@@ -234,26 +238,30 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   if (o.view == ViewMode::MethodDiff) method_pair(o, state);
   // Debug views take the shaded view's light (the form shows); flat paints the legend's colours.
   if (o.view == ViewMode::Shaded) ImGui::BeginDisabled();
-  ImGui::Checkbox("Flat colours (unlit)", &o.flat_colors);
-  state.landmarks.add_last_item("check:Flat colours");
+  const bool flat_cut =
+      fit_checkbox("Flat colours (unlit)", &o.flat_colors, state.landmarks, "check:Flat colours");
   if (o.view == ViewMode::Shaded) ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+  if (!flat_cut && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(
         "Debug views without the light: every vertex exactly its legend colour.\n"
         "Off, they are lit as the shaded view is, so creases and form show.");
+  // One row while the panel is wide enough; the rest flows onto the next (never a cut "Axe").
   ImGui::Checkbox("Skeleton", &o.skeleton);
   state.landmarks.add_last_item("check:Skeleton");
-  ImGui::SameLine();
+  flow_same_line(checkbox_width("Wireframe"));
   ImGui::Checkbox("Wireframe", &o.wireframe);
-  ImGui::SameLine();
+  state.landmarks.add_last_item("check:Wireframe");
+  flow_same_line(checkbox_width("Grid"));
   ImGui::Checkbox("Grid", &o.grid);
-  ImGui::SameLine();
+  state.landmarks.add_last_item("check:Grid");
+  flow_same_line(checkbox_width("Axes"));
   ImGui::Checkbox("Axes", &o.axes);
+  state.landmarks.add_last_item("check:Axes");
   int up = scene.z_up ? 1 : 0;
   ImGui::TextUnformatted("File's up axis");
-  ImGui::SameLine();
+  flow_same_line(radio_width("Y"));
   bool up_changed = ImGui::RadioButton("Y", &up, 0);
-  ImGui::SameLine();
+  flow_same_line(radio_width("Z"));
   up_changed |= ImGui::RadioButton("Z", &up, 1);
   if (up_changed && (up == 1) != scene.z_up) {
     o.z_up = up == 1;
@@ -261,14 +269,16 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   }
   // The colour's value beside its swatch: a lone square swatch read as an unticked check box.
   ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
-  ImGui::ColorEdit3("Background", &o.background.x, ImGuiColorEditFlags_DisplayHex);
+  ImGui::ColorEdit3("##Background", &o.background.x, ImGuiColorEditFlags_DisplayHex);
   state.landmarks.add_last_item("color:Background");
+  flow_same_line(ImGui::CalcTextSize("Background").x);
+  ImGui::TextUnformatted("Background");
   if (ImGui::Button("Frame all (A)")) edits.frame = true;
   state.landmarks.add_last_item("button:Frame");
-  ImGui::SameLine();
+  flow_same_line(button_width("Selected (F)"));
   if (ImGui::Button("Selected (F)")) edits.view = Action::FrameSelected;
   state.landmarks.add_last_item("button:Frame selected");
-  ImGui::SameLine();
+  flow_same_line(button_width("Home"));
   if (ImGui::Button("Home")) edits.reset_view = true;
   state.landmarks.add_last_item("button:Reset view");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("reset the view: as the file opened (Home)");
@@ -286,16 +296,42 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
       {"Top", "button:Top", Action::ViewTop, Action::ViewBottom},
   };
   for (const AxisButton& a : kAxes) {
+    if (&a != kAxes) flow_same_line(small_button_width(a.label));
     if (ImGui::SmallButton(a.label)) edits.view = opposite ? a.ctrl_action : a.action;
     state.landmarks.add_last_item(a.mark);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("%s view, orthographic (numpad; Ctrl+click: the opposite side)", a.label);
     }
-    ImGui::SameLine();
   }
+  flow_same_line(small_button_width("Persp/Ortho"));
   if (ImGui::SmallButton("Persp/Ortho")) edits.view = Action::ToggleOrtho;
   state.landmarks.add_last_item("button:Ortho");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("perspective / orthographic (numpad 5)");
+}
+
+// The model's size in the file's units and what a unit is (ui/model_units.h).
+void model_section(const SceneView& scene, ViewerState& state) {
+  Section section("Model###model", "model", "header:Model", state.landmarks);
+  if (!section) return;
+  char line[160];
+  if (scene.model_size.x > 0.0f || scene.model_size.y > 0.0f || scene.model_size.z > 0.0f) {
+    format_size(scene.model_size, line, sizeof line);
+    ImGui::TextUnformatted("Size");
+    ImGui::SameLine();
+    fit_text(line);
+    state.landmarks.add_last_item("text:Size");
+  }
+  format_unit(scene.unit_metres, scene.path, line, sizeof line);
+  ImGui::TextUnformatted("Unit");
+  ImGui::SameLine();
+  fit_text(line);
+  state.landmarks.add_last_item("text:Unit", scene.unit_metres > 0.0 ? 1 : 0);
+  if (format_metres(scene.model_size, scene.unit_metres, line, sizeof line)) {
+    ImGui::TextUnformatted("    ");
+    ImGui::SameLine();
+    fit_text(line);
+    state.landmarks.add_last_item("text:Size in metres");
+  }
 }
 
 void report_section(const SceneView& scene, ViewerState& state) {
@@ -304,12 +340,14 @@ void report_section(const SceneView& scene, ViewerState& state) {
   Section section(label, "report", "header:Import report", state.landmarks, false);
   if (!section) return;
   if (scene.report.empty()) ImGui::TextUnformatted("No repairs were needed.");
-  ImGui::PushTextWrapPos(0.0f);
-  // Bullet + wrapped text: BulletText would cut a long note at the panel's edge.
-  for (const std::string& line : scene.report) {
+  // One line a note, cut to the panel with the whole note in a tooltip (the list stays short
+  // enough to scan; a wider panel shows more of each).
+  for (std::size_t i = 0; i < scene.report.size(); ++i) {
     ImGui::Bullet();
-    ImGui::TextWrapped("%s", line.c_str());
+    fit_text(scene.report[i]);
+    state.landmarks.add_last_item("text:Report", static_cast<int32_t>(i));
   }
+  ImGui::PushTextWrapPos(0.0f);
   // The repairs above are the ones the import made when the file was first read.
   if (scene.from_cache) {
     ImGui::TextDisabled(
@@ -331,7 +369,7 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
   }
   state.landmarks.add_last_item("text:FPS");
   if (char notice[96]; slow_playback_notice(scene, notice, sizeof(notice))) {
-    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", notice);
+    fit_text(notice, 0.0f, ImVec4(1.0f, 0.7f, 0.3f, 1.0f));
   }
   ImGui::PlotLines("##frames", status.frame_times.data(),
                    static_cast<int>(status.frame_times.size()),
@@ -345,8 +383,8 @@ void performance_section(const SceneView& scene, const StatusView& status, Viewe
               scene.vertices);
   state.landmarks.add_last_item("text:Joints");
   if (scene.model != nullptr && scene.bones != scene.model->skeleton.size()) {
-    ImGui::TextDisabled("  palette: %zu entries over %zu meshes' skins", scene.bones,
-                        scene.model->meshes.size());
+    fit_textf_disabled("  palette: %zu entries over %zu meshes' skins", scene.bones,
+                       scene.model->meshes.size());
   }
   ImGui::Text("pose      %7.3f ms", t.pose * 1e3);
   if (scene.stack != nullptr && scene.stack->blends()) {
@@ -397,6 +435,7 @@ void inspector_panel(const SceneView& scene, const StatusView& status, ViewerSta
   if (scene.model != nullptr) layers_section(scene, state);
   if (scene.model != nullptr) morphs_section(scene, state);
   if (scene.model != nullptr) crowd_section(scene, state);
+  if (scene.model != nullptr) model_section(scene, state);
   if (scene.model != nullptr) report_section(scene, state);
   performance_section(scene, status, state);
 }

@@ -59,8 +59,9 @@ void fade_row(const Model& m, Player& base, StackPlayer& stack, ViewerState& sta
     const double u =
         stack.fade.duration > 0.0 ? std::clamp(t / stack.fade.duration, 0.0, 1.0) : 1.0;
     const std::string_view to = clip_name(m, stack.fade_to);
-    ImGui::Text("Fading to %.*s: %.0f %%", static_cast<int>(to.size()), to.data(), 100.0 * u);
-    if (ImGui::IsItemHovered()) {
+    if (fit_textf("Fading to %.*s: %.0f %%", static_cast<int>(to.size()), to.data(), 100.0 * u) ==
+            Fit::Whole &&
+        ImGui::IsItemHovered()) {
       ImGui::SetTooltip(stack.fade.sync ? "both clips in phase" : "the target from its start");
     }
     return;
@@ -166,7 +167,7 @@ ListEdit layer_rows(const SceneView& scene, ViewerState& state, std::size_t i) {
       ImGui::SliderFloat(label, &l.mask[static_cast<std::size_t>(j)], 0.0f, 1.0f, "%.2f");
       marks.add_last_item("slider:Mask weight");
       ImGui::SameLine();
-      ImGui::Text("%s alone", m.skeleton.names[static_cast<std::size_t>(j)].c_str());
+      fit_textf("%s alone", m.skeleton.names[static_cast<std::size_t>(j)].c_str());
     }
   }
   ImGui::Separator();
@@ -192,16 +193,16 @@ void layers_section(const SceneView& scene, ViewerState& state) {
   StackPlayer& stack = *scene.stack;
   LayersState& ls = state.layers;
   if (clip_count(m) == 0) {
-    ImGui::TextDisabled("The file has no clips to blend.");
+    fit_text_disabled("The file has no clips to blend.");
     return;
   }
   if (base.clip >= 0) {
     char label[160];
     clip_label(m, base.clip, label, sizeof(label));
-    ImGui::Text("Base: %s", label);
+    fit_textf("Base: %s", label);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("the timeline's clip, under every layer");
   } else {
-    ImGui::TextDisabled("Base: no clip. Pick one in the timeline to blend over it.");
+    fit_text_disabled("Base: no clip. Pick one in the timeline to blend over it.");
   }
   fade_row(m, base, stack, state);
   ImGui::Separator();

@@ -25,12 +25,18 @@ Layout compute_layout(float width, float height, const LayoutPrefs& prefs, float
   const float min_viewport_w = std::min(width, kMinViewportShare * width * height / above);
   const float side_budget = std::max(0.0f, width - min_viewport_w);
 
+  // An open panel's width: the preference, widened to its content when it follows it.
+  auto side = [&](float preferred, float content, bool fit) {
+    float w = std::max(finite_or(preferred, 0.0f), kMinSidePanel * scale);
+    if (fit) w = std::max(w, std::min(finite_or(content, 0.0f), kMaxContentShare * width));
+    return w;
+  };
   float left = prefs.outliner_collapsed
                    ? strip
-                   : std::max(finite_or(prefs.outliner_width, 0.0f), kMinSidePanel * scale);
+                   : side(prefs.outliner_width, prefs.outliner_content, prefs.outliner_fit);
   float right = prefs.inspector_collapsed
                     ? strip
-                    : std::max(finite_or(prefs.inspector_width, 0.0f), kMinSidePanel * scale);
+                    : side(prefs.inspector_width, prefs.inspector_content, prefs.inspector_fit);
   // Never wider than the window on their own (a preference can be anything).
   left = std::min(left, width);
   right = std::min(right, width);
@@ -53,6 +59,15 @@ Layout compute_layout(float width, float height, const LayoutPrefs& prefs, float
   // Whole display units, so the panels do not shimmer by a fraction while the window resizes.
   left = std::floor(left);
   right = std::floor(right);
+  // The layer rows come last, in what the viewport's half leaves: the side panels were laid out
+  // without them, so a row added never moves them (the timeline scrolls what does not fit).
+  const float rows = finite_or(prefs.timeline_rows, 0.0f);
+  if (!prefs.timeline_collapsed && rows > 0.0f) {
+    const float viewport_w = width - left - right;
+    const float room =
+        viewport_w > 0.0f ? height - kMinViewportShare * width * height / viewport_w : timeline;
+    timeline = std::max(timeline, std::min({timeline + rows, room, kMaxTimelineShare * height}));
+  }
   timeline = std::floor(timeline);
 
   out.timeline = Rect{0.0f, height - timeline, width, timeline};

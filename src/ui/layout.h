@@ -13,6 +13,13 @@
 //  - the viewport keeps at least half the window's area: when the panels' preferred sizes do
 //    not leave that much, the open side panels shrink in proportion (the timeline is capped at
 //    kMaxTimelineShare of the height first), so at 800x500 the viewport still has half;
+//  - the timeline's layer rows (LayoutPrefs::timeline_rows) are added after the side panels
+//    are placed, in the room the viewport's half leaves, so adding a layer never moves the side
+//    panels (what does not fit scrolls);
+//  - an open side panel that follows its content (LayoutPrefs::*_fit) is at least as wide as
+//    its content asks (LayoutPrefs::*_content, measured by the panels: ui/widgets.h), up to
+//    kMaxContentShare of the window's width, so a wide window gives long text room; the
+//    viewport's half comes first all the same;
 //  - the five rectangles tile the window: no overlap, no gap, none outside it.
 #pragma once
 
@@ -38,9 +45,18 @@ struct LayoutPrefs {
   float outliner_width = 260.0f;
   float inspector_width = 310.0f;
   float timeline_height = 66.0f;
+  // What the timeline's layer rows add to its height (ui/timeline.cpp sets it); they get only the
+  // room the side panels and the viewport's half leave.
+  float timeline_rows = 0.0f;
   bool outliner_collapsed = false;
   bool inspector_collapsed = false;
   bool timeline_collapsed = false;
+  // The width each side panel's content asks for (0: not measured yet), and whether the panel
+  // follows it; dragging a panel's edge sets its width and stops it following.
+  float outliner_content = 0.0f;
+  float inspector_content = 0.0f;
+  bool outliner_fit = true;
+  bool inspector_fit = true;
 };
 
 struct Layout {
@@ -52,6 +68,8 @@ inline constexpr float kMinSidePanel = 120.0f;     // an open side panel's prefe
 inline constexpr float kMinTimeline = 48.0f;       // an open timeline's minimum height
 inline constexpr float kMaxTimelineShare = 0.25f;  // of the window's height
 inline constexpr float kMinViewportShare = 0.5f;   // of the window's area
+inline constexpr float kMaxContentShare = 0.25f;   // of the window's width, for a content width
+inline constexpr float kGrab = 8.0f;               // the width of a panel edge's grab zone
 
 // The rectangles for a window of width x height display units. `scale` multiplies the fixed
 // sizes above (the content scale of a high-DPI screen). Sizes <= 0 give empty rectangles.

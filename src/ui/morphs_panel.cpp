@@ -32,7 +32,7 @@ void morphs_section(const SceneView& scene, ViewerState& state) {
     const Mesh& mesh = model.meshes[m];
     if (mesh.morph_targets.empty()) continue;
     ImGui::PushID(static_cast<int>(m));
-    ImGui::TextDisabled("%s (%zu targets)", mesh.name.c_str(), mesh.morph_targets.size());
+    fit_textf_disabled("%s (%zu targets)", mesh.name.c_str(), mesh.morph_targets.size());
     const std::span<const float> animated =
         scene.pose != nullptr ? scene.pose->morph_weights(m) : std::span<const float>();
     for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t, ++row) {
@@ -56,7 +56,7 @@ void morphs_section(const SceneView& scene, ViewerState& state) {
       ImGui::EndDisabled();
       state.landmarks.add_last_item("morph:weight", row);
       ImGui::SameLine();
-      ImGui::TextUnformatted(mesh.morph_targets[t].name.c_str());
+      fit_text(mesh.morph_targets[t].name);
       ImGui::PopID();
     }
     at += mesh.morph_targets.size();

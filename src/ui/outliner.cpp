@@ -45,19 +45,19 @@ void meshes_section(const Model& m, Landmarks& marks) {
     vertices += mesh.vertex_count();
     triangles += mesh.triangle_count();
   }
-  ImGui::Text("%zu vertices, %zu triangles, %zu materials", vertices, triangles,
-              m.materials.size());
+  fit_textf("%zu vertices, %zu triangles, %zu materials", vertices, triangles, m.materials.size());
   if (m.meshes.empty()) ImGui::TextDisabled("No mesh: a skeleton-only file.");
   for (std::size_t i = 0; i < m.meshes.size(); ++i) {
     const Mesh& mesh = m.meshes[i];
     const std::string& node = m.skeleton.names[static_cast<std::size_t>(mesh.node)];
-    ImGui::BulletText("%s: %zu vertices", mesh.name.empty() ? "(unnamed)" : mesh.name.c_str(),
-                      mesh.vertex_count());
+    ImGui::Bullet();
+    fit_textf("%s: %zu vertices", mesh.name.empty() ? "(unnamed)" : mesh.name.c_str(),
+              mesh.vertex_count());
     if (mesh.skinned) {
-      ImGui::TextDisabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
-                          mesh.max_influences);
+      fit_textf_disabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
+                         mesh.max_influences);
     } else {
-      ImGui::TextDisabled("    rigid on '%s'", node.c_str());
+      fit_textf_disabled("    rigid on '%s'", node.c_str());
     }
   }
 }
@@ -100,6 +100,10 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
   if (leaf) flags |= ImGuiTreeNodeFlags_Leaf;
   if (j == selected) flags |= ImGuiTreeNodeFlags_Selected;
   ImGui::SetNextItemOpen(filtering || t.expanded[ju] != 0, ImGuiCond_Always);
+  // The row's whole width (name and vertex count) is what the panel would need to show it.
+  want_width(ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize(sk.names[ju].c_str()).x +
+             (bone ? ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("00000").x : 0.0f) +
+             ImGui::GetStyle().WindowPadding.x);
   const bool dim = !t.matched[row] || !bone;
   if (dim) ImGui::PushStyleColor(ImGuiCol_Text, t.matched[row] ? kPlainNode : kUnmatched);
   const bool open = ImGui::TreeNodeEx("##joint", flags, "%s", sk.names[ju].c_str());
@@ -149,9 +153,9 @@ void joints_section(const SceneView& scene, ViewerState& state) {
   }
   if (t.dirty) build_rows(sk, t);
   if (t.filter[0] != '\0') {
-    ImGui::TextDisabled("%zu of %zu joints match", t.matches, sk.size());
+    fit_textf_disabled("%zu of %zu joints match", t.matches, sk.size());
   } else {
-    ImGui::TextDisabled("bright: skins N vertices; grey: node");
+    fit_text_disabled("bright: skins N vertices; grey: node");
   }
   const float height = std::max(120.0f, ImGui::GetContentRegionAvail().y);
   if (ImGui::BeginChild("tree", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar)) {

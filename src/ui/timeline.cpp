@@ -9,6 +9,7 @@
 
 #include "ui/clip_info.h"
 #include "ui/ui.h"
+#include "ui/widgets.h"
 
 namespace sv::ui {
 namespace {}  // namespace
@@ -246,14 +247,14 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
     // The clock cannot step further than kMaxFrameStep a frame: say so rather than let the clip
     // slow down behind a speed that still reads 1.00x.
     ImGui::SameLine(0, 16);
-    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", notice);
+    fit_text(notice, 0.0f, ImVec4(1.0f, 0.7f, 0.3f, 1.0f));
     s.landmarks.add_last_item("text:Slow playback");
   }
   if (s.selection.joint >= 0 &&
       static_cast<std::size_t>(s.selection.joint) < model.skeleton.size()) {
     ImGui::SameLine(0, 16);
-    ImGui::TextDisabled("ticks: %zu keys of %s", keys.size(),
-                        model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
+    fit_textf_disabled("ticks: %zu keys of %s", keys.size(),
+                       model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
   }
   // The bar, then the readout at its right end.
   const double fps = s.frames_per_second;
@@ -273,14 +274,13 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(readout);
-  // Each layer's own time under the bar. The panel grows by a row per layer when their number
-  // changes (the layout applies it next frame; a drag of its edge still sets it after).
+  // Each layer's own time under the bar. The panel grows by a row per layer, where the layout
+  // has room for it (layout.h: never at the side panels' expense).
   const int32_t rows = scene.stack == nullptr ? 0
                                               : static_cast<int32_t>(scene.stack->layers.size()) +
                                                     (scene.stack->fading() ? 1 : 0);
   if (rows != s.layers.timeline_rows) {
-    s.layout_prefs.timeline_height = LayoutPrefs{}.timeline_height +
-                                     static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
+    s.layout_prefs.timeline_rows = static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
     s.layers.timeline_rows = rows;
   }
   layer_timelines(scene, s);

@@ -11,6 +11,7 @@
 #include "gfx/view_colors.h"
 #include "ui/clip_info.h"
 #include "ui/viewport.h"
+#include "ui/widgets.h"
 
 namespace sv::ui {
 namespace {
@@ -26,22 +27,16 @@ enum class Side { Left, Right, Bottom };
 bool begin_panel(const char* name, const Rect& r, bool* collapsed, Side side, Landmarks& marks) {
   ImGui::SetNextWindowPos(ImVec2(r.x, r.y), ImGuiCond_Always);
   ImGui::SetNextWindowSize(ImVec2(r.w, r.h), ImGuiCond_Always);
-  // Only the panel's thickness follows a drag of its edge; the other side is the layout's.
-  if (side == Side::Bottom) {
-    ImGui::SetNextWindowSizeConstraints(ImVec2(r.w, 0.0f), ImVec2(r.w, FLT_MAX));
-  } else {
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, r.h), ImVec2(FLT_MAX, r.h));
-  }
-  // The inner edge resizes the panel (see end_panel); the corner grip would only confuse.
-  ImGui::PushStyleColor(ImGuiCol_ResizeGrip, 0);
-  ImGui::PushStyleColor(ImGuiCol_ResizeGripHovered, 0);
-  ImGui::PushStyleColor(ImGuiCol_ResizeGripActive, 0);
+  // The inner edge resizes the panel through its own grab zone (edge_grab), not ImGui's.
+  // Side panels keep their scroll bar's room whether or not they scroll, so the content's width
+  // does not change (and rows do not jump) when a row added makes the panel scroll.
   if (*collapsed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(2, 4));
-  ImGui::Begin(
-      name, nullptr,
-      kPanelFlags | (*collapsed ? ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoScrollbar : 0));
+  ImGui::Begin(name, nullptr,
+               kPanelFlags | ImGuiWindowFlags_NoResize |
+                   (*collapsed             ? ImGuiWindowFlags_NoScrollbar
+                    : side != Side::Bottom ? ImGuiWindowFlags_AlwaysVerticalScrollbar
+                                           : 0));
   if (*collapsed) ImGui::PopStyleVar();
-  ImGui::PopStyleColor(3);
   const ImGuiDir open_dir = side == Side::Left    ? ImGuiDir_Right
                             : side == Side::Right ? ImGuiDir_Left
                                                   : ImGuiDir_Up;
@@ -78,15 +73,57 @@ bool begin_panel(const char* name, const Rect& r, bool* collapsed, Side side, La
   return true;
 }
 
-// Ends the panel; a size the user dragged its edge to becomes the preferred size.
-void end_panel(bool open, const Rect& r, float* preferred, bool width) {
-  if (open) {
-    const ImVec2 size = ImGui::GetWindowSize();
-    const float now = width ? size.x : size.y;
-    const float was = width ? r.w : r.h;
-    if (std::abs(now - was) >= 1.0f) *preferred = now;
+// The grab zone on a panel's inner edge: kGrab units across, centred on the edge (half over
+// the panel, half over the viewport), in a window of its own above the panels. Dragging it sets
+// the panel's preferred size from the size it had when the drag began; a side panel then stops
+// following its content (the user's width wins).
+void edge_grab(const char* id, const Rect& panel, Side side, float scale, float* preferred,
+               bool* fit, Landmarks& marks, const char* mark) {
+  const float grab = kGrab * scale;
+  const bool across = side != Side::Bottom;  // a vertical edge, dragged across
+  const float edge = side == Side::Left ? panel.right() : side == Side::Right ? panel.x : panel.y;
+  const ImVec2 pos =
+      across ? ImVec2(edge - 0.5f * grab, panel.y) : ImVec2(panel.x, edge - 0.5f * grab);
+  const ImVec2 size = across ? ImVec2(grab, panel.h) : ImVec2(panel.w, grab);
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always);
+  ImGui::SetNextWindowSize(size, ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0.0f, 0.0f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, ImVec2(1.0f, 1.0f));
+  ImGui::Begin(id, nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground |
+                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoFocusOnAppearing);
+  ImGui::InvisibleButton("##grab", size);
+  marks.add_last_item(mark);
+  const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+  if (hot) ImGui::SetMouseCursor(across ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+  ImGuiStorage* store = ImGui::GetStateStorage();
+  const ImGuiID start_id = ImGui::GetID("##start");
+  const float now = across ? panel.w : panel.h;
+  if (ImGui::IsItemActivated()) store->SetFloat(start_id, now);
+  if (ImGui::IsItemActive()) {
+    const ImVec2 drag = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left, 0.0f);
+    const float delta = side == Side::Left ? drag.x : side == Side::Right ? -drag.x : -drag.y;
+    const float want = store->GetFloat(start_id, now) + delta;
+    if (std::abs(want - now) >= 1.0f) {
+      *preferred = want;
+      if (fit != nullptr) *fit = false;
+    }
+  }
+  if (hot) {
+    // A line on the edge while it can be grabbed: the zone itself stays invisible.
+    const ImU32 c = ImGui::GetColorU32(ImGui::IsItemActive() ? ImGuiCol_SeparatorActive
+                                                             : ImGuiCol_SeparatorHovered);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (across) {
+      dl->AddLine(ImVec2(edge, panel.y), ImVec2(edge, panel.bottom()), c, 2.0f * scale);
+    } else {
+      dl->AddLine(ImVec2(panel.x, edge), ImVec2(panel.right(), edge), c, 2.0f * scale);
+    }
   }
   ImGui::End();
+  ImGui::PopStyleVar(3);
 }
 
 }  // namespace
@@ -108,6 +145,9 @@ void ViewerState::new_model(const Model& model) {
   for (const Mesh& mesh : model.meshes) targets += mesh.morph_targets.size();
   morph_overrides.assign(targets, std::nanf(""));
   joint_colors = sv::joint_colors(model.skeleton.parents);
+  // The panels measure the new model's content afresh (ui.cpp, draw_panels).
+  layout_prefs.outliner_content = 0.0f;
+  layout_prefs.inspector_content = 0.0f;
   legend.shown = false;
 }
 
@@ -221,18 +261,42 @@ void draw_panels(const SceneView& scene, const StatusView& status, ViewerState& 
   const Layout& l = state.layout;
   bool open =
       begin_panel("Outliner", l.outliner, &prefs.outliner_collapsed, Side::Left, state.landmarks);
-  if (open && outliner_panel(scene, status, state, edits)) edits.open = true;
-  end_panel(open, l.outliner, &prefs.outliner_width, true);
+  if (open) {
+    begin_content_width();
+    if (outliner_panel(scene, status, state, edits)) edits.open = true;
+    // Only grows while a model is open (ViewerState::new_model starts it again): a panel that
+    // shrank back whenever a long line scrolled away would jump.
+    prefs.outliner_content = std::max(prefs.outliner_content, end_content_width());
+  }
+  ImGui::End();
 
   open = begin_panel("Inspector", l.inspector, &prefs.inspector_collapsed, Side::Right,
                      state.landmarks);
-  if (open) inspector_panel(scene, status, state, edits);
-  end_panel(open, l.inspector, &prefs.inspector_width, true);
+  if (open) {
+    begin_content_width();
+    inspector_panel(scene, status, state, edits);
+    prefs.inspector_content = std::max(prefs.inspector_content, end_content_width());
+  }
+  ImGui::End();
 
   open =
       begin_panel("Timeline", l.timeline, &prefs.timeline_collapsed, Side::Bottom, state.landmarks);
   if (open) timeline_panel(scene, state, edits);
-  end_panel(open, l.timeline, &prefs.timeline_height, false);
+  ImGui::End();
+
+  // The edges' grab zones, above the panels.
+  if (!prefs.outliner_collapsed) {
+    edge_grab("##edge:Outliner", l.outliner, Side::Left, state.ui_scale, &prefs.outliner_width,
+              &prefs.outliner_fit, state.landmarks, "edge:Outliner");
+  }
+  if (!prefs.inspector_collapsed) {
+    edge_grab("##edge:Inspector", l.inspector, Side::Right, state.ui_scale, &prefs.inspector_width,
+              &prefs.inspector_fit, state.landmarks, "edge:Inspector");
+  }
+  if (!prefs.timeline_collapsed) {
+    edge_grab("##edge:Timeline", l.timeline, Side::Bottom, state.ui_scale, &prefs.timeline_height,
+              nullptr, state.landmarks, "edge:Timeline");
+  }
 
   draw_viewport_notes(state.toast, l.viewport);
   help_overlay(&state.help_open);

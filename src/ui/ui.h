@@ -37,8 +37,12 @@ struct SceneView {
   Player* player = nullptr;
   StackPlayer* stack = nullptr;  // the layers over the player's clip and a cross-fade (editable)
   std::string_view path;
-  std::span<const std::string> report;        // import notes
-  bool from_cache = false;                    // the model came from the model cache
+  std::span<const std::string> report;  // import notes
+  bool from_cache = false;              // the model came from the model cache
+  // The rest pose's extent in model space (the file's units; 0 when unknown) and the file's
+  // unit in metres (ImportReport::unit_metres; 0: the file does not say): the Model section.
+  glm::vec3 model_size{0.0f};
+  double unit_metres = 0.0;
   const Animator* pose = nullptr;             // the current pose (local() samples one joint)
   std::span<const glm::mat4> model_matrices;  // per joint, model space
   std::span<const JointInfluence> influence;  // per joint

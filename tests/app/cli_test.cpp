@@ -501,7 +501,8 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
   for (const char* clip : {"idle", "walk", "wave", "twist", "run", "breathe", "face"}) {
     const std::regex lines("\\] '" + std::string(clip) +
                            "': [0-9]+ poses, 30 per second and the end\n"
-                           "      'body': " + figure + " \\(min " + figure + ", max " + figure +
+                           "      'body': " +
+                           figure + " \\(min " + figure + ", max " + figure +
                            "\\)\n      'face': " + figure + " \\(min " + figure + ", max " +
                            figure + "\\)\n");
     EXPECT_TRUE(std::regex_search(r.out, lines)) << clip << "\n" << r.out;
@@ -524,13 +525,21 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
             std::string::npos)
       << wuson.out;
   EXPECT_NE(wuson.out.find("'Wuson_Run': no closed mesh to measure"), std::string::npos);
+
+  // A mesh of points only has no triangles: not "open" (there is no surface to be open).
+  const ProcessResult points = run_process({kExe, "--info", model("OBJ/point_cloud.obj")});
+  ASSERT_EQ(points.exit_code, 0) << points.err;
+  EXPECT_NE(points.out.find(": no triangles (points or lines), not measured\n"), std::string::npos)
+      << points.out;
+  EXPECT_EQ(points.out.find("open ("), std::string::npos) << points.out;
 }
 
 // The FBX files' armatures carry a 100x unit scale that the bind pose does not: against the bind
 // pose their figures were +99,999,826% and +121,365,831%. Against the rest pose every figure is
 // a plausible one, on a line naming its mesh.
 TEST(Cli, InfoVolumeOfFbxArmaturesIsPlausible) {
-  const std::regex mesh_line(R"(\n      '([^'\n]+)': ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)? \(min ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)?, max ([+-][0-9]+\.[0-9]+)%)");
+  const std::regex mesh_line(
+      R"(\n      '([^'\n]+)': ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)? \(min ([+-][0-9]+\.[0-9]+)%(?: at [0-9.]+ s)?, max ([+-][0-9]+\.[0-9]+)%)");
   for (const char* file : {"FBX/animation_with_skeleton.fbx", "FBX/huesitos.fbx"}) {
     const ProcessResult r = run_process({kExe, "--info", model(file), "--method", "lbs"});
     ASSERT_EQ(r.exit_code, 0) << file << r.err;
@@ -565,7 +574,7 @@ TEST(Cli, InfoSamplesAVeryLongClipAtTheCappedCount) {
   }
   const uint16_t cube[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                              2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-  put(cube, sizeof cube);  // offset 96
+  put(cube, sizeof cube);        // offset 96
   for (int i = 0; i < 8; ++i) {  // offset 168
     const unsigned char j[4] = {0, 0, 0, 0};
     put(j, sizeof j);
@@ -597,7 +606,8 @@ TEST(Cli, InfoSamplesAVeryLongClipAtTheCappedCount) {
 "skins":[{"joints":[1],"inverseBindMatrices":4}],
 "animations":[{"name":"forever","channels":[{"sampler":0,"target":{"node":1,"path":"scale"}}],
   "samplers":[{"input":5,"output":6}]}],
-"buffers":[{"byteLength":424,"uri":"data:application/octet-stream;base64,)" + b64 + R"("}],
+"buffers":[{"byteLength":424,"uri":"data:application/octet-stream;base64,)" +
+                             b64 + R"("}],
 "bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":96},{"buffer":0,"byteOffset":96,"byteLength":72},
   {"buffer":0,"byteOffset":168,"byteLength":32},{"buffer":0,"byteOffset":200,"byteLength":128},
   {"buffer":0,"byteOffset":328,"byteLength":64},{"buffer":0,"byteOffset":392,"byteLength":8},

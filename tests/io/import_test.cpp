@@ -230,6 +230,26 @@ TEST(Import, KeepsTheStoredWeightSums) {
   }
 }
 
+// The file's unit, through the worker and the model format: FBX's UnitScaleFactor (1: the
+// centimetre; 100: the metre), glTF's metre, COLLADA's <unit meter="0.01">, applied by assimp to
+// the root (so the model is in metres), and OBJ, which does not say.
+TEST(Import, CarriesTheFilesUnit) {
+  const struct {
+    const char* file;
+    double metres;
+  } cases[] = {
+      {"FBX/spider.fbx", 0.01},
+      {"glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", 1.0},
+      {"Collada/duck.dae", 1.0},
+      {"OBJ/spider.obj", 0.0},
+  };
+  for (const auto& c : cases) {
+    ImportResult r = import_model(model_path(c.file));
+    ASSERT_TRUE(r.ok()) << c.file << ": " << r.error;
+    EXPECT_DOUBLE_EQ(r.report.unit_metres, c.metres) << c.file;
+  }
+}
+
 TEST(Import, ReportsRepairs) {
   {
     ImportResult r = import_model(model_path("FBX/animation_with_skeleton.fbx"));

@@ -123,6 +123,7 @@ ImportReport sample_report() {
   r.textures_not_loaded = 2;
   r.notes = {"Mesh 'body': 1 vertices had weights not summing to 1; renormalised.", "second"};
   r.ticks_per_second_note = "Some clip gave no ticks per second; 25 ticks per second were assumed.";
+  r.unit_metres = 0.0254;
   return r;
 }
 
@@ -246,6 +247,7 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(r.report.vertices_over_8_influences, 3u);
   EXPECT_EQ(r.report.largest_cut_weight, 0.375);
   EXPECT_EQ(r.report.ticks_per_second_note, sample_report().ticks_per_second_note);
+  EXPECT_EQ(r.report.unit_metres, 0.0254);
   EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");
   EXPECT_EQ(r.provenance.read_files, sample_provenance().read_files);
   EXPECT_EQ(r.provenance.sandbox, sample_provenance().sandbox);
@@ -268,7 +270,8 @@ TEST(ModelFormat, AMeshWithinFourInfluencesHasNoSecondSet) {
 }
 
 TEST(ModelFormat, AnErrorStreamCarriesItsLine) {
-  const ImportResult r = read_model(write_error("m.x: no such file", {"assimp 5.2.4", {}, "seccomp"}), "f");
+  const ImportResult r =
+      read_model(write_error("m.x: no such file", {"assimp 5.2.4", {}, "seccomp"}), "f");
   EXPECT_FALSE(r.ok());
   EXPECT_EQ(r.error, "m.x: no such file");
   EXPECT_EQ(r.provenance.importer, "assimp 5.2.4");

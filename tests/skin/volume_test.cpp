@@ -72,7 +72,9 @@ TEST(Volume, ClosedOpenAndMisoriented) {
   std::vector<uint32_t> flip = kCube;
   std::swap(flip[1], flip[2]);
   EXPECT_EQ(mesh_shape(p, flip), MeshShape::Misoriented);
-  EXPECT_EQ(mesh_shape(p, {}), MeshShape::Open);
+  // No triangle (a mesh of points or lines) is not "open": there is no surface.
+  EXPECT_EQ(mesh_shape(p, {}), MeshShape::NoTriangles);
+  EXPECT_STREQ(mesh_shape_name(MeshShape::NoTriangles), "no triangles (points or lines)");
   EXPECT_STREQ(mesh_shape_name(MeshShape::Closed), "closed");
   EXPECT_STREQ(mesh_shape_name(MeshShape::TooLarge), "not checked (too large)");
 }
@@ -277,7 +279,7 @@ TEST(Volume, AStrayVertexKeepsTheWeldLinear) {
   std::size_t work = 0;
   EXPECT_EQ(mesh_shape(p, idx, {}, nullptr, &work), MeshShape::Closed);
   const std::size_t clean = work;
-  EXPECT_LE(clean, 15 * p.size());  // 14 probes per occupied cell, and the seams' pairs
+  EXPECT_LE(clean, 15 * p.size());        // 14 probes per occupied cell, and the seams' pairs
   p[500] = glm::vec3(1e38f, 0.0f, 0.0f);  // an interior vertex of a face: still closed
   EXPECT_EQ(mesh_shape(p, idx, {}, nullptr, &work), MeshShape::Closed);
   EXPECT_LE(work, 15 * p.size());
@@ -292,7 +294,7 @@ TEST(Volume, AStrayVertexKeepsTheWeldLinear) {
 TEST(Volume, CoincidentVerticesStopAtTheWeldBudget) {
   std::vector<glm::vec3> p;
   for (int i = 0; i < 10000; ++i) p.emplace_back(float(i) / 10000.0f, 0.5f, 0.5f);  // spread
-  for (int i = 0; i < 10000; ++i) p.emplace_back(float(i) * 1e-11f, 0.0f, 0.0f);     // clustered
+  for (int i = 0; i < 10000; ++i) p.emplace_back(float(i) * 1e-11f, 0.0f, 0.0f);    // clustered
   const std::vector<uint32_t> idx = {0, 1, 2};
   const VolumeBudget budget;
   const std::size_t cap = budget.weld_work_per_vertex * p.size() + kWeldWorkSlack;

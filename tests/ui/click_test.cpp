@@ -635,6 +635,22 @@ TEST(Clicks, TheBrowserSelectsOnAClickAndOpensOnADoubleClickOrEnter) {
   EXPECT_EQ(f.state.files.entries[0].name, "c.glb");
 }
 
+TEST(Clicks, AFolderTypedInThePathBoxOpensInTheBrowser) {
+  const TempDir temp;
+  std::ofstream(temp / "a.glb");
+  UiFixture f;
+  f.state.files.extensions = {"glb"};
+  ASSERT_TRUE(f.harness.click_mark(f.marks(), "input:path"));
+  f.harness.type(temp.path() + "/");
+  f.harness.key(ui::kKeyEnter);
+  f.harness.frame();
+  EXPECT_EQ(f.open_requests, 0) << "a folder was opened as a file";
+  EXPECT_EQ(f.state.files.browse_dir, temp.path());
+  ASSERT_EQ(f.state.files.entries.size(), 1u) << "the browser is open on the folder";
+  EXPECT_EQ(f.state.files.entries[0].name, "a.glb");
+  EXPECT_NE(f.marks().find("entry", 0), nullptr);
+}
+
 TEST(Clicks, ANewModelStartsShadedWithNothingSelected) {
   UiFixture f;
   f.state.selection.joint = 3;

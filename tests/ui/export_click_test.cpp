@@ -3,11 +3,14 @@
 // app's message (an error in red), and "Export pose (.glb)". The app's side (what the requests do)
 // is tests/app/window_record_test.cpp.
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "temp_dir.h"
 #include "ui_fixture.h"
 
 namespace sv::test {
@@ -87,16 +90,19 @@ TEST(ExportClicks, RecordAsksWithTheTypedOptionsShowsProgressAndCancels) {
 }
 
 TEST(ExportClicks, ExportPoseAsksForTheTypedFileAndShowsTheResult) {
+  const TempDir temp;
+  const std::string posed = temp / "posed.glb";
   UiFixture f;
   ASSERT_TRUE(f.click_mark("header:Export"));
   EXPECT_STREQ(f.state.export_pose.out, "pose.glb");
-  type_into(f, "input:Export pose", f.state.export_pose.out, "/tmp/posed.glb");
+  type_into(f, "input:Export pose", f.state.export_pose.out, posed.c_str());
   EXPECT_FALSE(f.state.export_pose.skinned);
   ASSERT_TRUE(f.click_mark("check:Skinned"));
   EXPECT_TRUE(f.state.export_pose.skinned);
   ASSERT_TRUE(f.click_mark("button:Export pose"));
   EXPECT_TRUE(f.edits.exports.export_pose);
-  EXPECT_STREQ(f.state.export_pose.out, "/tmp/posed.glb");
+  EXPECT_EQ(f.state.export_pose.out, posed);
+  EXPECT_EQ(f.state.export_pose.target, posed);
   const std::string error = "'/tmp/posed.obj': want a file ending in .glb";
   f.status.exports.export_message = error;
   f.status.exports.export_error = true;
@@ -104,6 +110,43 @@ TEST(ExportClicks, ExportPoseAsksForTheTypedFileAndShowsTheResult) {
   const ui::Landmark* m = f.marks().find("text:Export message");
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->index, 1);
+}
+
+TEST(ExportClicks, TheExportTargetIsAFullPath) {
+  EXPECT_EQ(ui::export_target("x.glb", "/work/here"), "/work/here/x.glb");
+  EXPECT_EQ(ui::export_target("", "/work/here"), "/work/here/pose.glb");
+  EXPECT_EQ(ui::export_target("/abs/y.glb", "/work/here"), "/abs/y.glb");
+  EXPECT_EQ(ui::export_target("../z.glb", "/work/here"), "/work/z.glb");
+  const TempDir temp;
+  EXPECT_EQ(ui::export_target(temp.path(), "/elsewhere"), temp / "pose.glb")
+      << "a folder gets pose.glb inside it";
+}
+
+// The field names the full path; a file that exists is replaced only after "Replace" in the popup
+// (Cancel keeps it and asks nothing of the app).
+TEST(ExportClicks, ExportPoseNamesTheFullPathAndAsksBeforeReplacingAFile) {
+  const TempDir temp;
+  UiFixture f;
+  ASSERT_TRUE(f.click_mark("header:Export"));
+  const std::string cwd = std::filesystem::current_path().string();
+  EXPECT_EQ(f.state.export_pose.target, cwd + "/pose.glb");
+  EXPECT_NE(f.marks().find("text:Export target"), nullptr);
+  type_into(f, "input:Export pose", f.state.export_pose.out, temp.path().c_str());
+  EXPECT_EQ(f.state.export_pose.target, temp / "pose.glb");
+  std::ofstream(temp / "pose.glb") << "old";
+  ASSERT_TRUE(f.click_mark("button:Export pose"));
+  EXPECT_FALSE(f.edits.exports.export_pose) << "asked the app to replace a file unasked";
+  f.harness.frame();
+  ASSERT_NE(f.marks().find("button:Replace"), nullptr) << "no popup asks";
+  ASSERT_TRUE(f.harness.click_mark(f.marks(), "button:Keep"));
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("button:Replace"), nullptr);
+  ASSERT_TRUE(f.click_mark("button:Export pose"));
+  f.harness.frame();
+  ASSERT_TRUE(f.harness.click_mark(f.marks(), "button:Replace"));
+  EXPECT_TRUE(f.edits.exports.export_pose);
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("button:Replace"), nullptr) << "the popup closed";
 }
 
 }  // namespace

@@ -50,6 +50,8 @@ class UiFixture {
       v.volume = volume;
       v.volume_method = volume_method;
       v.from_cache = from_cache;
+      v.model_size = model_size;
+      v.unit_metres = unit_metres;
       v.crowd = crowd;
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
@@ -126,6 +128,8 @@ class UiFixture {
   const VolumeFigures* volume = nullptr;  // SceneView::volume
   SkinMethod volume_method = SkinMethod::Lbs;
   bool from_cache = false;       // SceneView::from_cache
+  glm::vec3 model_size{0.0f};    // SceneView::model_size
+  double unit_metres = 0.0;      // SceneView::unit_metres
   const Crowd* crowd = nullptr;  // SceneView::crowd
   int open_requests = 0;         // frames whose edits asked to open a file (a click spans frames)
   int add_requests = 0;          // ... and to add a file's animations ("Add animations...")

@@ -1,0 +1,239 @@
+// Text that fits (ui/widgets.h) and panels sized from their content (ui/layout.h): a line cut
+// with "..." and its tooltip, rows of check boxes that flow instead of running past the edge, the
+// side panels widening toward what their content asks at 1920x1080 (and not past the viewport's
+// half), the edges' grab zones, and Recent's file name first. Headless ImGui, the real panels.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include "ui/files.h"
+#include "ui/widgets.h"
+#include "ui_fixture.h"
+
+namespace sv::test {
+namespace {
+
+// Whether a tooltip was drawn in the last frame.
+bool tooltip_shown() {
+  ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+  return w != nullptr && w->Active;
+}
+
+// One ImGui window at (0, 0), `width` wide, drawing `text` with fit_text.
+struct FitWindow {
+  explicit FitWindow(float width) {
+    h.draw = [this, width] {
+      ImGui::SetNextWindowPos(ImVec2(0, 0));
+      ImGui::SetNextWindowSize(ImVec2(width, 100));
+      ImGui::Begin("fit", nullptr, ImGuiWindowFlags_NoDecoration);
+      fit = ui::fit_text(text);
+      rect_min = ImGui::GetItemRectMin();
+      rect_max = ImGui::GetItemRectMax();
+      ImGui::End();
+    };
+  }
+  ImGuiHarness h;
+  std::string text;
+  ui::Fit fit = ui::Fit::Whole;
+  ImVec2 rect_min, rect_max;
+};
+
+// Dear ImGui's default font (ProggyClean, 13 px) advances every glyph of Latin-1 by 7 units.
+TEST(TextFit, ThePrefixIsWholeCharactersBeforeTheEllipsis) {
+  FitWindow w(200.0f);
+  w.h.frame();
+  ImGui::NewFrame();
+  // "..." is 21 units: 56.5 leaves 35.5, five characters of 7 (a sixth would pass it).
+  EXPECT_EQ(ui::fit_prefix("abcdefghij", 56.5f), 5u);
+  EXPECT_EQ(ui::fit_prefix("abcdefghij", 70.0f), 10u) << "the whole text fits in 70";
+  EXPECT_EQ(ui::fit_prefix("abcdefghij", 10.0f), 0u);
+  // Two bytes a character in UTF-8: five characters are ten bytes, never half of one.
+  EXPECT_EQ(ui::fit_prefix("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                           "\xC3\xA9\xC3\xA9\xC3\xA9",
+                           56.5f),
+            10u);
+  ImGui::EndFrame();
+}
+
+TEST(TextFit, ALongLineIsCutAndItsTooltipHoldsTheWholeText) {
+  FitWindow w(120.0f);
+  w.text = "choose one in the outliner, or click a joint in the viewport";
+  w.h.frames(2);
+  EXPECT_EQ(w.fit, ui::Fit::Cut);
+  // The line stays inside the window: 120 wide less the 8-unit padding each side.
+  EXPECT_LE(w.rect_max.x, 112.0f);
+  EXPECT_FALSE(tooltip_shown());
+  w.h.move(0.5f * (w.rect_min.x + w.rect_max.x), 0.5f * (w.rect_min.y + w.rect_max.y));
+  w.h.frame();
+  EXPECT_EQ(w.fit, ui::Fit::CutHovered);
+  EXPECT_TRUE(tooltip_shown());
+  // A short line is drawn whole, with no tooltip.
+  w.text = "Axes";
+  w.h.frames(2);
+  EXPECT_EQ(w.fit, ui::Fit::Whole);
+  EXPECT_FALSE(tooltip_shown());
+}
+
+TEST(TextFit, CheckBoxesFlowOntoTheNextRowInANarrowPanel) {
+  // 800x500: the inspector is narrow, "Axes" goes below "Skeleton" and is whole.
+  UiFixture narrow(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 800.0f, 500.0f);
+  const ui::Landmark* skeleton = narrow.marks().find("check:Skeleton");
+  const ui::Landmark* axes = narrow.marks().find("check:Axes");
+  ASSERT_NE(skeleton, nullptr);
+  ASSERT_NE(axes, nullptr);
+  EXPECT_GT(axes->rect.y, skeleton->rect.y);
+  EXPECT_LE(axes->rect.right(), narrow.state.layout.inspector.right());
+  // 1920x1080: one row.
+  UiFixture wide(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 1920.0f, 1080.0f);
+  skeleton = wide.marks().find("check:Skeleton");
+  axes = wide.marks().find("check:Axes");
+  ASSERT_NE(skeleton, nullptr);
+  ASSERT_NE(axes, nullptr);
+  EXPECT_EQ(axes->rect.y, skeleton->rect.y);
+}
+
+// At 800x500 "Flat colours (unlit)" does not fit beside its box: the label is cut, and a click on
+// the box or on the cut label still toggles it.
+TEST(TextFit, ACutCheckBoxLabelStillToggles) {
+  UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 800.0f, 500.0f);
+  f.state.render.view = ViewMode::Weights;  // the toggle is live in the debug views
+  f.harness.frames(2);
+  ASSERT_FALSE(f.state.render.flat_colors);
+  ASSERT_TRUE(f.click_mark("check:Flat colours"));
+  EXPECT_TRUE(f.state.render.flat_colors);
+  const ui::Landmark* box = f.marks().find("check:Flat colours");
+  ASSERT_NE(box, nullptr);
+  EXPECT_LE(box->rect.w, ImGui::GetFrameHeight() + 0.5f) << "the box alone: the label was cut";
+  // The label's text starts just right of the box.
+  f.harness.click(box->rect.right() + 12.0f, box->rect.y + 0.5f * box->rect.h);
+  EXPECT_FALSE(f.state.render.flat_colors);
+}
+
+// A report note longer than any panel: the inspector widens toward it at 1920x1080, to a quarter
+// of the window (480), and at 1280x720 keeps the viewport's half; the note is cut, and hovering it
+// shows it whole.
+TEST(TextFit, SidePanelsWidenTowardTheirContentOnAWideWindow) {
+  const std::string path = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string note(300, 'x');
+  UiFixture wide(path, 1920.0f, 1080.0f);
+  // Already wider than its preference: the view options' rows and the figures want more.
+  EXPECT_GT(wide.state.layout.inspector.w, ui::LayoutPrefs{}.inspector_width);
+  wide.report.push_back(note);
+  wide.click_mark("header:Import report");
+  wide.harness.frames(2);
+  EXPECT_EQ(wide.state.layout.inspector.w, 480.0f);
+  EXPECT_GE(wide.state.layout.viewport.area(), 0.5f * 1920.0f * 1080.0f);
+
+  UiFixture f(path, 1280.0f, 720.0f);
+  f.report.push_back(note);
+  f.click_mark("header:Import report");
+  f.harness.frames(2);
+  EXPECT_LE(f.state.layout.inspector.w, 320.0f);
+  EXPECT_GE(f.state.layout.viewport.area(), 0.5f * 1280.0f * 720.0f);
+  const ui::Landmark* line = f.marks().find("text:Report", 0);
+  ASSERT_NE(line, nullptr);
+  EXPECT_LE(line->rect.right(), f.state.layout.inspector.right());
+  f.harness.move(line->rect.x + 0.5f * line->rect.w, line->rect.y + 0.5f * line->rect.h);
+  f.harness.frame();
+  EXPECT_TRUE(tooltip_shown());
+  // A new model measures afresh.
+  f.state.new_model(f.model);
+  EXPECT_EQ(f.state.layout_prefs.inspector_content, 0.0f);
+}
+
+TEST(TextFit, ThePanelsWidthsFollowTheirContentUntilAnEdgeIsDragged) {
+  ui::LayoutPrefs p;
+  p.inspector_content = 400.0f;
+  p.outliner_content = 100.0f;  // less than the preference: the preference stays
+  ui::Layout l = ui::compute_layout(1920.0f, 1080.0f, p);
+  EXPECT_EQ(l.inspector.w, 400.0f);
+  EXPECT_EQ(l.outliner.w, 260.0f);
+  p.inspector_content = 5000.0f;  // capped at a quarter of the window
+  l = ui::compute_layout(1920.0f, 1080.0f, p);
+  EXPECT_EQ(l.inspector.w, 480.0f);
+  p.inspector_fit = false;  // dragged: the preference alone
+  l = ui::compute_layout(1920.0f, 1080.0f, p);
+  EXPECT_EQ(l.inspector.w, 310.0f);
+}
+
+TEST(TextFit, APanelsEdgeIsAGrabZoneEightUnitsWide) {
+  UiFixture f;
+  const ui::Rect out = f.state.layout.outliner;
+  const ui::Landmark* edge = f.marks().find("edge:Outliner");
+  ASSERT_NE(edge, nullptr);
+  EXPECT_EQ(edge->rect.w, ui::kGrab);
+  EXPECT_EQ(edge->rect.x, out.right() - 0.5f * ui::kGrab);
+  // Grabbed 3 units into the viewport (the old edge took 2 inside the panel only).
+  const float y = out.y + 0.5f * out.h;
+  f.harness.drag(out.right() + 3.0f, y, out.right() + 33.0f, y);
+  f.harness.frame();
+  EXPECT_NEAR(f.state.layout_prefs.outliner_width, out.w + 30.0f, 1.0f);
+  EXPECT_FALSE(f.state.layout_prefs.outliner_fit);
+  EXPECT_EQ(f.state.input.orbit_yaw, 0.0f);  // the drag was the edge's, not the camera's
+  for (const char* mark : {"edge:Inspector", "edge:Timeline"}) {
+    EXPECT_NE(f.marks().find(mark), nullptr) << mark;
+  }
+}
+
+// Adding layers makes the inspector scroll and adds rows to the timeline; the side panels keep
+// their widths (the rows take only the room the viewport's half leaves, and the scroll bar's room
+// is kept from the start), at 1280x720 and at 1920x1080, where the timeline does grow.
+void layers_do_not_move_the_side_panels(float width, float height) {
+  SCOPED_TRACE(width);
+  UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width, height);
+  f.player.clip = 1;
+  f.harness.frames(2);
+  const ui::Landmark* combo = f.marks().find("combo:View");
+  ASSERT_NE(combo, nullptr);
+  const float combo_width = combo->rect.w;
+  const ui::Rect panel = f.state.layout.inspector;
+  const ui::Rect outliner = f.state.layout.outliner;
+  const ui::Rect timeline = f.state.layout.timeline;
+  for (int i = 0; i < 4; ++i) {
+    f.click_mark("button:Add layer");
+    f.harness.frame();
+  }
+  ASSERT_EQ(f.stack.layers.size(), 4u);
+  combo = f.marks().find("combo:View");
+  ASSERT_NE(combo, nullptr);
+  EXPECT_EQ(combo->rect.w, combo_width);
+  EXPECT_EQ(f.state.layout.inspector.w, panel.w);
+  EXPECT_EQ(f.state.layout.outliner.w, outliner.w);
+  EXPECT_GE(f.state.layout.viewport.area(), 0.5f * width * height);
+  if (width > 1900.0f) EXPECT_GT(f.state.layout.timeline.h, timeline.h);
+}
+
+TEST(TextFit, ThePanelsDoNotJumpWhenALayerRowIsAdded) {
+  layers_do_not_move_the_side_panels(1280.0f, 720.0f);
+  layers_do_not_move_the_side_panels(1920.0f, 1080.0f);
+}
+
+TEST(TextFit, RecentShowsTheFileNameFirstAndOpensOnAClick) {
+  const ui::RecentLabel a = ui::recent_label("/home/ana/models/robot.glb");
+  EXPECT_EQ(a.name, "robot.glb");
+  EXPECT_EQ(a.folder, "/home/ana/models");
+  EXPECT_EQ(ui::recent_label("robot.glb").name, "robot.glb");
+  EXPECT_EQ(ui::recent_label("robot.glb").folder, "");
+  EXPECT_EQ(ui::recent_label("/robot.glb").folder, "/");
+
+  UiFixture f;
+  f.state.files.recent[0] = "/a/very/long/folder/name/that/will/not/fit/in/the/panel/robot.glb";
+  f.state.files.recent[1] = "/b/dancer.fbx";
+  f.harness.frame();
+  f.click_mark("node:Recent");
+  f.harness.frame();
+  const ui::Landmark* row = f.marks().find("recent", 0);
+  ASSERT_NE(row, nullptr);
+  // The row's tooltip is the whole path.
+  f.harness.move(row->rect.x + 20.0f, row->rect.y + 0.5f * row->rect.h);
+  f.harness.frame();
+  EXPECT_TRUE(tooltip_shown());
+  f.click_mark("recent", 1);
+  EXPECT_EQ(f.open_requests, 1);
+  EXPECT_EQ(std::string(f.state.files.open_path), "/b/dancer.fbx");
+}
+
+}  // namespace
+}  // namespace sv::test
