@@ -2,10 +2,13 @@
 # scripts/test.sh [ctest options...]
 # Installs what is missing (also Xvfb and Debian's assimp-testmodels), builds into build/, and
 # runs every test with ctest inside a virtual X server, so GL tests run on Mesa's llvmpipe when
-# there is no GPU. Then builds the suite again with AddressSanitizer + UndefinedBehaviorSanitizer
-# (LeakSanitizer included) into build-asan/ (Debug) and runs it there too. Exits non-zero when
-# any test of either pass fails. Both builds are incremental: with everything built, the script
-# only checks and runs the tests.
+# there is no GPU. Meanwhile it builds the suite again with AddressSanitizer +
+# UndefinedBehaviorSanitizer (LeakSanitizer included) into build-asan/ (Debug; its output in
+# build-asan/test-sh-build.log, printed if it fails), and runs it there once the Release tests are
+# done. Exits non-zero when any test of either pass fails. Both builds are incremental: with
+# everything built, the script only checks and runs the tests. The test executables build in unity
+# batches, their own files at -O1 in Release (tests/CMakeLists.txt: SKINVIEW_TEST_UNITY,
+# SKINVIEW_TEST_OPTIMIZE); what they test is built as the viewer is.
 #
 #   SKINVIEW_SANITIZE=0 scripts/test.sh    skips the sanitizer pass (a quick local run)
 #   SKINVIEW_BUILD_DIR=DIR, SKINVIEW_ASAN_BUILD_DIR=DIR    other build folders (default build/,
