@@ -2,10 +2,13 @@
 # scripts/test.sh [ctest options...]
 # Installs what is missing (also Xvfb and Debian's assimp-testmodels), builds into build/, and
 # runs every test with ctest inside a virtual X server, so GL tests run on Mesa's llvmpipe when
-# there is no GPU. Then builds the suite again with AddressSanitizer + UndefinedBehaviorSanitizer
-# (LeakSanitizer included) into build-asan/ (Debug) and runs it there too. Exits non-zero when
-# any test of either pass fails. Both builds are incremental: with everything built, the script
-# only checks and runs the tests.
+# there is no GPU. Meanwhile it builds the suite again with AddressSanitizer +
+# UndefinedBehaviorSanitizer (LeakSanitizer included) into build-asan/ (Debug; its output in
+# build-asan/test-sh-build.log, printed if it fails), and runs it there once the Release tests are
+# done. Exits non-zero when any test of either pass fails. Both builds are incremental: with
+# everything built, the script only checks and runs the tests. The test executables build in unity
+# batches, their own files at -O1 in Release (tests/CMakeLists.txt: SKINVIEW_TEST_UNITY,
+# SKINVIEW_TEST_OPTIMIZE); what they test is built as the viewer is.
 #
 #   SKINVIEW_SANITIZE=0 scripts/test.sh    skips the sanitizer pass (a quick local run)
 #   SKINVIEW_BUILD_DIR=DIR, SKINVIEW_ASAN_BUILD_DIR=DIR    other build folders (default build/,
@@ -60,15 +63,42 @@ build_tests() {
   cmake --build "$dir" -j"$jobs" --target skinview_tests
 }
 
+sanitize="${SKINVIEW_SANITIZE:-1}"
 build_tests "$build" Release
-(cd "$build" && "${xvfb[@]}" ctest --output-on-failure -j"$jobs" "$@") || status=$?
 
-if [ "${SKINVIEW_SANITIZE:-1}" != 0 ]; then
+# The sanitizer tree builds while the Release pass's tests run: those leave a core idle for much
+# of their time (GL tests wait on Xvfb and Mesa, process tests on their children), so on two
+# cores the build costs that pass little and the sanitizer pass starts minutes earlier. Its output
+# goes to a log, printed when the build fails.
+if [ "$sanitize" != 0 ]; then
+  mkdir -p "$asan_build"
+  asan_log="$asan_build/test-sh-build.log"
   # Debug at -g1: line tables only, which is all a sanitizer's stack trace needs (file:line per
   # frame); full -g adds variable information no report prints, ~15% more object bytes to write
   # and link (src/io/model_format.cpp: 6.5 MB against 5.5 MB).
+  # In a process group of its own (set -m), so that an interrupted script (Ctrl-C) stops the
+  # whole build, compilers included.
+  set -m
   build_tests "$asan_build" Debug -DSKINVIEW_SANITIZE=ON -DSKINVIEW_BUILD_BENCH=OFF \
-    -DSKINVIEW_TEST_GL=OFF -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1
+    -DSKINVIEW_TEST_GL=OFF -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DCMAKE_C_FLAGS_DEBUG=-g1 \
+    >"$asan_log" 2>&1 &
+  asan_build_pid=$!
+  set +m
+  trap '[ -z "${asan_build_pid:-}" ] || kill -- -"$asan_build_pid" 2>/dev/null || true' EXIT
+  echo "skinview: building the sanitizer pass in $asan_build (log: $asan_log) while the Release pass runs" >&2
+fi
+
+(cd "$build" && "${xvfb[@]}" ctest --output-on-failure -j"$jobs" "$@") || status=$?
+
+if [ "$sanitize" != 0 ]; then
+  asan_status=0
+  wait "$asan_build_pid" || asan_status=$?
+  asan_build_pid=
+  if [ "$asan_status" != 0 ]; then
+    cat "$asan_log" >&2
+    echo "skinview: the sanitizer build failed (log above: $asan_log)" >&2
+    exit 1
+  fi
   export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_order=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export LSAN_OPTIONS="suppressions=$SKINVIEW_ROOT/scripts/lsan.supp:print_suppressions=0"

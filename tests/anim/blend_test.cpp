@@ -16,13 +16,15 @@
 #include "anim/clip_arrays.h"
 #include "anim/crossfade.h"
 #include "anim/slerp.h"
+#include "anim_test_constants.h"
 #include "test_util.h"
 
 namespace sv {
 namespace {
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-const glm::vec3 kX(1, 0, 0), kY(0, 1, 0), kZ(0, 0, 1);
+using test::kNaN;
+using test::kZ;
+const glm::vec3 kX(1, 0, 0), kY(0, 1, 0);
 
 glm::quat rot(float degrees, const glm::vec3& axis) {
   return glm::angleAxis(glm::radians(degrees), axis);

@@ -11,12 +11,13 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/skeleton.h"
+#include "anim_test_constants.h"
 #include "test_util.h"
 
 namespace sv {
 namespace {
 
-const glm::vec3 kZ{0.0f, 0.0f, 1.0f};
+using test::kZ;
 const std::array<int32_t, 3> kChain = {kNoParent, 0, 1};
 
 using test::trs;

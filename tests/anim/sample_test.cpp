@@ -18,13 +18,14 @@
 #include "anim/pose.h"
 #include "anim/skeleton.h"
 #include "anim/slerp.h"
+#include "anim_test_constants.h"
 #include "test_util.h"
 
 namespace sv {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-const glm::vec3 kZ{0.0f, 0.0f, 1.0f};
+using test::kNaNd;
+using test::kZ;
 
 glm::quat rot_z(float degrees) { return glm::angleAxis(glm::radians(degrees), kZ); }
 
@@ -119,11 +120,11 @@ TEST(WrapTime, NoLoopClamps) {
 }
 
 TEST(WrapTime, DegenerateInputsGiveZero) {
-  EXPECT_EQ(wrap_time(kNaN, 4.0, true), 0.0);
-  EXPECT_EQ(wrap_time(kNaN, 4.0, false), 0.0);
+  EXPECT_EQ(wrap_time(kNaNd, 4.0, true), 0.0);
+  EXPECT_EQ(wrap_time(kNaNd, 4.0, false), 0.0);
   EXPECT_EQ(wrap_time(3.0, 0.0, true), 0.0);
   EXPECT_EQ(wrap_time(3.0, 0.0, false), 0.0);
-  EXPECT_EQ(wrap_time(3.0, kNaN, true), 0.0);
+  EXPECT_EQ(wrap_time(3.0, kNaNd, true), 0.0);
   EXPECT_EQ(wrap_time(std::numeric_limits<double>::infinity(), 4.0, true), 0.0);
 }
 
@@ -189,7 +190,7 @@ TEST(SampleVec3, BeforeFirstAndAfterLastHold) {
   EXPECT_VEC_NEAR(tr.translation(0.5), glm::vec3(0, 0, 0), 0.0f);    // first value
   EXPECT_VEC_NEAR(tr.translation(-3.0), glm::vec3(0, 0, 0), 0.0f);   // first value
   EXPECT_VEC_NEAR(tr.translation(5.0), glm::vec3(10, 20, 0), 0.0f);  // last value
-  EXPECT_VEC_NEAR(tr.translation(kNaN), glm::vec3(0, 0, 0), 0.0f);   // NaN: first
+  EXPECT_VEC_NEAR(tr.translation(kNaNd), glm::vec3(0, 0, 0), 0.0f);  // NaN: first
 }
 
 TEST(SampleVec3, LerpBetweenKeys) {

@@ -19,7 +19,7 @@ namespace {
 
 // Two joints; clips: 0 "a" (2 s) turns joint 1 from 0 to 90 degrees about Z, 1 "b" (1 s) lifts
 // the root from 0 to 1 along Y, 2 "c" (0.5 s) turns joint 1 about X.
-Model make_model() {
+Model stack_model() {
   Model m;
   for (int j = 0; j < 2; ++j) {
     m.skeleton.names.push_back(j == 0 ? "root" : "child");
@@ -76,7 +76,7 @@ float max_move(const std::vector<glm::mat4>& p, const std::vector<glm::mat4>& q)
 }
 
 TEST(StackPlayer, ACrossFadeHandsTheBaseOverToItsTargetWithoutAJump) {
-  const Model m = make_model();
+  const Model m = stack_model();
   Player base;
   base.clip = 0;
   base.time = 0.5;
@@ -105,7 +105,7 @@ TEST(StackPlayer, ACrossFadeHandsTheBaseOverToItsTargetWithoutAJump) {
 }
 
 TEST(StackPlayer, SyncStartsTheTargetInPhaseAndKeepsItThere) {
-  const Model m = make_model();
+  const Model m = stack_model();
   Player base;
   base.clip = 0;    // 2 s
   base.time = 1.5;  // phase 0.75
@@ -122,7 +122,7 @@ TEST(StackPlayer, SyncStartsTheTargetInPhaseAndKeepsItThere) {
 }
 
 TEST(StackPlayer, LayersRunOnTheirOwnClocksAndStopWithTheBase) {
-  const Model m = make_model();
+  const Model m = stack_model();
   Player base;
   base.clip = 0;
   StackPlayer s;
@@ -142,7 +142,7 @@ TEST(StackPlayer, LayersRunOnTheirOwnClocksAndStopWithTheBase) {
 }
 
 TEST(StackPlayer, SwitchingTheBaseDropsTheFadeAndBadFadesAreRefused) {
-  const Model m = make_model();
+  const Model m = stack_model();
   Player base;
   base.clip = 0;
   StackPlayer s;
@@ -159,7 +159,7 @@ TEST(StackPlayer, SwitchingTheBaseDropsTheFadeAndBadFadesAreRefused) {
 }
 
 TEST(StackPlayer, FromTheCommandLinesStackItPosesAsTheStackDoes) {
-  const Model m = make_model();
+  const Model m = stack_model();
   LayerStack stack;
   stack.base = 0;
   stack.fade_to = 1;

@@ -5,12 +5,13 @@
 
 #include <glm/gtc/constants.hpp>
 
+#include "anim_test_constants.h"
 #include "test_util.h"
 
 namespace sv {
 namespace {
 
-const glm::vec3 kZ{0.0f, 0.0f, 1.0f};
+using test::kZ;
 
 TEST(Transform, IdentityIsIdentity) {
   EXPECT_MAT_NEAR(to_matrix(Transform{}), glm::mat4(1.0f), 0.0f);

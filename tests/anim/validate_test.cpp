@@ -7,12 +7,13 @@
 #include "anim/clip.h"
 #include "anim/model.h"
 #include "anim/skeleton.h"
+#include "anim_test_constants.h"
 
 namespace sv {
 namespace {
 
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr double kNaNd = std::numeric_limits<double>::quiet_NaN();
+using test::kNaN;
+using test::kNaNd;
 
 Skeleton chain(int n) {
   Skeleton s;

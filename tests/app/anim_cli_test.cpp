@@ -22,7 +22,9 @@ namespace sv::test {
 namespace {
 
 const std::string kCharacter = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-std::string model(const std::string& rel) { return std::string(SKINVIEW_TEST_MODELS) + "/" + rel; }
+std::string test_model(const std::string& rel) {
+  return std::string(SKINVIEW_TEST_MODELS) + "/" + rel;
+}
 
 class AnimFiles : public ::testing::Test {
  protected:
@@ -115,7 +117,7 @@ TEST_F(AnimFiles, BvhThroughAJointMap) {
     "RightForeArm": "forearm_r", "RightHand": "hand_r", "LeftUpLeg": "thigh_l",
     "LeftLeg": "shin_l", "LeftFoot": "foot_l", "LeftToeBase": "toe_l", "RightUpLeg": "thigh_r",
     "RightLeg": "shin_r", "RightFoot": "foot_r", "RightToeBase": "toe_r", "Tail": "tail"})";
-  const std::string bvh = model("BVH/01_01.bvh");
+  const std::string bvh = test_model("BVH/01_01.bvh");
   ProcessResult r = run_process({kExe, "--info", kCharacter, "--anim", bvh, "--joint-map", map});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("[7] 'Motion': 22.92 s, 22 channels"), std::string::npos) << r.out;
@@ -154,10 +156,10 @@ TEST_F(AnimFiles, BadFilesAndMapsAreOneLine) {
                    "/no/such/moves.glb");
   // A file whose joints match none of the character's.
   expect_bad_input(
-      {kExe, "--dump", kCharacter, "--anim", model("glTF2/simple_skin/simple_skin.gltf")},
+      {kExe, "--dump", kCharacter, "--anim", test_model("glTF2/simple_skin/simple_skin.gltf")},
       "none of its 3 joints");
   // A file without clips.
-  expect_bad_input({kExe, "--info", kCharacter, "--anim", model("MD5/SimpleCube.md5mesh")},
+  expect_bad_input({kExe, "--info", kCharacter, "--anim", test_model("MD5/SimpleCube.md5mesh")},
                    "no animation clips");
   const std::string bad = dir() + "/bad.json";
   std::ofstream(bad) << R"({"Hips": 3})";

@@ -21,7 +21,7 @@ namespace {
 const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
 const std::string kWuson = std::string(SKINVIEW_TEST_MODELS) + "/X/Testwuson.X";
 
-nlohmann::json dump(const std::string& file, const std::vector<std::string>& extra) {
+nlohmann::json blend_dump(const std::string& file, const std::vector<std::string>& extra) {
   return test::dump(extra, file);
 }
 
@@ -91,7 +91,7 @@ std::string num(double t) {
 double jump_ratio(const std::string& file, std::vector<std::string> blend, double t) {
   blend.insert(blend.end(), {"--times", num(t - 1e-3) + "," + num(t + 1e-3) + "," + num(t - 1e-4) +
                                             "," + num(t + 1e-4)});
-  const nlohmann::json j = dump(file, blend);
+  const nlohmann::json j = blend_dump(file, blend);
   const auto& f = j["frames"];
   if (f.size() != 4u) {
     ADD_FAILURE() << "no frames";
@@ -102,9 +102,9 @@ double jump_ratio(const std::string& file, std::vector<std::string> blend, doubl
 }
 
 TEST(BlendCli, WaveOverWalkMovesTheMaskedArmAndNothingElse) {
-  const nlohmann::json walk = dump(kDefault, {"--clip", "walk", "--time", "0.3"});
+  const nlohmann::json walk = blend_dump(kDefault, {"--clip", "walk", "--time", "0.3"});
   const nlohmann::json over =
-      dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave:mask=clavicle_r"});
+      blend_dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave:mask=clavicle_r"});
   // The right hand is raised (wave lifts the arm 95 degrees above the A-pose); the left hand,
   // the head and the feet walk as before.
   EXPECT_GT(joint_origin(over, "hand_r")[1] - joint_origin(walk, "hand_r")[1], 0.5);
@@ -113,12 +113,12 @@ TEST(BlendCli, WaveOverWalkMovesTheMaskedArmAndNothingElse) {
   // Without the mask, wave's other channels (the left arm, the head) replace walk's too; the
   // legs, which wave does not key, still walk (sparse tracks).
   const nlohmann::json whole =
-      dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave"});
+      blend_dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave"});
   EXPECT_GT(distance(joint_origin(whole, "hand_l"), joint_origin(walk, "hand_l")), 0.05);
   EXPECT_LT(distance(joint_origin(whole, "foot_l"), joint_origin(walk, "foot_l")), 1e-5);
   // At weight 0 the layer changes nothing.
   const nlohmann::json none =
-      dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave:weight=0"});
+      blend_dump(kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave:weight=0"});
   EXPECT_LT(max_move(none, walk), 1e-5);
   // A layer's time: wave at its own 1.1 s over walk at 0.3 s bends the right arm below the
   // shoulder as wave does at 1.1 s (and not as it does at 0.3 s).
@@ -135,10 +135,10 @@ TEST(BlendCli, WaveOverWalkMovesTheMaskedArmAndNothingElse) {
     for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
     return d;
   };
-  const nlohmann::json timed = dump(
+  const nlohmann::json timed = blend_dump(
       kDefault, {"--clip", "walk", "--time", "0.3", "--layer", "wave:time=1.1:mask=upperarm_r"});
   const auto wave_at = [&](const char* t) {
-    return elbow_and_hand(dump(kDefault, {"--clip", "wave", "--time", t}));
+    return elbow_and_hand(blend_dump(kDefault, {"--clip", "wave", "--time", t}));
   };
   EXPECT_LT(differ(elbow_and_hand(timed), wave_at("1.1")), 1e-5);
   EXPECT_GT(differ(elbow_and_hand(timed), wave_at("0.3")), 0.01);
@@ -150,15 +150,17 @@ TEST(BlendCli, CrossFadeStartsAtFromAndEndsAtTo) {
   before.insert(before.end(), {"--time", "0.2"});
   after.insert(after.end(), {"--time", "1.0"});
   // Before the fade: walk at 0.2 s. After it: wave from its start, at 1.0 - 0.5 = 0.5 s.
-  EXPECT_LT(max_move(dump(kDefault, before), dump(kDefault, {"--clip", "walk", "--time", "0.2"})),
+  EXPECT_LT(max_move(blend_dump(kDefault, before),
+                     blend_dump(kDefault, {"--clip", "walk", "--time", "0.2"})),
             1e-5);
-  EXPECT_LT(max_move(dump(kDefault, after), dump(kDefault, {"--clip", "wave", "--time", "0.5"})),
+  EXPECT_LT(max_move(blend_dump(kDefault, after),
+                     blend_dump(kDefault, {"--clip", "wave", "--time", "0.5"})),
             1e-5);
   // Halfway, neither.
   const nlohmann::json mid =
-      dump(kDefault, {"--crossfade", "walk:wave:0.5:0.25", "--time", "0.625"});
-  EXPECT_GT(max_move(mid, dump(kDefault, {"--clip", "walk", "--time", "0.625"})), 0.05);
-  EXPECT_GT(max_move(mid, dump(kDefault, {"--clip", "wave", "--time", "0.125"})), 0.05);
+      blend_dump(kDefault, {"--crossfade", "walk:wave:0.5:0.25", "--time", "0.625"});
+  EXPECT_GT(max_move(mid, blend_dump(kDefault, {"--clip", "walk", "--time", "0.625"})), 0.05);
+  EXPECT_GT(max_move(mid, blend_dump(kDefault, {"--clip", "wave", "--time", "0.125"})), 0.05);
 }
 
 TEST(BlendCli, BlendsAreContinuousAtFadeEndsAndLoopSeams) {

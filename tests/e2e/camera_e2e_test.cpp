@@ -13,11 +13,7 @@
 namespace sv::test {
 namespace {
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
 constexpr double kQuarter = 1.5707963267948966;
-
-#define SV_REQUIRE_DRIVER(w) \
-  if (!(w).ready()) GTEST_SKIP() << (w).why()
 
 const nlohmann::json& joint(const nlohmann::json& s, const std::string& name) {
   for (const auto& j : s["joints"]) {

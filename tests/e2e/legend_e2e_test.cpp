@@ -13,11 +13,6 @@
 namespace sv::test {
 namespace {
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-
-#define SV_REQUIRE_DRIVER(w) \
-  if (!(w).ready()) GTEST_SKIP() << (w).why()
-
 struct ViewArgs {
   const char* view;
   std::vector<std::string> extra;

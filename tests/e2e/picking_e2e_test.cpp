@@ -11,11 +11,6 @@
 namespace sv::test {
 namespace {
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-
-#define SV_REQUIRE_DRIVER(w) \
-  if (!(w).ready()) GTEST_SKIP() << (w).why()
-
 struct Point {
   double x = 0.0, y = 0.0;
 };

@@ -18,8 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-
 std::size_t files_in(const std::string& dir) {
   std::error_code ec;
   std::size_t n = 0;

@@ -44,6 +44,13 @@ extern char** environ;
 
 namespace sv::test {
 
+// The default character, which most of these tests open.
+inline const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+
+// Skips a test whose WindowDriver could not start (no Xvfb, no xdotool), saying why.
+#define SV_REQUIRE_DRIVER(w) \
+  if (!(w).ready()) GTEST_SKIP() << (w).why()
+
 struct Picture {
   int width = 0, height = 0;
   std::vector<unsigned char> rgba;

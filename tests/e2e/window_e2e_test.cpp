@@ -18,11 +18,6 @@
 namespace sv::test {
 namespace {
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-
-#define SV_REQUIRE_DRIVER(w) \
-  if (!(w).ready()) GTEST_SKIP() << (w).why()
-
 int joint_index(const nlohmann::json& state, const std::string& name) {
   for (std::size_t i = 0; i < state["joints"].size(); ++i) {
     if (state["joints"][i]["name"] == name) return static_cast<int>(i);

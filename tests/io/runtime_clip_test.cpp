@@ -22,7 +22,7 @@
 namespace sv {
 namespace {
 
-std::string model_path(const std::string& rel) {
+std::string clip_model_path(const std::string& rel) {
   return std::string(SKINVIEW_TEST_MODELS) + "/" + rel;
 }
 
@@ -39,7 +39,7 @@ TEST(RuntimeClipArrays, AdoptedClipsOfTheTestModelsPoseBitIdentically) {
         "FBX/huesitos.fbx", "glTF2/simple_skin/simple_skin.gltf", "SMD/WusonSMD.smd",
         "BVH/01_01.bvh", "Collada/anims_with_full_rotations_between_keys.DAE"}) {
     SCOPED_TRACE(file);
-    ImportResult r = import_model(model_path(file));
+    ImportResult r = import_model(clip_model_path(file));
     ASSERT_TRUE(r.ok()) << r.error;
     const Model& m = *r.model;
     ASSERT_FALSE(m.clips.empty());
@@ -141,12 +141,12 @@ TEST(RuntimeClipTime, LateBvhPosesMatchAssimpsKeys) {
   for (const char* file : {"BVH/01_01.bvh", "BVH/01_03.bvh", "BVH/Boxing_Toes.bvh"}) {
     SCOPED_TRACE(file);
     Assimp::Importer importer;
-    const aiScene* scene = importer.ReadFile(model_path(file), 0);
+    const aiScene* scene = importer.ReadFile(clip_model_path(file), 0);
     ASSERT_NE(scene, nullptr) << importer.GetErrorString();
     ASSERT_GE(scene->mNumAnimations, 1u);
     const aiAnimation& anim = *scene->mAnimations[0];
     ASSERT_GT(anim.mTicksPerSecond, 0.0);
-    ImportResult r = import_model(model_path(file));
+    ImportResult r = import_model(clip_model_path(file));
     ASSERT_TRUE(r.ok()) << r.error;
     const Model& m = *r.model;
 

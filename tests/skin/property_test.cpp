@@ -145,14 +145,14 @@ bool sample_at(const ClipRuntime& clip, double t, std::vector<Transform>& local)
   return sample_runtime(clip, t, cursor, local);
 }
 
-struct Case {
+struct PropertyCase {
   std::size_t joints;
   Shape shape;
   uint32_t seed;
 };
 
-std::vector<Case> cases() {
-  std::vector<Case> out;
+std::vector<PropertyCase> cases() {
+  std::vector<PropertyCase> out;
   for (std::size_t joints : {1, 2, 3, 10, 100, 1000})
     for (uint32_t seed : {1u, 2u, 3u}) {
       out.push_back({joints, Shape::Tree, seed});
@@ -161,13 +161,13 @@ std::vector<Case> cases() {
   return out;
 }
 
-std::string describe(const Case& c) {
+std::string describe(const PropertyCase& c) {
   return std::to_string(c.joints) + " joints, " + (c.shape == Shape::Tree ? "tree" : "chain") +
          ", seed " + std::to_string(c.seed);
 }
 
 TEST(Property, SamplingGivesFiniteTransformsAndUnitRotations) {
-  for (const Case& c : cases()) {
+  for (const PropertyCase& c : cases()) {
     Rng rng(c.seed * 7919u + static_cast<uint32_t>(c.joints));
     const Skeleton sk = random_skeleton(rng, c.joints, c.shape);
     ASSERT_EQ(sk.validate(), "") << describe(c);
@@ -270,7 +270,7 @@ bool skin_frame(const Skeleton& sk, const Mesh& mesh, const std::vector<Transfor
 }
 
 TEST(Property, RestPoseWithMatchingInverseBindsLeavesVerticesInPlace) {
-  for (const Case& c : cases()) {
+  for (const PropertyCase& c : cases()) {
     if (c.shape == Shape::Chain && c.joints > 100) continue;  // float error grows with depth
     Rng rng(c.seed * 104729u + static_cast<uint32_t>(c.joints));
     const Skeleton sk = random_skeleton(rng, c.joints, c.shape);
@@ -290,7 +290,7 @@ TEST(Property, RestPoseWithMatchingInverseBindsLeavesVerticesInPlace) {
 }
 
 TEST(Property, SkinningAnAnimatedFrameGivesFiniteOutput) {
-  for (const Case& c : cases()) {
+  for (const PropertyCase& c : cases()) {
     Rng rng(c.seed * 15485863u + static_cast<uint32_t>(c.joints));
     Model m;
     m.skeleton = random_skeleton(rng, c.joints, c.shape);
@@ -361,7 +361,7 @@ void repair(std::vector<Influence> inf, glm::u16vec4& joints, glm::vec4& weights
 }
 
 TEST(Property, BadWeightsAreRefusedByValidateAndRepairedOnesSkinFinitely) {
-  for (const Case& c : cases()) {
+  for (const PropertyCase& c : cases()) {
     Rng rng(c.seed * 32452843u + static_cast<uint32_t>(c.joints));
     Model m;
     m.skeleton = random_skeleton(rng, c.joints, c.shape);
