@@ -196,7 +196,7 @@ TEST(ReloadSession, WhatIsGoneIsDroppedAndNamedAndTimesClampToTheNewEnd) {
   EXPECT_EQ(np.clip, kBindPose);
 }
 
-ModelLoader::Finished wait_for(ModelLoader& loader) {
+ModelLoader::Finished wait_for_reload(ModelLoader& loader) {
   for (;;) {
     if (std::optional<ModelLoader::Finished> done = loader.poll()) return std::move(*done);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -213,7 +213,7 @@ TEST(ReloadFiles, TheLoaderListsTheModelAndTheFilesItsImportRead) {
   for (const bool from_cache : {false, true}) {
     ModelLoader loader(options);
     ASSERT_EQ(loader.start(model), "");
-    const ModelLoader::Finished done = wait_for(loader);
+    const ModelLoader::Finished done = wait_for_reload(loader);
     ASSERT_TRUE(done.result.ok()) << done.result.error;
     EXPECT_EQ(done.result.from_cache, from_cache);
     ASSERT_EQ(done.files.size(), 2u);
@@ -226,7 +226,7 @@ TEST(ReloadFiles, TheLoaderListsTheModelAndTheFilesItsImportRead) {
   const std::string moved = write_tiny_gltf(other.path(), "tiny", TinyGltf{});
   ModelLoader loader(options);
   ASSERT_EQ(loader.start(moved), "");
-  const ModelLoader::Finished done = wait_for(loader);
+  const ModelLoader::Finished done = wait_for_reload(loader);
   ASSERT_TRUE(done.result.ok()) << done.result.error;
   EXPECT_TRUE(done.result.from_cache);
   ASSERT_EQ(done.files.size(), 2u);

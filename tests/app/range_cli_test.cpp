@@ -19,7 +19,7 @@
 namespace sv::test {
 namespace {
 
-const std::string kDefault = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+const std::string kRangeCharacter = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
 const std::string kCharacterB3d =
     "/usr/share/games/minetest/games/minetest_game/mods/player_api/models/character.b3d";
 
@@ -81,9 +81,9 @@ TEST(RangeCli, ARangeOfTheDefaultCharacterPosesAsItsClipDoes) {
   // walk's 0.2 s to 0.7 s: every vertex where walk puts it at 0.2 s + t.
   for (const std::string& t : {"0", "0.13", "0.5"}) {
     const nlohmann::json part =
-        dump({"--range", "step:walk:0.2:0.7", "--clip", "step", "--time", t}, kDefault);
+        dump({"--range", "step:walk:0.2:0.7", "--clip", "step", "--time", t}, kRangeCharacter);
     const nlohmann::json whole =
-        dump({"--clip", "walk", "--time", std::to_string(0.2 + std::stod(t))}, kDefault);
+        dump({"--clip", "walk", "--time", std::to_string(0.2 + std::stod(t))}, kRangeCharacter);
     ASSERT_EQ(part["meshes"].size(), whole["meshes"].size());
     double worst = 0.0;
     for (std::size_t m = 0; m < part["meshes"].size(); ++m) {

@@ -14,7 +14,7 @@
 namespace sv::test {
 namespace {
 
-const nlohmann::json* landmark(const nlohmann::json& state, const std::string& name) {
+const nlohmann::json* range_landmark(const nlohmann::json& state, const std::string& name) {
   for (const auto& m : state["landmarks"])
     if (m["name"] == name) return &m;
   ADD_FAILURE() << "no landmark " << name;
@@ -41,7 +41,7 @@ TEST(RangeE2E, ARangeSavedOnTheTimelineIsAClipNowAndNextTime) {
   EXPECT_EQ(s["range"]["clip"], 0);
   EXPECT_NEAR(s["range"]["in"].get<double>(), 0.25, 1e-9);
   // Three quarters along the bar: 0.75 s, to the pixel.
-  const nlohmann::json* bar = landmark(s, "scrub");
+  const nlohmann::json* bar = range_landmark(s, "scrub");
   ASSERT_NE(bar, nullptr);
   const nlohmann::json r = (*bar)["rect"];  // a copy: `s` is asked for again below
   const double bar_width = r[2].get<double>();
