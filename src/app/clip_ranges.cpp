@@ -7,12 +7,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/clip_cut.h"
 #include "anim/model.h"
+#include "app/app_common.h"
 
 namespace sv {
 namespace {
@@ -36,18 +38,6 @@ std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
-}
-
-int find_clip(const Model& model, const std::string& which) {
-  for (std::size_t i = 0; i < model.clips.size(); ++i)
-    if (model.clips[i].name() == which) return static_cast<int>(i);
-  char* end = nullptr;
-  errno = 0;
-  const long index = std::strtol(which.c_str(), &end, 10);
-  if (!which.empty() && errno == 0 && end == which.c_str() + which.size() && index >= 0 &&
-      index < static_cast<long>(model.clips.size()))
-    return static_cast<int>(index);
-  return -1;
 }
 
 }  // namespace
@@ -82,7 +72,10 @@ std::string clip_range_text(const ClipRange& r) {
 
 std::string add_clip_range(Model& model, const ClipRange& range) {
   const std::string what = "range '" + clip_range_text(range) + "': ";
-  const int clip = find_clip(model, range.clip);
+  // By exact name, then by index (the command line's --clip rule); never the rest pose.
+  const std::optional<int32_t> found =
+      range.clip.empty() ? std::nullopt : resolve_clip(model, range.clip);
+  const int clip = found && *found >= 0 ? *found : -1;
   if (clip < 0) return what + "no clip '" + range.clip + "'";
   for (const ClipRuntime& c : model.clips)
     if (c.name() == range.name) return what + "the model has a clip named '" + range.name + "'";

@@ -13,9 +13,9 @@
 #include "app/file_watch.h"
 #include "app/model_loader.h"
 #include "app/reload_session.h"
+#include "skinned_quad_gltf.h"
 #include "temp_dir.h"
 #include "test_util.h"
-#include "skinned_quad_gltf.h"
 #include "ui/ui_fixture.h"
 
 namespace sv::test {

@@ -1,6 +1,6 @@
 // --range NAME:CLIP:START:END (app/clip_ranges.h) through the real executable, on the tiny glTF
-// the tests write (tests/skinned_quad_gltf.h: "tip" turns a quarter turn about Z over "bend"'s 1 s, keys
-// every 0.25 s, so frames count 4 a second), on the default character, and on Minetest's
+// the tests write (tests/skinned_quad_gltf.h: "tip" turns a quarter turn about Z over "bend"'s 1 s,
+// keys every 0.25 s, so frames count 4 a second), on the default character, and on Minetest's
 // character.b3d where Debian's minetest-data is installed. A range is a clip for --clip, --layer
 // and --dump; ranges saved beside the model come back with every load; bad ranges exit 2.
 #include <cmath>
@@ -13,8 +13,8 @@
 
 #include "app/clip_ranges.h"
 #include "cli_util.h"
-#include "temp_dir.h"
 #include "skinned_quad_gltf.h"
+#include "temp_dir.h"
 
 namespace sv::test {
 namespace {

@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../temp_dir.h"
 #include "../skinned_quad_gltf.h"
+#include "../temp_dir.h"
 #include "window_driver.h"
 
 namespace sv::test {

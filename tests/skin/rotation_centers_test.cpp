@@ -185,11 +185,8 @@ TEST(RotationCenters, RefuseInputThatDoesNotFit) {
   EXPECT_FALSE(compute_rotation_centers(t.input(), c));
 }
 
-// The work budget ("Budget" in rotation_centers.h). Every vertex of a flat 12 x 1 strip has the
-// same weights (1/2, 1/2): one distinct weight vector, 24 triangles filed once under the pair
-// (0, 1), so 24 terms; every element is equally similar, so the centre is the strip's
-// area-weighted centroid (6, 0.5, 0) whatever the runs merged, which keep area and centroid.
-TEST(RotationCenters, TheWorkBudgetMergesRunsAndKeepsTheSurfacesMoments) {
+// A flat 12 x 1 strip of 24 triangles, every vertex weighted (1/2, 1/2) on joints 0 and 1.
+Tube make_strip() {
   Tube strip;
   for (int x = 0; x <= 12; ++x)
     for (int y = 0; y <= 1; ++y) {
@@ -201,6 +198,15 @@ TEST(RotationCenters, TheWorkBudgetMergesRunsAndKeepsTheSurfacesMoments) {
     const uint32_t a = 2 * x, b = a + 1, c = a + 2, d = a + 3;
     strip.indices.insert(strip.indices.end(), {a, c, d, a, d, b});
   }
+  return strip;
+}
+
+// The work budget ("Budget" in rotation_centers.h). Every vertex of a flat 12 x 1 strip has the
+// same weights (1/2, 1/2): one distinct weight vector, 24 triangles filed once under the pair
+// (0, 1), so 24 terms; every element is equally similar, so the centre is the strip's
+// area-weighted centroid (6, 0.5, 0) whatever the runs merged, which keep area and centroid.
+TEST(RotationCenters, TheWorkBudgetMergesRunsAndKeepsTheSurfacesMoments) {
+  const Tube strip = make_strip();
   for (const uint64_t work : {uint64_t{24}, uint64_t{8}, uint64_t{5}, uint64_t{1}}) {
     std::vector<glm::vec3> c(strip.positions.size());
     CenterProgress p;
@@ -231,7 +237,7 @@ TEST(RotationCenters, UnderTheWorkBudgetTheTubesCentresStayClose) {
   for (std::size_t v = 0; v < exact.size(); ++v)
     worst = std::max(worst, glm::length(merged[v] - exact[v]));
   EXPECT_GT(worst, 0.0f) << q.merge.load();  // merged: not the exact sums
-  EXPECT_LT(worst, 0.05f);  // 2.5% of the tube's length (2)
+  EXPECT_LT(worst, 0.05f);                   // 2.5% of the tube's length (2)
   EXPECT_NEAR(merged[20 * 16].x, 1.0f, 0.02f);
 }
 
@@ -240,17 +246,7 @@ TEST(RotationCenters, UnderTheWorkBudgetTheTubesCentresStayClose) {
 // the tube's blend zone subdivides, and a budget below what that files is met by subdividing
 // less deeply (said in CenterProgress::depth), the centres still near the exact ones.
 TEST(RotationCenters, TheElementBudgetSubdividesLessThenRefuses) {
-  Tube strip;
-  for (int x = 0; x <= 12; ++x)
-    for (int y = 0; y <= 1; ++y) {
-      strip.positions.emplace_back(static_cast<float>(x), static_cast<float>(y), 0.0f);
-      strip.joints.emplace_back(0, 1, 0, 0);
-      strip.weights.emplace_back(0.5f, 0.5f, 0.0f, 0.0f);
-    }
-  for (uint32_t x = 0; x < 12; ++x) {
-    const uint32_t a = 2 * x, b = a + 1, c = a + 2, d = a + 3;
-    strip.indices.insert(strip.indices.end(), {a, c, d, a, d, b});
-  }
+  const Tube strip = make_strip();
   std::vector<glm::vec3> c(strip.positions.size());
   CenterProgress fits;
   EXPECT_TRUE(compute_rotation_centers(strip.input(), c, &fits, 1, kCorWork, 24));
