@@ -134,23 +134,28 @@ inline ::testing::AssertionResult same_rotation(const char* a_expr, const char* 
          << a_expr << " = " << to_string(a) << "\n  " << b_expr << " = " << to_string(b);
 }
 
-// One joint "j" at the origin (a bone, identity rest and inverse bind) and one 1-s clip `name`
-// playing `channel` on it (channel.joint is set to 0), built as the importer builds clips.
-inline Model one_joint_model(JointChannel channel, const char* name) {
+// One joint "j" at the origin (a bone, identity rest and inverse bind) playing `clip` (its
+// channels name joint 0), built as the importer builds clips.
+inline Model one_joint_model(Clip clip) {
   Model m;
   m.skeleton.names = {"j"};
   m.skeleton.parents = {-1};
   m.skeleton.rest.resize(1);
   m.skeleton.inverse_bind = {glm::mat4(1.0f)};
   m.skeleton.is_bone = {1};
+  m.clips.emplace_back();
+  EXPECT_EQ(m.clips.back().build(clip, m.skeleton), "");
+  return m;
+}
+
+// The same with one 1-s clip `name` playing `channel` (channel.joint is set to 0).
+inline Model one_joint_model(JointChannel channel, const char* name) {
   Clip c;
   c.name = name;
   c.duration = 1.0f;
   channel.joint = 0;
   c.channels.push_back(std::move(channel));
-  m.clips.emplace_back();
-  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
-  return m;
+  return one_joint_model(std::move(c));
 }
 
 }  // namespace sv::test

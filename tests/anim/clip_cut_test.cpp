@@ -22,18 +22,6 @@ Transform at(const ClipRuntime& clip, double t) {
 
 // Translation x = 0, 1, 3, 6 at t = 0, 1, 2, 3 (step or linear), rotation about Z by 0, 90, 180
 // degrees at 0, 1.5, 3.
-Model one_joint(Clip c) {
-  Model m;
-  m.skeleton.names = {"j"};
-  m.skeleton.parents = {-1};
-  m.skeleton.rest.resize(1);
-  m.skeleton.inverse_bind = {glm::mat4(1.0f)};
-  m.skeleton.is_bone = {1};
-  m.clips.emplace_back();
-  EXPECT_EQ(m.clips.back().build(c, m.skeleton), "");
-  return m;
-}
-
 Model keyed_model(Interpolation interpolation) {
   Clip c;
   c.name = "move";
@@ -49,7 +37,7 @@ Model keyed_model(Interpolation interpolation) {
   const float h = 0.70710678f;
   ch.rotation.values = {glm::quat(1, 0, 0, 0), glm::quat(h, 0, 0, h), glm::quat(0, 0, 0, 1)};
   c.channels.push_back(std::move(ch));
-  return one_joint(std::move(c));
+  return one_joint_model(std::move(c));
 }
 
 TEST(ClipCut, LinearKeysGiveTheSourcePoseFromTheStartOn) {
@@ -109,7 +97,7 @@ TEST(ClipCut, CubicSplinesKeepTheirCurveOnThePartKept) {
                         glm::quat(0, 0, 0, 0.5f),    glm::quat(0, 0, 0.3f, 0),
                         glm::quat(0.8f, 0, 0, 0.6f), glm::quat(0, 0, 0, 0)};
   c.channels.push_back(std::move(ch));
-  const Model m = one_joint(std::move(c));
+  const Model m = one_joint_model(std::move(c));
   ClipRuntime cut;
   ASSERT_EQ(cut_clip(m.clips[0], m.skeleton, 0.25, 1.625, "part", &cut), "");
   // By hand at the start: a = 0.25 of [0, 1]: h00 = 0.84375, h10 = 0.140625, h01 = 0.15625,
