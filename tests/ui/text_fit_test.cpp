@@ -235,5 +235,44 @@ TEST(TextFit, RecentShowsTheFileNameFirstAndOpensOnAClick) {
   EXPECT_EQ(std::string(f.state.files.open_path), "/b/dancer.fbx");
 }
 
+// The timeline's controls at 800x500: the range's (In, Out, Loop range, Save range...) do not fit
+// after the transport's and start the bar's row; every control, the bar included, lies inside the
+// panel, and Loop range still toggles. At 1280x720 they stay on the transport's row.
+void timeline_inside(float width, float height, bool range_below) {
+  SCOPED_TRACE(width);
+  UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width, height);
+  f.state.selection.joint = f.joint("spine_01");  // the key ticks' note takes the row's rest
+  f.harness.frames(2);
+  const ui::Rect panel = f.state.layout.timeline;
+  for (const char* mark : {"button:Play", "button:Stop", "combo:Clip", "check:Loop", "button:In",
+                           "button:Out", "check:Loop range", "button:Save range", "scrub"}) {
+    const ui::Landmark* m = f.marks().find(mark);
+    ASSERT_NE(m, nullptr) << mark;
+    EXPECT_GE(m->rect.x, panel.x) << mark;
+    EXPECT_LE(m->rect.right(), panel.right()) << mark;
+    EXPECT_LE(m->rect.bottom(), panel.bottom()) << mark;
+  }
+  const ui::Landmark* play = f.marks().find("button:Play");
+  const ui::Landmark* in = f.marks().find("button:In");
+  const ui::Landmark* scrub = f.marks().find("scrub");
+  ASSERT_TRUE(play != nullptr && in != nullptr && scrub != nullptr);
+  if (range_below) {
+    EXPECT_GT(in->rect.y, play->rect.bottom());
+    // The bar shares the range's row: two rows, as the panel's height was made for.
+    EXPECT_NEAR(scrub->rect.y + 0.5f * scrub->rect.h, in->rect.y + 0.5f * in->rect.h, 3.0f);
+  } else {
+    EXPECT_LT(in->rect.y, play->rect.bottom());
+    EXPECT_GT(scrub->rect.y, play->rect.bottom());
+  }
+  ASSERT_FALSE(f.player.loop_range);
+  ASSERT_TRUE(f.click_mark("check:Loop range"));
+  EXPECT_TRUE(f.player.loop_range);
+}
+
+TEST(TextFit, TheTimelinesRangeControlsFlowInANarrowWindow) {
+  timeline_inside(800.0f, 500.0f, true);
+  timeline_inside(1280.0f, 720.0f, false);
+}
+
 }  // namespace
 }  // namespace sv::test
