@@ -274,5 +274,42 @@ TEST(TextFit, TheTimelinesRangeControlsFlowInANarrowWindow) {
   timeline_inside(1280.0f, 720.0f, false);
 }
 
+// A joint name longer than the tree is wide is cut with "..." inside the tree, and hovering it
+// shows it whole; a short one is whole, with no tooltip. At 800x500 the deepest joint of the
+// default character (hand_l, ten levels down) still shows its whole name: the levels indent less
+// and the vertex count makes way.
+TEST(TextFit, AJointNameTooLongForTheTreeIsCutWithItsTooltip) {
+  UiFixture f;
+  const int32_t spine = f.joint("spine_01");
+  ASSERT_GE(spine, 0);
+  f.model.skeleton.names[static_cast<std::size_t>(spine)] =
+      "spine_01_with_a_name_far_too_long_for_any_outliner_that_leaves_room_for_the_viewport";
+  f.harness.frames(2);
+  const ui::Landmark* name = f.marks().find("joint name", spine);
+  ASSERT_NE(name, nullptr);
+  EXPECT_LE(name->rect.right(), name->window.right());
+  EXPECT_LT(name->rect.w, ImGui::CalcTextSize(f.model.skeleton.names[spine].c_str()).x);
+  f.harness.move(name->rect.x + 10.0f, name->rect.y + 0.5f * name->rect.h);
+  f.harness.frame();
+  EXPECT_TRUE(tooltip_shown());
+  const ui::Landmark* root = f.marks().find("joint name", f.joint("root"));
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->rect.w, ImGui::CalcTextSize("root").x);
+  f.harness.move(root->rect.x + 10.0f, root->rect.y + 0.5f * root->rect.h);
+  f.harness.frame();
+  EXPECT_FALSE(tooltip_shown());
+  // A click on the cut name selects its joint, as a click on the row does.
+  ASSERT_TRUE(f.click_mark("joint name", spine));
+  EXPECT_EQ(f.state.selection.joint, spine);
+
+  UiFixture narrow(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 800.0f, 500.0f);
+  narrow.state.selection.joint = narrow.joint("hand_l");
+  narrow.harness.frames(3);
+  const ui::Landmark* hand = narrow.marks().find("joint name", narrow.joint("hand_l"));
+  ASSERT_NE(hand, nullptr);
+  EXPECT_EQ(hand->rect.w, ImGui::CalcTextSize("hand_l").x);
+  EXPECT_LE(hand->rect.right(), hand->window.right());
+}
+
 }  // namespace
 }  // namespace sv::test
