@@ -51,8 +51,11 @@ void meshes_section(const Model& m, Landmarks& marks) {
     const Mesh& mesh = m.meshes[i];
     const std::string& node = m.skeleton.names[static_cast<std::size_t>(mesh.node)];
     ImGui::Bullet();
-    fit_textf("%s: %zu vertices", mesh.name.empty() ? "(unnamed)" : mesh.name.c_str(),
-              mesh.vertex_count());
+    if (mesh.name.empty()) {
+      fit_textf("mesh %zu (no name): %zu vertices", i, mesh.vertex_count());
+    } else {
+      fit_textf("%s: %zu vertices", mesh.name.c_str(), mesh.vertex_count());
+    }
     if (mesh.skinned) {
       fit_textf_disabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
                          mesh.max_influences);

@@ -555,6 +555,11 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
   EXPECT_NE(points.out.find(": no triangles (points or lines), not measured\n"), std::string::npos)
       << points.out;
   EXPECT_EQ(points.out.find("open ("), std::string::npos) << points.out;
+  // Its mesh has no name: named by its index everywhere, never ''.
+  EXPECT_NE(points.out.find("  Mesh 0 (no name): 0 line(s) and 3 point(s)"), std::string::npos)
+      << points.out;
+  EXPECT_NE(points.out.find("mesh 0 (no name): no triangles"), std::string::npos) << points.out;
+  EXPECT_EQ(points.out.find("''"), std::string::npos) << points.out;
 }
 
 // The FBX files' armatures carry a 100x unit scale that the bind pose does not: against the bind
