@@ -131,8 +131,10 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
 bool slow_playback_notice(const SceneView& scene, char* out, std::size_t size) {
   if (size > 0) out[0] = '\0';
   // 2% under real time is noise in the frame times, not a slow clip.
+  // A rest pose or a single pose "plays" nothing: no clip can fall behind.
   if (scene.player == nullptr || !scene.player->playing || !(scene.realtime < 0.98) ||
-      scene.frame_seconds <= 0.0 || size == 0)
+      scene.frame_seconds <= 0.0 || size == 0 || scene.model == nullptr ||
+      !(clip_duration(*scene.model, scene.player->clip) > 0.0))
     return false;
   std::snprintf(out, size, "playing at %.2fx: frames take %.0f ms", scene.realtime,
                 scene.frame_seconds * 1e3);
