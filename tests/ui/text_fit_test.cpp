@@ -311,5 +311,24 @@ TEST(TextFit, AJointNameTooLongForTheTreeIsCutWithItsTooltip) {
   EXPECT_LE(hand->rect.right(), hand->window.right());
 }
 
+// The help overlay (F1) at 800x500: within the window, its longest lines wrapped in their column
+// rather than run past the edge (the list scrolls); at 1920x1080 every line fits whole.
+TEST(TextFit, TheHelpOverlayWrapsItsLinesInANarrowWindow) {
+  for (const float width : {800.0f, 1920.0f}) {
+    SCOPED_TRACE(width);
+    UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width,
+                width > 1000.0f ? 1080.0f : 500.0f);
+    f.press(ui::kKeyF1);
+    f.harness.frames(3);
+    ImGuiWindow* help = ImGui::FindWindowByName("###help");
+    ASSERT_NE(help, nullptr);
+    EXPECT_GE(help->Pos.x, 0.0f);
+    EXPECT_LE(help->Pos.x + help->Size.x, width);
+    // What the lines would need whole: no more than the window gives them at 1920, more at 800.
+    const float inner = help->Size.x - 2.0f * ImGui::GetStyle().WindowPadding.x;
+    EXPECT_LE(help->ContentSizeIdeal.x, inner + 1.0f);
+  }
+}
+
 }  // namespace
 }  // namespace sv::test
