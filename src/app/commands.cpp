@@ -10,14 +10,17 @@
 #include <iostream>
 #include <sstream>
 
+#include "anim/player.h"
 #include "app/animation_files.h"
 #include "app/app_common.h"
 #include "app/blend_options.h"
 #include "app/cli.h"
 #include "io/dump.h"
 #include "io/import.h"
+#include "skin/clip_bounds.h"
 #include "skin/rotation_centers.h"
 #include "skin/volume.h"
+#include "ui/model_units.h"
 
 namespace sv {
 namespace {
@@ -159,6 +162,17 @@ int run_info(const Options& o) {
       out << ", animated by " << clips << " clip(s)\n";
     }
   }
+
+  // The rest pose's extent and the file's unit, as the inspector's Model section says them.
+  char line[160];
+  if (const Bounds rest = clip_bounds(m, kRestPose, PoseMode::Rest); rest.valid()) {
+    ui::format_size(rest.max - rest.min, line, sizeof line);
+    out << "Size: " << line << ", the rest pose\n";
+    if (ui::format_metres(rest.max - rest.min, r.report.unit_metres, line, sizeof line))
+      out << "      " << line << "\n";
+  }
+  ui::format_unit(r.report.unit_metres, o.model, line, sizeof line);
+  out << "Unit: " << line << "\n";
 
   const Skeleton& sk = m.skeleton;
   std::size_t bones = 0;

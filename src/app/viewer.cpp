@@ -53,14 +53,15 @@ using Clock = std::chrono::steady_clock;
 
 static_assert(ui::kKeySpace == GLFW_KEY_SPACE && ui::kKeyF == GLFW_KEY_F &&
                   ui::kKeyG == GLFW_KEY_G && ui::kKeyQ == GLFW_KEY_Q && ui::kKeyS == GLFW_KEY_S &&
-                  ui::kKeyW == GLFW_KEY_W && ui::kKeyEscape == GLFW_KEY_ESCAPE &&
-                  ui::kKeyEnter == GLFW_KEY_ENTER && ui::kKeyRight == GLFW_KEY_RIGHT &&
-                  ui::kKeyLeft == GLFW_KEY_LEFT && ui::kKeyHome == GLFW_KEY_HOME &&
-                  ui::kKeyPageUp == GLFW_KEY_PAGE_UP && ui::kKeyPageDown == GLFW_KEY_PAGE_DOWN &&
-                  ui::kKeyF1 == GLFW_KEY_F1 && ui::kKeyKeypadEnter == GLFW_KEY_KP_ENTER &&
-                  ui::kModControl == GLFW_MOD_CONTROL && ui::kModShift == GLFW_MOD_SHIFT &&
-                  ui::kKey1 == GLFW_KEY_1 && ui::kKey3 == GLFW_KEY_3 && ui::kKey5 == GLFW_KEY_5 &&
-                  ui::kKey7 == GLFW_KEY_7 && ui::kKeyA == GLFW_KEY_A && ui::kKeyZ == GLFW_KEY_Z &&
+                  ui::kKeyW == GLFW_KEY_W && ui::kKeyV == GLFW_KEY_V &&
+                  ui::kKeyEscape == GLFW_KEY_ESCAPE && ui::kKeyEnter == GLFW_KEY_ENTER &&
+                  ui::kKeyRight == GLFW_KEY_RIGHT && ui::kKeyLeft == GLFW_KEY_LEFT &&
+                  ui::kKeyHome == GLFW_KEY_HOME && ui::kKeyPageUp == GLFW_KEY_PAGE_UP &&
+                  ui::kKeyPageDown == GLFW_KEY_PAGE_DOWN && ui::kKeyF1 == GLFW_KEY_F1 &&
+                  ui::kKeyKeypadEnter == GLFW_KEY_KP_ENTER && ui::kModControl == GLFW_MOD_CONTROL &&
+                  ui::kModShift == GLFW_MOD_SHIFT && ui::kKey1 == GLFW_KEY_1 &&
+                  ui::kKey3 == GLFW_KEY_3 && ui::kKey5 == GLFW_KEY_5 && ui::kKey7 == GLFW_KEY_7 &&
+                  ui::kKeyA == GLFW_KEY_A && ui::kKeyZ == GLFW_KEY_Z &&
                   ui::kKeyLeftBracket == GLFW_KEY_LEFT_BRACKET &&
                   ui::kKeyRightBracket == GLFW_KEY_RIGHT_BRACKET && ui::kKeyF12 == GLFW_KEY_F12 &&
                   ui::kKeyKeypad1 == GLFW_KEY_KP_1 && ui::kKeyKeypad3 == GLFW_KEY_KP_3 &&

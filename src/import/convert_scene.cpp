@@ -315,6 +315,9 @@ std::string SceneConverter::build_mesh(unsigned index,
   const aiMesh* src = scene->mMeshes[index];
   Mesh mesh;
   mesh.name = src->mName.C_Str();
+  // How the report names it: "Mesh 'body'", or "Mesh 2 (no name)" rather than "Mesh ''".
+  const std::string label = mesh.name.empty() ? "Mesh " + std::to_string(index) + " (no name)"
+                                              : "Mesh '" + mesh.name + "'";
   mesh.node = node_joint[mesh_node[index]];
   mesh.material =
       src->mMaterialIndex < scene->mNumMaterials ? static_cast<int32_t>(src->mMaterialIndex) : -1;
@@ -371,19 +374,18 @@ std::string SceneConverter::build_mesh(unsigned index,
     for (std::size_t v = 0; v < nv; ++v) mesh.point_indices[v] = static_cast<uint32_t>(v);
   }
   if (!mesh.line_indices.empty() || !mesh.point_indices.empty())
-    report.notes.push_back("Mesh '" + mesh.name +
-                           "': " + std::to_string(mesh.line_indices.size() / 2) + " line(s) and " +
-                           std::to_string(mesh.point_indices.size()) + " point(s) besides " +
-                           std::to_string(mesh.indices.size() / 3) +
+    report.notes.push_back(label + ": " + std::to_string(mesh.line_indices.size() / 2) +
+                           " line(s) and " + std::to_string(mesh.point_indices.size()) +
+                           " point(s) besides " + std::to_string(mesh.indices.size() / 3) +
                            " triangle(s), drawn as lines and points in the mesh's colour.");
   if (faces_dropped) {
     report.faces_dropped += faces_dropped;
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(faces_dropped) +
+    report.notes.push_back(label + ": " + std::to_string(faces_dropped) +
                            " face(s) named a vertex past the mesh's end and were dropped.");
   }
   if (bad_values) {
     report.non_finite_values += bad_values;
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bad_values) +
+    report.notes.push_back(label + ": " + std::to_string(bad_values) +
                            " vertex position(s) held NaN/Inf and were set to 0.");
   }
 
@@ -428,7 +430,7 @@ std::string SceneConverter::build_mesh(unsigned index,
       offset = glm::mat4(glm::inverse(node_global[node]));
     }
     if (mesh.skin_joints.size() >= kMaxSkinBones)
-      return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+      return fail(label + " binds more than 65535 bones");
     const auto skin_index = static_cast<uint16_t>(mesh.skin_joints.size());
     mesh.skin_joints.push_back(joint);
     mesh.inverse_bind.push_back(offset);
@@ -453,10 +455,10 @@ std::string SceneConverter::build_mesh(unsigned index,
   }
   report.bones_without_node += bones_dropped;
   if (bones_dropped)
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(bones_dropped) +
+    report.notes.push_back(label + ": " + std::to_string(bones_dropped) +
                            " bone(s) name no node; their weights were dropped.");
   if (weights_invalid)
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(weights_invalid) +
+    report.notes.push_back(label + ": " + std::to_string(weights_invalid) +
                            " weight(s) were negative, huge or named no vertex and were dropped.");
 
   int rigid_bone = -1;  // skin index of the mesh's own node, for vertices left unweighted
@@ -469,7 +471,7 @@ std::string SceneConverter::build_mesh(unsigned index,
     if (inf.empty()) {
       if (rigid_bone < 0) {
         if (mesh.skin_joints.size() >= kMaxSkinBones)
-          return fail("mesh '" + mesh.name + "' binds more than 65535 bones");
+          return fail(label + " binds more than 65535 bones");
         rigid_bone = static_cast<int>(mesh.skin_joints.size());
         mesh.skin_joints.push_back(mesh.node);
         mesh.inverse_bind.push_back(glm::mat4(1.0f));
@@ -525,22 +527,22 @@ std::string SceneConverter::build_mesh(unsigned index,
   report.vertices_unweighted += unweighted;
   if (truncated)
     report.notes.push_back(
-        "Mesh '" + mesh.name + "': " + std::to_string(truncated) +
-        " vertices had more than 4 influences (up to " + std::to_string(mesh.max_influences) +
-        "): " + std::to_string(truncated - over_8) + " had 5-8, " + std::to_string(over_8) +
+        label + ": " + std::to_string(truncated) + " vertices had more than 4 influences (up to " +
+        std::to_string(mesh.max_influences) + "): " + std::to_string(truncated - over_8) +
+        " had 5-8, " + std::to_string(over_8) +
         " more than 8; the 4 largest were kept and renormalised (the 8 "
         "largest with --influences 8); the most cut from one vertex was " +
         percent_text(*std::max_element(mesh.cut_weights.begin(), mesh.cut_weights.end())) +
         " of its weight.");
   if (renormalised)
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(renormalised) +
+    report.notes.push_back(label + ": " + std::to_string(renormalised) +
                            " vertices had weights whose sum was off 1 by more than " +
                            tolerance_text(kRenormaliseTolerance) + "; renormalised (" +
                            std::to_string(off_in_view) + " of them by more than " +
                            tolerance_text(kWeightSumTolerance) +
                            ", the weight-sum view's tolerance).");
   if (unweighted)
-    report.notes.push_back("Mesh '" + mesh.name + "': " + std::to_string(unweighted) +
+    report.notes.push_back(label + ": " + std::to_string(unweighted) +
                            " vertices had no weight; bound rigidly to the mesh's node.");
   model.meshes.push_back(std::move(mesh));
   return {};

@@ -65,29 +65,45 @@ std::string controls_markdown() {
 void help_overlay(bool* open) {
   if (!*open) return;
   const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // As wide as the longest line asks, within the window (800x500 too): a line that does not fit
+  // wraps in its column, and a taller list scrolls.
+  float input_w = 0.0f, what_w = 0.0f;
+  for (const Binding& b : kBindings) {
+    if (b.input == nullptr) continue;
+    input_w = std::max(input_w, ImGui::CalcTextSize(b.input).x);
+    what_w = std::max(what_w, ImGui::CalcTextSize(b.what).x);
+  }
+  const float natural = input_w + what_w + 4.0f * style.CellPadding.x +
+                        2.0f * style.WindowPadding.x + style.ScrollbarSize + 1.0f;
+  const float width = std::min(natural, io.DisplaySize.x * 0.96f);
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.45f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowBgAlpha(0.94f);
-  // Within the window (800x500 too): a taller list scrolls.
-  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
-                                      ImVec2(io.DisplaySize.x * 0.96f, io.DisplaySize.y * 0.9f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0.0f), ImVec2(width, io.DisplaySize.y * 0.9f));
   constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_AlwaysAutoResize |
                                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoMove |
                                      ImGuiWindowFlags_NoSavedSettings;
   if (ImGui::Begin("Controls (F1 or ? to close)###help", open, flags)) {
     if (ImGui::BeginTable("bindings", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("input", ImGuiTableColumnFlags_WidthFixed, input_w);
+      ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
       for (const Binding& b : kBindings) {
         if (b.input == nullptr) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(b.input);
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(b.what);
+        ImGui::PopTextWrapPos();
       }
       ImGui::EndTable();
     }
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("Outliner: click a joint to select it; the arrow opens its children.");
     ImGui::TextDisabled("Timeline: drag the bar to scrub; ticks mark the selected joint's keys.");
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }

@@ -18,7 +18,7 @@ namespace sv::ui {
 inline constexpr int kKeySpace = 32;
 inline constexpr int kKey1 = 49, kKey3 = 51, kKey5 = 53, kKey7 = 55;
 inline constexpr int kKeyA = 65, kKeyF = 70, kKeyG = 71, kKeyI = 73, kKeyM = 77, kKeyQ = 81,
-                     kKeyS = 83, kKeyW = 87, kKeyZ = 90;
+                     kKeyS = 83, kKeyV = 86, kKeyW = 87, kKeyZ = 90;
 inline constexpr int kKeyLeftBracket = 91, kKeyRightBracket = 93;
 inline constexpr int kKeyEscape = 256, kKeyEnter = 257, kKeyTab = 258, kKeyBackspace = 259;
 inline constexpr int kKeyDelete = 261, kKeyRight = 262, kKeyLeft = 263, kKeyDown = 264;
@@ -60,6 +60,7 @@ enum class Action : uint8_t {
   SkinningPath,
   SkinMethod,
   Influences,
+  NextView,
   Help,
   CloseHelp,
   Quit,
@@ -129,6 +130,8 @@ inline constexpr Binding kBindings[] = {
      Action::SkinMethod, kKeyM},
     {"I", "4 / 8 influences per vertex (8 where the file has more than 4)", Action::Influences,
      kKeyI},
+    {"V", "next view mode: shaded, weights, dominant joint, influences, weight-sum error, CPU vs "
+     "GPU, method difference", Action::NextView, kKeyV},
     {"F1 or ?", "show or hide this list of controls (the help overlay)", Action::Help, kKeyF1, 0,
      0, '?'},
     {"Esc", "close the help", Action::CloseHelp, kKeyEscape},

@@ -33,11 +33,12 @@ namespace {
 
 void trs_rows(const char* label, const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
   const glm::vec3 e = glm::degrees(glm::eulerAngles(r));
-  ImGui::TextUnformatted(label);
-  ImGui::Text(" T % .3f % .3f % .3f", t.x, t.y, t.z);
-  ImGui::Text(" R % .1f % .1f % .1f  deg XYZ", e.x, e.y, e.z);
-  ImGui::TextDisabled("   q % .3f % .3f % .3f % .3f  wxyz", r.w, r.x, r.y, r.z);
-  ImGui::Text(" S % .3f % .3f % .3f", s.x, s.y, s.z);
+  // Cut with "..." where the panel is narrow (800x500), whole in the tooltip.
+  fit_text(label);
+  fit_textf(" T % .3f % .3f % .3f", t.x, t.y, t.z);
+  fit_textf(" R % .1f % .1f % .1f  deg XYZ", e.x, e.y, e.z);
+  fit_textf_disabled("   q % .3f % .3f % .3f % .3f  wxyz", r.w, r.x, r.y, r.z);
+  fit_textf(" S % .3f % .3f % .3f", s.x, s.y, s.z);
 }
 
 void matrix_rows(const char* label, const glm::mat4& m) {
@@ -47,7 +48,7 @@ void matrix_rows(const char* label, const glm::mat4& m) {
   if (glm::decompose(m, s, r, t, skew, persp)) {
     trs_rows(label, t, r, s);
   } else {
-    ImGui::Text("%s: not decomposable", label);
+    fit_textf("%s: not decomposable", label);
   }
 }
 
@@ -67,8 +68,10 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   if (parent >= 0) {
     ImGui::SameLine();
     ImGui::TextDisabled("parent");
-    ImGui::SameLine();
-    if (ImGui::SmallButton(sk.names[static_cast<std::size_t>(parent)].c_str())) {
+    // The parent's button on the next line where its name does not fit beside.
+    const char* name = sk.names[static_cast<std::size_t>(parent)].c_str();
+    flow_same_line(small_button_width(name));
+    if (ImGui::SmallButton(name)) {
       state.selection.joint = parent;
     }
     state.landmarks.add_last_item("button:Parent");
@@ -88,7 +91,7 @@ void joint_section(const SceneView& scene, ViewerState& state) {
   if (ImGui::TreeNode("Inverse bind matrix")) {
     const glm::mat4& m = sk.inverse_bind[j];
     for (int r = 0; r < 4; ++r) {
-      ImGui::Text("% .3f % .3f % .3f % .3f", m[0][r], m[1][r], m[2][r], m[3][r]);
+      fit_textf("% .3f % .3f % .3f % .3f", m[0][r], m[1][r], m[2][r], m[3][r]);
     }
     ImGui::TreePop();
   }
@@ -229,9 +232,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   volume_line(scene, o.method, state);
   int view = static_cast<int>(o.view);
   ImGui::SetNextItemWidth(-50.0f);
-  if (ImGui::Combo("View", &view,
-                   "Shaded\0Weights (selected joint)\0Dominant joint\0Influences\0"
-                   "Weight-sum error\0CPU vs GPU difference\0Method difference\0")) {
+  if (ImGui::Combo("View", &view, kViewModeLabels, kViewModeCount)) {
     o.view = static_cast<ViewMode>(view);
   }
   state.landmarks.add_last_item("combo:View");

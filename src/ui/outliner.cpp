@@ -51,8 +51,11 @@ void meshes_section(const Model& m, Landmarks& marks) {
     const Mesh& mesh = m.meshes[i];
     const std::string& node = m.skeleton.names[static_cast<std::size_t>(mesh.node)];
     ImGui::Bullet();
-    fit_textf("%s: %zu vertices", mesh.name.empty() ? "(unnamed)" : mesh.name.c_str(),
-              mesh.vertex_count());
+    if (mesh.name.empty()) {
+      fit_textf("mesh %zu (no name): %zu vertices", i, mesh.vertex_count());
+    } else {
+      fit_textf("%s: %zu vertices", mesh.name.c_str(), mesh.vertex_count());
+    }
     if (mesh.skinned) {
       fit_textf_disabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
                          mesh.max_influences);
@@ -66,7 +69,7 @@ void meshes_section(const Model& m, Landmarks& marks) {
 // layer's mask being edited, layers_panel.cpp) a check box leads the row: ticked when the joint's
 // weight is above 0; a click sets the joint and every joint below it to 1 or 0.
 bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32_t selected,
-               std::vector<float>* mask, Landmarks& marks) {
+               std::vector<float>* mask, float indent, Landmarks& marks) {
   const Skeleton& sk = scene.model->skeleton;
   const int32_t j = t.rows[row];
   const auto ju = static_cast<std::size_t>(j);
@@ -91,12 +94,13 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
   }
   const float column =
       mask != nullptr ? ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x : 0.0f;
-  // Indented by less than ImGui's tree default: rigs are deep (a hand is 10 levels down).
-  ImGui::SetCursorPosX(x0 + column +
-                       static_cast<float>(t.depth[row]) * 0.75f * ImGui::GetFontSize());
+  ImGui::SetCursorPosX(x0 + column + static_cast<float>(t.depth[row]) * indent);
+  // The name is drawn over the row after its arrow (fit_text: cut with "..." and whole in a
+  // tooltip where the tree is too narrow), so the row lets the text be hovered.
   ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_OpenOnDoubleClick |
                              ImGuiTreeNodeFlags_SpanAvailWidth |
-                             ImGuiTreeNodeFlags_NoTreePushOnOpen;
+                             ImGuiTreeNodeFlags_NoTreePushOnOpen |
+                             ImGuiTreeNodeFlags_AllowItemOverlap;
   if (leaf) flags |= ImGuiTreeNodeFlags_Leaf;
   if (j == selected) flags |= ImGuiTreeNodeFlags_Selected;
   ImGui::SetNextItemOpen(filtering || t.expanded[ju] != 0, ImGuiCond_Always);
@@ -104,10 +108,8 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
   want_width(ImGui::GetTreeNodeToLabelSpacing() + ImGui::CalcTextSize(sk.names[ju].c_str()).x +
              (bone ? ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("00000").x : 0.0f) +
              ImGui::GetStyle().WindowPadding.x);
-  const bool dim = !t.matched[row] || !bone;
-  if (dim) ImGui::PushStyleColor(ImGuiCol_Text, t.matched[row] ? kPlainNode : kUnmatched);
-  const bool open = ImGui::TreeNodeEx("##joint", flags, "%s", sk.names[ju].c_str());
-  if (dim) ImGui::PopStyleColor();
+  const float label_x = ImGui::GetCursorPosX() + ImGui::GetTreeNodeToLabelSpacing();
+  const bool open = ImGui::TreeNodeEx("##joint", flags);
   bool clicked = false;
   if (ImGui::IsItemToggledOpen()) {
     if (!filtering) {
@@ -118,13 +120,29 @@ bool joint_row(const SceneView& scene, JointTreeState& t, std::size_t row, int32
     clicked = true;
   }
   marks.add_last_item("joint", j);
-  if (bone) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%u", scene.influence[ju].vertices);
+  // What follows the name keeps its room: the vertex count, a partial mask weight.
+  char count[16] = "";
+  if (bone) std::snprintf(count, sizeof(count), "%u", scene.influence[ju].vertices);
+  char weight[24] = "";
+  if (mask != nullptr && !mask->empty() && (*mask)[ju] > 0.0f && (*mask)[ju] < 1.0f)
+    std::snprintf(weight, sizeof(weight), "mask %.2f", (*mask)[ju]);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float after = 0.0f;
+  for (const char* text : {count, weight}) {
+    if (text[0] != '\0') after += spacing + ImGui::CalcTextSize(text).x;
   }
-  if (mask != nullptr && !mask->empty() && (*mask)[ju] > 0.0f && (*mask)[ju] < 1.0f) {
+  ImGui::SameLine(label_x);
+  // The name first: where it would keep less than eight characters, the figures make way.
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const bool figures = after == 0.0f || avail - after >= ImGui::CalcTextSize("00000000").x;
+  const bool dim = !t.matched[row] || !bone;
+  fit_text(sk.names[ju], std::max(1.0f, avail - (figures ? after : 0.0f)),
+           dim ? (t.matched[row] ? kPlainNode : kUnmatched) : ImVec4(0, 0, 0, 0), false);
+  marks.add_last_item("joint name", j);
+  for (const char* text : {count, weight}) {
+    if (!figures || text[0] == '\0') continue;
     ImGui::SameLine();
-    ImGui::TextDisabled("mask %.2f", (*mask)[ju]);
+    ImGui::TextDisabled("%s", text);
   }
   ImGui::PopID();
   return clicked;
@@ -172,12 +190,23 @@ void joints_section(const SceneView& scene, ViewerState& state) {
       t.reveal = -1;
     }
     std::vector<float>* mask = edited_mask(scene, state);
+    // Indented by less than ImGui's tree default: rigs are deep (a hand is 10 levels down). In a
+    // narrow panel (800x500) less still, so that the deepest row keeps room for a name of eight
+    // characters and its vertex count, down to a quarter of the font's size a level.
+    const float font = ImGui::GetFontSize();
+    float indent = 0.75f * font;
+    if (t.max_depth > 0) {
+      const float column = mask != nullptr ? font + ImGui::GetStyle().ItemSpacing.x : 0.0f;
+      const float room = ImGui::GetContentRegionAvail().x - column -
+                         ImGui::GetTreeNodeToLabelSpacing() - ImGui::CalcTextSize("00000000 000").x;
+      indent = std::clamp(room / static_cast<float>(t.max_depth), 0.25f * font, indent);
+    }
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(t.rows.size()), row_height);
     int32_t clicked = -1;
     while (clipper.Step()) {
       for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-        if (joint_row(scene, t, static_cast<std::size_t>(r), state.selection.joint, mask,
+        if (joint_row(scene, t, static_cast<std::size_t>(r), state.selection.joint, mask, indent,
                       state.landmarks)) {
           clicked = t.rows[static_cast<std::size_t>(r)];
         }
@@ -227,6 +256,7 @@ void build_rows(const Skeleton& sk, JointTreeState& s) {
   s.depth.clear();
   s.matched.clear();
   s.matches = 0;
+  s.max_depth = 0;
   s.dirty = false;
   const std::size_t n = sk.size();
   if (s.first_child.size() != n) return;  // reset() was not called for this skeleton
@@ -263,6 +293,7 @@ void build_rows(const Skeleton& sk, JointTreeState& s) {
     if (!filter.empty() && keep[ju] == 0) continue;
     s.rows.push_back(j);
     s.depth.push_back(d);
+    s.max_depth = std::max(s.max_depth, d);
     s.matched.push_back(filter.empty() || keep[ju] == 1 ? 1 : 0);
     if (filter.empty() && s.expanded[ju] == 0) continue;
     // Children pushed in reverse so the first child is drawn first.

@@ -31,6 +31,7 @@ struct JointTreeState {
   std::vector<uint8_t> keep;          // build_rows' scratch: per joint, 1 matched, 2 on a path
   std::vector<std::pair<int32_t, uint16_t>> visit;  // build_rows' scratch: joints to draw
   std::size_t matches = 0;                          // joints matching the filter
+  uint16_t max_depth = 0;                           // the deepest row's depth
   bool dirty = true;                                // rows must be rebuilt
   int32_t reveal = -1;                              // a joint to scroll to once rows are rebuilt
   int32_t seen_selection = -1;                      // the selection the tree last showed

@@ -12,7 +12,13 @@
 #include "ui/widgets.h"
 
 namespace sv::ui {
-namespace {}  // namespace
+namespace {
+
+constexpr float kClipComboWidth = 190.0f;
+constexpr float kSpeedWidth = 110.0f;
+constexpr float kMinScrubWidth = 160.0f;  // the bar shares a row only when this much is left
+
+}  // namespace
 
 std::span<const double> selected_keys(const Model& model, const Player& player, ViewerState& s) {
   TimelineState& t = s.timeline;
@@ -37,7 +43,7 @@ void clip_combo(const Model& model, Player& p, ViewerState& s) {
     std::snprintf(current, sizeof(current), "%d: %.*s", p.clip, static_cast<int>(name.size()),
                   name.data());
   }
-  ImGui::SetNextItemWidth(190.0f);
+  ImGui::SetNextItemWidth(kClipComboWidth);
   if (ImGui::BeginCombo("##clip", current)) {
     if (ImGui::Selectable("(rest pose)", p.clip < 0)) {
       p.clip = -1;
@@ -125,12 +131,23 @@ void scrub_bar(const Model& model, Player& p, ViewerState& s, double duration) {
 bool slow_playback_notice(const SceneView& scene, char* out, std::size_t size) {
   if (size > 0) out[0] = '\0';
   // 2% under real time is noise in the frame times, not a slow clip.
+  // A rest pose or a single pose "plays" nothing: no clip can fall behind.
   if (scene.player == nullptr || !scene.player->playing || !(scene.realtime < 0.98) ||
-      scene.frame_seconds <= 0.0 || size == 0)
+      scene.frame_seconds <= 0.0 || size == 0 || scene.model == nullptr ||
+      !(clip_duration(*scene.model, scene.player->clip) > 0.0))
     return false;
   std::snprintf(out, size, "playing at %.2fx: frames take %.0f ms", scene.realtime,
                 scene.frame_seconds * 1e3);
   return true;
+}
+
+namespace {
+
+// The width of range_controls' row: In, Out, "Loop range" and "Save range...".
+float range_controls_width() {
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  return small_button_width("In") + small_button_width("Out") + checkbox_width("Loop range") +
+         small_button_width("Save range...") + 3.0f * spacing;
 }
 
 // In, Out, "Loop range" and "Save range...": the in and out points of the player's clip, playback
@@ -194,6 +211,8 @@ void range_controls(Player& p, double duration, ViewerState& s, UiEdits& edits) 
   }
 }
 
+}  // namespace
+
 void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
   if (scene.model == nullptr || scene.player == nullptr) {
     ImGui::TextDisabled("No model loaded.");
@@ -233,16 +252,27 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
     p.time = std::clamp(adjacent_time(keys, p.time, 1), 0.0, duration);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("next key (Page Down)");
-  ImGui::SameLine(0, 16);
+  // From here the row flows (a narrow window, 800x500: the range's controls start the bar's row
+  // instead of running past the edge); `wrapped` counts the rows started.
+  int wrapped = 0;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (!flow_same_line(kClipComboWidth, 16.0f)) ++wrapped;
   clip_combo(model, p, s);
-  ImGui::SameLine(0, 16);
-  ImGui::SetNextItemWidth(110.0f);
+  if (!flow_same_line(kSpeedWidth + style.ItemInnerSpacing.x + ImGui::CalcTextSize("Speed").x,
+                      16.0f))
+    ++wrapped;
+  ImGui::SetNextItemWidth(kSpeedWidth);
   ImGui::SliderFloat("Speed", &p.speed, -2.0f, 2.0f, "%.2fx");
-  ImGui::SameLine();
+  if (!flow_same_line(checkbox_width("Loop"))) ++wrapped;
   ImGui::Checkbox("Loop", &p.loop);
   s.landmarks.add_last_item("check:Loop");
-  ImGui::SameLine(0, 16);
-  range_controls(p, duration, s, edits);
+  // The range's controls stay on this row when they fit; the notes below (cut to fit, their
+  // tooltip whole) take what is left of the row either way.
+  const bool range_here = fits_same_line(range_controls_width(), 16.0f);
+  if (range_here) {
+    ImGui::SameLine(0, 16);
+    range_controls(p, duration, s, edits);
+  }
   if (char notice[96]; slow_playback_notice(scene, notice, sizeof(notice))) {
     // The clock cannot step further than kMaxFrameStep a frame: say so rather than let the clip
     // slow down behind a speed that still reads 1.00x.
@@ -256,6 +286,10 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
     fit_textf_disabled("ticks: %zu keys of %s", keys.size(),
                        model.skeleton.names[static_cast<std::size_t>(s.selection.joint)].c_str());
   }
+  if (!range_here) {
+    ++wrapped;
+    range_controls(p, duration, s, edits);
+  }
   // The bar, then the readout at its right end.
   const double fps = s.frames_per_second;
   char readout[96];
@@ -268,17 +302,23 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
                 static_cast<int>(std::round(duration * fps)),
                 static_cast<int>(std::round(duration * fps)), duration, duration);
   const float readout_w = ImGui::CalcTextSize(widest).x + ImGui::GetStyle().ItemSpacing.x;
+  // A row of its own, or the rest of the last row when the controls above took two.
+  const bool bar_joined = wrapped > 0 && flow_same_line(kMinScrubWidth + readout_w, 16.0f);
+  // The rows past the two the panel's height was made for (a very narrow window).
+  const int32_t extra_rows = std::max(0, wrapped - (bar_joined ? 1 : 0));
   ImGui::PushItemWidth(std::max(40.0f, ImGui::GetContentRegionAvail().x - readout_w));
   scrub_bar(model, p, s, duration);
   ImGui::PopItemWidth();
   ImGui::SameLine();
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(readout);
-  // Each layer's own time under the bar. The panel grows by a row per layer, where the layout
-  // has room for it (layout.h: never at the side panels' expense).
-  const int32_t rows = scene.stack == nullptr ? 0
-                                              : static_cast<int32_t>(scene.stack->layers.size()) +
-                                                    (scene.stack->fading() ? 1 : 0);
+  // Each layer's own time under the bar. The panel grows by a row per layer (and per row of
+  // controls past two), where the layout has room for it (layout.h: never at the side panels'
+  // expense).
+  const int32_t rows =
+      extra_rows + (scene.stack == nullptr ? 0
+                                           : static_cast<int32_t>(scene.stack->layers.size()) +
+                                                 (scene.stack->fading() ? 1 : 0));
   if (rows != s.layers.timeline_rows) {
     s.layout_prefs.timeline_rows = static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing();
     s.layers.timeline_rows = rows;

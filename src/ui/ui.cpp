@@ -215,6 +215,12 @@ void apply_action(Action action, const SceneView& scene, ViewerState& state, UiE
       state.render.influences = state.render.influences == 8 ? 4 : 8;
       show_toast(state.toast, "%d influences per vertex (I)", state.render.influences);
       break;
+    case Action::NextView: {
+      const int next = (static_cast<int>(state.render.view) + 1) % kViewModeCount;
+      state.render.view = static_cast<ViewMode>(next);
+      show_toast(state.toast, "View: %s (V)", kViewModeLabels[next]);
+      break;
+    }
     case Action::Help:
       state.help_open = !state.help_open;
       break;

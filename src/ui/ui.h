@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <iterator>
 #include <span>
 #include <string>
 #include <string_view>
@@ -108,6 +109,12 @@ struct UiEdits {
   Action view = Action::None;
   ExportRequests exports;  // Record, Cancel, Export pose (state.record, state.export_pose)
 };
+
+// The View combo's names of the view modes, in ViewMode's order (the V key's message too).
+inline constexpr const char* kViewModeLabels[] = {
+    "Shaded",           "Weights (selected joint)", "Dominant joint",   "Influences",
+    "Weight-sum error", "CPU vs GPU difference",    "Method difference"};
+inline constexpr int kViewModeCount = static_cast<int>(std::size(kViewModeLabels));
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render(), in two halves around the
 // frame the panels show (app/window_frame.h):

@@ -54,7 +54,7 @@ struct LayersState {
   float fade_seconds = 0.5f;  // the fade's duration
   bool fade_sync = true;      // keep the two clips in phase
   int32_t mask_layer = -1;    // the layer whose mask the joint tree's check boxes edit; -1 none
-  int32_t timeline_rows = 0;  // layer rows the timeline was last sized for
+  int32_t timeline_rows = 0;  // rows past two (layers, wrapped controls) it was sized for
 };
 
 // The debug view's legend (ui/viewport_overlay.h, placed by ui/legend_place.h): collapsed by its

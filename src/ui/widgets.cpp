@@ -148,36 +148,55 @@ bool fit_selectable(std::string_view label, std::string_view detail, bool select
   return clicked;
 }
 
+namespace {
+// fit_textf's and fit_textf_disabled's formatting: into `buf` (cut at its end), the view of it.
+std::string_view format_into(char (&buf)[512], const char* fmt, va_list args) {
+  const int n = std::vsnprintf(buf, sizeof(buf), fmt, args);
+  return std::string_view(
+      buf, static_cast<std::size_t>(std::clamp(n, 0, static_cast<int>(sizeof(buf)) - 1)));
+}
+}  // namespace
+
 Fit fit_textf(const char* fmt, ...) {
   char buf[512];
   va_list args;
   va_start(args, fmt);
-  const int n = std::vsnprintf(buf, sizeof(buf), fmt, args);
+  const std::string_view text = format_into(buf, fmt, args);
   va_end(args);
-  return fit_text(std::string_view(
-      buf, static_cast<std::size_t>(std::clamp(n, 0, static_cast<int>(sizeof(buf)) - 1))));
+  return fit_text(text);
 }
 
 Fit fit_textf_disabled(const char* fmt, ...) {
   char buf[512];
   va_list args;
   va_start(args, fmt);
-  const int n = std::vsnprintf(buf, sizeof(buf), fmt, args);
+  const std::string_view text = format_into(buf, fmt, args);
   va_end(args);
-  return fit_text_disabled(std::string_view(
-      buf, static_cast<std::size_t>(std::clamp(n, 0, static_cast<int>(sizeof(buf)) - 1))));
+  return fit_text_disabled(text);
 }
 
-bool flow_same_line(float next_width) {
+namespace {
+// Where a control placed after the previous item (`spacing` after it) would start, and the
+// right edge of the window's content region, in screen units.
+float next_x(float spacing) {
+  return ImGui::GetItemRectMax().x + (spacing >= 0.0f ? spacing : ImGui::GetStyle().ItemSpacing.x);
+}
+float content_edge() { return ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x; }
+}  // namespace
+
+bool fits_same_line(float next_width, float spacing) {
+  return next_x(spacing) + next_width <= content_edge();
+}
+
+bool flow_same_line(float next_width, float spacing) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float x = ImGui::GetItemRectMax().x + style.ItemSpacing.x;
-  const float edge = ImGui::GetWindowPos().x + ImGui::GetContentRegionMax().x;
+  const float x = next_x(spacing);
   if (g_content.active) {
     g_content.wanted = std::max(g_content.wanted, x + next_width - g_content.left +
                                                       style.WindowPadding.x + style.ScrollbarSize);
   }
-  if (x + next_width > edge) return false;
-  ImGui::SameLine();
+  if (x + next_width > content_edge()) return false;
+  ImGui::SameLine(0.0f, spacing);
   return true;
 }
 

@@ -85,9 +85,13 @@ Fit fit_textf_disabled(const char* fmt, ...) IM_FMTARGS(1);
 std::size_t fit_prefix(std::string_view text, float width);
 
 // Call before a control of width `next_width` that follows the previous item on its row: it
-// stays on the row (ImGui::SameLine) when it fits there, and starts a new row otherwise.
-// The row's full width is noted as the panel's content width. Returns true when it stayed.
-bool flow_same_line(float next_width);
+// stays on the row (ImGui::SameLine, `spacing` after the previous item; < 0: the style's item
+// spacing) when it fits there, and starts a new row otherwise. The row's full width is noted as
+// the panel's content width. Returns true when it stayed.
+bool flow_same_line(float next_width, float spacing = -1.0f);
+// Whether a control of width `next_width` would fit after the previous item on its row (the
+// question flow_same_line asks, without acting on it or noting a width).
+bool fits_same_line(float next_width, float spacing = -1.0f);
 // The width of ImGui::Checkbox(label), ImGui::Button(label), ImGui::SmallButton(label) and
 // ImGui::RadioButton(label) (the label up to "##").
 float checkbox_width(const char* label);

@@ -45,6 +45,29 @@ TEST(Cli, InfoDescribesTheModel) {
   EXPECT_NE(r.out.find("2 bone(s) name no node"), std::string::npos) << r.out;
 }
 
+// The model's size and the file's unit, as the inspector's Model section says them: glTF's
+// textured box is a unit cube in metres (its corners at +-0.5); the spider is the same mesh in an
+// FBX that says centimetres (UnitScaleFactor 1), with the size in metres beside, and in an OBJ,
+// which says no unit.
+TEST(Cli, InfoSaysTheModelsSizeAndUnit) {
+  ProcessResult r =
+      run_process({kExe, "--info", model("glTF2/BoxTextured-glTF-Binary/BoxTextured.glb")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nSize: 1 x 1 x 1 units (X, Y, Z), the rest pose\nUnit: metre (glTF)\n"),
+            std::string::npos)
+      << r.out;
+  r = run_process({kExe, "--info", model("FBX/spider.fbx")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\nSize: [0-9]+ x [0-9]+ x [0-9]+ units \\(X, Y, "
+                                                  "Z\\), the rest pose\n      = [0-9.]+ x [0-9.]+ "
+                                                  "x [0-9.]+ m\nUnit: centimetre \\(FBX "
+                                                  "UnitScaleFactor 1\\)\n")))
+      << r.out;
+  r = run_process({kExe, "--info", model("OBJ/spider.obj")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nUnit: unknown (the file does not say)\n"), std::string::npos) << r.out;
+}
+
 // Morph targets: --info lists each mesh's targets and how many clips animate them; --dump names
 // them beside bindPositions and gives the pose's weights beside positions (which are morphed:
 // AnimatedMorphCube's 'thin' target lifts vertex 2 from y -0.01 by 0.0189 x weight, times the
@@ -532,6 +555,11 @@ TEST(Cli, InfoPrintsTheVolumeChangeOfEveryClip) {
   EXPECT_NE(points.out.find(": no triangles (points or lines), not measured\n"), std::string::npos)
       << points.out;
   EXPECT_EQ(points.out.find("open ("), std::string::npos) << points.out;
+  // Its mesh has no name: named by its index everywhere, never ''.
+  EXPECT_NE(points.out.find("  Mesh 0 (no name): 0 line(s) and 3 point(s)"), std::string::npos)
+      << points.out;
+  EXPECT_NE(points.out.find("mesh 0 (no name): no triangles"), std::string::npos) << points.out;
+  EXPECT_EQ(points.out.find("''"), std::string::npos) << points.out;
 }
 
 // The FBX files' armatures carry a 100x unit scale that the bind pose does not: against the bind

@@ -238,6 +238,13 @@ TEST(WindowFrame, SlowFramesShowTheTrueRateAndSaySoInTheTimeline) {
   for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 0.54, &rgba, false);
   EXPECT_NEAR(w.frames.fps(), 1.0 / 0.54, 1e-4);
   EXPECT_FALSE(ui::slow_playback_notice(scene_view(&s, w.frames, nullptr), notice, sizeof(notice)));
+  // Nor does the rest pose "playing" (a file without clips): there is no time to fall behind.
+  s.play.player.clip = kRestPose;
+  s.play.player.playing = true;
+  for (std::size_t i = 0; i < FrameState::kRing; ++i) w.frame(hooks, 0.54, &rgba, false);
+  const ui::SceneView rest = scene_view(&s, w.frames, nullptr);
+  ASSERT_LT(rest.realtime, 0.98);
+  EXPECT_FALSE(ui::slow_playback_notice(rest, notice, sizeof(notice)));
 }
 
 // The volume figure is a job: the frame that first asks for it gets none and goes on ("measuring"),

@@ -238,6 +238,10 @@ TEST(Volume, OpenMeshesGiveNoFigure) {
       clip_volume_figures(scaling_rig(true), 0, cor, mesh_shapes(scaling_rig(true)));
   EXPECT_EQ(no_centres.status, VolumeStatus::Unskinnable);
   EXPECT_EQ(mesh_volume_line(no_centres, 0), "'cube': closed, cannot be skinned");
+  // A mesh with no name is named by its index, not ''.
+  VolumeFigures unnamed = no_centres;
+  unnamed.meshes[0].name.clear();
+  EXPECT_EQ(mesh_volume_line(unnamed, 0), "mesh 0 (no name): closed, cannot be skinned");
 }
 
 // A closed box of 6 faces, each a k x k grid of quads with its own copies of the border

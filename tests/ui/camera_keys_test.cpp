@@ -97,6 +97,34 @@ TEST(CameraKeys, EveryToggleKeySaysWhatItDidInTheViewport) {
   EXPECT_FALSE(f.state.toast.visible(ImGui::GetTime()));
 }
 
+// V steps through the view modes in the View combo's order, saying which in the viewport, and
+// wraps from the method difference to shaded; the combo shows the mode the key chose.
+TEST(CameraKeys, VStepsThroughTheViewModes) {
+  UiFixture f;
+  ASSERT_EQ(f.state.render.view, ViewMode::Shaded);
+  const struct {
+    ViewMode view;
+    const char* says;
+  } steps[] = {{ViewMode::Weights, "View: Weights (selected joint) (V)"},
+               {ViewMode::Dominant, "View: Dominant joint (V)"},
+               {ViewMode::Influences, "View: Influences (V)"},
+               {ViewMode::WeightSum, "View: Weight-sum error (V)"},
+               {ViewMode::CpuGpu, "View: CPU vs GPU difference (V)"},
+               {ViewMode::MethodDiff, "View: Method difference (V)"},
+               {ViewMode::Shaded, "View: Shaded (V)"}};
+  for (const auto& s : steps) {
+    f.press(ui::kKeyV);
+    EXPECT_EQ(f.state.render.view, s.view);
+    EXPECT_EQ(std::string(f.state.toast.text.data()), s.says);
+    EXPECT_TRUE(f.state.toast.visible(ImGui::GetTime()));
+  }
+  // Typing a V into the joint filter is typing.
+  f.harness.click_mark(f.marks(), "input:filter");
+  f.harness.type("v");
+  f.press(ui::kKeyV);
+  EXPECT_EQ(f.state.render.view, ViewMode::Shaded);
+}
+
 TEST(CameraKeys, TypingInAFieldIsNotAViewShortcut) {
   UiFixture f;
   f.harness.click_mark(f.marks(), "input:filter");

@@ -235,5 +235,100 @@ TEST(TextFit, RecentShowsTheFileNameFirstAndOpensOnAClick) {
   EXPECT_EQ(std::string(f.state.files.open_path), "/b/dancer.fbx");
 }
 
+// The timeline's controls at 800x500: the range's (In, Out, Loop range, Save range...) do not fit
+// after the transport's and start the bar's row; every control, the bar included, lies inside the
+// panel, and Loop range still toggles. At 1280x720 they stay on the transport's row.
+void timeline_inside(float width, float height, bool range_below) {
+  SCOPED_TRACE(width);
+  UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width, height);
+  f.state.selection.joint = f.joint("spine_01");  // the key ticks' note takes the row's rest
+  f.harness.frames(2);
+  const ui::Rect panel = f.state.layout.timeline;
+  for (const char* mark : {"button:Play", "button:Stop", "combo:Clip", "check:Loop", "button:In",
+                           "button:Out", "check:Loop range", "button:Save range", "scrub"}) {
+    const ui::Landmark* m = f.marks().find(mark);
+    ASSERT_NE(m, nullptr) << mark;
+    EXPECT_GE(m->rect.x, panel.x) << mark;
+    EXPECT_LE(m->rect.right(), panel.right()) << mark;
+    EXPECT_LE(m->rect.bottom(), panel.bottom()) << mark;
+  }
+  const ui::Landmark* play = f.marks().find("button:Play");
+  const ui::Landmark* in = f.marks().find("button:In");
+  const ui::Landmark* scrub = f.marks().find("scrub");
+  ASSERT_TRUE(play != nullptr && in != nullptr && scrub != nullptr);
+  if (range_below) {
+    EXPECT_GT(in->rect.y, play->rect.bottom());
+    // The bar shares the range's row: two rows, as the panel's height was made for.
+    EXPECT_NEAR(scrub->rect.y + 0.5f * scrub->rect.h, in->rect.y + 0.5f * in->rect.h, 3.0f);
+  } else {
+    EXPECT_LT(in->rect.y, play->rect.bottom());
+    EXPECT_GT(scrub->rect.y, play->rect.bottom());
+  }
+  ASSERT_FALSE(f.player.loop_range);
+  ASSERT_TRUE(f.click_mark("check:Loop range"));
+  EXPECT_TRUE(f.player.loop_range);
+}
+
+TEST(TextFit, TheTimelinesRangeControlsFlowInANarrowWindow) {
+  timeline_inside(800.0f, 500.0f, true);
+  timeline_inside(1280.0f, 720.0f, false);
+}
+
+// A joint name longer than the tree is wide is cut with "..." inside the tree, and hovering it
+// shows it whole; a short one is whole, with no tooltip. At 800x500 the deepest joint of the
+// default character (hand_l, ten levels down) still shows its whole name: the levels indent less
+// and the vertex count makes way.
+TEST(TextFit, AJointNameTooLongForTheTreeIsCutWithItsTooltip) {
+  UiFixture f;
+  const int32_t spine = f.joint("spine_01");
+  ASSERT_GE(spine, 0);
+  f.model.skeleton.names[static_cast<std::size_t>(spine)] =
+      "spine_01_with_a_name_far_too_long_for_any_outliner_that_leaves_room_for_the_viewport";
+  f.harness.frames(2);
+  const ui::Landmark* name = f.marks().find("joint name", spine);
+  ASSERT_NE(name, nullptr);
+  EXPECT_LE(name->rect.right(), name->window.right());
+  EXPECT_LT(name->rect.w, ImGui::CalcTextSize(f.model.skeleton.names[spine].c_str()).x);
+  f.harness.move(name->rect.x + 10.0f, name->rect.y + 0.5f * name->rect.h);
+  f.harness.frame();
+  EXPECT_TRUE(tooltip_shown());
+  const ui::Landmark* root = f.marks().find("joint name", f.joint("root"));
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->rect.w, ImGui::CalcTextSize("root").x);
+  f.harness.move(root->rect.x + 10.0f, root->rect.y + 0.5f * root->rect.h);
+  f.harness.frame();
+  EXPECT_FALSE(tooltip_shown());
+  // A click on the cut name selects its joint, as a click on the row does.
+  ASSERT_TRUE(f.click_mark("joint name", spine));
+  EXPECT_EQ(f.state.selection.joint, spine);
+
+  UiFixture narrow(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", 800.0f, 500.0f);
+  narrow.state.selection.joint = narrow.joint("hand_l");
+  narrow.harness.frames(3);
+  const ui::Landmark* hand = narrow.marks().find("joint name", narrow.joint("hand_l"));
+  ASSERT_NE(hand, nullptr);
+  EXPECT_EQ(hand->rect.w, ImGui::CalcTextSize("hand_l").x);
+  EXPECT_LE(hand->rect.right(), hand->window.right());
+}
+
+// The help overlay (F1) at 800x500: within the window, its longest lines wrapped in their column
+// rather than run past the edge (the list scrolls); at 1920x1080 every line fits whole.
+TEST(TextFit, TheHelpOverlayWrapsItsLinesInANarrowWindow) {
+  for (const float width : {800.0f, 1920.0f}) {
+    SCOPED_TRACE(width);
+    UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width,
+                width > 1000.0f ? 1080.0f : 500.0f);
+    f.press(ui::kKeyF1);
+    f.harness.frames(3);
+    ImGuiWindow* help = ImGui::FindWindowByName("###help");
+    ASSERT_NE(help, nullptr);
+    EXPECT_GE(help->Pos.x, 0.0f);
+    EXPECT_LE(help->Pos.x + help->Size.x, width);
+    // What the lines would need whole: no more than the window gives them at 1920, more at 800.
+    const float inner = help->Size.x - 2.0f * ImGui::GetStyle().WindowPadding.x;
+    EXPECT_LE(help->ContentSizeIdeal.x, inner + 1.0f);
+  }
+}
+
 }  // namespace
 }  // namespace sv::test
