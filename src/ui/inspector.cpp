@@ -231,7 +231,8 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::SetNextItemWidth(-50.0f);
   if (ImGui::Combo("View", &view,
                    "Shaded\0Weights (selected joint)\0Dominant joint\0Influences\0"
-                   "Weight-sum error\0CPU vs GPU difference\0Method difference\0")) {
+                   "Weight-sum error\0CPU vs GPU difference\0Method difference\0"
+                   "Weight change (Compare with...)\0")) {
     o.view = static_cast<ViewMode>(view);
   }
   state.landmarks.add_last_item("combo:View");

@@ -99,6 +99,8 @@ struct UiEdits {
   bool quit = false;        // Ctrl+Q
   // Add state.files.open_path's clips to the open model ("Add animations...").
   bool add_animations = false;
+  // Compare the open model with state.files.open_path ("Compare with...": app/compare.h).
+  bool compare = false;
   // Save the player's in and out points as the clip range state.timeline.range_name (the
   // timeline's "Save range": app/clip_ranges.h).
   bool save_range = false;
