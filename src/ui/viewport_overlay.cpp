@@ -383,7 +383,8 @@ void weight_change_legend(Painter& p, const LegendInput& in) {
   static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
   static constexpr const char* kLabels[] = {"1e-4", "0.001", "0.01", "0.1", "1+"};
   p.ramp([](float t) { return heat_color(t); }, kTicks, kLabels);
-  p.text("sum of |weight A - weight B| over the joints (0 to 2), log scale; grey: not compared");
+  p.text("per vertex, the sum over joints of |weight in A - weight in B|");
+  p.text("(0 to 2), log scale; grey: no counterpart in B");
   bool by_position = false;
   for (const MeshPair& m : c->meshes) by_position |= m.by_position;
   p.text(by_position ? "vertices matched by nearest rest position (counts differ)"
