@@ -126,6 +126,33 @@ TEST(CompareCli, ARenamedJointIsRenamedAndRenamedClipsAreRemovedAndAdded) {
   EXPECT_EQ(j["clips"]["same"], 6);
 }
 
+TEST(CompareCli, AKeyChangedInOneClipIsThatClipsOnlyTrackDifference) {
+  const TempDir temp;
+  ASSERT_FALSE(temp.path().empty());
+  RigEdit edit;
+  edit.key_clip = "walk";
+  edit.key_joint = "neck";
+  double degrees = 0.0;
+  const std::string b = temp.path() + "/rekeyed.glb";
+  rig_version_glb(kCompareCharacter, edit, b, nullptr, &degrees);
+  ASSERT_GT(degrees, 0.1) << "the first key was already the identity";
+  const nlohmann::json j = compare_json(kCompareCharacter, b);
+  EXPECT_TRUE(j["joints"]["moved"].empty());
+  EXPECT_EQ(j["weights"]["changed"], 0);
+  EXPECT_EQ(j["clips"]["same"], 6);
+  ASSERT_EQ(j["clips"]["changed"].size(), 1u) << j["clips"].dump(1);
+  const nlohmann::json& c = j["clips"]["changed"][0];
+  EXPECT_EQ(c["name"], "walk");
+  EXPECT_EQ(c["duration"][0], c["duration"][1]);
+  EXPECT_EQ(c["keys"][0], c["keys"][1]);
+  ASSERT_EQ(c["tracks"].size(), 1u) << c.dump(1);
+  EXPECT_EQ(c["tracks"][0]["joint"], "neck");
+  EXPECT_EQ(c["tracks"][0]["path"], "rotation");
+  EXPECT_EQ(c["tracks"][0]["timesDiffer"], false);
+  // The values differ at the first key by the key's own angle, and nowhere more.
+  EXPECT_NEAR(c["tracks"][0]["maxDifference"].get<double>(), degrees, 1e-3);
+}
+
 TEST(CompareCli, DifferentVertexCountsMatchByNearestPositionAndSaySo) {
   const TempDir temp;
   ASSERT_FALSE(temp.path().empty());

@@ -5,6 +5,8 @@
 // quads whose vertex count the test chooses (vertices matched by nearest position).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -30,12 +32,16 @@ struct RigEdit {
   std::vector<std::pair<std::string, std::string>> rename_clips;   // animation name -> new name
   // Vertices (file indices) of the first mesh whose weights become 1 on their first joint.
   std::vector<uint32_t> whole_weight;
+  // A clip whose first rotation key of joint `key_joint` becomes the identity ("" for none).
+  std::string key_clip, key_joint;
 };
 
 // Writes `character` edited by `edit` to `path`. `changes` (when given) gets, per whole_weight
-// vertex, the L1 distance of its joint->weight maps before and after, from the file's weights.
+// vertex, the L1 distance of its joint->weight maps before and after, from the file's weights;
+// `key_degrees` (when given) the angle between key_clip's first key and the identity.
 inline void rig_version_glb(const std::string& character, const RigEdit& edit,
-                            const std::string& path, std::vector<double>* changes = nullptr) {
+                            const std::string& path, std::vector<double>* changes = nullptr,
+                            double* key_degrees = nullptr) {
   std::ifstream in(character, std::ios::binary);
   std::vector<char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GE(b.size(), 28u);
@@ -69,9 +75,27 @@ inline void rig_version_glb(const std::string& character, const RigEdit& edit,
       std::memcpy(b.data() + at, &m[0][0], 64);
     }
   }
-  for (auto& a : j["animations"])
+  for (auto& a : j["animations"]) {
+    if (!edit.key_clip.empty() && a["name"] == edit.key_clip)
+      for (const auto& c : a["channels"]) {
+        if (c["target"]["path"] != "rotation" ||
+            nodes[c["target"]["node"].get<std::size_t>()]["name"] != edit.key_joint)
+          continue;
+        const std::size_t at = data_at(a["samplers"][c["sampler"].get<int>()]["output"].get<int>());
+        float q[4];  // x, y, z, w
+        std::memcpy(q, b.data() + at, 16);
+        if (key_degrees)
+          *key_degrees = 2.0 *
+                         std::acos(std::min(1.0, std::abs(static_cast<double>(q[3])) /
+                                                     std::sqrt(q[0] * q[0] + q[1] * q[1] +
+                                                               q[2] * q[2] + q[3] * q[3]))) *
+                         57.29577951308232;
+        const float identity[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        std::memcpy(b.data() + at, identity, 16);
+      }
     for (const auto& [from, to] : edit.rename_clips)
       if (a["name"] == from) a["name"] = to;
+  }
   const nlohmann::json& attributes = j["meshes"][0]["primitives"][0]["attributes"];
   const std::size_t weights = data_at(attributes["WEIGHTS_0"].get<int>());
   const std::size_t joints = data_at(attributes["JOINTS_0"].get<int>());  // unsigned bytes
