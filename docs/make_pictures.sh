@@ -116,3 +116,13 @@ for f in character bvh; do
 done
 convert "$anim_tmp"/{character,bvh}-crop.png +append docs/screenshot-anim-bvh.png
 rm -rf "$anim_tmp"
+# Comparing two versions (README): the default character against a version of it made by
+# docs/rig_version.py (forearm_l moved, hand_r renamed, the left elbow repainted), the weight-change
+# view with its legend whole (--ui --legend-open), cropped to the model and the legend.
+cmp_tmp="$(mktemp -d)"
+docs/rig_version.py assets/default.glb "$cmp_tmp/version2.glb"
+"$exe" --compare assets/default.glb "$cmp_tmp/version2.glb" --clip wave --time 0.8 --ui \
+  --legend-open --size 1280x720 --screenshot "$cmp_tmp/compare.png"
+convert "$cmp_tmp/compare.png" -crop 700x640+272+4 +repage -bordercolor '#111111' -border 2 \
+  docs/screenshot-compare.png
+rm -rf "$cmp_tmp"

@@ -8,7 +8,8 @@
 // 4 weight-sum error (grey within tolerance, unweighted yellow, off by more an orange -> red ramp
 // of the error), 5 CPU vs GPU difference and 6 method vs method difference (both the heat ramp of
 // a value per vertex, 0..1, that the CPU computed and uploaded: u_vertex_values, indexed by the
-// vertex's index in its mesh; a negative value, no comparison, is grey).
+// vertex's index in its mesh; a negative value, no comparison, is grey), 7 weight change against
+// another version of the rig (the same: "Compare with...", skin/rig_compare.h).
 //
 // Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
 // legends read them too; heat(), dominant_color() and sum_color() mirror the functions there.
@@ -105,7 +106,7 @@ vec4 view_color() {
     if ((a_info.y & 4u) != 0u) return vec4(SV_SUM_UNWEIGHTED_COLOR, 1.0);
     return vec4(sum_color((a_info.y >> 8) & 255u), 1.0);
   }
-  if (u_view_mode == 5 || u_view_mode == 6) {
+  if (u_view_mode == 5 || u_view_mode == 6 || u_view_mode == 7) {
     // Negative: no comparison to show (the legend says why).
     float v = texelFetch(u_vertex_values, u_vertex_base + gl_VertexID).r;
     return v < 0.0 ? vec4(SV_NO_VALUE_COLOR, 1.0) : vec4(heat(v), 1.0);

@@ -163,6 +163,12 @@ std::string add_animation_files(ImportResult& character, const std::string& char
     character.error = e;
     return e;
   };
+  std::vector<std::pair<std::string, std::string>> joint_map = sources.joint_map;
+  if (!sources.files.empty() && !sources.joint_map_file.empty()) {
+    if (files_read != nullptr) files_read->push_back(sources.joint_map_file);
+    if (std::string e = read_joint_map(sources.joint_map_file, &joint_map); !e.empty())
+      return fail(e);
+  }
   for (const std::string& file : sources.files) {
     ImportResult anim = import_model(file, options);
     if (files_read != nullptr) {
@@ -171,9 +177,8 @@ std::string add_animation_files(ImportResult& character, const std::string& char
                          anim.provenance.read_files.end());
     }
     if (!anim.ok()) return fail(anim.error);
-    if (std::string e =
-            add_clips_from(*character.model, format_is_z_up(character_path), *anim.model, file,
-                           sources.joint_map, &character.report.notes);
+    if (std::string e = add_clips_from(*character.model, format_is_z_up(character_path),
+                                       *anim.model, file, joint_map, &character.report.notes);
         !e.empty())
       return fail(e);
   }
@@ -195,6 +200,7 @@ std::string animation_sources(const Options& options, AnimationSources* out) {
     if (std::string e = parse_clip_range(spec, &r); !e.empty()) return e;
     put_range(out->ranges, r);
   }
+  out->joint_map_file = options.joint_map;
   if (options.joint_map.empty()) return {};
   return read_joint_map(options.joint_map, &out->joint_map);
 }

@@ -30,6 +30,9 @@ struct AnimationSources {
   std::vector<std::string> files;  // in order; their clips follow the character's
   // --joint-map: (name in the animation file, name in the character) pairs.
   std::vector<std::pair<std::string, std::string>> joint_map;
+  // The file `joint_map` came from ("" for none): every read with `files` reads it again, so an
+  // edited map takes effect at the next (live) reload, and lists it among the files read.
+  std::string joint_map_file;
   // --range: parts of clips added as clips after the files' (app/clip_ranges.h), after the ranges
   // saved beside the character, which every load reads.
   std::vector<ClipRange> ranges;
@@ -56,7 +59,9 @@ std::string add_clips_from(Model& target, bool target_z_up, const Model& source,
 // (the sidecar's beside `character_path`, then sources.ranges: app/clip_ranges.h). On failure
 // returns the one-line reason and leaves `character` failed (model reset, error set): a character
 // whose added animations did not load is not shown half-done. `files_read`, when given, gets each
-// file read and the files its import read (live reload watches them), also when one fails.
+// file read and the files its import read, and the joint map's file (live reload watches them),
+// also when one fails. With files to add, sources.joint_map_file is read again (not
+// sources.joint_map): a map edited since the last read is the one used.
 std::string add_animation_files(ImportResult& character, const std::string& character_path,
                                 const AnimationSources& sources, const ImportOptions& options,
                                 std::vector<std::string>* files_read = nullptr);

@@ -91,6 +91,8 @@ bool parse_view(const std::string& s, ViewMode* v) {
     *v = ViewMode::CpuGpu;
   else if (s == "method-diff")
     *v = ViewMode::MethodDiff;
+  else if (s == "weight-change")
+    *v = ViewMode::WeightChange;
   else
     return false;
   return true;

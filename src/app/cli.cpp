@@ -122,6 +122,20 @@ void add_core_options(CLI::App& app, Options& o) {
                         ->expected(3)
                         ->type_name("IN OUT SIZE");
   for (CLI::Option* other : {info, dump, export_pose, times}) thumbnail->excludes(other);
+  auto* compare = app.add_option("--compare", o.compare,
+                                 "Compare two versions of a rig, A and B (or MODEL with B): joints "
+                                 "added, removed, renamed and moved; per-vertex weight changes; "
+                                 "clips added, removed and changed (a text report; with "
+                                 "--screenshot, A painted by weight change)")
+                      ->expected(1, 2)
+                      ->allow_extra_args(false)
+                      ->type_name("[A] B");
+  for (CLI::Option* other : {info, dump, export_pose, thumbnail}) compare->excludes(other);
+  app.add_flag("--json", o.json, "With --compare: the report as JSON (schema in the README)")
+      ->needs(compare);
+  app.add_flag("--fail-on-diff", o.fail_on_diff,
+               "With --compare: exit status 1 when the two rigs differ (0 when they do not)")
+      ->needs(compare);
   app.set_version_flag("--version", std::string("skinview ") + SKINVIEW_VERSION);
   app.footer("\n" + ui::controls_text());
 }

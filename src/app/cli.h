@@ -61,6 +61,10 @@ struct Options {
   std::string method = "lbs";  // --method lbs|dqs|cor: the skinning method (skin/skin_method.h)
   int influences = 4;          // --influences 4|8: weights per vertex skinned (anim/model.h)
   std::vector<std::string> thumbnail;  // --thumbnail IN OUT SIZE (as typed; see thumbnail_request)
+  // --compare A B, or MODEL --compare B (app/compare.h): what changed between two rigs.
+  std::vector<std::string> compare;
+  bool json = false;          // --json: --compare's report as JSON
+  bool fail_on_diff = false;  // --fail-on-diff: --compare exits 1 when the rigs differ
 };
 
 // `line` with every control character written as an escape (\n, \t, \r, \xHH) and a backslash

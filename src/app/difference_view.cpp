@@ -106,6 +106,33 @@ void method_vs_method(Scene& scene, const RenderOptions& options) {
   upload(scene);
 }
 
+// The comparison's per-vertex changes on the weight-change ramp, uploaded when the comparison is
+// new (or another view's values were uploaded since): nothing runs per frame.
+void weight_change(Scene& scene) {
+  DifferenceView& d = scene.frame.difference;
+  const RigComparison* c = scene.jobs.comparison.get();
+  const void* want = c != nullptr ? static_cast<const void*>(c) : &d.values;
+  if (d.uploaded == want) return;
+  d.uploaded = want;
+  if (c == nullptr) return fail(scene, "nothing compared yet: File > Compare with...");
+  std::size_t at = 0;
+  for (const std::vector<float>& mesh : c->change)
+    for (float v : mesh)
+      if (at < d.values.size()) d.values[at++] = weight_change_ramp(v);
+  std::fill(d.values.begin() + static_cast<std::ptrdiff_t>(at), d.values.end(), -1.0f);
+  DifferenceStats stats;
+  stats.valid = true;
+  stats.max = c->max_change;
+  stats.mesh = c->max_mesh < 0 ? 0u : static_cast<uint32_t>(c->max_mesh);
+  stats.vertex = c->max_vertex;
+  stats.vertices = c->vertices_compared;
+  stats.threshold = c->tolerances.weight;
+  stats.over = c->vertices_changed;
+  d.stats = stats;
+  d.problem = nullptr;
+  upload(scene);
+}
+
 }  // namespace
 
 void update_difference(Scene& scene, const RenderOptions& options) {
@@ -114,10 +141,15 @@ void update_difference(Scene& scene, const RenderOptions& options) {
   if (!d.sized) size_buffers(d, scene.doc.model);
   d.view = options.view;
   const auto t0 = std::chrono::steady_clock::now();
-  if (options.view == ViewMode::CpuGpu)
-    cpu_vs_gpu(scene);
-  else
-    method_vs_method(scene, options);
+  if (options.view == ViewMode::WeightChange) {
+    weight_change(scene);
+  } else {
+    d.uploaded = nullptr;  // these values replace the comparison's on the GPU
+    if (options.view == ViewMode::CpuGpu)
+      cpu_vs_gpu(scene);
+    else
+      method_vs_method(scene, options);
+  }
   d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -50,6 +50,10 @@ struct DifferenceView {
   std::vector<std::vector<glm::vec3>> gpu_positions;  // per mesh
   std::vector<float> distances;                       // CPU vs GPU, concatenated
   std::vector<float> values;                          // the uploaded ramp values
+  // The weight-change view's values depend on the comparison alone: uploaded once per comparison
+  // (`uploaded`: the one on the GPU, &values when none was there to show; null after another view
+  // has uploaded).
+  const void* uploaded = nullptr;
 };
 
 // Runs the difference view `options.view` asks for on `scene`'s current pose (run_frame's pose

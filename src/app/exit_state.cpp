@@ -66,6 +66,8 @@ const char* view_name(ViewMode v) {
       return "cpu-gpu";
     case ViewMode::MethodDiff:
       return "method-diff";
+    case ViewMode::WeightChange:
+      return "weight-change";
     default:
       return "shaded";
   }
@@ -228,6 +230,17 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"framingPending\":" << (in.framing_pending ? "true" : "false");
   o << ",\"watch\":{\"on\":" << (in.watching ? "true" : "false") << ",\"files\":" << in.watched
     << ",\"reloads\":" << in.reloads << "}";
+  // "Compare with..." (skin/rig_compare.h): what the weight-change view shows; null when none.
+  const RigComparison* cmp = scene != nullptr ? scene->jobs.comparison.get() : nullptr;
+  if (cmp == nullptr) {
+    o << ",\"comparison\":null";
+  } else {
+    o << ",\"comparison\":{\"with\":" << quoted(scene->jobs.compared_with)
+      << ",\"compared\":" << cmp->vertices_compared << ",\"changed\":" << cmp->vertices_changed
+      << ",\"maxChange\":" << number(cmp->max_change) << ",\"moved\":" << cmp->moved.size()
+      << ",\"renamed\":" << cmp->renamed.size() << ",\"added\":" << cmp->added.size()
+      << ",\"removed\":" << cmp->removed.size() << "}";
+  }
   o << "}\n";
   const std::string tmp = path + ".tmp";
   {

@@ -9,6 +9,7 @@
 
 #include "app/blend_options.h"
 #include "app/cli.h"
+#include "app/compare.h"
 #include "app/viewer.h"
 #include "app/viewer_scene.h"
 #include "gfx/capture.h"
@@ -20,8 +21,18 @@ namespace sv {
 HeadlessView::HeadlessView() = default;
 HeadlessView::~HeadlessView() = default;
 
-int HeadlessView::open(const Options& options, const ViewerOptions& viewer, const char* mode,
+int HeadlessView::open(const Options& given, const ViewerOptions& viewer, const char* mode,
                        double blend_base_time, const Check& check) {
+  // --compare A B: A is the model drawn, painted by how its weights changed in B.
+  Options with_a;
+  std::string compare_b;
+  if (!given.compare.empty()) {
+    with_a = given;
+    if (std::string e = compare_files(given, &with_a.model, &compare_b); !e.empty())
+      return bad_input(e);
+    with_a.compare.clear();
+  }
+  const Options& options = given.compare.empty() ? given : with_a;
   if (!parse_size(viewer.size, &width_, &height_))
     return bad_input("bad --size '" + viewer.size + "' (want WxH)");
   if (!parse_view(viewer.view, &ro_.view)) return bad_input("bad --view '" + viewer.view + "'");
@@ -69,6 +80,14 @@ int HeadlessView::open(const Options& options, const ViewerOptions& viewer, cons
   });
   if (status >= 0) return status;
   Scene& s = *h_.scene;
+  if (!compare_b.empty()) {
+    auto comparison = std::make_shared<RigComparison>();
+    if (std::string e = compare_with(options, s.doc.model, compare_b, comparison.get()); !e.empty())
+      return bad_input(e);
+    s.jobs.comparison = std::move(comparison);
+    s.jobs.compared_with = compare_b;
+    if (viewer.view == "shaded") ro_.view = ViewMode::WeightChange;
+  }
   ro_.selected_joint = joint_;
   // Skeleton-only files (BVH, CSM) have nothing else to show.
   if (s.doc.model.meshes.empty()) ro_.skeleton = true;

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli.h"
+#include "app/compare.h"
 #include "app/export_pose.h"
 #include "app/record.h"
 #include "app/viewer.h"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
           << "skinview: --fps, --from, --to, --orbit and --loops are for --record and --video\n";
       return sv::kExitBadInput;
     }
+    if (!options.compare.empty() && viewer.screenshot.empty() && !record.active())
+      return sv::run_compare(options);
     if (record.active()) return sv::run_record(options, viewer, record);
     if (!options.export_pose.empty()) return sv::run_export_pose(options, viewer.up);
     if (options.dump) return sv::run_dump(options);

@@ -165,6 +165,13 @@ class Viewer final : public WindowFrameHooks {
   void open(const std::string& path);
   // "Add animations...": the open model read again (a model-cache hit) with `file`'s clips added.
   void add_animations(const std::string& file);
+  // "Compare with...": `file` read by a loader of its own (the model shown stays), then compared
+  // with the model shown (skin/rig_compare.h); the weight-change view shows the result.
+  void compare_with(const std::string& file);
+  void finish_compare();
+  // The comparison of the model shown with the file last compared with (kept for the reloads of
+  // the same model: a live reload or added clips compare again).
+  void compare_again();
   bool adopt(ImportResult&& result, const std::string& path, Adopt how = Adopt::Open);
   void finish_open();
   // Live reload: follows the "Watch files" toggle, hands the watcher the files of the model shown,
@@ -200,6 +207,9 @@ class Viewer final : public WindowFrameHooks {
   // keeps drawing) and given up on after --time-limit seconds; the scene is built here, on the
   // context's thread.
   std::unique_ptr<ModelLoader> loader_;
+  std::unique_ptr<ModelLoader> compare_loader_;  // "Compare with..."'s file, read as any model
+  std::shared_ptr<const Model> compare_b_;       // the file compared with, once read
+  std::string compare_b_path_;
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   CameraControl camera_control_;  // the mouse's moves and the view history (camera_control.h)
@@ -265,6 +275,53 @@ void Viewer::add_animations(const std::string& file) {
   if (!status_.load_error.empty()) print_error_line(status_.load_error);
 }
 
+void Viewer::compare_with(const std::string& file) {
+  if (!scene_ || file.empty()) return;
+  status_.load_error = compare_loader_->start(file);
+  if (!status_.load_error.empty()) print_error_line(status_.load_error);
+}
+
+void Viewer::compare_again() {
+  if (!scene_ || !compare_b_) return;
+  scene_->jobs.comparison =
+      std::make_shared<const RigComparison>(compare_rigs(scene_->doc.model, *compare_b_));
+  scene_->jobs.compared_with = compare_b_path_;
+}
+
+void Viewer::finish_compare() {
+  if (compare_loader_->busy()) {
+    status_.loading = compare_loader_->path();
+    status_.loading_seconds = compare_loader_->elapsed_seconds();
+  }
+  std::optional<ModelLoader::Finished> done = compare_loader_->poll();
+  if (!done) return;
+  status_.loading.clear();
+  if (!done->result.ok()) {
+    status_.load_error = "Compare failed: " + done->result.error;
+    print_error_line(status_.load_error);
+    ui::show_toast_error(state_.toast, "Compare failed (see File)");
+    return;
+  }
+  if (!scene_) return;
+  if (std::string e = done->result.model->validate(); !e.empty()) {
+    status_.load_error = "Compare failed: " + done->path + ": " + e;
+    print_error_line(status_.load_error);
+    return;
+  }
+  status_.load_error.clear();
+  compare_b_ = std::make_shared<const Model>(std::move(*done->result.model));
+  compare_b_path_ = done->path;
+  compare_again();
+  state_.render.view = ViewMode::WeightChange;
+  const RigComparison& c = *scene_->jobs.comparison;
+  ui::show_toast(state_.toast,
+                 "Compared with %s: %llu of %llu vertices' weights changed; joints: %zu moved, "
+                 "%zu renamed, %zu added, %zu removed; clips: %zu changed",
+                 compare_b_path_.c_str(), static_cast<unsigned long long>(c.vertices_changed),
+                 static_cast<unsigned long long>(c.vertices_compared), c.moved.size(),
+                 c.renamed.size(), c.added.size(), c.removed.size(), c.clips_changed.size());
+}
+
 bool Viewer::adopt(ImportResult&& result, const std::string& path, Adopt how) {
   // What stays when the same model comes back, by name (its clips and joints may have moved).
   std::optional<KeptSession> kept;
@@ -283,6 +340,13 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path, Adopt how) {
   status_.load_error.clear();
   recorder_.cancel();  // it recorded the previous model: stop where it is
   renderer_.prepare(scene_->doc.model);
+  // Another file is not the model compared; the same one read again is compared again.
+  if (how == Adopt::Open) {
+    compare_b_.reset();
+    compare_b_path_.clear();
+  } else {
+    compare_again();
+  }
   state_.new_model(scene_->doc.model);
   if (kept) {
     int32_t joint = -1;
@@ -456,6 +520,7 @@ void Viewer::frame(double wall_seconds) {
 void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.add_animations) add_animations(state_.files.open_path);
+  if (edits.compare) compare_with(state_.files.open_path);
   if (edits.save_range) save_range();
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
@@ -683,6 +748,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
                 ModelLoader::Finished first, const Start& start,
                 std::unique_ptr<ModelLoader> loader, WindowProbe& probe) {
   loader_ = std::move(loader);
+  compare_loader_ = std::make_unique<ModelLoader>(import_options(options));
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
     std::fprintf(stderr, "skinview: cannot initialise GLFW (no display?)\n");
@@ -819,6 +885,7 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
       }
       watch_files();
       finish_open();
+      finish_compare();
       frame(wall);
       if (probe.requested()) write_state_files(probe, false);
       glfwSwapBuffers(window_);
@@ -912,9 +979,10 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
       ->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--view", o.view,
                  "shaded (default), weights, dominant, influences, weight-sum, cpu-gpu (CPU vs GPU "
-                 "skinning, distance per vertex) or method-diff (--diff-methods' pair)")
-      ->check(CLI::IsMember(
-          {"shaded", "weights", "dominant", "influences", "weight-sum", "cpu-gpu", "method-diff"}));
+                 "skinning, distance per vertex), method-diff (--diff-methods' pair) or "
+                 "weight-change (against --compare's B; the default with --compare)")
+      ->check(CLI::IsMember({"shaded", "weights", "dominant", "influences", "weight-sum", "cpu-gpu",
+                             "method-diff", "weight-change"}));
   app.add_option("--diff-methods", o.diff_methods,
                  "The two skinning methods --view method-diff compares: A,B of lbs, dqs, cor "
                  "(default lbs,dqs)");

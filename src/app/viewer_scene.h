@@ -25,6 +25,7 @@
 #include "gfx/gpu_model.h"
 #include "io/import.h"
 #include "skin/crowd.h"
+#include "skin/rig_compare.h"
 #include "skin/volume.h"
 #include "skin/weight_stats.h"
 
@@ -120,6 +121,10 @@ struct SceneJobs {
     std::vector<MeshShape> shapes;  // per mesh, welded once per model by the first run
     ~VolumeJob() { stop(); }
   };
+  // "Compare with..." / --compare: this document (A) against another version of the rig, and that
+  // file's path; null when none. The weight-change view paints it (app/difference_view.h).
+  std::shared_ptr<const RigComparison> comparison;
+  std::string compared_with;
   // Last: destroyed first, cancelled and joined before the centres it may read go.
   VolumeJob volume_job;
 };

@@ -118,6 +118,8 @@ void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const Vie
   legend.selected_joint = options.selected_joint;
   legend.model = &model;
   legend.joint_colors = state.joint_colors;
+  legend.comparison = scene.jobs.comparison.get();
+  legend.compared_with = scene.jobs.compared_with;
   if (is_difference_view(options.view) && scene.frame.difference.view == options.view) {
     legend.difference = &scene.frame.difference.stats;
     legend.problem = scene.frame.difference.problem;

@@ -19,10 +19,13 @@ enum class ViewMode : int32_t {
   // Difference views (app/difference_view.h): heat maps of a per-vertex distance.
   CpuGpu = 5,      // the CPU path's vertices against the GPU's, read back
   MethodDiff = 6,  // method diff_a against diff_b, both skinned on the CPU
+  // Per vertex, how much its weights changed against another version of the rig ("Compare
+  // with...", --compare: skin/rig_compare.h); uploaded once per comparison, not per frame.
+  WeightChange = 7,
 };
 
 inline bool is_difference_view(ViewMode view) noexcept {
-  return view == ViewMode::CpuGpu || view == ViewMode::MethodDiff;
+  return view == ViewMode::CpuGpu || view == ViewMode::MethodDiff || view == ViewMode::WeightChange;
 }
 
 // A rectangle of the framebuffer in pixels, origin at its top-left corner, y down (as mouse

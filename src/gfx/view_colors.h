@@ -231,6 +231,23 @@ inline float method_ramp(float relative) noexcept {
   return std::clamp(relative / kMethodRampTop, 0.0f, 1.0f);
 }
 
+// The weight-change ramp's ends (an L1 distance of a vertex's joint->weight maps, 0..2; log scale
+// between): blue up to the comparison's tolerance (skin/rig_compare.h, 1e-4), red from 1 (half
+// of the vertex's weight moved to other joints) up. Log, so a change of a hundredth still shows.
+inline constexpr float kWeightChangeRampLow = 1e-4f;
+inline constexpr float kWeightChangeRampHigh = 1.0f;
+
+// The heat-ramp value (0..1) of a weight change `l1`: 0 up to kWeightChangeRampLow, 1 from
+// kWeightChangeRampHigh, log10 between; NaN gives 1; a negative value (no counterpart in the
+// other model) stays negative (grey).
+inline float weight_change_ramp(float l1) noexcept {
+  if (l1 < 0.0f) return -1.0f;
+  if (!(l1 == l1)) return 1.0f;
+  if (l1 <= kWeightChangeRampLow) return 0.0f;
+  const float decades = std::log10(kWeightChangeRampHigh / kWeightChangeRampLow);
+  return std::clamp(std::log10(l1 / kWeightChangeRampLow) / decades, 0.0f, 1.0f);
+}
+
 // 0 for a vertex the 4-limit cuts nothing from; otherwise 1..255 along the cut-weight ramp
 // (255 from kCutRampTop up; NaN gives 255).
 inline uint32_t cut_weight_level(float cut) noexcept {

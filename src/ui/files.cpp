@@ -204,14 +204,20 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
                                ImGuiInputTextFlags_EnterReturnsTrue);
   marks.add_last_item("input:path");
   ImGui::SameLine();
-  open |= ImGui::Button(s.adding_animations ? "Add" : "Open");
+  open |= ImGui::Button(s.adding_animations ? "Add" : s.comparing ? "Compare" : "Open");
   marks.add_last_item("button:Open");
-  if (current.empty()) s.adding_animations = false;
+  if (current.empty()) s.adding_animations = s.comparing = false;
   if (s.adding_animations) {
     if (ImGui::SmallButton("Cancel")) s.adding_animations = false;
     marks.add_last_item("button:Cancel adding");
     ImGui::SameLine();
     warning_text("Pick a file whose clips to add to the model");
+    ImGui::SetNextItemOpen(true);
+  } else if (s.comparing) {
+    if (ImGui::SmallButton("Cancel")) s.comparing = false;
+    marks.add_last_item("button:Cancel comparing");
+    ImGui::SameLine();
+    warning_text("Pick another version of the model to compare it with");
     ImGui::SetNextItemOpen(true);
   } else if (!current.empty()) {
     if (ImGui::Button("Add animations...")) {
@@ -231,6 +237,16 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
           "Now: %zu files watched, %d reloads since the model was opened.",
           in.watched, in.reloads);
     }
+    if (ImGui::Button("Compare with...")) {
+      s.comparing = true;
+      ImGui::SetNextItemOpen(true);
+    }
+    marks.add_last_item("button:Compare with");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "Compare the model with another version of it (--compare): joints added, removed,\n"
+          "renamed and moved, clips changed, and its vertices painted by how much their\n"
+          "weights changed (the Weight change view, with a legend).");
   }
   // A folder typed in the box opens in the browser (there is nothing to read in a folder).
   if (open && s.open_path[0] != '\0') {
@@ -280,6 +296,10 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
     error_text("%.*s", static_cast<int>(in.error.size()), in.error.data());
   }
   if (!open) return FileRequest::None;
+  if (s.comparing) {
+    s.comparing = false;
+    return FileRequest::Compare;
+  }
   if (!s.adding_animations) return FileRequest::Open;
   s.adding_animations = false;
   return FileRequest::AddAnimations;

@@ -15,6 +15,9 @@
 // (app/animation_files.h): until Cancel, opening a file (the path box, a double click, Enter, a
 // Recent entry) asks to add it instead.
 //
+// "Compare with..." does the same for a file to compare the open model with (another version of
+// the rig: app/compare.h); the app shows the weight-change view once it is read.
+//
 // Recent (the last kRecent files opened) survives restarts in $XDG_CONFIG_HOME/skinview/recent,
 // or ~/.config/skinview/recent when XDG_CONFIG_HOME is unset or not absolute (the XDG base
 // directory rule): one path a line, most recent first.
@@ -51,13 +54,14 @@ struct FileState {
   std::array<std::string, kRecent> recent;  // most recent first; "" = unused
   std::string recent_file;         // where Recent is kept ("" = nowhere: no config folder known)
   bool adding_animations = false;  // "Add animations..." is picking a file
+  bool comparing = false;          // "Compare with..." is picking a file
   // "Watch files" (--watch): reload the model when it or a file it was read from changes on disk
   // (app/file_watch.h). The app reads it each frame.
   bool watch = false;
 };
 
 // What the File section asks for, about state.open_path.
-enum class FileRequest : uint8_t { None, Open, AddAnimations };
+enum class FileRequest : uint8_t { None, Open, AddAnimations, Compare };
 
 // Whether `name`'s extension (after the last dot) is one of `extensions` (lower-case), ignoring
 // case.

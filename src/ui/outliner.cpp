@@ -328,6 +328,7 @@ bool outliner_panel(const SceneView& scene, const StatusView& status, ViewerStat
           file_section(scene.path, status.load, state.files, state.landmarks);
       open = request == FileRequest::Open;
       edits.add_animations = request == FileRequest::AddAnimations;
+      edits.compare = request == FileRequest::Compare;
     }
   }
   edits.exports = export_section(scene.model != nullptr, status.exports, state.record,

@@ -100,6 +100,8 @@ struct UiEdits {
   bool quit = false;        // Ctrl+Q
   // Add state.files.open_path's clips to the open model ("Add animations...").
   bool add_animations = false;
+  // Compare the open model with state.files.open_path ("Compare with...": app/compare.h).
+  bool compare = false;
   // Save the player's in and out points as the clip range state.timeline.range_name (the
   // timeline's "Save range": app/clip_ranges.h).
   bool save_range = false;
@@ -113,7 +115,8 @@ struct UiEdits {
 // The View combo's names of the view modes, in ViewMode's order (the V key's message too).
 inline constexpr const char* kViewModeLabels[] = {
     "Shaded",           "Weights (selected joint)", "Dominant joint",   "Influences",
-    "Weight-sum error", "CPU vs GPU difference",    "Method difference"};
+    "Weight-sum error", "CPU vs GPU difference",    "Method difference",
+    "Weight change (Compare with...)"};
 inline constexpr int kViewModeCount = static_cast<int>(std::size(kViewModeLabels));
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render(), in two halves around the

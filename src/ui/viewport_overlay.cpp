@@ -6,6 +6,7 @@
 
 #include "anim/model.h"
 #include "gfx/view_colors.h"
+#include "skin/rig_compare.h"
 #include "skin/skin_difference.h"
 #include "skin/weight_stats.h"
 
@@ -363,6 +364,57 @@ void method_diff_legend(Painter& p, const LegendInput& in) {
   difference_figures(p, in, line);
 }
 
+// The weight-change view: the log ramp, what was compared and how, and the counts.
+void weight_change_legend(Painter& p, const LegendInput& in) {
+  char line[256];
+  const RigComparison* c = in.comparison;
+  if (c == nullptr) {
+    p.title("Weight change against another version", "Weight change");
+    p.text("nothing compared yet: File > Compare with...", kText);
+    return;
+  }
+  const std::string_view name = in.compared_with.substr(in.compared_with.find_last_of('/') + 1);
+  std::snprintf(line, sizeof(line), "Weight change vs %.*s (L1 per vertex)",
+                static_cast<int>(std::min<std::size_t>(name.size(), 80)), name.data());
+  p.title(line, "Weight change");
+  static_assert(kWeightChangeRampHigh / kWeightChangeRampLow > 9e3f &&
+                    kWeightChangeRampHigh / kWeightChangeRampLow < 1.1e4f,
+                "the ticks assume 4 decades");
+  static constexpr float kTicks[] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  static constexpr const char* kLabels[] = {"1e-4", "0.001", "0.01", "0.1", "1+"};
+  p.ramp([](float t) { return heat_color(t); }, kTicks, kLabels);
+  p.text("per vertex, the sum over joints of |weight in A - weight in B|");
+  p.text("(0 to 2), log scale; grey: no counterpart in B");
+  bool by_position = false;
+  for (const MeshPair& m : c->meshes) by_position |= m.by_position;
+  p.text(by_position ? "vertices matched by nearest rest position (counts differ)"
+                     : "vertices matched by index (the counts agree)");
+  std::snprintf(line, sizeof(line), "%llu of %llu vertices changed (over %g)",
+                static_cast<unsigned long long>(c->vertices_changed),
+                static_cast<unsigned long long>(c->vertices_compared), c->tolerances.weight);
+  p.text(line, c->vertices_changed > 0 ? kText : kDim);
+  if (c->vertices_changed > 0 && in.model != nullptr && c->max_mesh >= 0 &&
+      static_cast<std::size_t>(c->max_mesh) < in.model->meshes.size()) {
+    const Mesh& m = in.model->meshes[static_cast<std::size_t>(c->max_mesh)];
+    const std::size_t v = m.source_vertex.empty() || c->max_vertex >= m.source_vertex.size()
+                              ? c->max_vertex
+                              : m.source_vertex[c->max_vertex];
+    std::snprintf(line, sizeof(line), "largest %.3g at vertex %zu of '%.60s'", c->max_change, v,
+                  m.name.c_str());
+    p.text(line, kText);
+  }
+  std::snprintf(line, sizeof(line), "joints: %zu moved, %zu renamed, %zu added, %zu removed",
+                c->moved.size(), c->renamed.size(), c->added.size(), c->removed.size());
+  p.text(line, c->moved.size() + c->renamed.size() + c->added.size() + c->removed.size() > 0
+                   ? kText
+                   : kDim);
+  std::snprintf(line, sizeof(line), "clips: %zu changed, %zu added, %zu removed",
+                c->clips_changed.size(), c->clips_added.size(), c->clips_removed.size());
+  p.text(line, c->clips_changed.size() + c->clips_added.size() + c->clips_removed.size() > 0
+                   ? kText
+                   : kDim);
+}
+
 // Describes the legend of `in` to `p` (measuring or drawing).
 void describe(Painter& p, const LegendInput& in) {
   switch (in.view) {
@@ -383,6 +435,9 @@ void describe(Painter& p, const LegendInput& in) {
       break;
     case ViewMode::MethodDiff:
       method_diff_legend(p, in);
+      break;
+    case ViewMode::WeightChange:
+      weight_change_legend(p, in);
       break;
     case ViewMode::Shaded:
       break;

@@ -31,6 +31,7 @@ struct WeightStats;
 struct JointInfluence;
 struct DifferenceStats;
 struct Model;
+struct RigComparison;
 
 namespace ui {
 
@@ -48,6 +49,10 @@ struct LegendInput {
   const char* problem = nullptr;
   SkinMethod diff_a = SkinMethod::Lbs, diff_b = SkinMethod::Lbs;
   const Model* model = nullptr;
+  // The weight-change view: the comparison shown (skin/rig_compare.h; null: none made yet) and
+  // the file A was compared with.
+  const RigComparison* comparison = nullptr;
+  std::string_view compared_with;
   // The dominant view's colour per skeleton joint (gfx/view_colors.h joint_colors, the table the
   // mesh is painted from); a joint outside it is grey.
   std::span<const glm::vec3> joint_colors{};

@@ -2,7 +2,9 @@
 // identities the test makes up, the watcher's thread on real files, what a reload keeps of the
 // session (app/reload_session.h) on models built here, the files the ModelLoader says a read
 // depends on, and "Watch files" clicked in headless ImGui.
+#include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -232,6 +234,48 @@ TEST(ReloadFiles, TheLoaderListsTheModelAndTheFilesItsImportRead) {
   ASSERT_EQ(done.files.size(), 2u);
   EXPECT_EQ(std::filesystem::canonical(done.files[1]),
             std::filesystem::canonical(other / "tiny.bin"));
+}
+
+// --joint-map's file is among the files a read with added animations depends on (live reload
+// watches it), and each read takes the map as it is on disk now: an edited map is used at the
+// next reload, a broken one fails that read.
+TEST(ReloadFiles, TheJointMapIsWatchedAndReadAgainWithEveryRead) {
+  TempDir dir, anims;
+  const std::string model = write_tiny_gltf(dir.path(), "tiny", TinyGltf{});
+  const std::string anim = write_tiny_gltf(anims.path(), "moves", TinyGltf{});
+  const std::string map = dir.path() + "/map.json";
+  std::ofstream(map) << R"({"root": "root"})";
+  AnimationSources sources;
+  sources.files = {anim};
+  sources.joint_map_file = map;
+  ModelLoader loader;
+  loader.set_animations(sources);
+  ASSERT_EQ(loader.start(model), "");
+  ModelLoader::Finished done = wait_for_reload(loader);
+  ASSERT_TRUE(done.result.ok()) << done.result.error;
+  EXPECT_NE(std::find(done.files.begin(), done.files.end(), map), done.files.end())
+      << "the joint map is watched";
+  const auto names_nothing = [](const ModelLoader::Finished& d) {
+    for (const std::string& note : d.result.report.notes)
+      if (note.find("joint map entry nosuch -> root names no joint") != std::string::npos)
+        return true;
+    return false;
+  };
+  EXPECT_FALSE(names_nothing(done));
+  // The map edited: the next read (a reload) uses it.
+  std::ofstream(map, std::ios::trunc) << R"({"nosuch": "root"})";
+  ASSERT_EQ(loader.start(model), "");
+  done = wait_for_reload(loader);
+  ASSERT_TRUE(done.result.ok()) << done.result.error;
+  EXPECT_TRUE(names_nothing(done));
+  // Broken: the read fails naming the map (the window keeps the previous model).
+  std::ofstream(map, std::ios::trunc) << "{not json";
+  ASSERT_EQ(loader.start(model), "");
+  done = wait_for_reload(loader);
+  EXPECT_FALSE(done.result.ok());
+  EXPECT_NE(done.result.error.find("map.json"), std::string::npos) << done.result.error;
+  EXPECT_NE(std::find(done.files.begin(), done.files.end(), map), done.files.end())
+      << "still watched, so the fixed map reloads";
 }
 
 TEST(ReloadClicks, WatchFilesIsACheckBoxInTheFileSection) {

@@ -4,6 +4,7 @@
 // method; a GPU whose output is perturbed (a vertex moved in its static buffer, or made NaN) is
 // reported at that vertex with the distance it was moved by; and method vs method finds the
 // default character's candy wrapper in `twist` at the half-turn.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -211,6 +212,48 @@ TEST(DifferenceView, LbsAgainstDqsFindsTheCandyWrapperOfTwist) {
   compute_frame(*scene, ro, frames);
   ASSERT_TRUE(scene->frame.difference.stats.valid);
   EXPECT_GT(scene->frame.difference.stats.relative(), 0.01);
+}
+
+// The weight-change view paints the scene's comparison (skin/rig_compare.h), one value per
+// vertex on its ramp, -1 (grey) where a mesh has no counterpart; uploaded once per comparison
+// (nothing is redone while the comparison stays), again after another view's values.
+TEST(DifferenceView, WeightChangePaintsTheComparisonOnce) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene = load(kDefault);
+  ASSERT_TRUE(scene);
+  RenderOptions ro;
+  ro.view = ViewMode::WeightChange;
+  const DifferenceStats& none = run_view(*scene, ro, 0.0);
+  EXPECT_FALSE(none.valid);
+  EXPECT_NE(scene->frame.difference.problem, nullptr);
+  auto c = std::make_shared<RigComparison>(compare_rigs(scene->doc.model, scene->doc.model));
+  ASSERT_EQ(c->change.size(), 2u);
+  c->change[0][5] = 0.01f;  // as if vertex 5 of the body had changed by 0.01 (ramp: 0.5)
+  std::fill(c->change[1].begin(), c->change[1].end(), -1.0f);  // the face: no counterpart
+  c->vertices_changed = 1;
+  c->max_change = 0.01;
+  c->max_mesh = 0;
+  c->max_vertex = 5;
+  scene->jobs.comparison = c;
+  const DifferenceStats& s = run_view(*scene, ro, 0.0);
+  ASSERT_TRUE(s.valid);
+  EXPECT_EQ(s.over, 1u);
+  EXPECT_EQ(s.vertex, 5u);
+  const std::vector<float>& v = scene->frame.difference.values;
+  ASSERT_EQ(v.size(), vertex_total(scene->doc.model));
+  EXPECT_EQ(v[0], 0.0f);
+  EXPECT_NEAR(v[5], 0.5f, 1e-6f);
+  EXPECT_EQ(v[scene->doc.model.meshes[0].vertex_count()], -1.0f);
+  // The next frames upload nothing new: a value changed behind its back stays.
+  scene->frame.difference.values[0] = 0.75f;
+  run_view(*scene, ro, 0.5);
+  EXPECT_EQ(scene->frame.difference.values[0], 0.75f);
+  // After another view, the comparison's values come back.
+  ro.view = ViewMode::MethodDiff;
+  run_view(*scene, ro, 0.0);
+  ro.view = ViewMode::WeightChange;
+  run_view(*scene, ro, 0.0);
+  EXPECT_EQ(scene->frame.difference.values[0], 0.0f);
 }
 
 }  // namespace

@@ -192,6 +192,20 @@ TEST(ViewColors, DifferenceRampsEndWhereTheLegendsSay) {
   EXPECT_NEAR_GLM(heat_color(method_ramp(0.02f)), glm::vec3(1, 0, 0), 0.0f);
 }
 
+// The weight-change ramp: log from the comparison's tolerance 1e-4 (blue) to an L1 change of 1
+// (red), a decade a quarter; "not compared" stays negative (grey).
+TEST(ViewColors, WeightChangeRampEndsWhereItsLegendSays) {
+  EXPECT_EQ(weight_change_ramp(0.0f), 0.0f);
+  EXPECT_EQ(weight_change_ramp(1e-4f), 0.0f);
+  EXPECT_NEAR(weight_change_ramp(1e-3f), 0.25f, 1e-6f);
+  EXPECT_NEAR(weight_change_ramp(1e-2f), 0.5f, 1e-6f);
+  EXPECT_NEAR(weight_change_ramp(0.1f), 0.75f, 1e-6f);
+  EXPECT_NEAR(weight_change_ramp(1.0f), 1.0f, 1e-6f);
+  EXPECT_EQ(weight_change_ramp(2.0f), 1.0f);
+  EXPECT_EQ(weight_change_ramp(std::nanf("")), 1.0f);
+  EXPECT_LT(weight_change_ramp(-1.0f), 0.0f);
+}
+
 TEST(ViewColors, DefinesCarryTheSameNumbers) {
   std::string all;
   for (const std::string& d : view_color_defines()) all += d + "\n";

@@ -98,7 +98,7 @@ TEST(CameraKeys, EveryToggleKeySaysWhatItDidInTheViewport) {
 }
 
 // V steps through the view modes in the View combo's order, saying which in the viewport, and
-// wraps from the method difference to shaded; the combo shows the mode the key chose.
+// wraps from the weight change (Compare with...) to shaded; the combo shows the mode the key chose.
 TEST(CameraKeys, VStepsThroughTheViewModes) {
   UiFixture f;
   ASSERT_EQ(f.state.render.view, ViewMode::Shaded);
@@ -111,6 +111,7 @@ TEST(CameraKeys, VStepsThroughTheViewModes) {
                {ViewMode::WeightSum, "View: Weight-sum error (V)"},
                {ViewMode::CpuGpu, "View: CPU vs GPU difference (V)"},
                {ViewMode::MethodDiff, "View: Method difference (V)"},
+               {ViewMode::WeightChange, "View: Weight change (Compare with...) (V)"},
                {ViewMode::Shaded, "View: Shaded (V)"}};
   for (const auto& s : steps) {
     f.press(ui::kKeyV);

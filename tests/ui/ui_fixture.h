@@ -56,6 +56,7 @@ class UiFixture {
       edits = ui::draw_ui(v, status, keys, state);
       if (edits.open) ++open_requests;
       if (edits.add_animations) ++add_requests;
+      if (edits.compare) ++compare_requests;
       if (edits.save_range) ++save_range_requests;
       keys.clear();
     };
@@ -133,6 +134,7 @@ class UiFixture {
   const Crowd* crowd = nullptr;  // SceneView::crowd
   int open_requests = 0;         // frames whose edits asked to open a file (a click spans frames)
   int add_requests = 0;          // ... and to add a file's animations ("Add animations...")
+  int compare_requests = 0;      // ... and to compare the model with a file ("Compare with...")
   int save_range_requests = 0;   // ... and to save the in and out points ("Save range...")
 };
 
