@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/app_common.h"
+#include "app/check_html.h"
 #include "app/check_report.h"
 #include "app/check_rules.h"
 #include "app/cli.h"
@@ -35,6 +36,7 @@ struct CheckArgs {
   std::string rules;
   std::string json;
   std::string junit;
+  std::string html;
   std::string shard;
   bool merge = false;
   bool progress = true;
@@ -110,6 +112,16 @@ int finish(const CheckReport& report, const CheckArgs& a, double seconds, bool r
         {a.junit, write_check_junit}}) {
     if (path.empty()) continue;
     if (std::string e = write_report(path, [&](std::ostream& o) { write(report, o); });
+        !e.empty()) {
+      print_error_line(e);
+      return kExitBadInput;
+    }
+  }
+  if (!a.html.empty()) {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    const unsigned jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    if (std::string e = write_check_html(report, a.html, ec ? std::string() : self.string(), jobs);
         !e.empty()) {
       print_error_line(e);
       return kExitBadInput;
@@ -221,6 +233,10 @@ int run_check(int argc, char** argv) {
   app.add_option("--json", a.json,
                  "Write the JSON report (one record per file) to FILE, - for stdout");
   app.add_option("--junit", a.junit, "Write a JUnit XML report (a test case per file and rule)");
+  app.add_option(
+      "--html", a.html,
+      "Write DIR/index.html: the findings, and a thumbnail of each file with an error in "
+      "the view that shows it (needs a display)");
   app.add_option("--shard", a.shard,
                  "I/N: check only part I of N of the files (by path hash; N runs cover each once)");
   app.add_flag("--merge", a.merge, "Join the JSON reports named as paths into one report");
