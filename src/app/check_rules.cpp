@@ -29,6 +29,8 @@ constexpr std::array<const char*, kCheckRuleCount> kIds = {
 
 // A scale component at or below this is "zero or negative".
 constexpr float kZeroScale = 1e-6f;
+// Joint names longer than this are not matched against the pattern (joint-names).
+constexpr std::size_t kMaxMatchedName = 1024;
 // Scale keys sampled per file at most (joint-scale): a bound in counts, not a hope.
 constexpr std::size_t kMaxScaleSamples = std::size_t{1} << 20;
 
@@ -332,10 +334,15 @@ void volume_changes(const CheckRules& rules, const Model& m, Findings& out) {
 void joint_names(const CheckRules& rules, const Model& m, Findings& out) {
   if (rules.joint_pattern.empty()) return;
   for (const std::string& name : m.skeleton.names) {
-    if (std::regex_match(name, rules.joint_regex)) continue;
+    // libstdc++'s regex recurses per character: a name from a hostile file is matched only up
+    // to a length no real joint name reaches, and is a finding past it.
+    const bool too_long = name.size() > kMaxMatchedName;
+    if (!too_long && std::regex_match(name, rules.joint_regex)) continue;
     Finding f;
-    f.message = "joint name '" + name + "' does not match " + rules.joint_pattern;
-    f.joint = name;
+    f.message = too_long ? "a joint name of " + std::to_string(name.size()) + " bytes (more than " +
+                               std::to_string(kMaxMatchedName) + " are not matched)"
+                         : "joint name '" + name + "' does not match " + rules.joint_pattern;
+    f.joint = too_long ? name.substr(0, 64) + "..." : name;
     out.add(std::move(f));
   }
 }
