@@ -2,14 +2,16 @@
 // break it (tests/app/check_models.h, a B3D file whose keys run past its clip) and stays silent
 // on the default character; a file that crashes the importer and one that hangs it are findings
 // for those files while the run goes on; shards 1/3, 2/3 and 3/3 merged equal the unsharded
-// report; the JUnit file parses as XML; the exit statuses 0, 1 and 2. No test measures time: the
-// hang is bounded by --time-limit, and run_process's limit only guards against a hang of the run.
+// report; the JUnit file parses as XML; every file of assimp-testmodels is in the report once;
+// the exit statuses 0, 1 and 2. No test measures time: the hang is bounded by --time-limit, and
+// run_process's limit only guards against a hang of the run.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@
 #include "run_process.h"
 #include "temp_dir.h"
 #include "worker_fault.h"
+
+#ifndef SV_CHECK_REPRESENTATIVE
+#define SV_CHECK_REPRESENTATIVE 0
+#endif
 
 namespace sv {
 namespace {
@@ -334,6 +340,53 @@ TEST(CheckCli, TheDefaultCharacterAloneExitsZero) {
   ASSERT_TRUE(r.exited());
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("1 file(s) checked: 1 clean"), std::string::npos) << r.out;
+}
+
+// Debian's assimp-testmodels: every file skinview opens is in the report exactly once, each
+// either imported or with its one "import" finding (the invalid/ folder's files among them). A
+// sanitizer build checks two folders (each sanitized worker start costs ~0.4 s).
+TEST(CheckPackage, EveryFileOfTheTestModelsAppearsOnce) {
+  const std::string root = SKINVIEW_TEST_MODELS;
+  if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "assimp-testmodels not installed";
+  const std::vector<std::string> folders =
+      SV_CHECK_REPRESENTATIVE ? std::vector<std::string>{root + "/X", root + "/invalid"}
+                              : std::vector<std::string>{root};
+  // The extensions the worker reads, asked as skinview asks them.
+  const ProcessResult ext = run_process({SKINVIEW_IMPORT_EXE, "--extensions"});
+  ASSERT_EQ(ext.exit_code, 0);
+  std::set<std::string> extensions;
+  std::istringstream lines(ext.out);
+  for (std::string e; lines >> e;) extensions.insert(e);
+  std::multiset<std::string> expected;
+  for (const std::string& folder : folders)
+    for (const auto& e : std::filesystem::recursive_directory_iterator(folder)) {
+      std::string x = e.path().extension().string();
+      if (!e.is_regular_file() || x.empty()) continue;
+      for (char& c : x) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (extensions.count(x.substr(1))) expected.insert(e.path().string());
+    }
+  ASSERT_GT(expected.size(), 10u);
+  test::TempDir dir;
+  const std::string json = dir / "package.json";
+  std::vector<std::string> args = folders;
+  args.insert(args.end(), {"--jobs", "2", "--json", json});
+  const ProcessResult r = check(args);
+  ASSERT_TRUE(r.exited()) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // invalid/ holds files the importer refuses
+  const nlohmann::json report = parse_file(json);
+  std::multiset<std::string> listed;
+  std::size_t failed = 0;
+  for (const nlohmann::json& f : report["files"]) {
+    listed.insert(f["path"].get<std::string>());
+    if (!f["imported"].get<bool>()) {
+      ++failed;
+      ASSERT_EQ(f["findings"].size(), 1u) << f;
+      EXPECT_EQ(f["findings"][0]["rule"], "import") << f;
+    }
+  }
+  EXPECT_EQ(listed, expected);
+  EXPECT_GT(failed, 0u);
+  EXPECT_EQ(report["summary"]["files"], expected.size());
 }
 
 TEST(CheckShards, EveryPathFallsInExactlyOneShard) {
