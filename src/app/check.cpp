@@ -39,7 +39,7 @@ struct CheckArgs {
   std::string html;
   std::string shard;
   bool merge = false;
-  bool progress = true;
+  bool no_progress = false;
   Options import;  // --time-limit, --memory-limit, --no-cache, --texture-path
 };
 
@@ -225,31 +225,39 @@ int run_check(int argc, char** argv) {
   CheckArgs a;
   app.add_option("paths", a.paths,
                  "Model files, or folders searched recursively for the files skinview opens "
-                 "(with --merge: the JSON reports to join)");
+                 "(with --merge: the JSON reports to join)")
+      ->type_name("PATH");
   app.add_option("--jobs,-j", a.jobs, "Files imported at once (default: the cores)")
+      ->type_name("N")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--rules", a.rules,
-                 "Rules file (TOML when named *.toml, else JSON): docs/check.md");
-  app.add_option("--json", a.json,
-                 "Write the JSON report (one record per file) to FILE, - for stdout");
-  app.add_option("--junit", a.junit, "Write a JUnit XML report (a test case per file and rule)");
-  app.add_option(
-      "--html", a.html,
-      "Write DIR/index.html: the findings, and a thumbnail of each file with an error in "
-      "the view that shows it (needs a display)");
+                 "Rules file (TOML when named *.toml, else JSON): docs/check.md")
+      ->type_name("FILE");
+  app.add_option("--json", a.json, "Write the JSON report (one record per file), - for stdout")
+      ->type_name("FILE");
+  app.add_option("--junit", a.junit, "Write a JUnit XML report (a test case per file and rule)")
+      ->type_name("FILE");
+  app.add_option("--html", a.html,
+                 "Write DIR/index.html: the findings, and a thumbnail of each file with an error "
+                 "in the view that shows it (needs a display)")
+      ->type_name("DIR");
   app.add_option("--shard", a.shard,
-                 "I/N: check only part I of N of the files (by path hash; N runs cover each once)");
+                 "Check only part I of N of the files (by path hash; N runs cover each once)")
+      ->type_name("I/N");
   app.add_flag("--merge", a.merge, "Join the JSON reports named as paths into one report");
-  app.add_flag("!--no-progress", a.progress, "No progress line, even on a terminal");
+  app.add_flag("--no-progress", a.no_progress, "No progress line, even on a terminal");
   app.add_option("--time-limit", a.import.time_limit,
                  "Seconds one file's import may take; past it the file is a finding (default 120)")
+      ->type_name("S")
       ->check(CLI::Range(0.0, 1e6));
   app.add_option("--memory-limit", a.import.memory_limit_mib,
                  "MiB one file's import may use (default: half the memory, at most 4096)")
+      ->type_name("MIB")
       ->check(CLI::Range(0.0, 1e9));
   app.add_flag("--no-cache", a.import.no_cache, "Run the importer for every file; store nothing");
   app.add_option("--texture-path", a.import.texture_paths,
-                 "Another folder textures may be read from (repeatable)");
+                 "Another folder textures may be read from (repeatable)")
+      ->type_name("DIR");
   if (int status = parse_command_line(app, argc, argv); status >= 0) return status;
 
   if (a.merge) {
@@ -283,7 +291,7 @@ int run_check(int argc, char** argv) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const unsigned jobs =
       static_cast<unsigned>(std::min<std::size_t>(a.jobs ? a.jobs : cores, files.size()));
-  Progress progress(a.progress && ::isatty(STDOUT_FILENO) && a.json != "-" && a.junit != "-",
+  Progress progress(!a.no_progress && ::isatty(STDOUT_FILENO) && a.json != "-" && a.junit != "-",
                     files.size());
   std::atomic<std::size_t> next{0};
   const auto started = std::chrono::steady_clock::now();
