@@ -260,6 +260,8 @@ int run_check(int argc, char** argv) {
       ->type_name("DIR");
   if (int status = parse_command_line(app, argc, argv); status >= 0) return status;
 
+  if (a.json == "-" && a.junit == "-")
+    return bad_input("check: --json and --junit cannot both write to stdout");
   if (a.merge) {
     if (!a.shard.empty() || !a.rules.empty())
       return bad_input("check --merge joins reports: no --shard or --rules");

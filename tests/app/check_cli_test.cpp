@@ -325,6 +325,8 @@ TEST(CheckCli, ExitTwoWhenTheRunCannotProceed) {
       {{kDefaultCharacter, "--rules", dir / "none.json"}, "cannot open the rules file"},
       {{"--merge", dir / "empty.txt"}, "not a JSON object"},
       {{}, "name the files or folders"},
+      {{kDefaultCharacter, "--json", "-", "--junit", "-"}, "cannot both write to stdout"},
+      {{kDefaultCharacter, "--jobs", "0"}, "--jobs"},
   };
   for (const auto& [args, mention] : cases) {
     const ProcessResult r = check(args);
