@@ -11,6 +11,7 @@ SKINVIEW_BUILD_PACKAGES=(
   libglfw3-dev libepoxy-dev libglm-dev libassimp-dev libimgui-dev libstb-dev
   zlib1g-dev  # assimp's CMake target links /usr/lib/.../libz.so, which libassimp-dev does not pull in
   libcli11-dev nlohmann-json3-dev libtinygltf-dev
+  libtomlplusplus-dev  # TOML rules files for `skinview check --rules` (src/app/check_rules.cpp)
   libxxhash-dev  # content hashes for the model cache
   libseccomp-dev  # the import worker's system-call filter
   libgtest-dev libbenchmark-dev

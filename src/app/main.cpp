@@ -3,9 +3,11 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
+#include "app/check.h"
 #include "app/cli.h"
 #include "app/compare.h"
 #include "app/export_pose.h"
@@ -14,6 +16,9 @@
 
 int main(int argc, char** argv) {
   try {
+    // `skinview check ...` has a command line of its own (app/check.h); a model file named
+    // "check" opens as ./check.
+    if (argc >= 2 && std::string_view(argv[1]) == "check") return sv::run_check(argc - 1, argv + 1);
     CLI::App app{"skinview"};
     sv::Options options;
     sv::add_core_options(app, options);

@@ -12,11 +12,11 @@
 // seccomp, rlimits), reading only the model's folder, the --read-dir folders and the libraries,
 // and writes the layers in force into its result.
 #include <fcntl.h>
-#include <sys/socket.h>
-#include <sys/ptrace.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -80,11 +80,16 @@ bool write_all(int fd, const std::vector<uint8_t>& bytes) {
 std::string outcome(bool ok, int err) {
   if (ok) return "ok";
   switch (err) {
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    case ENOENT: return "ENOENT";
-    case ESRCH: return "ESRCH";
-    default: return "errno" + std::to_string(err);
+    case EACCES:
+      return "EACCES";
+    case EPERM:
+      return "EPERM";
+    case ENOENT:
+      return "ENOENT";
+    case ESRCH:
+      return "ESRCH";
+    default:
+      return "errno" + std::to_string(err);
   }
 }
 
@@ -134,10 +139,20 @@ void probe_sandbox(int result_fd, const std::string& model, const std::string& s
 void misbehave_if_asked(int result_fd, const std::string& name, const std::string& sandbox) {
   const char* fault = std::getenv(worker::kFaultVariable);
   if (!fault) return;
-  std::string f = fault;
-  if (const std::size_t colon = f.find(':'); colon != std::string::npos) {
-    if (name.find(f.substr(colon + 1)) == std::string::npos) return;  // another file
-    f.resize(colon);
+  // "FAULT:TEXT,FAULT:TEXT,...": the first item that applies to this model.
+  std::string f;
+  std::string list = fault;
+  for (std::size_t at = 0; at <= list.size();) {
+    std::size_t comma = list.find(',', at);
+    if (comma == std::string::npos) comma = list.size();
+    std::string item = list.substr(at, comma - at);
+    at = comma + 1;
+    if (const std::size_t colon = item.find(':'); colon != std::string::npos) {
+      if (name.find(item.substr(colon + 1)) == std::string::npos) continue;  // another file
+      item.resize(colon);
+    }
+    f = item;
+    break;
   }
   if (f == "sandbox-probe") {
     probe_sandbox(result_fd, name, sandbox);

@@ -20,85 +20,12 @@
 #include <assimp/Importer.hpp>
 
 #include "anim/clip_runtime.h"
+#include "b3d_writer.h"
 #include "io/import.h"
 #include "test_util.h"
 
 namespace sv {
 namespace {
-
-// ---------------------------------------------------------------------------------------------
-// A minimal B3D writer (Blitz3D's chunked format: a 4-byte tag, a 32-bit length, the content;
-// little-endian ints and floats, NUL-terminated strings).
-
-class Chunk {
- public:
-  explicit Chunk(const char* tag) : tag_(tag) {}
-  Chunk& i32(int32_t v) { return raw(&v, 4); }
-  Chunk& f32(float v) { return raw(&v, 4); }
-  Chunk& vec3(float x, float y, float z) { return f32(x).f32(y).f32(z); }
-  Chunk& str(const std::string& s) { return raw(s.c_str(), s.size() + 1); }
-  Chunk& add(const Chunk& child) {
-    const std::vector<uint8_t> b = child.bytes();
-    return raw(b.data(), b.size());
-  }
-  std::vector<uint8_t> bytes() const {
-    std::vector<uint8_t> out(tag_, tag_ + 4);
-    const int32_t n = static_cast<int32_t>(body_.size());
-    out.insert(out.end(), reinterpret_cast<const uint8_t*>(&n),
-               reinterpret_cast<const uint8_t*>(&n) + 4);
-    out.insert(out.end(), body_.begin(), body_.end());
-    return out;
-  }
-
- private:
-  Chunk& raw(const void* p, std::size_t n) {
-    body_.insert(body_.end(), static_cast<const uint8_t*>(p), static_cast<const uint8_t*>(p) + n);
-    return *this;
-  }
-  const char* tag_;
-  std::vector<uint8_t> body_;
-};
-
-// A node: name, position, scale, rotation (w, x, y, z as stored).
-Chunk node(const std::string& name, float x, float y, float z) {
-  Chunk n("NODE");
-  n.str(name).vec3(x, y, z).vec3(1, 1, 1).f32(1).f32(0).f32(0).f32(0);
-  return n;
-}
-
-// A quad of 4 vertices in the z = 0 plane, (0,0) (1,0) (0,1) (1,1), on the root node; bone
-// "hip" (at the origin) holds the lower two vertices, its child "arm" (at y = 1) the upper two.
-// "arm" has position keys at frames 0 and `last_key` ((0,1,0) then (0,2,0): the arm rises by
-// one); the ANIM chunk says the clip lasts `frames` frames at 30 frames per second.
-std::vector<uint8_t> skinned_b3d(int frames, int last_key) {
-  Chunk brush("BRUS");
-  brush.i32(0).str("skin").vec3(1, 1, 1).f32(1).f32(0).i32(1).i32(0);
-  Chunk vrts("VRTS");
-  vrts.i32(0).i32(0).i32(0);  // no normals, no colours, no texture coordinates
-  for (const auto& [x, y] : {std::pair{0, 0}, {1, 0}, {0, 1}, {1, 1}})
-    vrts.vec3(static_cast<float>(x), static_cast<float>(y), 0);
-  Chunk tris("TRIS");
-  tris.i32(0).i32(0).i32(1).i32(2).i32(2).i32(1).i32(3);
-  Chunk mesh("MESH");
-  mesh.i32(0).add(vrts).add(tris);
-  Chunk hip_bone("BONE");
-  hip_bone.i32(0).f32(1).i32(1).f32(1);
-  Chunk arm_bone("BONE");
-  arm_bone.i32(2).f32(1).i32(3).f32(1);
-  Chunk keys("KEYS");
-  keys.i32(1).i32(0).vec3(0, 1, 0).i32(last_key).vec3(0, 2, 0);
-  Chunk arm = node("arm", 0, 1, 0);
-  arm.add(arm_bone).add(keys);
-  Chunk hip = node("hip", 0, 0, 0);
-  hip.add(hip_bone).add(arm);
-  Chunk anim("ANIM");
-  anim.i32(0).i32(frames).f32(30);
-  Chunk root = node("root", 0, 0, 0);
-  root.add(mesh).add(hip).add(anim);
-  Chunk bb3d("BB3D");
-  bb3d.i32(1).add(brush).add(root);
-  return bb3d.bytes();
-}
 
 class TempFile {
  public:
@@ -134,7 +61,7 @@ float posed_y(const Model& m, uint32_t v, double t) {
 }
 
 TEST(Repair, B3dWhoseKeysRunOneFramePastItsAnimLoads) {
-  const TempFile file("short_anim.b3d", skinned_b3d(220, 221));
+  const TempFile file("short_anim.b3d", test::skinned_b3d(220, 221));
   // The file is what the real characters are: assimp's own validator refuses it.
   {
     Assimp::Importer importer;
@@ -164,7 +91,7 @@ TEST(Repair, B3dWhoseKeysRunOneFramePastItsAnimLoads) {
 }
 
 TEST(Repair, B3dWithinItsAnimIsNotReported) {
-  const TempFile file("exact_anim.b3d", skinned_b3d(221, 221));
+  const TempFile file("exact_anim.b3d", test::skinned_b3d(221, 221));
   const ImportResult r = import_model(file.path());
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_DOUBLE_EQ(r.model->clips[0].duration(), 221.0 / 30.0);
