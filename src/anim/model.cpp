@@ -149,29 +149,44 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
 }  // namespace
 
 std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
-                                     std::vector<glm::vec4>& weights) {
+                                     std::vector<glm::vec4>& weights,
+                                     std::vector<glm::u16vec4>* joints2,
+                                     std::vector<glm::vec4>* weights2) {
   const std::size_t n = std::min(joints.size(), weights.size());
-  // An LSD radix sort of (key, vertex) by 8-bit digits, stable, skipping digits that are the
-  // same in every key (joint indices below 256 leave half of them): O(n) whatever the number
-  // of distinct bone sets. A comparison sort took ~90 ns a vertex, mostly mispredicted branches.
-  std::vector<uint64_t> keys(n), keys_tmp(n);
+  const bool second =
+      joints2 != nullptr && weights2 != nullptr && joints2->size() >= n && weights2->size() >= n;
+  // An LSD radix sort of (key, key2, vertex) by 8-bit digits, key2's first (the minor key),
+  // stable, skipping digits that are the same in every key (joint indices below 256 leave half
+  // of them; no second set leaves key2 all zero): O(n) whatever the number of distinct bone
+  // sets. A comparison sort took ~90 ns a vertex, mostly mispredicted branches.
+  std::vector<uint64_t> keys(n), keys_tmp(n), keys2(second ? n : 0), keys2_tmp(second ? n : 0);
   std::vector<uint32_t> order(n), order_tmp(n);
   for (std::size_t v = 0; v < n; ++v) {
     canonical_slots(joints[v], weights[v]);
     keys[v] = bone_set_key(joints[v]);
+    if (second) {
+      canonical_slots((*joints2)[v], (*weights2)[v]);
+      keys2[v] = bone_set_key((*joints2)[v]);
+    }
     order[v] = static_cast<uint32_t>(v);
   }
-  for (int shift = 0; shift < 64; shift += 8) {
+  for (int pass = 0; pass < 16; ++pass) {
+    const bool minor = pass < 8;
+    if (minor && !second) continue;
+    const int shift = 8 * (pass % 8);
+    const std::vector<uint64_t>& by = minor ? keys2 : keys;
     std::size_t count[257] = {};
-    for (const uint64_t k : keys) ++count[((k >> shift) & 0xffu) + 1];
-    if (n == 0 || count[((keys[0] >> shift) & 0xffu) + 1] == n) continue;  // one digit value
+    for (const uint64_t k : by) ++count[((k >> shift) & 0xffu) + 1];
+    if (n == 0 || count[((by[0] >> shift) & 0xffu) + 1] == n) continue;  // one digit value
     for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
     for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t at = count[(keys[i] >> shift) & 0xffu]++;
+      const std::size_t at = count[(by[i] >> shift) & 0xffu]++;
       keys_tmp[at] = keys[i];
+      if (second) keys2_tmp[at] = keys2[i];
       order_tmp[at] = order[i];
     }
     keys.swap(keys_tmp);
+    keys2.swap(keys2_tmp);
     order.swap(order_tmp);
   }
   return order;
@@ -180,7 +195,10 @@ std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
 void group_vertices_by_bone_set(Mesh& mesh) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.joints.size() != n || mesh.weights.size() != n) return;
-  const std::vector<uint32_t> order = bone_set_order(mesh.joints, mesh.weights);
+  const bool second = mesh.joints2.size() == n && mesh.weights2.size() == n;
+  const std::vector<uint32_t> order =
+      second ? bone_set_order(mesh.joints, mesh.weights, &mesh.joints2, &mesh.weights2)
+             : bone_set_order(mesh.joints, mesh.weights);
   permute(mesh.positions, order);
   permute(mesh.normals, order);
   permute(mesh.uvs, order);
@@ -211,9 +229,8 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   int32_t max_joint = 0;
   for (const glm::u16vec4& j : mesh.joints)
     max_joint = std::max<int32_t>(max_joint, std::max({j.x, j.y, j.z, j.w}));
-  if (mesh.joints2.size() == n && mesh.weights2.size() == n) {
+  if (second) {
     for (std::size_t v = 0; v < n; ++v) {
-      canonical_slots(mesh.joints2[v], mesh.weights2[v]);
       const glm::u16vec4 j = mesh.joints2[v];
       max_joint = std::max<int32_t>(max_joint, std::max({j.x, j.y, j.z, j.w}));
     }

@@ -161,9 +161,10 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 //  - vertices sorted (stably) by their 4 joints, so vertices bound to the same bones are
 //    consecutive; every per-vertex stream (morph target deltas too) is permuted alike and
 //    `indices` remapped, so the triangles are unchanged; source_vertex records each vertex's
-//    index in the file. max_joint is recomputed. The second set (joints2/weights2) gets the same
-//    per-vertex order and takes no part in the vertex order: runs are of equal `joints`, as the
-//    4-influence kernels need.
+//    index in the file. max_joint is recomputed. The second set (joints2/weights2), when the
+//    mesh keeps one, is put in the same canonical order and orders the vertices within each
+//    run of equal `joints`: the runs of 4 joints stay whole (the 4-influence kernels), and
+//    within them vertices with the same 8 joints are consecutive (the 8-influence kernels).
 // Why: a run of vertices with the same 4 bones is skinned 16 at a time with the bones as
 // constants (skin/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
 // hundreds of vertices per bone set but do not store them together. The dominant bone of a
@@ -171,8 +172,12 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 void group_vertices_by_bone_set(Mesh& mesh);
 
 // The same for bare streams (benchmarks, tests): puts every vertex's influences in the
-// canonical order and returns the vertex order, order[new] = old.
+// canonical order and returns the vertex order, order[new] = old. With a second set (both
+// given, each the size of `joints`) it is put in canonical order too and breaks ties between
+// vertices of equal `joints`.
 std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
-                                     std::vector<glm::vec4>& weights);
+                                     std::vector<glm::vec4>& weights,
+                                     std::vector<glm::u16vec4>* joints2 = nullptr,
+                                     std::vector<glm::vec4>* weights2 = nullptr);
 
 }  // namespace sv

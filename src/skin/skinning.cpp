@@ -105,13 +105,24 @@ struct Prepared {
   SkinJob job;
   SkinIsa isa;
   const PackedBone* packed;
-  bool eight = false;  // a second set of influences: the 8-influence loop, whatever the ISA
+  bool eight = false;  // a second set of influences: the 8-influence kernels
 };
 
 void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
   if (p.eight) {
-    detail::skin_range8(p.job, begin, end);
-    return;
+    switch (p.isa) {
+#if defined(__x86_64__) || defined(__i386__)
+      case SkinIsa::Avx512:
+        detail::skin_range_avx512_8(p.job, p.packed, begin, end);
+        return;
+      case SkinIsa::Avx2Fma:
+        detail::skin_range_avx2_8(p.job, p.packed, begin, end);
+        return;
+#endif
+      default:
+        detail::skin_range8(p.job, begin, end);
+        return;
+    }
   }
   const bool lbs = p.job.method == SkinMethod::Lbs;
   switch (p.isa) {
@@ -177,11 +188,12 @@ bool prepare(SkinIsa isa, SkinMethod method, const SkinPalettes& pal, const Skin
   out.job = make_job(method, pal, in, out_positions, out_normals);
   const std::size_t bones = method == SkinMethod::Dqs ? pal.method.size() : pal.palette.size();
   out.isa = resolve(isa, bones);
-  // DQS and CoR have no SSE2 kernel: the per-vertex loop needs no packed palette.
-  if (method != SkinMethod::Lbs && out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
-  out.packed = nullptr;
   out.eight = !in.joints2.empty();
-  if (out.eight) out.isa = SkinIsa::Scalar;  // nothing to pack: skin_range8 reads the palettes
+  // DQS and CoR, and 8 influences, have no SSE2 kernel: the per-vertex loops (skin_range8 for 8)
+  // need no packed palette.
+  if ((method != SkinMethod::Lbs || out.eight) && out.isa == SkinIsa::Sse2)
+    out.isa = SkinIsa::Scalar;
+  out.packed = nullptr;
   if (out.isa != SkinIsa::Scalar && !in.positions.empty()) {
     if (method == SkinMethod::Lbs)
       detail::pack_palette(out.job.palette, out.job.normal_palette, bones, packed);

@@ -18,9 +18,13 @@
 // (tests/anim/skinning_simd_test.cpp); they differ from it only by rounding (fused multiply-adds,
 // and a Newton-refined reciprocal square root for normals).
 //
-// With a second set of influences (SkinInput::joints2, up to 8 per vertex) every method runs a
-// separate per-vertex loop over the 8 slots (skinning8.cpp: plain glm, split over threads like
-// the others), so the 4-influence kernels pay one test per call for it and nothing per vertex.
+// With a second set of influences (SkinInput::joints2, up to 8 per vertex) every method skins
+// runs of vertices that share all 8 joints (both sets' `joints` entries equal) the same way, a
+// block of lanes at a time with the 8 bones as constants (skin_runs8 in skinning_runs.h,
+// skinning_method_lanes.inc's Lanes8; the importer lays 8-influence meshes out in such runs);
+// vertices in runs shorter than 3, and CPUs without AVX2, take a per-vertex loop over the 8
+// slots (skinning8.cpp). The 4-influence kernels pay one test per call for it and nothing per
+// vertex.
 //
 // skin() runs any method with the same layout and threading: DQS and CoR skin the same runs of
 // vertices that share their bones 16 (AVX-512) or 8 (AVX2) lanes at a time, with the method's
@@ -57,9 +61,9 @@ struct SkinInput {
   std::span<const glm::vec3> centers = {};
   // 8 influences (Mesh::joints2/weights2, anim/model.h): each vertex's 5th-8th joints and their
   // weights as fractions of its top-8 sum; the first set is then scaled by 1 - sum(weights2).
-  // Empty (both) for 4 influences. Given, every method takes the 8-influence loop
-  // (skinning8.cpp), which leaves the 4-influence kernels as they are; max_joint must then
-  // cover these joints too.
+  // Empty (both) for 4 influences. Given, every method takes the 8-influence kernels (above),
+  // which leave the 4-influence kernels as they are; max_joint must then cover these joints
+  // too.
   std::span<const glm::u16vec4> joints2 = {};
   std::span<const glm::vec4> weights2 = {};
 };

@@ -2,9 +2,8 @@
 // one vertex at a time in glm: the formulas of skinning.h and skin_method.h over the vertex's
 // weighted slots, with the first set scaled by 1 - sum(weights2) so the 8 weights sum to 1.
 //
-// A separate loop, not a wider 4-influence kernel: the 4-influence kernels (SIMD, runs of
-// vertices sharing their bones) are what nearly every mesh takes and keep their speed; meshes
-// that keep 8 are few and take this one, split over threads like the others (BENCHMARKS.md).
+// The yardstick of the 8-influence run kernels (skin_runs8 in skinning_runs.h), and what they
+// hand the vertices of runs too short for a block (and every vertex on CPUs without AVX2).
 // Slots of weight 0 are skipped (most vertices of such a mesh have 4 or fewer), so a vertex costs
 // what its influences do.
 #include <cmath>

@@ -299,7 +299,9 @@ struct Ln8 {
 };
 
 #define SV_LANES_INLINE SV_AVX2 SV_INLINE
+#define SV_LANES_TARGET SV_AVX2
 #include "skin/skinning_method_lanes.inc"
+#undef SV_LANES_TARGET
 #undef SV_LANES_INLINE
 
 template <bool kCor>
@@ -331,6 +333,11 @@ struct Avx2MethodRuns {
 };
 
 }  // namespace
+
+void skin_range_avx2_8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                       std::size_t end) noexcept {
+  skin_range8_runs<Ln8, Avx2Runs>(job, packed, begin, end);
+}
 
 void skin_range_avx2_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                             std::size_t end) noexcept {

@@ -389,7 +389,9 @@ struct Ln16 {
 };
 
 #define SV_LANES_INLINE SV_AVX512 SV_INLINE
+#define SV_LANES_TARGET SV_AVX512
 #include "skin/skinning_method_lanes.inc"
+#undef SV_LANES_TARGET
 #undef SV_LANES_INLINE
 
 template <bool kCor>
@@ -406,6 +408,11 @@ struct Avx512MethodRuns : Avx512RunScan<Avx512MethodRuns<kCor>> {
 };
 
 }  // namespace
+
+void skin_range_avx512_8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                         std::size_t end) noexcept {
+  skin_range8_runs<Ln16, Avx512Runs>(job, packed, begin, end);
+}
 
 void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                               std::size_t end) noexcept {

@@ -106,6 +106,12 @@ void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std:
                               std::size_t end) noexcept;
 void skin_range_avx2_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                             std::size_t end) noexcept;
+// Any method with 8 influences over runs of vertices sharing all 8 joints (skin_runs8 in
+// skinning_runs.h; packed as for 4 influences), short runs through skin_range8.
+void skin_range_avx512_8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                         std::size_t end) noexcept;
+void skin_range_avx2_8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                       std::size_t end) noexcept;
 #endif
 
 }  // namespace sv::detail

@@ -40,6 +40,9 @@ struct RunStreams {
   float* out_positions;
   float* out_normals;
   const float* centers;  // CoR only
+  // 8 influences only (skin_runs8): the second set's keys and weights.
+  const uint64_t* joints2 = nullptr;
+  const float* weights2 = nullptr;
 };
 
 inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
@@ -70,20 +73,28 @@ inline std::size_t run_blocks(const RunStreams& s, const float* const b[4], uint
 // bits in a row from bit i mean a run starts at v + i; 64 keys are compared per step, so
 // vertices in short runs cost about one instruction each to pass over (following the runs
 // one by one would be a chain of dependent loads).
-template <class Kernel>
-std::size_t next_long_run(const uint64_t* keys, std::size_t v, std::size_t limit,
-                          std::size_t total) noexcept {
-  static_assert(kSkinMinRun >= 2 && kSkinMinRun <= 16);
-  constexpr std::size_t kStep = 64 - (kSkinMinRun - 2);  // starts whose bits all lie in `same`
+// `Same(v)` gives the "same as the previous" bits from v (skin_runs: one key stream; skin_runs8:
+// both sets' keys), kMinRun the shortest run worth a block.
+template <std::size_t kMinRun, class Same>
+inline std::size_t next_long_run_of(Same same_from, std::size_t v, std::size_t limit) noexcept {
+  static_assert(kMinRun >= 2 && kMinRun <= 16);
+  constexpr std::size_t kStep = 64 - (kMinRun - 2);  // starts whose bits all lie in `same`
   while (v < limit) {
-    const uint64_t same = Kernel::same_as_previous(keys, v, total);
+    const uint64_t same = same_from(v);
     uint64_t starts = same;
-    for (std::size_t i = 1; i + 1 < kSkinMinRun; ++i) starts &= same >> i;
+    for (std::size_t i = 1; i + 1 < kMinRun; ++i) starts &= same >> i;
     starts &= (uint64_t{1} << kStep) - 1;
     if (starts != 0) return std::min(limit, v + static_cast<std::size_t>(__builtin_ctzll(starts)));
     v += kStep;
   }
   return limit;
+}
+
+template <class Kernel>
+std::size_t next_long_run(const uint64_t* keys, std::size_t v, std::size_t limit,
+                          std::size_t total) noexcept {
+  return next_long_run_of<kSkinMinRun>(
+      [&](std::size_t at) { return Kernel::same_as_previous(keys, at, total); }, v, limit);
 }
 
 template <class Kernel, bool kNormals>
@@ -130,6 +141,112 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
     aos = v = skin_run(v, key_at(s.joints, v));
   }
   if (aos < end) Kernel::per_vertex(job, packed, aos, end);
+}
+
+// ---- 8 influences (SkinInput::joints2) ---------------------------------------------------
+// The same walk over runs of vertices that share all 8 joints (both sets' keys equal), their 8
+// bones as constants; the importer lays 8-influence meshes out so (group_vertices_by_bone_set
+// sorts by the second set within each first set). A Kernel8 provides kLanes, leading_equal and
+// same_as_previous as a Kernel does, and
+//   template <bool kNormals> static std::size_t run8(const RunStreams&, const float* const b[8],
+//                                                    uint64_t key, uint64_t key2,
+//                                                    std::size_t v, std::size_t end);
+//       // run_blocks8<Kernel8, kNormals> after run_consts8, for the kernel's instruction set
+//   template <bool kNormals> static void block8(const RunStreams&, const float* const b[8],
+//                                               const RunConsts8&, std::size_t v,
+//                                               std::size_t n);  // n <= kLanes
+// Vertices in runs shorter than kSkinMinRun8 take skin_range8 (one vertex at a time): a block
+// of 8 bones costs about as much as 2 such vertices.
+inline constexpr std::size_t kSkinMinRun8 = 3;
+
+// What DQS and CoR work out once per run of 8 packed bones (pack_method's layout): flips[k] bit
+// i set when bone i's rotation lies in the other hemisphere from bone k's (k < 4: a vertex's
+// pivot, its largest weight, is always in the first set), and whether any bone is scaled
+// (two-phase skinning).
+struct RunConsts8 {
+  unsigned flips[4] = {};
+  bool scaled = false;
+};
+
+inline RunConsts8 run_consts8(const float* const b[8]) noexcept {
+  RunConsts8 c;
+  for (int k = 0; k < 4; ++k) {
+    const float* qk = b[k] + kPackReal;
+    for (int i = 0; i < 8; ++i) {
+      const float* qi = b[i] + kPackReal;
+      const float d = qk[0] * qi[0] + qk[1] * qi[1] + qk[2] * qi[2] + qk[3] * qi[3];
+      if (d < 0.0f) c.flips[k] |= 1u << i;
+    }
+  }
+  for (int i = 0; i < 8; ++i) c.scaled = c.scaled || b[i][kPackScaled] != 0.0f;
+  return c;
+}
+
+template <class Kernel, bool kNormals>
+inline std::size_t run_blocks8(const RunStreams& s, const float* const b[8], const RunConsts8& c,
+                               uint64_t k, uint64_t k2, std::size_t v, std::size_t end) noexcept {
+  for (;;) {
+    const std::size_t window = std::min(Kernel::kLanes, end - v);
+    const std::size_t n = std::min(Kernel::leading_equal(s.joints + v, window, k),
+                                   Kernel::leading_equal(s.joints2 + v, window, k2));
+    if (n == 0) return v;
+    Kernel::template block8<kNormals>(s, b, c, v, n);
+    v += n;
+    if (n < window || v == end) return v;
+  }
+}
+
+template <class Kernel, bool kNormals>
+void skin_runs8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+                std::size_t end) noexcept {
+  const SkinInput& in = *job.in;
+  const std::size_t total = in.joints.size();
+  RunStreams s{&in.positions.data()->x,
+               kNormals ? &in.normals.data()->x : nullptr,
+               reinterpret_cast<const uint64_t*>(in.joints.data()),
+               &in.weights.data()->x,
+               &job.out_positions->x,
+               kNormals ? &job.out_normals->x : nullptr,
+               job.centers != nullptr ? &job.centers->x : nullptr};
+  s.joints2 = reinterpret_cast<const uint64_t*>(in.joints2.data());
+  s.weights2 = &in.weights2.data()->x;
+  auto equal = [&](std::size_t a, std::size_t b) {
+    return key_at(s.joints, a) == key_at(s.joints, b) &&
+           key_at(s.joints2, a) == key_at(s.joints2, b);
+  };
+  auto skin_run = [&](std::size_t v) {
+    const uint64_t k = key_at(s.joints, v), k2 = key_at(s.joints2, v);
+    const float* b[8];
+    for (int i = 0; i < 4; ++i) {
+      b[i] = packed[(k >> (16 * i)) & 0xffffu].f;
+      b[4 + i] = packed[(k2 >> (16 * i)) & 0xffffu].f;
+    }
+    return Kernel::template run8<kNormals>(s, b, k, k2, v, end);
+  };
+  auto same_from = [&](std::size_t at) {
+    return Kernel::same_as_previous(s.joints, at, total) &
+           Kernel::same_as_previous(s.joints2, at, total);
+  };
+  // As skin_runs: the run holding `begin` counts its vertices before `begin` too.
+  std::size_t v = begin;
+  std::size_t aos = begin;
+  {
+    std::size_t before = 0;
+    while (before < kSkinMinRun8 && before < begin && equal(begin - before - 1, begin)) ++before;
+    std::size_t ahead = 1;
+    while (ahead < kSkinMinRun8 && begin + ahead < total && equal(begin + ahead, begin)) ++ahead;
+    if (before + ahead >= kSkinMinRun8)
+      aos = v = skin_run(begin);
+    else
+      v = std::min(end, begin + ahead);
+  }
+  while (v < end) {
+    v = next_long_run_of<kSkinMinRun8>(same_from, v, end);
+    if (v == end) break;
+    if (aos < v) skin_range8(job, aos, v);
+    aos = v = skin_run(v);
+  }
+  if (aos < end) skin_range8(job, aos, end);
 }
 
 }  // namespace sv::detail

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -43,10 +44,9 @@ struct Case {
   std::vector<Influences> all;  // every vertex's influences, the reference's input
 };
 
-Case make_case(std::size_t vertices, unsigned seed, int most = 8) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.05f, 1.0f);
-  Case c;
+// kBones random rigid bones, every 4th stretched (two-phase skinning), and their palettes.
+void add_bones(Case& c, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   for (std::size_t b = 0; b < kBones; ++b) {
     const glm::vec3 axis = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0, 2));
     glm::mat4 k = glm::mat4_cast(glm::angleAxis(1.3f * u(rng), axis));
@@ -58,6 +58,13 @@ Case make_case(std::size_t vertices, unsigned seed, int most = 8) {
   EXPECT_TRUE(build_normal_palette(c.palette, c.normal_palette));
   c.method.resize(kBones);
   EXPECT_TRUE(build_method_palette(c.palette, c.method));
+}
+
+Case make_case(std::size_t vertices, unsigned seed, int most = 8) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), pos(0.05f, 1.0f);
+  Case c;
+  add_bones(c, rng);
   for (std::size_t v = 0; v < vertices; ++v) {
     c.positions.emplace_back(u(rng), u(rng), u(rng));
     c.normals.push_back(glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0.1f, 0)));
@@ -102,6 +109,59 @@ Case make_case(std::size_t vertices, unsigned seed, int most = 8) {
     c.weights.push_back(w);
     c.joints2.push_back(j2);
     c.weights2.push_back(w2);
+  }
+  return c;
+}
+
+// Vertices laid out as the importer lays out a mesh that keeps 8 (group_vertices_by_bone_set):
+// runs of 1 to 40 vertices that share all their joints, both sets in canonical order (by joint,
+// unused slots last with joint 0). Each run has 1 to 8 influences; each vertex its own weights,
+// the first set's all larger than the second's so that the split keeps the run's sets.
+Case make_runs_case(std::size_t vertices, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), big(0.5f, 1.0f), small(0.05f, 0.45f);
+  Case c;
+  add_bones(c, rng);
+  while (c.positions.size() < vertices) {
+    const std::size_t length = 1 + rng() % 40;
+    const int count = 1 + static_cast<int>(rng() % 8);
+    std::vector<uint16_t> bones(kBones);
+    std::iota(bones.begin(), bones.end(), uint16_t{0});
+    std::shuffle(bones.begin(), bones.end(), rng);
+    const int first = std::min(4, count);
+    std::sort(bones.begin(), bones.begin() + first);
+    std::sort(bones.begin() + first, bones.begin() + count);
+    for (std::size_t r = 0; r < length && c.positions.size() < vertices; ++r) {
+      c.positions.emplace_back(u(rng), u(rng), u(rng));
+      c.normals.push_back(
+          glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0, 0.1f, 0)));
+      c.centers.emplace_back(u(rng), u(rng), u(rng));
+      Influences in;
+      in.count = count;
+      float sum = 0.0f, top4 = 0.0f;
+      for (int i = 0; i < count; ++i) {
+        in.joint[i] = bones[static_cast<std::size_t>(i)];
+        in.weight[i] = i < first ? big(rng) : small(rng);
+        sum += in.weight[i];
+      }
+      for (int i = 0; i < count; ++i) in.weight[i] /= sum;
+      for (int i = 0; i < first; ++i) top4 += in.weight[i];
+      glm::u16vec4 j(0), j2(0);
+      glm::vec4 w(0.0f), w2(0.0f);
+      for (int i = 0; i < first; ++i) {
+        j[i] = in.joint[i];
+        w[i] = in.weight[i] / top4;
+      }
+      for (int i = first; i < count; ++i) {
+        j2[i - 4] = in.joint[i];
+        w2[i - 4] = in.weight[i];
+      }
+      c.all.push_back(in);
+      c.joints.push_back(j);
+      c.weights.push_back(w);
+      c.joints2.push_back(j2);
+      c.weights2.push_back(w2);
+    }
   }
   return c;
 }
@@ -214,6 +274,94 @@ TEST(Skinning8, ZeroSecondSetEqualsFourInfluences) {
 
 TEST(Skinning8, ParallelEqualsOneThread) {
   const Case c = make_case(40000, 3u);
+  WorkerPool pool(3);
+  for (SkinMethod method : kSkinMethods) {
+    SCOPED_TRACE(skin_method_label(method));
+    const std::size_t n = c.positions.size();
+    std::vector<glm::vec3> p1(n), n1(n), p2(n), n2(n);
+    ASSERT_TRUE(skin(method, palettes(c), input(c, true), p1, n1));
+    ASSERT_TRUE(skin_parallel(pool, method, palettes(c), input(c, true), p2, n2));
+    EXPECT_EQ(p1, p2);
+    EXPECT_EQ(n1, n2);
+  }
+}
+
+constexpr SkinIsa kIsas[] = {SkinIsa::Scalar, SkinIsa::Avx2Fma, SkinIsa::Avx512};
+
+// The run kernels (8 bones as constants, 16 or 8 lanes; runs shorter than 3 per vertex) on
+// every instruction set, every method, with normals and without, against the reference.
+TEST(Skinning8, RunsMatchTheReferenceOnEveryInstructionSet) {
+  const Case c = make_runs_case(3000, 21u);
+  const auto bones = reference_bones(c);
+  const std::size_t n = c.positions.size();
+  for (SkinIsa isa : kIsas) {
+    for (SkinMethod method : kSkinMethods) {
+      SCOPED_TRACE(std::string(skin_isa_name(isa)) + " " + skin_method_label(method));
+      std::vector<glm::vec3> p(n), nn(n), q(n);
+      ASSERT_TRUE(skin_isa(isa, method, palettes(c), input(c, true), p, nn));
+      SkinInput positions_only = input(c, true);
+      positions_only.normals = {};
+      ASSERT_TRUE(skin_isa(isa, method, palettes(c), positions_only, q, {}));
+      double worst = 0.0, worst_n = 0.0, worst_q = 0.0;
+      for (std::size_t v = 0; v < n; ++v) {
+        const test::ReferenceVertex r = reference(method, c, bones, v);
+        worst = std::max(worst, glm::length(glm::dvec3(p[v]) - r.position));
+        worst_n = std::max(worst_n, glm::length(glm::dvec3(nn[v]) - r.normal));
+        worst_q = std::max(worst_q, glm::length(glm::dvec3(q[v]) - r.position));
+      }
+      EXPECT_LT(worst, 2e-5);
+      EXPECT_LT(worst_n, 1e-4);
+      EXPECT_LT(worst_q, 2e-5);
+    }
+  }
+}
+
+// By hand: one run of 37 vertices (two whole blocks of 16 and a part, or four of 8 and a part)
+// on 8 bones that all turn 90 degrees about z, bone i moving by (i + 1, 0, 0). Every method then
+// gives R p + sum_i w_i t_i. Weights (0.4 0.3 0.2 0.1) and a second set (0.1 0.05 0.03 0.02):
+// the first set scales by 1 - 0.2 to (0.32 0.24 0.16 0.08), so the shift is
+// 0.32 + 0.48 + 0.48 + 0.32 + 0.5 + 0.3 + 0.21 + 0.16 = 2.77 (4 influences alone: 2.0).
+TEST(Skinning8, HandComputedRunOfEightBones) {
+  Case c;
+  for (int b = 0; b < 8; ++b) {
+    glm::mat4 k(0.0f);
+    k[0] = {0, 1, 0, 0};   // x -> y
+    k[1] = {-1, 0, 0, 0};  // y -> -x
+    k[2] = {0, 0, 1, 0};
+    k[3] = {static_cast<float>(b + 1), 0, 0, 1};
+    c.palette.push_back(k);
+  }
+  c.normal_palette.resize(8);
+  ASSERT_TRUE(build_normal_palette(c.palette, c.normal_palette));
+  c.method.resize(8);
+  ASSERT_TRUE(build_method_palette(c.palette, c.method));
+  for (int v = 0; v < 37; ++v) {
+    c.positions.emplace_back(1.0f + 0.25f * static_cast<float>(v), 2.0f, -0.5f);
+    c.normals.emplace_back(1.0f, 0.0f, 0.0f);
+    c.centers.emplace_back(0.5f, -1.0f, 2.0f);
+    c.joints.emplace_back(0, 1, 2, 3);
+    c.weights.emplace_back(0.4f, 0.3f, 0.2f, 0.1f);
+    c.joints2.emplace_back(4, 5, 6, 7);
+    c.weights2.emplace_back(0.1f, 0.05f, 0.03f, 0.02f);
+  }
+  for (SkinIsa isa : kIsas) {
+    for (SkinMethod method : kSkinMethods) {
+      SCOPED_TRACE(std::string(skin_isa_name(isa)) + " " + skin_method_label(method));
+      std::vector<glm::vec3> p(37), n(37);
+      ASSERT_TRUE(skin_isa(isa, method, palettes(c), input(c, true), p, n));
+      for (std::size_t v = 0; v < 37; ++v) {
+        const glm::vec3 in = c.positions[v];
+        EXPECT_LT(glm::length(p[v] - glm::vec3(-in.y + 2.77f, in.x, in.z)), 2e-5f) << v;
+        EXPECT_LT(glm::length(n[v] - glm::vec3(0, 1, 0)), 1e-5f) << v;
+      }
+    }
+  }
+}
+
+// Runs crossing the split's chunk edges (16384 vertices) skin as on one thread, bit for bit:
+// which path a vertex takes depends on its whole run, not on where a chunk starts.
+TEST(Skinning8, ParallelEqualsOneThreadOnRuns) {
+  const Case c = make_runs_case(50000, 5u);
   WorkerPool pool(3);
   for (SkinMethod method : kSkinMethods) {
     SCOPED_TRACE(skin_method_label(method));
