@@ -113,10 +113,14 @@ struct UiEdits {
 };
 
 // The View combo's names of the view modes, in ViewMode's order (the V key's message too).
-inline constexpr const char* kViewModeLabels[] = {
-    "Shaded",           "Weights (selected joint)", "Dominant joint",   "Influences",
-    "Weight-sum error", "CPU vs GPU difference",    "Method difference",
-    "Weight change (Compare with...)"};
+inline constexpr const char* kViewModeLabels[] = {"Shaded",
+                                                  "Weights (selected joint)",
+                                                  "Dominant joint",
+                                                  "Influences",
+                                                  "Weight-sum error",
+                                                  "CPU vs GPU difference",
+                                                  "Method difference",
+                                                  "Weight change (Compare with...)"};
 inline constexpr int kViewModeCount = static_cast<int>(std::size(kViewModeLabels));
 
 // One frame of UI, between ImGui::NewFrame() and ImGui::Render(), in two halves around the

@@ -2,8 +2,8 @@
 // one unit tall (8 corners, 12 triangles wound counter-clockwise seen from outside: a closed
 // mesh, so the volume figure applies), its bottom corners skinned to "root", its top corners to
 // "tip" (a child of "root" at y = 1), and one clip "turn" that turns "tip" 10 degrees about the
-// vertical over one second (keys at 0 and 1 s). As written by default it breaks no rule; each field below breaks one.
-// A self-contained .gltf (its buffer a data: URI).
+// vertical over one second (keys at 0 and 1 s). As written by default it breaks no rule; each field
+// below breaks one. A self-contained .gltf (its buffer a data: URI).
 #pragma once
 
 #include <cmath>
