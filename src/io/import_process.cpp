@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -144,14 +145,13 @@ std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std:
                                                 std::string* why) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || st.st_size < 0) {
-    *why = std::string("cannot read the importer's output (") + std::strerror(errno) +
-           "); refused";
+    *why = std::string("cannot read the importer's output (") + std::strerror(errno) + "); refused";
     return std::nullopt;
   }
   const auto size = static_cast<uint64_t>(st.st_size);
   if (size > max) {
-    *why = "the importer's output is " + std::to_string(size) + " bytes, more than " +
-           limit_name + "; refused unread";
+    *why = "the importer's output is " + std::to_string(size) + " bytes, more than " + limit_name +
+           "; refused unread";
     return std::nullopt;
   }
   std::vector<uint8_t> bytes(static_cast<std::size_t>(std::min<uint64_t>(size, kModelHeaderBytes)));
@@ -173,6 +173,26 @@ std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std:
 }
 
 }  // namespace
+
+std::vector<std::string> worker_environment(const char* const* parent) {
+  constexpr std::string_view kName = "GLIBC_TUNABLES=";
+  constexpr std::string_view kHugePages = "glibc.malloc.hugetlb=1";
+  std::vector<std::string> env;
+  bool tunables = false;
+  for (const char* const* e = parent; e != nullptr && *e != nullptr; ++e) {
+    std::string entry = *e;
+    if (entry.starts_with(kName)) {
+      tunables = true;
+      if (entry.find("glibc.malloc.hugetlb") == std::string::npos) {
+        if (entry.size() > kName.size()) entry += ':';
+        entry += kHugePages;
+      }
+    }
+    env.push_back(std::move(entry));
+  }
+  if (!tunables) env.push_back(std::string(kName) + std::string(kHugePages));
+  return env;
+}
 
 std::vector<std::string> worker_places(const std::string& self) {
   const std::filesystem::path dir = std::filesystem::path(self).parent_path();
@@ -311,7 +331,11 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), environ);
+  std::vector<std::string> env = worker_environment(environ);
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(output_write);
