@@ -87,14 +87,24 @@ std::string compare_files(const Options& o, std::string* a, std::string* b) {
   return std::string();
 }
 
-std::string compare_with(const Options& options, const Model& a, const std::string& b_path,
-                         RigComparison* out) {
+namespace {
+
+// B, the other version, read as A is (the worker, the cache, the same import options) but
+// alone: the animations, joint map and clip ranges given for A are not B's.
+ImportResult import_other_version(const Options& options, const std::string& b_path) {
   Options ob = options;
   ob.model = b_path;
   ob.anims.clear();
   ob.joint_map.clear();
   ob.ranges.clear();
-  ImportResult rb = import_character(ob);
+  return import_character(ob);
+}
+
+}  // namespace
+
+std::string compare_with(const Options& options, const Model& a, const std::string& b_path,
+                         RigComparison* out) {
+  ImportResult rb = import_other_version(options, b_path);
   if (!rb.ok()) return rb.error;
   *out = compare_rigs(a, *rb.model);
   return std::string();
@@ -318,12 +328,7 @@ int run_compare(const Options& options) {
     print_error_line(ra.error);
     return kExitBadInput;
   }
-  Options ob = options;
-  ob.model = b_path;
-  ob.anims.clear();
-  ob.joint_map.clear();
-  ob.ranges.clear();
-  ImportResult rb = import_character(ob);
+  ImportResult rb = import_other_version(options, b_path);
   if (!rb.ok()) {
     print_error_line(rb.error);
     return kExitBadInput;

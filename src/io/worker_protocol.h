@@ -33,10 +33,11 @@ inline constexpr int kExitWriteFailed = 74;  // the result could not be written
 // (prints 200 KiB to stdout and stderr, then imports normally), "huge-output" (a sparse 3 GiB
 // result with a header that states that size), "huge-garbage" (the same with a garbage header),
 // "sandbox-probe" (tries, from inside the sandbox, to read outside the model's folder, write,
-// exec, open sockets and ptrace, and writes what happened as its error line: worker_main.cpp). "FAULT:TEXT" misbehaves only for
-// a model whose path (or label) contains TEXT: a window can open a good file, then a bad one.
-// Items separated by commas ("segv:crash,hang:hang") each apply to their own files; the first
-// that applies wins (`skinview check` meets a crashing and a hanging file in one run).
+// exec, open sockets and ptrace, and writes what happened as its error line: worker_main.cpp).
+// "FAULT:TEXT" misbehaves only for a model whose path (or label) contains TEXT: a window can open a
+// good file, then a bad one. Items separated by commas ("segv:crash,hang:hang") each apply to their
+// own files; the first that applies wins (`skinview check` meets a crashing and a hanging file in
+// one run).
 inline constexpr const char* kFaultVariable = "SKINVIEW_IMPORT_FAULT";
 
 }  // namespace sv::worker

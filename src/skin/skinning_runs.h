@@ -45,6 +45,19 @@ struct RunStreams {
   const float* weights2 = nullptr;
 };
 
+// The first set's streams of `job` (normals only with kNormals).
+template <bool kNormals>
+RunStreams run_streams(const SkinJob& job) noexcept {
+  const SkinInput& in = *job.in;
+  return RunStreams{&in.positions.data()->x,
+                    kNormals ? &in.normals.data()->x : nullptr,
+                    reinterpret_cast<const uint64_t*>(in.joints.data()),
+                    &in.weights.data()->x,
+                    &job.out_positions->x,
+                    kNormals ? &job.out_normals->x : nullptr,
+                    job.centers != nullptr ? &job.centers->x : nullptr};
+}
+
 inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
   uint64_t k;
   std::memcpy(&k, keys + v, sizeof k);
@@ -102,13 +115,7 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                std::size_t end) noexcept {
   const SkinInput& in = *job.in;
   const std::size_t total = in.joints.size();
-  const RunStreams s{&in.positions.data()->x,
-                     kNormals ? &in.normals.data()->x : nullptr,
-                     reinterpret_cast<const uint64_t*>(in.joints.data()),
-                     &in.weights.data()->x,
-                     &job.out_positions->x,
-                     kNormals ? &job.out_normals->x : nullptr,
-                     job.centers != nullptr ? &job.centers->x : nullptr};
+  const RunStreams s = run_streams<kNormals>(job);
   // Skins the run of key k from v (a run's first vertex, or `begin`) until it ends or the
   // range does; returns the vertex after it.
   auto skin_run = [&](std::size_t v, uint64_t k) {
@@ -201,13 +208,7 @@ void skin_runs8(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                 std::size_t end) noexcept {
   const SkinInput& in = *job.in;
   const std::size_t total = in.joints.size();
-  RunStreams s{&in.positions.data()->x,
-               kNormals ? &in.normals.data()->x : nullptr,
-               reinterpret_cast<const uint64_t*>(in.joints.data()),
-               &in.weights.data()->x,
-               &job.out_positions->x,
-               kNormals ? &job.out_normals->x : nullptr,
-               job.centers != nullptr ? &job.centers->x : nullptr};
+  RunStreams s = run_streams<kNormals>(job);
   s.joints2 = reinterpret_cast<const uint64_t*>(in.joints2.data());
   s.weights2 = &in.weights2.data()->x;
   auto equal = [&](std::size_t a, std::size_t b) {
