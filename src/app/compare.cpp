@@ -106,8 +106,8 @@ std::string compare_with(const Options& options, const Model& a, const std::stri
                          RigComparison* out) {
   ImportResult rb = import_other_version(options, b_path);
   if (!rb.ok()) return rb.error;
-  *out = compare_rigs(a, *rb.model);
-  return std::string();
+  *out = compare_rigs(a, *rb.model, {}, kCommandLineCompareBudget);
+  return out->status == CompareStatus::Done ? std::string() : out->problem;
 }
 
 std::string compare_text(const RigComparison& r, const Model& a, const Model& b,
@@ -333,7 +333,11 @@ int run_compare(const Options& options) {
     print_error_line(rb.error);
     return kExitBadInput;
   }
-  const RigComparison r = compare_rigs(*ra.model, *rb.model);
+  const RigComparison r = compare_rigs(*ra.model, *rb.model, {}, kCommandLineCompareBudget);
+  if (r.status != CompareStatus::Done) {
+    print_error_line(r.problem);
+    return kExitBadInput;
+  }
   std::cout << (options.json ? compare_json(r, *ra.model, *rb.model, a_path, b_path)
                              : compare_text(r, *ra.model, *rb.model, a_path, b_path));
   std::cout.flush();

@@ -29,17 +29,27 @@
 
 #include <string>
 
+#include "skin/rig_compare.h"
+
 namespace sv {
 
 struct Model;
 struct Options;
-struct RigComparison;
+
+// The command line's budget is the window's (CompareBudget's defaults, skin/rig_compare.h), not a
+// larger one: they already hold any two models within the importer's limits in vertices and keys,
+// and what they refuse (the quadratic cases: joints without namesakes on both sides by the
+// thousand, thousands of clips over thousands of joints, a search tree defeated by equidistant
+// points) is what a hostile file makes, and a script comparing the files of a library (CI, as
+// `skinview check` does) would hang on it as surely as the window would freeze.
+inline constexpr CompareBudget kCommandLineCompareBudget{};
 
 // Which two files: `--compare A B`, or MODEL with `--compare B`. "" or the one-line reason.
 std::string compare_files(const Options& options, std::string* a, std::string* b);
 
-// Reads B for a comparison with A's options (no --anim: those are A's) and compares. "" or the
-// one-line reason (B could not be read).
+// Reads B for a comparison with A's options (no --anim: those are A's) and compares (within
+// kCommandLineCompareBudget). "" or the one-line reason (B could not be read, or the comparison
+// was over the budget: RigComparison::problem).
 std::string compare_with(const Options& options, const Model& a, const std::string& b_path,
                          RigComparison* out);
 
@@ -50,7 +60,8 @@ std::string compare_json(const RigComparison& r, const Model& a, const Model& b,
                          const std::string& a_name, const std::string& b_name);
 
 // --compare: prints the report; 0 when compared (--fail-on-diff: 1 when they differ), 2 with a
-// one-line message when either file cannot be read.
+// one-line message when either file cannot be read or the comparison is over the budget
+// ("comparison too large: ...").
 int run_compare(const Options& options);
 
 }  // namespace sv

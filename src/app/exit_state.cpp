@@ -213,7 +213,7 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
       << ",\"rect\":" << rect(m.rect.x, m.rect.y, m.rect.w, m.rect.h) << "}";
     first = false;
   }
-  o << "],\"recent\":[";
+  o << "],\"pathBox\":" << quoted(st.files.open_path) << ",\"recent\":[";
   first = true;
   for (const std::string& p : st.files.recent) {
     if (p.empty()) continue;
@@ -231,15 +231,22 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   o << ",\"watch\":{\"on\":" << (in.watching ? "true" : "false") << ",\"files\":" << in.watched
     << ",\"reloads\":" << in.reloads << "}";
   // "Compare with..." (skin/rig_compare.h): what the weight-change view shows; null when none.
+  // "pending" tells a test that waits for a comparison the run still going from the run done.
   const RigComparison* cmp = scene != nullptr ? scene->jobs.comparison.get() : nullptr;
-  if (cmp == nullptr) {
+  if (cmp == nullptr && in.comparing.empty()) {
     o << ",\"comparison\":null";
   } else {
-    o << ",\"comparison\":{\"with\":" << quoted(scene->jobs.compared_with)
-      << ",\"compared\":" << cmp->vertices_compared << ",\"changed\":" << cmp->vertices_changed
-      << ",\"maxChange\":" << number(cmp->max_change) << ",\"moved\":" << cmp->moved.size()
-      << ",\"renamed\":" << cmp->renamed.size() << ",\"added\":" << cmp->added.size()
-      << ",\"removed\":" << cmp->removed.size() << "}";
+    o << ",\"comparison\":{\"pending\":" << b(!in.comparing.empty())
+      << ",\"comparing\":" << quoted(in.comparing) << ",\"with\":";
+    if (cmp == nullptr) {
+      o << "null";
+    } else {
+      o << quoted(scene->jobs.compared_with) << ",\"compared\":" << cmp->vertices_compared
+        << ",\"changed\":" << cmp->vertices_changed << ",\"maxChange\":" << number(cmp->max_change)
+        << ",\"moved\":" << cmp->moved.size() << ",\"renamed\":" << cmp->renamed.size()
+        << ",\"added\":" << cmp->added.size() << ",\"removed\":" << cmp->removed.size();
+    }
+    o << "}";
   }
   o << "}\n";
   const std::string tmp = path + ".tmp";

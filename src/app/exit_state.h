@@ -27,14 +27,19 @@
 //    "joints":[{"name":S,"x":X,"y":Y,"inFront":B}]  (each joint's position now, framebuffer
 //              pixels from the top-left, projected as the viewport draws it),
 //    "landmarks":[{"name":S,"index":I,"rect":[x,y,w,h]}]  (display units; ui/landmarks.h),
-//    "recent":[PATH,...],
+//    "pathBox":S (the File section's path box), "recent":[PATH,...],
 //    "recording":{"running":B,"written":N,"total":N,"message":S,"error":B}  (the Record control),
 //    "exported":S (the last "Export pose (.glb)"'s message),
 //    "screenshot":S (the last picture F12 saved, "" none), "toast":S (the viewport's last brief
 //    message, "" none; kept after it fades so a test on a loaded machine never races its 2.5 s),
 //    "toastVisible":B (it is on screen now), "framingPending":B (the camera frames the rest pose
 //    until the clip's bounds, a job, are known: app/camera_control.h AutoFrame),
-//    "watch":{"on":B,"files":N,"reloads":N} (live reload: the files watched, the reloads done)}
+//    "watch":{"on":B,"files":N,"reloads":N} (live reload: the files watched, the reloads done),
+//    "comparison":null (none shown, none in progress) | {"pending":B (a comparison in progress:
+//              its file read or compared, off the frame thread), "comparing":S (that file, ""
+//              none), "with":S|null (the file of the comparison shown; null: none yet), and with
+//              one shown its figures: "compared":N, "changed":N (vertices), "maxChange":F,
+//              "moved":N, "renamed":N, "added":N, "removed":N (joints)}}
 #pragma once
 
 #include <cstddef>
@@ -75,6 +80,7 @@ struct ExitState {
   bool watching = false;         // live reload (app/file_watch.h)
   std::size_t watched = 0;       // files it watches
   int reloads = 0;               // reloads of the model shown
+  std::string comparing;         // "Compare with..."'s file being read or compared ("" none)
   // The window's frames (app/frame.h): the last frame's index, clip and time, the true frame
   // rate and the real-time ratio ("frameIndex", "frameTime", "fps", "realtime"); null: none.
   const FrameState* frames = nullptr;

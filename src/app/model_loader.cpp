@@ -16,7 +16,7 @@ void ModelLoader::finish_store() {
   if (store_.valid()) store_.wait();
 }
 
-std::string ModelLoader::start(const std::string& path) {
+void ModelLoader::cancel() {
   process_.cancel();
   if (lookup_.valid()) lookup_.wait();  // bounded: a local file of at most kMaxFileBytes
   lookup_ = {};
@@ -24,6 +24,10 @@ std::string ModelLoader::start(const std::string& path) {
   if (animations_job_.valid()) animations_job_.wait();
   animations_job_ = {};
   key_.clear();
+}
+
+std::string ModelLoader::start(const std::string& path) {
+  cancel();
   path_ = path;
   started_ = std::chrono::steady_clock::now();
   if (import_cache_enabled(options_)) {

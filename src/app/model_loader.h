@@ -42,6 +42,9 @@ class ModelLoader {
   // Starts reading `path`; a read in progress is cancelled first (its child killed). Returns ""
   // or, when no child could be started, why.
   std::string start(const std::string& path);
+  // Cancels the read in progress, if any (as start does before its read): poll() then returns
+  // nothing until the next start.
+  void cancel();
 
   bool busy() const noexcept {
     return lookup_.valid() || process_.running() || animations_job_.valid();

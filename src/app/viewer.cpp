@@ -81,6 +81,10 @@ struct Status {
   bool export_error = false;
   std::size_t watched = 0;  // files live reload watches (0: off)
   int reloads = 0;          // live reloads of the model shown that succeeded
+  // "Compare with...": the file being read or compared with ("" when none) and since when.
+  std::string comparing;
+  Clock::time_point comparing_since{};
+  double comparing_seconds = 0.0;
 };
 
 // The window's Record control draws this long per UI frame at most (one recorded frame at least):
@@ -107,6 +111,8 @@ ui::StatusView status_view(const Status& st, const FrameState& frames,
   v.load.shader_warnings = st.shader_warnings;
   v.load.watched = st.watched;
   v.load.reloads = st.reloads;
+  v.load.comparing = st.comparing;
+  v.load.comparing_seconds = st.comparing_seconds;
   // The true durations of the frames drawn (frame.h: never clamped).
   v.frame_times = std::span<const float>(frames.wall.data(), frames.wall.size());
   v.frame_newest = frames.next;
@@ -166,9 +172,16 @@ class Viewer final : public WindowFrameHooks {
   // "Add animations...": the open model read again (a model-cache hit) with `file`'s clips added.
   void add_animations(const std::string& file);
   // "Compare with...": `file` read by a loader of its own (the model shown stays), then compared
-  // with the model shown (skin/rig_compare.h); the weight-change view shows the result.
+  // with the model shown off the frame thread (Scene::start_comparison: bounded in counts,
+  // cancellable); the weight-change view shows the result once it is done. A comparison in
+  // progress (its read or its run) is cancelled first.
   void compare_with(const std::string& file);
+  // Once a frame: starts the comparison when the file has been read, adopts it when done, says
+  // why when it could not be made.
   void finish_compare();
+  // Cancels the comparison in progress, its read or its run (another model is being opened).
+  // True when there was one.
+  bool cancel_compare();
   // The comparison of the model shown with the file last compared with (kept for the reloads of
   // the same model: a live reload or added clips compare again).
   void compare_again();
@@ -210,6 +223,7 @@ class Viewer final : public WindowFrameHooks {
   std::unique_ptr<ModelLoader> compare_loader_;  // "Compare with..."'s file, read as any model
   std::shared_ptr<const Model> compare_b_;       // the file compared with, once read
   std::string compare_b_path_;
+  bool compare_asked_ = false;  // the comparison in progress is the user's: show it when done
   std::unique_ptr<Scene> scene_;
   OrbitCamera camera_;
   CameraControl camera_control_;  // the mouse's moves and the view history (camera_control.h)
@@ -252,6 +266,8 @@ void update_font(ui::FontGlyphs& glyphs, const ui::ViewerState& state, const Sce
 }
 
 void Viewer::open(const std::string& path) {
+  if (cancel_compare())
+    ui::show_toast(state_.toast, "Comparison cancelled: another model is being opened");
   // Animations added to the previous model were for its skeleton: another file starts without.
   // So were --range's: the sidecar beside the new file brings its own ranges.
   AnimationSources sources = loader_->animations();
@@ -277,47 +293,79 @@ void Viewer::add_animations(const std::string& file) {
 
 void Viewer::compare_with(const std::string& file) {
   if (!scene_ || file.empty()) return;
+  cancel_compare();
+  status_.comparing = file;
+  status_.comparing_since = Clock::now();
+  compare_asked_ = true;
   status_.load_error = compare_loader_->start(file);
-  if (!status_.load_error.empty()) print_error_line(status_.load_error);
+  if (!status_.load_error.empty()) {
+    status_.comparing.clear();
+    compare_asked_ = false;
+    print_error_line(status_.load_error);
+  }
+}
+
+bool Viewer::cancel_compare() {
+  const bool running = compare_loader_->busy() || (scene_ && scene_->comparison_pending());
+  compare_loader_->cancel();
+  if (scene_) scene_->jobs.compare_job.stop();
+  status_.comparing.clear();
+  compare_asked_ = false;
+  return running;
 }
 
 void Viewer::compare_again() {
   if (!scene_ || !compare_b_) return;
-  scene_->jobs.comparison =
-      std::make_shared<const RigComparison>(compare_rigs(scene_->doc.model, *compare_b_));
-  scene_->jobs.compared_with = compare_b_path_;
+  scene_->start_comparison(compare_b_, compare_b_path_);
+  if (status_.comparing.empty()) {
+    status_.comparing = compare_b_path_;
+    status_.comparing_since = Clock::now();
+  }
 }
 
 void Viewer::finish_compare() {
-  if (compare_loader_->busy()) {
-    status_.loading = compare_loader_->path();
-    status_.loading_seconds = compare_loader_->elapsed_seconds();
+  if (!status_.comparing.empty())
+    status_.comparing_seconds =
+        std::chrono::duration<double>(Clock::now() - status_.comparing_since).count();
+  if (std::optional<ModelLoader::Finished> done = compare_loader_->poll()) {
+    std::string error;
+    if (!done->result.ok()) {
+      error = done->result.error;
+    } else if (std::string e = done->result.model->validate(); !e.empty()) {
+      error = done->path + ": " + e;
+    } else if (scene_) {
+      compare_b_ = std::make_shared<const Model>(std::move(*done->result.model));
+      compare_b_path_ = done->path;
+      compare_again();
+    }
+    if (!error.empty()) {
+      status_.comparing.clear();
+      compare_asked_ = false;
+      status_.load_error = "Compare failed: " + error;
+      print_error_line(status_.load_error);
+      ui::show_toast_error(state_.toast, "Compare failed (see File)");
+    }
   }
-  std::optional<ModelLoader::Finished> done = compare_loader_->poll();
-  if (!done) return;
-  status_.loading.clear();
-  if (!done->result.ok()) {
-    status_.load_error = "Compare failed: " + done->result.error;
+  if (!scene_) return;
+  std::optional<Scene::ComparisonEnd> end = scene_->poll_comparison();
+  if (!end) return;
+  const bool asked = std::exchange(compare_asked_, false);
+  status_.comparing.clear();
+  if (end->status == CompareStatus::TooLarge) {
+    // A file too large to compare in the budget: said where a failed read is, the model stays.
+    status_.load_error = "Compare failed: " + end->with + ": " + end->problem;
     print_error_line(status_.load_error);
     ui::show_toast_error(state_.toast, "Compare failed (see File)");
     return;
   }
-  if (!scene_) return;
-  if (std::string e = done->result.model->validate(); !e.empty()) {
-    status_.load_error = "Compare failed: " + done->path + ": " + e;
-    print_error_line(status_.load_error);
-    return;
-  }
+  if (end->status != CompareStatus::Done || !asked) return;  // cancelled, or a reload's again
   status_.load_error.clear();
-  compare_b_ = std::make_shared<const Model>(std::move(*done->result.model));
-  compare_b_path_ = done->path;
-  compare_again();
   state_.render.view = ViewMode::WeightChange;
   const RigComparison& c = *scene_->jobs.comparison;
   ui::show_toast(state_.toast,
                  "Compared with %s: %llu of %llu vertices' weights changed; joints: %zu moved, "
                  "%zu renamed, %zu added, %zu removed; clips: %zu changed",
-                 compare_b_path_.c_str(), static_cast<unsigned long long>(c.vertices_changed),
+                 end->with.c_str(), static_cast<unsigned long long>(c.vertices_changed),
                  static_cast<unsigned long long>(c.vertices_compared), c.moved.size(),
                  c.renamed.size(), c.added.size(), c.removed.size(), c.clips_changed.size());
 }
@@ -340,8 +388,10 @@ bool Viewer::adopt(ImportResult&& result, const std::string& path, Adopt how) {
   status_.load_error.clear();
   recorder_.cancel();  // it recorded the previous model: stop where it is
   renderer_.prepare(scene_->doc.model);
-  // Another file is not the model compared; the same one read again is compared again.
+  // Another file is not the model compared; the same one read again is compared again (a
+  // comparison in progress with it too: the previous scene's run went with that scene).
   if (how == Adopt::Open) {
+    cancel_compare();  // asked for while this file was read: it was for the previous model
     compare_b_.reset();
     compare_b_path_.clear();
   } else {
@@ -521,6 +571,11 @@ void Viewer::apply_edits(const ui::UiEdits& edits) {
   if (edits.open) open(state_.files.open_path);
   if (edits.add_animations) add_animations(state_.files.open_path);
   if (edits.compare) compare_with(state_.files.open_path);
+  // The path box names the open model again: the file whose clips were added, or the one compared
+  // with, is not open (the File section names the latter: "Compared with: NAME").
+  if ((edits.add_animations || edits.compare) && scene_)
+    std::snprintf(state_.files.open_path, sizeof(state_.files.open_path), "%s",
+                  scene_->doc.path.c_str());
   if (edits.save_range) save_range();
   if (edits.quit) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   if (scene_ && edits.up_axis) {
@@ -654,7 +709,11 @@ void Viewer::before_frame(const ui::UiEdits& key_edits) {
   }
 }
 
-ui::StatusView Viewer::status() { return status_view(status_, frames_, &recorder_.progress()); }
+ui::StatusView Viewer::status() {
+  ui::StatusView v = status_view(status_, frames_, &recorder_.progress());
+  if (scene_ && scene_->jobs.comparison) v.load.compared_with = scene_->jobs.compared_with;
+  return v;
+}
 
 void Viewer::after_panels(const ui::UiEdits& panel_edits, const Frame* frame) {
   if (scene_ && frame != nullptr) {
@@ -740,6 +799,7 @@ void Viewer::write_state_files(const WindowProbe& probe, bool redraw) {
   s.watching = watching_;
   s.watched = status_.watched;
   s.reloads = status_.reloads;
+  s.comparing = status_.comparing;
   s.frames = &frames_;
   probe.write(s, fw, fh);
 }

@@ -144,6 +144,42 @@ const VolumeFigures* Scene::wait_for_volume(int32_t clip) {
   return v;
 }
 
+void start_comparison(SceneJobs::CompareJob& job, const Model& a, std::shared_ptr<const Model> b,
+                      std::string with, const CompareBudget& budget) {
+  job.stop();          // another version, or the same again: the run in progress is not wanted now
+  job.cancel = false;  // set by hand on a run that ended before it was collected
+  job.b = std::move(b);
+  job.with = std::move(with);
+  job.thread = std::thread([&job, &a, budget] {
+    job.result = compare_rigs(a, *job.b, {}, budget, &job.cancel);
+    job.done = true;
+    job.done.notify_all();
+  });
+}
+
+std::optional<RigComparison> collect_comparison(SceneJobs::CompareJob& job) {
+  if (!job.running() || !job.done) return std::nullopt;
+  job.thread.join();
+  job.done = false;
+  return std::move(job.result);
+}
+
+void Scene::start_comparison(std::shared_ptr<const Model> b, std::string with,
+                             const CompareBudget& budget) {
+  sv::start_comparison(jobs.compare_job, doc.model, std::move(b), std::move(with), budget);
+}
+
+std::optional<Scene::ComparisonEnd> Scene::poll_comparison() {
+  std::optional<RigComparison> r = collect_comparison(jobs.compare_job);
+  if (!r) return std::nullopt;
+  ComparisonEnd end{r->status, r->problem, jobs.compare_job.with};
+  if (r->status == CompareStatus::Done) {
+    jobs.comparison = std::make_shared<const RigComparison>(std::move(*r));
+    jobs.compared_with = jobs.compare_job.with;
+  }
+  return end;
+}
+
 void set_blend(Scene& scene, const LayerStack& blend, double clock) {
   scene.play.stack = from_stack(scene.doc.model, blend, clock, scene.play.player);
 }

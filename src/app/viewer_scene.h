@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -125,6 +126,16 @@ struct SceneJobs {
   // file's path; null when none. The weight-change view paints it (app/difference_view.h).
   std::shared_ptr<const RigComparison> comparison;
   std::string compared_with;
+  // The comparison in progress (start_comparison): the other version (shared with the window,
+  // which keeps it to compare a reloaded model again) and its path, read by the thread; the
+  // thread writes only `result`. Adopted as `comparison` once done (Scene::poll_comparison).
+  struct CompareJob : BackgroundJob {
+    std::shared_ptr<const Model> b;
+    std::string with;
+    RigComparison result;
+    ~CompareJob() { stop(); }
+  };
+  CompareJob compare_job;
   // Last: destroyed first, cancelled and joined before the centres it may read go.
   VolumeJob volume_job;
 };
@@ -169,6 +180,22 @@ struct Scene {
   // As volume_of, waiting for the run (pictures with --ui: no "measuring" in a picture).
   const VolumeFigures* wait_for_volume(int32_t clip);
   bool volume_pending() const noexcept { return jobs.volume_job.running(); }
+  // "Compare with...": compares this document (A) with `b` off the frame thread (skin/
+  // rig_compare.h, within CompareBudget's counts, cancellable); a comparison in progress is
+  // cancelled first. The comparison shown stays until the new one is adopted.
+  void start_comparison(std::shared_ptr<const Model> b, std::string with,
+                        const CompareBudget& budget = {});
+  // How a comparison run ended: its status and problem (RigComparison) and B's path.
+  struct ComparisonEnd {
+    CompareStatus status = CompareStatus::Done;
+    std::string problem;
+    std::string with;
+  };
+  // Once a frame, never waiting: when the run has ended, adopts it as jobs.comparison if it is
+  // done (a cancelled or over-budget one leaves the comparison shown as it was) and says how it
+  // ended; nothing while it runs or when none was started.
+  std::optional<ComparisonEnd> poll_comparison();
+  bool comparison_pending() const noexcept { return jobs.compare_job.running(); }
   // The task whose centres skin with `influences` (4 or 8).
   CenterTask& centers_for(int influences) noexcept {
     return influences == 8 && doc.has_influences8 ? jobs.centers8 : jobs.centers;
@@ -177,6 +204,16 @@ struct Scene {
     return influences == 8 && doc.has_influences8 ? jobs.centers8 : jobs.centers;
   }
 };
+
+// The comparison job without a scene (Scene::start_comparison and poll_comparison call these; a
+// test with no GL context calls them on a model of its own): starts comparing `a` with `b` on the
+// job's thread, a run in progress cancelled and joined first (it polls the flag in every loop).
+// `a` must outlive the run (a scene's document does: the scene joins its jobs first).
+void start_comparison(SceneJobs::CompareJob& job, const Model& a, std::shared_ptr<const Model> b,
+                      std::string with, const CompareBudget& budget = {});
+// The run's outcome once it has ended (the thread joined, the job idle again); nothing while it
+// runs or when idle. Never blocks.
+std::optional<RigComparison> collect_comparison(SceneJobs::CompareJob& job);
 
 // Sets the scene's skinning method for the next pose (run_frame's jobs stage): CoR starts the
 // centres' task on first use and skins with LBS until they are known (then uploads them to the GPU

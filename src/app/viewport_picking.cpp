@@ -120,6 +120,7 @@ void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const Vie
   legend.joint_colors = state.joint_colors;
   legend.comparison = scene.jobs.comparison.get();
   legend.compared_with = scene.jobs.compared_with;
+  if (scene.comparison_pending()) legend.comparing = scene.jobs.compare_job.with;
   if (is_difference_view(options.view) && scene.frame.difference.view == options.view) {
     legend.difference = &scene.frame.difference.stats;
     legend.problem = scene.frame.difference.problem;

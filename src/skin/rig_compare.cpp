@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -124,14 +126,18 @@ class NearestPoints {
     std::iota(order_.begin(), order_.end(), 0u);
     build(0, order_.size(), 0);
   }
-  // The nearest point's index and its squared distance; -1 for an empty set.
-  int64_t nearest(const glm::vec3& p, double* distance2) const {
+  // The nearest point's index and its squared distance; -1 for an empty set. Every node visited
+  // counts a step (steps(), over all queries); past `max_steps` the search gives up (the answer is
+  // then not the nearest: the caller stops).
+  int64_t nearest(const glm::vec3& p, double* distance2, uint64_t max_steps) const {
     best_ = -1;
     best_d2_ = std::numeric_limits<double>::infinity();
+    max_steps_ = max_steps;
     search(p, 0, order_.size(), 0);
     *distance2 = best_d2_;
     return best_;
   }
+  uint64_t steps() const noexcept { return steps_; }
 
  private:
   void build(std::size_t lo, std::size_t hi, int axis) {
@@ -145,7 +151,8 @@ class NearestPoints {
     build(mid + 1, hi, (axis + 1) % 3);
   }
   void search(const glm::vec3& p, std::size_t lo, std::size_t hi, int axis) const {
-    if (lo >= hi) return;
+    if (lo >= hi || steps_ > max_steps_) return;
+    ++steps_;
     const std::size_t mid = lo + (hi - lo) / 2;
     const uint32_t i = order_[mid];
     const glm::dvec3 d = glm::dvec3(points_[i]) - glm::dvec3(p);
@@ -166,33 +173,92 @@ class NearestPoints {
   std::vector<uint32_t> order_;
   mutable int64_t best_ = -1;
   mutable double best_d2_ = 0.0;
+  mutable uint64_t steps_ = 0;
+  mutable uint64_t max_steps_ = 0;
 };
 
-void compare_joints(const Model& a, const Model& b, RigComparison& r) {
+// The comparison's budget and cancel flag, and why it stopped.
+struct Run {
+  Run(const CompareBudget& b, const std::atomic<bool>* c) : budget(b), cancel(c) {}
+  const CompareBudget& budget;
+  const std::atomic<bool>* cancel;
+  CompareStatus status = CompareStatus::Done;
+  std::string problem;
+
+  bool stopped() const noexcept { return status != CompareStatus::Done; }
+  // Polled in every loop: true (and stopped) once the caller cancelled.
+  bool cancelled() {
+    if (status == CompareStatus::Done && cancel != nullptr &&
+        cancel->load(std::memory_order_relaxed)) {
+      status = CompareStatus::Cancelled;
+      problem = "comparison cancelled";
+    }
+    return stopped();
+  }
+  // True (and stopped, "comparison too large: COUNT WHAT over the budget of LIMIT") when `count`
+  // is over `limit`.
+  bool over(uint64_t count, uint64_t limit, const std::string& what) {
+    if (count <= limit) return false;
+    status = CompareStatus::TooLarge;
+    problem = "comparison too large: " + std::to_string(count) + " " + what +
+              " over the budget of " + std::to_string(limit);
+    return true;
+  }
+};
+
+// Where each name first appears (a later namesake is not matched, as Skeleton::find).
+template <class Name>
+std::unordered_map<std::string_view, int32_t> first_of(std::size_t n, Name name) {
+  std::unordered_map<std::string_view, int32_t> at;
+  at.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) at.emplace(name(i), static_cast<int32_t>(i));
+  return at;
+}
+
+std::string mesh_label(const Model& m, std::size_t i) {
+  return "[" + std::to_string(i) + "] '" + m.meshes[i].name + "'";
+}
+
+bool compare_joints(const Model& a, const Model& b, RigComparison& r, Run& run) {
   const Skeleton& sa = a.skeleton;
   const Skeleton& sb = b.skeleton;
   r.b_of_a.assign(sa.size(), -1);
   std::vector<int32_t> a_of_b(sb.size(), -1);
-  for (std::size_t i = 0; i < sa.size(); ++i) {
-    const int32_t j = sb.find(sa.names[i]);
-    if (j >= 0 && a_of_b[static_cast<std::size_t>(j)] < 0) {
-      r.b_of_a[i] = j;
-      a_of_b[static_cast<std::size_t>(j)] = static_cast<int32_t>(i);
+  {
+    const auto in_b =
+        first_of(sb.size(), [&](std::size_t j) { return std::string_view(sb.names[j]); });
+    for (std::size_t i = 0; i < sa.size(); ++i) {
+      const auto it = in_b.find(sa.names[i]);
+      if (it != in_b.end() && a_of_b[static_cast<std::size_t>(it->second)] < 0) {
+        r.b_of_a[i] = it->second;
+        a_of_b[static_cast<std::size_t>(it->second)] = static_cast<int32_t>(i);
+      }
     }
   }
+  std::vector<int32_t> unmatched_b;
+  for (std::size_t j = 0; j < sb.size(); ++j)
+    if (a_of_b[j] < 0) unmatched_b.push_back(static_cast<int32_t>(j));
+  uint64_t unmatched_a = 0;
+  for (int32_t j : r.b_of_a) unmatched_a += j < 0 ? 1 : 0;
+  if (run.over(unmatched_a * unmatched_b.size(), run.budget.joint_pairs,
+               "joint pairs to try as renames (" + std::to_string(unmatched_a) + " of A's x " +
+                   std::to_string(unmatched_b.size()) + " of B's joints without a namesake)"))
+    return false;
   const double units = r.translation_tolerance();
   // Renamed: parents first, so a chain renamed whole is found joint by joint.
   for (std::size_t i = 0; i < sa.size(); ++i) {
     if (r.b_of_a[i] >= 0) continue;
+    if (run.cancelled()) return false;
     const int32_t pa = sa.parents[i];
     const int32_t want_parent = pa < 0 ? -1 : r.b_of_a[static_cast<std::size_t>(pa)];
     if (pa >= 0 && want_parent < 0) continue;  // a removed parent: no place to compare
-    for (std::size_t j = 0; j < sb.size(); ++j) {
+    for (int32_t jb : unmatched_b) {
+      const std::size_t j = static_cast<std::size_t>(jb);
       if (a_of_b[j] >= 0 || sb.parents[j] != want_parent) continue;
       if (beyond(transform_delta(sa.rest[i], sb.rest[j]), r.tolerances, units)) continue;
-      r.b_of_a[i] = static_cast<int32_t>(j);
+      r.b_of_a[i] = jb;
       a_of_b[j] = static_cast<int32_t>(i);
-      r.renamed.push_back({static_cast<int32_t>(i), static_cast<int32_t>(j)});
+      r.renamed.push_back({static_cast<int32_t>(i), jb});
       break;
     }
   }
@@ -203,6 +269,7 @@ void compare_joints(const Model& a, const Model& b, RigComparison& r) {
   for (std::size_t i = 0; i < sa.size(); ++i) {
     const int32_t j = r.b_of_a[i];
     if (j < 0) continue;
+    if ((i & 1023) == 0 && run.cancelled()) return false;
     MovedJoint m;
     m.a = static_cast<int32_t>(i);
     m.b = j;
@@ -212,9 +279,27 @@ void compare_joints(const Model& a, const Model& b, RigComparison& r) {
     if (beyond(m.rest, r.tolerances, units) || beyond(m.bind, r.tolerances, units))
       r.moved.push_back(m);
   }
+  return true;
 }
 
-void compare_weights(const Model& a, const Model& b, RigComparison& r) {
+// Pairs the items of A with B's by name: the first of B's namesakes not taken yet; -1 where none.
+template <class NameA, class NameB>
+std::vector<int32_t> pair_by_name(std::size_t na, std::size_t nb, NameA name_a, NameB name_b) {
+  std::vector<int32_t> b_of(na, -1);
+  std::unordered_map<std::string_view, std::vector<int32_t>> in_b;  // each name's, in order
+  in_b.reserve(nb);
+  for (std::size_t k = 0; k < nb; ++k) in_b[name_b(k)].push_back(static_cast<int32_t>(k));
+  std::unordered_map<std::string_view, std::size_t> next;  // per name, the first not taken
+  for (std::size_t m = 0; m < na; ++m) {
+    const auto it = in_b.find(name_a(m));
+    if (it == in_b.end()) continue;
+    std::size_t& n = next[it->first];
+    if (n < it->second.size()) b_of[m] = it->second[n++];
+  }
+  return b_of;
+}
+
+bool compare_weights(const Model& a, const Model& b, RigComparison& r, Run& run) {
   // Joint ids: A's joint index; B's joints through the match, B's unmatched ones after A's.
   std::vector<int32_t> ids_a(a.skeleton.size());
   std::iota(ids_a.begin(), ids_a.end(), 0);
@@ -225,25 +310,33 @@ void compare_weights(const Model& a, const Model& b, RigComparison& r) {
     if (r.b_of_a[i] >= 0) ids_b[static_cast<std::size_t>(r.b_of_a[i])] = static_cast<int32_t>(i);
 
   // Meshes: by index when the counts agree, else by name.
-  std::vector<int32_t> b_of_mesh(a.meshes.size(), -1);
+  std::vector<int32_t> b_of_mesh(a.meshes.size());
+  if (a.meshes.size() == b.meshes.size())
+    std::iota(b_of_mesh.begin(), b_of_mesh.end(), 0);
+  else
+    b_of_mesh = pair_by_name(
+        a.meshes.size(), b.meshes.size(),
+        [&](std::size_t m) { return std::string_view(a.meshes[m].name); },
+        [&](std::size_t k) { return std::string_view(b.meshes[k].name); });
   std::vector<uint8_t> taken(b.meshes.size(), 0);
+  uint64_t vertices_a = 0, vertices_b = 0, pairs = 0;
   for (std::size_t m = 0; m < a.meshes.size(); ++m) {
-    if (a.meshes.size() == b.meshes.size()) {
-      b_of_mesh[m] = static_cast<int32_t>(m);
-    } else {
-      for (std::size_t k = 0; k < b.meshes.size(); ++k)
-        if (!taken[k] && b.meshes[k].name == a.meshes[m].name) {
-          b_of_mesh[m] = static_cast<int32_t>(k);
-          break;
-        }
-    }
-    if (b_of_mesh[m] >= 0) taken[static_cast<std::size_t>(b_of_mesh[m])] = 1;
+    if (b_of_mesh[m] < 0) continue;
+    taken[static_cast<std::size_t>(b_of_mesh[m])] = 1;
+    vertices_a += a.meshes[m].vertex_count();
+    vertices_b += b.meshes[static_cast<std::size_t>(b_of_mesh[m])].vertex_count();
+    ++pairs;
   }
+  if (run.over(vertices_a + vertices_b, run.budget.vertices,
+               "vertices to compare (A's " + std::to_string(vertices_a) + " and B's " +
+                   std::to_string(vertices_b) + " in " + std::to_string(pairs) + " mesh pairs)"))
+    return false;
   for (std::size_t k = 0; k < b.meshes.size(); ++k)
     if (!taken[k]) r.meshes_added.push_back(static_cast<int32_t>(k));
 
   r.change.resize(a.meshes.size());
   for (std::size_t m = 0; m < a.meshes.size(); ++m) {
+    if (run.cancelled()) return false;
     const Mesh& ma = a.meshes[m];
     r.change[m].assign(ma.vertex_count(), -1.0f);
     if (b_of_mesh[m] < 0) {
@@ -266,15 +359,31 @@ void compare_weights(const Model& a, const Model& b, RigComparison& r) {
       }
     } else if (mb.vertex_count() > 0) {
       const NearestPoints tree(mb.positions);
+      if (run.cancelled()) return false;
+      const uint64_t max_steps =
+          run.budget.search_steps_per_vertex * ma.vertex_count() + run.budget.search_step_slack;
       double farthest2 = 0.0;
       for (std::size_t i = 0; i < ma.vertex_count(); ++i) {
+        if ((i & 255) == 0 && run.cancelled()) return false;
         double d2 = 0.0;
-        match[i] = static_cast<int32_t>(tree.nearest(ma.positions[i], &d2));
+        match[i] = static_cast<int32_t>(tree.nearest(ma.positions[i], &d2, max_steps));
+        if (tree.steps() > max_steps) {
+          run.status = CompareStatus::TooLarge;
+          run.problem = "comparison too large: matching mesh " + mesh_label(a, m) +
+                        " by nearest position (" + std::to_string(ma.vertex_count()) +
+                        " vertices among B's " + std::to_string(mb.vertex_count()) +
+                        ") needs more than the budget of " + std::to_string(max_steps) +
+                        " search steps (" + std::to_string(run.budget.search_steps_per_vertex) +
+                        " per vertex of A plus " + std::to_string(run.budget.search_step_slack) +
+                        ")";
+          return false;
+        }
         farthest2 = std::max(farthest2, d2);
       }
       pair.farthest_match = std::sqrt(farthest2);
     }
     for (std::size_t i = 0; i < ma.vertex_count(); ++i) {
+      if ((i & 1023) == 0 && run.cancelled()) return false;
       if (match[i] < 0) continue;
       const double d =
           l1(weights_of(ma, i, ids_a), weights_of(mb, static_cast<std::size_t>(match[i]), ids_b));
@@ -294,6 +403,7 @@ void compare_weights(const Model& a, const Model& b, RigComparison& r) {
     }
     r.meshes.push_back(pair);
   }
+  return true;
 }
 
 double component_delta(TrackPath path, const Transform& x, const Transform& y) noexcept {
@@ -322,21 +432,44 @@ bool keys_something(const ClipRuntime& clip, std::size_t joint, TrackPath path,
   return !(component_delta(path, v, rest) <= limit);
 }
 
-void compare_clips(const Model& a, const Model& b, RigComparison& r) {
+// Clips paired by name, counted against the budget before any is compared.
+bool compare_clips(const Model& a, const Model& b, RigComparison& r, Run& run) {
   const double units = r.translation_tolerance();
+  const std::vector<int32_t> b_of_clip = pair_by_name(
+      a.clips.size(), b.clips.size(),
+      [&](std::size_t c) { return std::string_view(a.clips[c].name()); },
+      [&](std::size_t c) { return std::string_view(b.clips[c].name()); });
+  uint64_t pairs = 0, joints = 0;
+  for (std::size_t ca = 0; ca < a.clips.size(); ++ca) {
+    if (b_of_clip[ca] < 0) continue;
+    ++pairs;
+    joints += a.clips[ca].joints() + b.clips[static_cast<std::size_t>(b_of_clip[ca])].joints();
+  }
+  if (run.over(joints, run.budget.clip_joints,
+               "clip joints to compare (both clips' joints, in " + std::to_string(pairs) +
+                   " clips paired by name)"))
+    return false;
+  // ClipRuntime::keys scans its clip's joints: within the budget just checked.
+  uint64_t keys_a = 0, keys_b = 0;
+  for (std::size_t ca = 0; ca < a.clips.size(); ++ca) {
+    if (b_of_clip[ca] < 0) continue;
+    keys_a += a.clips[ca].keys();
+    keys_b += b.clips[static_cast<std::size_t>(b_of_clip[ca])].keys();
+  }
+  if (run.over(keys_a + keys_b, run.budget.clip_keys,
+               "clip keys to compare (A's " + std::to_string(keys_a) + " and B's " +
+                   std::to_string(keys_b) + " in " + std::to_string(pairs) +
+                   " clips paired by name)"))
+    return false;
+
   std::vector<uint8_t> seen(b.clips.size(), 0);
   for (std::size_t ca = 0; ca < a.clips.size(); ++ca) {
     const ClipRuntime& x = a.clips[ca];
-    std::size_t cb = b.clips.size();
-    for (std::size_t k = 0; k < b.clips.size(); ++k)
-      if (!seen[k] && b.clips[k].name() == x.name()) {
-        cb = k;
-        break;
-      }
-    if (cb == b.clips.size()) {
+    if (b_of_clip[ca] < 0) {
       r.clips_removed.push_back(x.name());
       continue;
     }
+    const std::size_t cb = static_cast<std::size_t>(b_of_clip[ca]);
     seen[cb] = 1;
     const ClipRuntime& y = b.clips[cb];
     ClipDifference d;
@@ -348,6 +481,7 @@ void compare_clips(const Model& a, const Model& b, RigComparison& r) {
     d.keys_a = x.keys();
     d.keys_b = y.keys();
     for (std::size_t j = 0; j < r.b_of_a.size() && j < x.joints(); ++j) {
+      if ((j & 255) == 0 && run.cancelled()) return false;
       const int32_t jb = r.b_of_a[j];
       if (jb < 0 || static_cast<std::size_t>(jb) >= y.joints()) continue;
       for (TrackPath path : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
@@ -392,6 +526,7 @@ void compare_clips(const Model& a, const Model& b, RigComparison& r) {
   }
   for (std::size_t k = 0; k < b.clips.size(); ++k)
     if (!seen[k]) r.clips_added.push_back(b.clips[k].name());
+  return true;
 }
 
 }  // namespace
@@ -416,14 +551,23 @@ TransformDelta transform_delta(const Transform& a, const Transform& b) noexcept 
   return d;
 }
 
-RigComparison compare_rigs(const Model& a, const Model& b, const CompareTolerances& tolerances) {
+RigComparison compare_rigs(const Model& a, const Model& b, const CompareTolerances& tolerances,
+                           const CompareBudget& budget, const std::atomic<bool>* cancel) {
   RigComparison r;
   r.tolerances = tolerances;
-  r.model_size = model_size(a);
-  compare_joints(a, b, r);
-  compare_weights(a, b, r);
-  compare_clips(a, b, r);
-  return r;
+  Run run(budget, cancel);
+  if (!run.cancelled()) {
+    r.model_size = model_size(a);
+    if (compare_joints(a, b, r, run) && compare_weights(a, b, r, run) &&
+        compare_clips(a, b, r, run))
+      return r;
+  }
+  // Stopped: no partial figures.
+  RigComparison stopped;
+  stopped.status = run.status;
+  stopped.problem = std::move(run.problem);
+  stopped.tolerances = tolerances;
+  return stopped;
 }
 
 }  // namespace sv

@@ -24,10 +24,18 @@
 // matched joint (a component keyed on one side only; key times; values sampled at every key time
 // of either side, compared with the joint tolerances).
 //
-// Cost: linear in joints x clips' keys and in vertices (log for the nearest-position search);
-// nothing here runs per frame.
+// Cost, bounded in counts (CompareBudget), never in seconds: the files are another program's
+// output until compared, and the window runs this off its frame thread, cancellable. Names are
+// matched through hash maps (linear); what the sizes decide is counted before any of it runs, so
+// an over-budget comparison stops at once with the exact figure: the renames' candidates (A's
+// joints without a namesake x B's), the vertices of the paired meshes, the joints and the keys of
+// the clips paired by name. The nearest-position search's steps depend on where the points lie
+// (all of B equidistant from a vertex of A visits every node), so they are counted as it runs.
+// `cancel` is polled in every loop; a cancelled or over-budget comparison returns no partial
+// figures, only its status and a one-line problem. Nothing here runs per frame.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -97,7 +105,36 @@ struct ClipDifference {
   std::vector<TrackDifference> tracks;  // only those that differ
 };
 
+// What one comparison may cost, in counts. The defaults hold any two models within the importer's
+// limits (io/import.h: 2^25 vertices and 2^24 keys a model) in vertices and keys, and refuse the
+// quadratic cases a hostile file can make: thousands of joints without namesakes on both sides,
+// thousands of clips over tens of thousands of joints, points that defeat the search tree.
+struct CompareBudget {
+  // Renames: A's joints without a namesake in B x B's without one in A (each pair is a candidate).
+  uint64_t joint_pairs = uint64_t{1} << 24;
+  // Weights: the vertices of A and of B in the meshes paired (each is indexed or searched once).
+  uint64_t vertices = uint64_t{1} << 26;
+  // Nearest-position matching (vertex counts differ): search-tree nodes visited, per mesh pair at
+  // most this many per vertex of A plus the slack. A well-spread mesh needs a few dozen.
+  uint64_t search_steps_per_vertex = 256;
+  uint64_t search_step_slack = uint64_t{1} << 16;
+  // Clips paired by name: the joints of both clips of each pair (every joint's three tracks are
+  // looked at), and the keys of both (ClipRuntime::keys: each key time is sampled on both sides).
+  uint64_t clip_joints = uint64_t{1} << 26;
+  uint64_t clip_keys = uint64_t{1} << 26;
+};
+
+enum class CompareStatus : uint8_t {
+  Done,
+  Cancelled,  // `cancel` was set: no figures
+  TooLarge,   // over a CompareBudget count: no figures, RigComparison::problem says which
+};
+
 struct RigComparison {
+  CompareStatus status = CompareStatus::Done;
+  // Not Done: one line, "comparison cancelled" or "comparison too large: N ... over the budget of
+  // M" (the count that was over, and what it counts). Every figure below is then empty or zero.
+  std::string problem;
   CompareTolerances tolerances;
   double model_size = 0.0;  // of A: what `tolerances.translation` is a fraction of
   // Joints.
@@ -131,8 +168,11 @@ struct RigComparison {
 // The difference between two transforms (see TransformDelta).
 TransformDelta transform_delta(const Transform& a, const Transform& b) noexcept;
 
-// Compares A against B. Both models must be valid (Model::validate()).
-RigComparison compare_rigs(const Model& a, const Model& b,
-                           const CompareTolerances& tolerances = {});
+// Compares A against B within `budget`; `cancel` (may be null) is polled in every loop, so a
+// caller on another thread can stop it (the window's "Compare with...", app/viewer_scene.h).
+// Both models must be valid (Model::validate()).
+RigComparison compare_rigs(const Model& a, const Model& b, const CompareTolerances& tolerances = {},
+                           const CompareBudget& budget = {},
+                           const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sv

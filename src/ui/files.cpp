@@ -292,6 +292,17 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
                    in.loading_limit);
     }
   }
+  if (!in.comparing.empty()) {
+    const RecentLabel c = recent_label(in.comparing);
+    warning_text("Comparing with %.*s ... %.1f s", static_cast<int>(c.name.size()), c.name.data(),
+                 in.comparing_seconds);
+    marks.add_last_item("text:Comparing");
+  }
+  if (!in.compared_with.empty()) {
+    const RecentLabel c = recent_label(in.compared_with);
+    fit_textf("Compared with: %.*s", static_cast<int>(c.name.size()), c.name.data());
+    marks.add_last_item("text:Compared with");
+  }
   if (!in.error.empty()) {
     error_text("%.*s", static_cast<int>(in.error.size()), in.error.data());
   }

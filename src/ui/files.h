@@ -16,7 +16,9 @@
 // Recent entry) asks to add it instead.
 //
 // "Compare with..." does the same for a file to compare the open model with (another version of
-// the rig: app/compare.h); the app shows the weight-change view once it is read.
+// the rig: app/compare.h); the app shows the weight-change view once it is read and compared.
+// The path box names the open model again after either; the file compared with is named below
+// ("Compared with: NAME"), and a comparison in progress says so ("Comparing with NAME ...").
 //
 // Recent (the last kRecent files opened) survives restarts in $XDG_CONFIG_HOME/skinview/recent,
 // or ~/.config/skinview/recent when XDG_CONFIG_HOME is unset or not absolute (the XDG base
@@ -101,6 +103,12 @@ struct LoadStatus {
   std::span<const std::string> shader_warnings;  // shaders replaced by their embedded copy
   std::size_t watched = 0;                       // files "Watch files" watches now
   int reloads = 0;                               // reloads done since the model was opened
+  // "Compare with...": the file being read or compared with ("" when none: the comparison runs
+  // off the frame thread, the model stays usable meanwhile) and for how long; the file the
+  // comparison shown was made with ("" when none).
+  std::string_view comparing;
+  double comparing_seconds = 0.0;
+  std::string_view compared_with;
 };
 
 // Draws the File section's body: what the user asked for this frame. `current` is the open

@@ -368,9 +368,15 @@ void method_diff_legend(Painter& p, const LegendInput& in) {
 void weight_change_legend(Painter& p, const LegendInput& in) {
   char line[256];
   const RigComparison* c = in.comparison;
+  const std::string_view comparing =
+      in.comparing.substr(std::min(in.comparing.size(), in.comparing.find_last_of('/') + 1));
+  char pending[128] = "";
+  if (!comparing.empty())
+    std::snprintf(pending, sizeof(pending), "comparing with %.*s ...",
+                  static_cast<int>(std::min<std::size_t>(comparing.size(), 80)), comparing.data());
   if (c == nullptr) {
     p.title("Weight change against another version", "Weight change");
-    p.text("nothing compared yet: File > Compare with...", kText);
+    p.text(comparing.empty() ? "nothing compared yet: File > Compare with..." : pending, kText);
     return;
   }
   const std::string_view name = in.compared_with.substr(in.compared_with.find_last_of('/') + 1);
@@ -413,6 +419,7 @@ void weight_change_legend(Painter& p, const LegendInput& in) {
   p.text(line, c->clips_changed.size() + c->clips_added.size() + c->clips_removed.size() > 0
                    ? kText
                    : kDim);
+  if (!comparing.empty()) p.text(pending, kText);
 }
 
 // Describes the legend of `in` to `p` (measuring or drawing).

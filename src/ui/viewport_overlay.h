@@ -53,6 +53,7 @@ struct LegendInput {
   // the file A was compared with.
   const RigComparison* comparison = nullptr;
   std::string_view compared_with;
+  std::string_view comparing;  // a comparison in progress, with this file ("" none)
   // The dominant view's colour per skeleton joint (gfx/view_colors.h joint_colors, the table the
   // mesh is painted from); a joint outside it is grey.
   std::span<const glm::vec3> joint_colors{};
