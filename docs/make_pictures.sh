@@ -118,11 +118,13 @@ convert "$anim_tmp"/{character,bvh}-crop.png +append docs/screenshot-anim-bvh.pn
 rm -rf "$anim_tmp"
 # Comparing two versions (README): the default character against a version of it made by
 # docs/rig_version.py (forearm_l moved, hand_r renamed, the left elbow repainted), the weight-change
-# view with its legend whole (--ui --legend-open), cropped to the model and the legend.
+# view with its legend (--ui), cropped to the model and the legend. Wide enough that the legend
+# finds a corner clear of the model (the raised hand) and is drawn whole there: without room it
+# would fold to its title row, not cover the model.
 cmp_tmp="$(mktemp -d)"
 docs/rig_version.py assets/default.glb "$cmp_tmp/version2.glb"
 "$exe" --compare assets/default.glb "$cmp_tmp/version2.glb" --clip wave --time 0.8 --ui \
-  --legend-open --size 1280x720 --screenshot "$cmp_tmp/compare.png"
-convert "$cmp_tmp/compare.png" -crop 700x640+272+4 +repage -bordercolor '#111111' -border 2 \
+  --size 1920x720 --screenshot "$cmp_tmp/compare.png"
+convert "$cmp_tmp/compare.png" -crop 910x650+700+4 +repage -bordercolor '#111111' -border 2 \
   docs/screenshot-compare.png
 rm -rf "$cmp_tmp"

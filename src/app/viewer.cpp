@@ -994,6 +994,9 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   ImGui_ImplOpenGL3_Init("#version 330 core");
   ui::ViewerState state;
   state.new_model(scene->doc.model);
+  // The side panels keep the widths `viewport` was laid out with (the 3D view is drawn already):
+  // following their content, they would grow over it in a wide picture.
+  state.layout_prefs.outliner_fit = state.layout_prefs.inspector_fit = false;
   state.render = options;
   state.selection.joint = joint;
   if (legend_open) state.legend.fold = ui::LegendFold::Open;
