@@ -4,6 +4,7 @@
 // different vertex count is matched by nearest position and says so; bad files exit 2.
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -188,6 +189,45 @@ TEST(CompareCli, BadFilesAndMissingArgumentsAreOneLineExitTwo) {
   std::ofstream(junk) << "not a model";
   expect_bad_input({kExe, "--compare", kCompareCharacter, junk}, "junk.glb");
   expect_bad_input({kExe, "--compare", kCompareCharacter}, "--compare needs two files");
+}
+
+// A BVH skeleton: a root PREFIXroot with `children` joints PREFIX0, PREFIX1, ... under it (each
+// with an end site), one frame of zeros: 1 + children joints, none named as in another prefix.
+void write_fan_bvh(const std::string& path, const std::string& prefix, int children) {
+  std::ofstream out(path);
+  out << "HIERARCHY\nROOT " << prefix << "root\n{\n  OFFSET 0 0 0\n"
+      << "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n";
+  for (int i = 0; i < children; ++i)
+    out << "  JOINT " << prefix << i << "\n  {\n    OFFSET " << i % 7 << " 1 0\n"
+        << "    CHANNELS 3 Zrotation Xrotation Yrotation\n    End Site\n    {\n"
+        << "      OFFSET 0 1 0\n    }\n  }\n";
+  out << "}\nMOTION\nFrames: 1\nFrame Time: 0.0333333\n0 0 0 0 0 0";
+  for (int i = 0; i < children; ++i) out << " 0 0 0";
+  out << "\n";
+}
+
+// Two skeletons without a joint name in common, each one joint over sqrt(2^24): trying every pair
+// as a rename is over the budget, and said with the count, not run.
+TEST(CompareCli, AComparisonOverItsBudgetIsOneLineWithTheCountExitTwo) {
+  const TempDir temp;
+  ASSERT_FALSE(temp.path().empty());
+  const std::string a = temp.path() + "/fan_a.bvh";
+  const std::string b = temp.path() + "/fan_b.bvh";
+  write_fan_bvh(a, "a_", 4096);  // 4097 joints
+  write_fan_bvh(b, "b_", 4096);
+  // 4097 x 4097 = 16785409 > 2^24 = 16777216.
+  expect_bad_input({kExe, "--compare", a, b, "--no-cache"},
+                   "skinview: comparison too large: 16785409 joint pairs to try as renames (4097 "
+                   "of A's x 4097 of B's joints without a namesake) over the budget of 16777216");
+  // 4095 children on both sides: 4096 x 4096 = 2^24, the budget exactly, compares.
+  write_fan_bvh(a, "a_", 4095);
+  write_fan_bvh(b, "b_", 4095);
+  const ProcessResult ok = run_process({kExe, "--compare", a, b, "--no-cache"});
+  ASSERT_TRUE(ok.exited());
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("Joints: 4096 in A, 4096 in B: 0 matched by name, 4096 renamed"),
+            std::string::npos)
+      << ok.out.substr(0, 600);
 }
 
 }  // namespace

@@ -74,6 +74,15 @@ void expect_no_compare_figures(const RigComparison& r) {
   EXPECT_FALSE(r.any_difference());
 }
 
+// A over B within `budget` stops as too large, saying `problem`, with no figures.
+void expect_too_large(const Model& a, const Model& b, const CompareBudget& budget,
+                      const std::string& problem) {
+  const RigComparison r = compare_rigs(a, b, {}, budget);
+  EXPECT_EQ(r.status, CompareStatus::TooLarge);
+  EXPECT_EQ(r.problem, problem);
+  expect_no_compare_figures(r);
+}
+
 TEST(RigCompareBounds, ACancelFlagSetBeforeTheRunGivesCancelledAndNoFigures) {
   const Model a = compare_chain(3, 10, {"walk"});
   std::atomic<bool> cancel{true};
@@ -95,12 +104,10 @@ TEST(RigCompareBounds, VerticesOverTheBudgetAreCountedOnBothSides) {
   const Model b = compare_chain(3, 10, {});
   CompareBudget budget;
   budget.vertices = 19;  // A's 10 + B's 10 = 20
-  const RigComparison r = compare_rigs(a, b, {}, budget);
-  EXPECT_EQ(r.status, CompareStatus::TooLarge);
-  EXPECT_EQ(r.problem,
-            "comparison too large: 20 vertices to compare (A's 10 and B's 10 in 1 mesh pairs) over "
-            "the budget of 19");
-  expect_no_compare_figures(r);
+  expect_too_large(
+      a, b, budget,
+      "comparison too large: 20 vertices to compare (A's 10 and B's 10 in 1 mesh pairs) over "
+      "the budget of 19");
   budget.vertices = 20;
   const RigComparison ok = compare_rigs(a, b, {}, budget);
   EXPECT_EQ(ok.status, CompareStatus::Done) << ok.problem;
@@ -113,12 +120,10 @@ TEST(RigCompareBounds, JointsWithoutNamesakesArePairedWithinTheBudget) {
   const Model b = compare_chain(3, 2, {}, "b");
   CompareBudget budget;
   budget.joint_pairs = 11;
-  const RigComparison r = compare_rigs(a, b, {}, budget);
-  EXPECT_EQ(r.status, CompareStatus::TooLarge);
-  EXPECT_EQ(r.problem,
-            "comparison too large: 12 joint pairs to try as renames (4 of A's x 3 of B's joints "
-            "without a namesake) over the budget of 11");
-  expect_no_compare_figures(r);
+  expect_too_large(
+      a, b, budget,
+      "comparison too large: 12 joint pairs to try as renames (4 of A's x 3 of B's joints "
+      "without a namesake) over the budget of 11");
   budget.joint_pairs = 12;
   const RigComparison ok = compare_rigs(a, b, {}, budget);
   ASSERT_EQ(ok.status, CompareStatus::Done) << ok.problem;
@@ -136,22 +141,18 @@ TEST(RigCompareBounds, ClipJointsAndKeysOfClipsPairedByNameAreCountedBeforeCompa
   ASSERT_EQ(a.clips[0].keys(), 2u);
   CompareBudget budget;
   budget.clip_joints = 11;  // 2 x (3 + 3) = 12
-  RigComparison r = compare_rigs(a, b, {}, budget);
-  EXPECT_EQ(r.status, CompareStatus::TooLarge);
-  EXPECT_EQ(r.problem,
-            "comparison too large: 12 clip joints to compare (both clips' joints, in 2 clips "
-            "paired by name) over the budget of 11");
-  expect_no_compare_figures(r);
+  expect_too_large(
+      a, b, budget,
+      "comparison too large: 12 clip joints to compare (both clips' joints, in 2 clips "
+      "paired by name) over the budget of 11");
   budget.clip_joints = 12;
   budget.clip_keys = 7;  // A's 2 + 2, B's 2 + 2
-  r = compare_rigs(a, b, {}, budget);
-  EXPECT_EQ(r.status, CompareStatus::TooLarge);
-  EXPECT_EQ(r.problem,
-            "comparison too large: 8 clip keys to compare (A's 4 and B's 4 in 2 clips paired by "
-            "name) over the budget of 7");
-  expect_no_compare_figures(r);
+  expect_too_large(
+      a, b, budget,
+      "comparison too large: 8 clip keys to compare (A's 4 and B's 4 in 2 clips paired by "
+      "name) over the budget of 7");
   budget.clip_keys = 8;
-  r = compare_rigs(a, b, {}, budget);
+  const RigComparison r = compare_rigs(a, b, {}, budget);
   ASSERT_EQ(r.status, CompareStatus::Done) << r.problem;
   EXPECT_EQ(r.clips_same, 2u);
   EXPECT_EQ(r.clips_removed, std::vector<std::string>{"idle"});
@@ -165,12 +166,10 @@ TEST(RigCompareBounds, TheNearestPositionSearchStopsAtItsStepBudget) {
   CompareBudget budget;
   budget.search_steps_per_vertex = 0;
   budget.search_step_slack = 2;
-  const RigComparison r = compare_rigs(a, b, {}, budget);
-  EXPECT_EQ(r.status, CompareStatus::TooLarge);
-  EXPECT_EQ(r.problem,
-            "comparison too large: matching mesh [0] 'body' by nearest position (3 vertices among "
-            "B's 1) needs more than the budget of 2 search steps (0 per vertex of A plus 2)");
-  expect_no_compare_figures(r);
+  expect_too_large(
+      a, b, budget,
+      "comparison too large: matching mesh [0] 'body' by nearest position (3 vertices among "
+      "B's 1) needs more than the budget of 2 search steps (0 per vertex of A plus 2)");
   budget.search_step_slack = 3;
   const RigComparison ok = compare_rigs(a, b, {}, budget);
   ASSERT_EQ(ok.status, CompareStatus::Done) << ok.problem;
