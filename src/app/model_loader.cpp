@@ -24,6 +24,7 @@ std::string ModelLoader::start(const std::string& path) {
   if (animations_job_.valid()) animations_job_.wait();
   animations_job_ = {};
   key_.clear();
+  refused_.clear();
   path_ = path;
   started_ = std::chrono::steady_clock::now();
   if (import_cache_enabled(options_)) {
@@ -75,6 +76,7 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     CacheLookup lookup = lookup_.get();
     if (lookup.result) return finish(std::move(*lookup.result));
     key_ = std::move(lookup.key);
+    refused_ = std::move(lookup.refused);
     ImportOptions child = options_;
     child.keep_stream = !key_.empty();
     if (std::string e = process_.start(path_, child); !e.empty()) {
@@ -97,6 +99,9 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     result->stream.clear();
   }
   key_.clear();
+  if (result->ok() && !refused_.empty())
+    result->report.notes.push_back(refused_entry_note(refused_));
+  refused_.clear();
   return finish(std::move(*result));
 }
 

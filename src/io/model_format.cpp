@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <span>
 #include <type_traits>
 #include <utility>
+
+#include <sys/mman.h>
 
 #include <glm/gtc/type_precision.hpp>
 #include <glm/mat4x4.hpp>
@@ -295,6 +299,78 @@ void write_report(Writer& w, const ImportReport& r) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reading big arrays. A fresh page costs a fault at its first touch, and on some hosts a fault
+// costs microseconds (BENCHMARKS.md round 16b: ~12 us per 4-KiB page on a paravirtualised guest,
+// where a 1M-vertex model's arrays took 0.4 s of faults): a buffer of kHugeArrayBytes or more asks
+// for transparent huge pages (one fault per 2 MiB) over the part of it that covers whole ones.
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kHugeArrayBytes = 2 * kHugePage;
+constexpr std::size_t kPage = 4096;
+
+// Reserves room for `n` elements in the empty `v`; a large array's room is asked for as whole huge
+// pages less 32 bytes: glibc's malloc maps a block that large on its own, 16 bytes of header
+// before it, in ALIGN_UP(size + 24, 4 KiB) bytes (malloc.c, sysmalloc_mmap), so the mapping is
+// whole huge pages, which Linux places on a huge-page boundary; then the block's pages are advised
+// MADV_HUGEPAGE. Where any of this does not hold (another allocator, a block from the heap, no
+// THP) the array is the same, on whatever pages it got. At most one huge page of room is unused.
+template <class T>
+void reserve_array(std::vector<T>& v, std::size_t n) {
+  const std::size_t bytes = n * sizeof(T);
+  if (bytes < kHugeArrayBytes) {
+    v.reserve(n);
+    return;
+  }
+  const std::size_t room = (bytes + 32 + kHugePage - 1) / kHugePage * kHugePage - 32;
+  v.reserve(room / sizeof(T));
+  const auto begin = reinterpret_cast<uintptr_t>(v.data()) & ~(kPage - 1);
+  const auto end =
+      (reinterpret_cast<uintptr_t>(v.data()) + v.capacity() * sizeof(T) + kPage - 1) & ~(kPage - 1);
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+// The stream's elements of type T, read from their bytes wherever they lie (the format aligns
+// fields to nothing inside a section, nor does a cache entry's payload start on any boundary):
+// a random-access iterator for vector::assign, so each element is constructed once from the bytes.
+template <class T>
+struct Elements {
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const T*;
+  using reference = T;
+
+  const uint8_t* p;
+
+  T operator*() const {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  Elements& operator++() {
+    p += sizeof(T);
+    return *this;
+  }
+  Elements operator++(int) {
+    Elements old = *this;
+    p += sizeof(T);
+    return old;
+  }
+  Elements& operator--() {
+    p -= sizeof(T);
+    return *this;
+  }
+  Elements& operator+=(difference_type k) {
+    p += k * static_cast<difference_type>(sizeof(T));
+    return *this;
+  }
+  difference_type operator-(const Elements& o) const {
+    return (p - o.p) / static_cast<difference_type>(sizeof(T));
+  }
+  bool operator==(const Elements& o) const { return p == o.p; }
+};
+
+// ---------------------------------------------------------------------------------------------
 // Reading. Every read checks that the bytes are there; the first failure is kept and every
 // later read fails, so a section reader can read on and check ok() once.
 
@@ -345,13 +421,19 @@ class Reader {
                   "their section");
     return true;
   }
+  // Each element is written once, copied from the stream into the vector's fresh storage (no
+  // zero-fill first); a large array's storage asks for huge pages before its first touch.
   template <class T>
   bool array(std::vector<T>& v, uint64_t max, const char* what) {
     static_assert(std::is_trivially_copyable_v<T>);
     uint64_t n = 0;
     if (!count(n, max, sizeof(T), what)) return false;
-    v.resize(static_cast<std::size_t>(n));
-    return raw(v.data(), static_cast<std::size_t>(n) * sizeof(T), what);
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+    v.clear();
+    reserve_array(v, static_cast<std::size_t>(n));
+    v.assign(Elements<T>{p_}, Elements<T>{p_ + bytes});
+    p_ += bytes;
+    return true;
   }
   bool quat(glm::quat& q, const char* what) {
     float c[4];
