@@ -24,6 +24,7 @@ void ModelLoader::cancel() {
   if (animations_job_.valid()) animations_job_.wait();
   animations_job_ = {};
   key_.clear();
+  refused_.clear();
 }
 
 std::string ModelLoader::start(const std::string& path) {
@@ -79,6 +80,7 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     CacheLookup lookup = lookup_.get();
     if (lookup.result) return finish(std::move(*lookup.result));
     key_ = std::move(lookup.key);
+    refused_ = std::move(lookup.refused);
     ImportOptions child = options_;
     child.keep_stream = !key_.empty();
     if (std::string e = process_.start(path_, child); !e.empty()) {
@@ -101,6 +103,9 @@ std::optional<ModelLoader::Finished> ModelLoader::poll() {
     result->stream.clear();
   }
   key_.clear();
+  if (result->ok() && !refused_.empty())
+    result->report.notes.push_back(refused_entry_note(refused_));
+  refused_.clear();
   return finish(std::move(*result));
 }
 

@@ -80,6 +80,7 @@ class ModelLoader {
   std::chrono::steady_clock::time_point started_{};
   std::future<CacheLookup> lookup_;  // the cache lookup in flight
   std::string key_;                  // a miss's cache key: where the worker's model goes
+  std::string refused_;              // a refused cache entry, for the fresh import's report
   std::future<void> store_;          // the last store in flight
   AnimationSources animations_;
   std::future<Finished> animations_job_;  // the model with the animations added, in flight

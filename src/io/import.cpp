@@ -42,6 +42,8 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
     return result;
   }
   result = child.wait();
+  if (result.ok() && !lookup.refused.empty())
+    result.report.notes.push_back(refused_entry_note(lookup.refused));
   if (result.ok() && !lookup.key.empty()) {
     // A cache that cannot be written only means the next open imports again.
     store_import(lookup.key, path, result.stream, result.provenance.read_files, options);

@@ -71,37 +71,42 @@ bool import_cache_enabled(const ImportOptions& options) {
 CacheLookup look_up_import(const std::string& path, const ImportOptions& options) {
   CacheLookup out;
   if (!import_cache_enabled(options)) return out;
-  // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute); a
-  // FIFO or a device is not hashed at all (key_for opens without blocking and reads only a
-  // regular file).
-  out.key = ModelCache::key_for(path, import_cache_salt(options), kMaxFileBytes);
-  if (out.key.empty()) return out;
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
+  // What the worker refuses unread is not hashed either (a 50 GiB file would take a minute); a
+  // FIFO or a device is not hashed at all (key_of opens without blocking and reads only a
+  // regular file).
+  out.key = cache.key_of(path, import_cache_salt(options), kMaxFileBytes);
+  if (out.key.empty()) return out;
   std::vector<std::string> files;
-  std::optional<std::vector<uint8_t>> bytes = cache.load(out.key, folder_of(path), &files);
-  if (!bytes) return out;
-  ImportResult r = read_model(*bytes, path);
+  std::optional<MappedPayload> entry = cache.map(out.key, folder_of(path), &files, &out.refused);
+  if (!entry) return out;
+  ImportResult r = read_model(entry->bytes(), path);
   if (!r.ok()) {
     // Framed correctly but not a model this reader accepts: damaged, or written by a stranger.
     cache.remove(out.key);
+    out.refused = r.error;
     return out;
   }
   r.from_cache = true;
   // The side files where they are now (the stream names them where the worker found them: the
   // same bytes may have been cached from another folder).
   r.provenance.read_files = std::move(files);
-  if (options.keep_stream) r.stream = std::move(*bytes);
+  if (options.keep_stream) r.stream.assign(entry->bytes().begin(), entry->bytes().end());
   out.result = std::move(r);
   return out;
+}
+
+std::string refused_entry_note(const std::string& refused) {
+  return "the model cache's entry was refused (" + refused + "); imported again";
 }
 
 std::string store_import(const std::string& key, const std::string& path,
                          std::span<const uint8_t> stream, std::span<const std::string> read_files,
                          const ImportOptions& options) {
   if (key.empty() || stream.empty() || !import_cache_enabled(options)) return "nothing to store";
-  if (ModelCache::key_for(path, import_cache_salt(options), kMaxFileBytes) != key)
-    return path + " changed while it was imported";
   ModelCache cache(options.cache_dir, options.cache_max_bytes);
+  if (cache.key_of(path, import_cache_salt(options), kMaxFileBytes) != key)
+    return path + " changed while it was imported";
   return cache.store(key, stream, read_files, folder_of(path));
 }
 

@@ -3,15 +3,17 @@
 // flat binary model after a successful import, so reopening a file skips assimp and its child
 // process altogether (BENCHMARKS.md, "Model cache").
 //
-// What keys an entry: the file's bytes, mixed with a salt naming everything else that shapes the
-// result -- the binary format's version, the hash of the worker executable (a rebuilt
-// converter, with its repairs and limits, invalidates every entry) and the assimp library the
-// worker loads (its resolved file name, size and modification time: a Debian update of
+// What keys an entry: the file's bytes (found without reading them when the file's identity has
+// not changed since they were hashed: ModelCache::key_of), mixed with a salt naming everything else
+// that shapes the result -- the binary format's version, the hash of the worker executable (a
+// rebuilt converter, with its repairs and limits, invalidates every entry) and the assimp library
+// the worker loads (its resolved file name, size and modification time: a Debian update of
 // libassimp invalidates them too). Every file the worker reports it opened besides the model (a
 // .gltf's .bin, an .md5mesh's .md5anim, an .obj's .mtl) is listed in the entry by its resolved
 // path and its hash: a change to any of them, or the same model bytes beside other side files,
-// is a miss. The entry also names its key: one copied under another model's key is refused. A hit goes through read_model's checks like the worker's own output: an entry that fails
-// them is removed and the file is imported again.
+// is a miss. The entry also names its key: one copied under another model's key is refused. A hit
+// is mapped and read in place (ModelCache::map), through read_model's checks like the worker's own
+// output: an entry that fails them is removed, the file is imported again and its report says so.
 //
 // Off when ImportOptions::cache_dir is "" (--no-cache; the library's default, so tests and tools
 // that call import_model run the worker unless they ask for the cache) and while the worker's
@@ -40,7 +42,13 @@ bool import_cache_enabled(const ImportOptions& options);
 struct CacheLookup {
   std::string key;                     // "" when the cache is off or the file cannot be hashed
   std::optional<ImportResult> result;  // a hit, read and checked (ImportResult::from_cache)
+  // An entry found under `key` but refused (damaged, or a model the reader refuses) and removed:
+  // what was wrong, one line; "" when none was. The file is imported again.
+  std::string refused;
 };
+
+// The report line a fresh import adds for a refused entry (CacheLookup::refused).
+std::string refused_entry_note(const std::string& refused);
 
 // Looks `path` up in options.cache_dir. On a miss, `key` is what to store the import under.
 CacheLookup look_up_import(const std::string& path, const ImportOptions& options);

@@ -1,6 +1,7 @@
 #include "io/model_cache.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -12,10 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 namespace sv {
 namespace fs = std::filesystem;
@@ -109,20 +112,17 @@ int open_regular(int dir_fd, const char* path, int extra_flags, uint64_t max_siz
   return fd;
 }
 
-// XXH3-128 of `salt` followed by the bytes of the regular file `path` (streamed); false when it
-// cannot be read or is larger than `max_size`.
-bool hash_file(const std::string& path, std::string_view salt, Hash128* out, uint64_t* size,
-               uint64_t max_size = UINT64_MAX) {
-  uint64_t expected = 0;
-  const Fd f(open_regular(AT_FDCWD, path.c_str(), 0, max_size, &expected));
-  if (f.fd < 0) return false;
+// XXH3-128 of `salt` followed by the bytes of the open file `fd` from its start (streamed through
+// a buffer: a source file may be rewritten while it is read, which a mapping would turn into a
+// fault); false when it cannot be read or holds more than `max_size` bytes.
+bool hash_fd(int fd, std::string_view salt, Hash128* out, uint64_t* size, uint64_t max_size) {
   Xxh3 h;
   XXH3_128bits_reset(h.state);
   XXH3_128bits_update(h.state, salt.data(), salt.size());
   std::vector<uint8_t> buffer(kChunk);
   uint64_t total = 0;
   for (;;) {
-    const ssize_t n = read_full(f.fd, buffer.data(), buffer.size());
+    const ssize_t n = read_full(fd, buffer.data(), buffer.size());
     if (n < 0) return false;
     XXH3_128bits_update(h.state, buffer.data(), static_cast<std::size_t>(n));
     total += static_cast<uint64_t>(n);
@@ -137,6 +137,25 @@ bool hash_file(const std::string& path, std::string_view salt, Hash128* out, uin
   return true;
 }
 
+// The same for the regular file `path`.
+bool hash_file(const std::string& path, std::string_view salt, Hash128* out, uint64_t* size,
+               uint64_t max_size = UINT64_MAX) {
+  uint64_t expected = 0;
+  const Fd f(open_regular(AT_FDCWD, path.c_str(), 0, max_size, &expected));
+  return f.fd >= 0 && hash_fd(f.fd, salt, out, size, max_size);
+}
+
+std::string hex(const uint8_t* p, std::size_t n) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    s += kHex[p[i] >> 4];
+    s += kHex[p[i] & 15];
+  }
+  return s;
+}
+
 void put32(std::vector<uint8_t>& out, uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
@@ -144,53 +163,104 @@ void put64(std::vector<uint8_t>& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }
 
-// Reads an entry's framing from its descriptor, in chunks, never past the size fstat gave.
-class FdReader {
+// --- identity records (ModelCache::key_of) ---
+// A file `id-<XXH3-128 of salt, device, inode>.svk`, 120 bytes, little-endian:
+//   "SVMCIDEN", u32 version (kIdVersion), u32 0, u64 device, u64 inode, u64 size, i64 mtime s,
+//   i64 mtime ns, i64 ctime s, i64 ctime ns, u64 XXH3-64 of the salt, 32 bytes key (hex),
+//   u64 XXH3-64 of everything before it.
+// A record is a hint: one that is missing, damaged or stale only means the file is hashed.
+constexpr char kIdMagic[8] = {'S', 'V', 'M', 'C', 'I', 'D', 'E', 'N'};
+constexpr uint32_t kIdVersion = 1;
+constexpr const char* kIdPrefix = "id-";
+constexpr const char* kIdSuffix = ".svk";
+constexpr std::size_t kIdBytes = 120;
+
+struct Identity {
+  uint64_t device = 0, inode = 0, size = 0;
+  int64_t mtime_s = 0, mtime_ns = 0, ctime_s = 0, ctime_ns = 0;
+  bool operator==(const Identity&) const = default;
+};
+
+Identity identity_of(const struct stat& st) {
+  return {static_cast<uint64_t>(st.st_dev),         static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size),        static_cast<int64_t>(st.st_mtim.tv_sec),
+          static_cast<int64_t>(st.st_mtim.tv_nsec), static_cast<int64_t>(st.st_ctim.tv_sec),
+          static_cast<int64_t>(st.st_ctim.tv_nsec)};
+}
+
+std::string record_name(std::string_view salt, const Identity& id) {
+  std::string seed(salt);
+  seed.push_back('\0');
+  for (uint64_t v : {id.device, id.inode})
+    for (int i = 0; i < 8; ++i) seed.push_back(static_cast<char>(v >> (8 * i)));
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, XXH3_128bits(seed.data(), seed.size()));
+  return kIdPrefix + hex(c.digest, sizeof c.digest) + kIdSuffix;
+}
+
+std::vector<uint8_t> encode_record(const Identity& id, std::string_view salt,
+                                   const std::string& key) {
+  std::vector<uint8_t> out(kIdMagic, kIdMagic + sizeof kIdMagic);
+  put32(out, kIdVersion);
+  put32(out, 0);
+  for (uint64_t v : {id.device, id.inode, id.size}) put64(out, v);
+  for (int64_t v : {id.mtime_s, id.mtime_ns, id.ctime_s, id.ctime_ns})
+    put64(out, static_cast<uint64_t>(v));
+  put64(out, XXH3_64bits(salt.data(), salt.size()));
+  out.insert(out.end(), key.begin(), key.end());
+  put64(out, XXH3_64bits(out.data(), out.size()));
+  return out;
+}
+// The key a record holds for the file of identity `id` under `salt`; "" when it has none.
+std::string read_record(int dir_fd, const std::string& name, std::string_view salt,
+                        const Identity& id) {
+  uint64_t size = 0;
+  const Fd f(open_regular(dir_fd, name.c_str(), O_NOFOLLOW, kIdBytes, &size));
+  if (f.fd < 0 || size != kIdBytes) return {};
+  std::vector<uint8_t> bytes(kIdBytes);
+  if (read_full(f.fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(kIdBytes)) return {};
+  const std::string key(reinterpret_cast<const char*>(bytes.data()) + kIdBytes - 8 - kKeyChars,
+                        kKeyChars);
+  // The record as it would be written for this file now: equal bytes, or not this file's.
+  if (!is_key(key) || encode_record(id, salt, key) != bytes) return {};
+  ::futimens(f.fd, nullptr);  // last use, for trim()
+  return key;
+}
+
+// --- end of identity records ---
+
+// Reads an entry's framing from its mapping: every read is checked against the bytes left, so no
+// size or offset the entry states is used before it is known to lie within the file.
+class SpanReader {
  public:
-  FdReader(int fd, uint64_t size) : fd_(fd), left_in_file_(size) {}
-  bool take(std::size_t n, uint8_t* out) {
-    while (n > 0) {
-      if (at_ == buffer_.size() && !refill()) return false;
-      const std::size_t k = std::min(n, buffer_.size() - at_);
-      std::memcpy(out, buffer_.data() + at_, k);
-      at_ += k;
-      out += k;
-      n -= k;
-    }
-    return true;
+  SpanReader(const uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
+  // The next `n` bytes, or nullptr when fewer are left.
+  const uint8_t* take(std::size_t n) {
+    if (n > left()) return nullptr;
+    const uint8_t* at = p_;
+    p_ += n;
+    return at;
   }
   bool u32(uint32_t* v) {
-    uint8_t p[4];
-    if (!take(4, p)) return false;
+    const uint8_t* p = take(4);
+    if (p == nullptr) return false;
     *v = 0;
     for (int i = 0; i < 4; ++i) *v |= static_cast<uint32_t>(p[i]) << (8 * i);
     return true;
   }
   bool u64(uint64_t* v) {
-    uint8_t p[8];
-    if (!take(8, p)) return false;
+    const uint8_t* p = take(8);
+    if (p == nullptr) return false;
     *v = 0;
     for (int i = 0; i < 8; ++i) *v |= static_cast<uint64_t>(p[i]) << (8 * i);
     return true;
   }
-  // Bytes of the file not yet handed out.
-  uint64_t left() const { return left_in_file_ + (buffer_.size() - at_); }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+  const uint8_t* at() const { return p_; }
 
  private:
-  bool refill() {
-    if (left_in_file_ == 0) return false;
-    buffer_.resize(static_cast<std::size_t>(std::min<uint64_t>(left_in_file_, 65536)));
-    const ssize_t n = read_full(fd_, buffer_.data(), buffer_.size());
-    if (n != static_cast<ssize_t>(buffer_.size())) return false;
-    left_in_file_ -= buffer_.size();
-    at_ = 0;
-    return true;
-  }
-
-  int fd_;
-  uint64_t left_in_file_;
-  std::vector<uint8_t> buffer_;
-  std::size_t at_ = 0;
+  const uint8_t* p_;
+  const uint8_t* end_;
 };
 
 fs::path real_folder(const std::string& model_dir) {
@@ -240,12 +310,50 @@ std::string ModelCache::default_dir() {
 std::string ModelCache::key_for(const std::string& path, std::string_view salt, uint64_t max_size) {
   Hash128 h{};
   if (!hash_file(path, salt, &h, nullptr, max_size)) return {};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string key;
-  for (uint8_t b : h) {
-    key += kHex[b >> 4];
-    key += kHex[b & 15];
+  return hex(h.data(), h.size());
+}
+
+std::string ModelCache::key_of(const std::string& path, std::string_view salt, uint64_t max_size,
+                               int64_t now_ns) {
+  uint64_t size = 0;
+  const Fd f(open_regular(AT_FDCWD, path.c_str(), 0, max_size, &size));
+  struct stat before {};
+  if (f.fd < 0 || ::fstat(f.fd, &before) != 0) return {};
+  const Identity id = identity_of(before);
+  std::string why;
+  const Fd dir(open_dir(false, &why));
+  const std::string record = record_name(salt, id);
+  if (dir.fd >= 0) {
+    if (std::string key = read_record(dir.fd, record, salt, id); !key.empty()) return key;
   }
+  Hash128 h{};
+  uint64_t hashed = 0;
+  if (!hash_fd(f.fd, salt, &h, &hashed, max_size)) return {};
+  const std::string key = hex(h.data(), h.size());
+  if (dir.fd < 0) return key;
+  // Remembered only for a file that did not change while it was hashed and whose times are
+  // settled (see the header): a write after this moment gives it later times.
+  struct stat after {};
+  if (::fstat(f.fd, &after) != 0 || !(identity_of(after) == id) || hashed != id.size) return key;
+  if (now_ns == 0) {
+    timespec t{};
+    ::clock_gettime(CLOCK_REALTIME, &t);
+    now_ns = static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+  }
+  const int64_t settled = now_ns - kSettledSeconds * 1000000000;
+  if (id.mtime_s * 1000000000 + id.mtime_ns > settled ||
+      id.ctime_s * 1000000000 + id.ctime_ns > settled)
+    return key;
+  // Written whole under a temporary name and renamed: a reader sees the old record or this one.
+  // Not fsynced: a record lost in a crash only means one more hash.
+  const std::vector<uint8_t> bytes = encode_record(id, salt, key);
+  std::string temp = (fs::path(dir_) / (kTempPrefix + record + "-XXXXXX")).string();
+  const Fd out(::mkostemp(temp.data(), O_CLOEXEC));
+  if (out.fd < 0) return key;
+  const std::string temp_name = fs::path(temp).filename().string();
+  if (!write_full(out.fd, bytes.data(), bytes.size()) ||
+      ::renameat(dir.fd, temp_name.c_str(), dir.fd, record.c_str()) != 0)
+    ::unlinkat(dir.fd, temp_name.c_str(), 0);
   return key;
 }
 
@@ -282,48 +390,84 @@ int ModelCache::open_dir(bool create, std::string* why) const {
   return fd;
 }
 
-std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
-                                                     const std::string& model_dir,
-                                                     std::vector<std::string>* files) {
+MappedPayload::MappedPayload(MappedPayload&& o) noexcept
+    : map_(std::exchange(o.map_, nullptr)),
+      map_bytes_(std::exchange(o.map_bytes_, 0)),
+      data_(std::exchange(o.data_, nullptr)),
+      size_(std::exchange(o.size_, 0)) {}
+
+MappedPayload& MappedPayload::operator=(MappedPayload&& o) noexcept {
+  if (this != &o) {
+    if (map_ != nullptr) ::munmap(map_, map_bytes_);
+    map_ = std::exchange(o.map_, nullptr);
+    map_bytes_ = std::exchange(o.map_bytes_, 0);
+    data_ = std::exchange(o.data_, nullptr);
+    size_ = std::exchange(o.size_, 0);
+  }
+  return *this;
+}
+
+MappedPayload::~MappedPayload() {
+  if (map_ != nullptr) ::munmap(map_, map_bytes_);
+}
+
+std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::string& model_dir,
+                                             std::vector<std::string>* files, std::string* why) {
   if (files != nullptr) files->clear();
+  if (why != nullptr) why->clear();
   if (!is_key(key)) return std::nullopt;
-  std::string why;
-  const Fd dir(open_dir(false, &why));
+  std::string folder_why;
+  const Fd dir(open_dir(false, &folder_why));
   if (dir.fd < 0) return std::nullopt;
   const std::string name = key + kSuffix;
   // An entry larger than the whole cache was never written by store(): refused unread.
   uint64_t size = 0;
   const Fd f(open_regular(dir.fd, name.c_str(), O_NOFOLLOW, max_bytes_, &size));
-  auto reject = [&] {
+  auto reject = [&](const char* what) {
     ::unlinkat(dir.fd, name.c_str(), 0);
+    if (why != nullptr) *why = dir_ + "/" + name + ": " + what + "; removed";
     return std::nullopt;
   };
   if (f.fd < 0) {
     // Missing: a plain miss. Anything else there (a link, a FIFO, a folder, an oversized file):
     // not an entry, removed (a folder is left alone: unlinkat refuses it).
-    if (errno != ENOENT) return reject();
+    if (errno != ENOENT) return reject("not a regular file within the cache's size");
     return std::nullopt;
   }
-  FdReader r(f.fd, size);
-  uint8_t magic[sizeof kMagic];
-  uint8_t stored_key[kKeyChars];
+  // The smallest entry: magic, version, key, listed count, payload size and checksum.
+  constexpr uint64_t kMinEntry = sizeof kMagic + 4 + kKeyChars + 4 + 8 + 8;
+  if (size < kMinEntry) return reject("shorter than an entry's framing");
+  MappedPayload out;
+  // MAP_POPULATE: the whole entry is read below (checksum, then the model reader), so its page
+  // table is filled in one call rather than fault by fault.
+  void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+                   f.fd, 0);
+  if (m == MAP_FAILED) return std::nullopt;  // out of address space: a miss, the entry is kept
+  out.map_ = m;
+  out.map_bytes_ = static_cast<std::size_t>(size);
+  ::madvise(m, out.map_bytes_, MADV_SEQUENTIAL);
+  SpanReader r(static_cast<const uint8_t*>(m), out.map_bytes_);
+  const uint8_t* magic = r.take(sizeof kMagic);
   uint32_t version = 0, listed = 0;
-  if (!r.take(sizeof kMagic, magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0 ||
-      !r.u32(&version) || version != kEntryVersion || !r.take(kKeyChars, stored_key) ||
-      std::memcmp(stored_key, key.data(), kKeyChars) != 0 || !r.u32(&listed) || listed > kMaxListed)
-    return reject();
+  if (magic == nullptr || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
+    return reject("no entry header");
+  if (!r.u32(&version) || version != kEntryVersion) return reject("another entry layout");
+  const uint8_t* stored_key = r.take(kKeyChars);
+  if (stored_key == nullptr || std::memcmp(stored_key, key.data(), kKeyChars) != 0)
+    return reject("stored under another key");
+  if (!r.u32(&listed) || listed > kMaxListed) return reject("bad count of listed files");
   const fs::path folder = real_folder(model_dir);
-  std::vector<uint8_t> listed_bytes(kMaxPath);
   for (uint32_t i = 0; i < listed; ++i) {
     uint32_t len = 0;
-    uint8_t hash[16];
     uint64_t file_size = 0;
-    if (!r.u32(&len) || len == 0 || len > kMaxPath || !r.take(len, listed_bytes.data()) ||
-        !r.u64(&file_size) || !r.take(16, hash))
-      return reject();
-    const std::string listed_as(reinterpret_cast<const char*>(listed_bytes.data()), len);
+    const uint8_t* path = nullptr;
+    const uint8_t* hash = nullptr;
+    if (!r.u32(&len) || len == 0 || len > kMaxPath || (path = r.take(len)) == nullptr ||
+        !r.u64(&file_size) || (hash = r.take(16)) == nullptr)
+      return reject("a listed file's record runs past the end");
+    const std::string listed_as(reinterpret_cast<const char*>(path), len);
     const std::string file = listed_path(listed_as, folder);
-    if (file.empty()) return reject();
+    if (file.empty()) return reject("a listed file's path leaves the model's folder");
     // A listed file that changed, went away, or now resolves elsewhere (a link swapped in): the
     // entry describes another model.
     std::error_code ec;
@@ -332,27 +476,27 @@ std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
     if (fs::canonical(file, ec).string() != file || ec ||
         !hash_file(file, {}, &now, &now_size, file_size) || now_size != file_size ||
         std::memcmp(now.data(), hash, 16) != 0)
-      return reject();
+      return reject(("the listed file " + file + " changed").c_str());
     if (files != nullptr) files->push_back(file);
   }
   uint64_t payload_size = 0, checksum = 0;
-  if (!r.u64(&payload_size) || !r.u64(&checksum) || payload_size != r.left()) return reject();
-  // The payload, read in chunks straight into its buffer with the checksum streamed alongside;
-  // its size is the file's, already bounded by max_bytes.
-  std::vector<uint8_t> payload(static_cast<std::size_t>(payload_size));
-  Xxh3 h;
-  XXH3_64bits_reset(h.state);
-  std::size_t got = 0;
-  while (got < payload.size()) {
-    const std::size_t n = std::min(kChunk, payload.size() - got);
-    if (!r.take(n, payload.data() + got)) return reject();
-    XXH3_64bits_update(h.state, payload.data() + got, n);
-    got += n;
-  }
-  if (XXH3_64bits_digest(h.state) != checksum) return reject();
+  if (!r.u64(&payload_size) || !r.u64(&checksum) || payload_size != r.left())
+    return reject("the payload's size is not the rest of the file");
+  out.data_ = r.at();
+  out.size_ = static_cast<std::size_t>(payload_size);
+  if (XXH3_64bits(out.data_, out.size_) != checksum)
+    return reject("the payload's checksum differs");
   // Last use, for trim(): a failure here only makes the entry look older.
   ::futimens(f.fd, nullptr);
-  return payload;
+  return out;
+}
+
+std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,
+                                                     const std::string& model_dir,
+                                                     std::vector<std::string>* files) {
+  std::optional<MappedPayload> m = map(key, model_dir, files);
+  if (!m) return std::nullopt;
+  return std::vector<uint8_t>(m->bytes().begin(), m->bytes().end());
 }
 
 std::string ModelCache::store(const std::string& key, std::span<const uint8_t> payload,
@@ -436,6 +580,12 @@ std::size_t ModelCache::trim() {
     // Temporary files of stores that never finished (a crash, a full disk): gone after a day.
     if (name.rfind(kTempPrefix, 0) == 0) {
       if (now - used > std::chrono::hours(24)) fs::remove(it->path(), e2);
+      continue;
+    }
+    // Identity records (key_of): a few dozen bytes each, dropped when unused for a month (a
+    // dropped one costs one hash of its file).
+    if (it->path().extension() == kIdSuffix) {
+      if (now - used > std::chrono::hours(24 * 30)) fs::remove(it->path(), e2);
       continue;
     }
     if (it->path().extension() != kSuffix) continue;

@@ -18,9 +18,12 @@
 //  - an entry's bytes are untrusted like any other (another program, a copy, a full disk):
 //    opened without following a symbolic link and without blocking (O_NOFOLLOW, O_NONBLOCK: a
 //    FIFO does not hang the reader), read only when fstat says it is a regular file no larger
-//    than the whole cache, its framing checked field by field, and its payload's checksum
-//    computed while it is read (XXH3 streaming). An entry names the key it was stored under and
-//    is refused under any other (a valid entry copied over another model's is not shown as that
+//    than the whole cache, then mapped (mmap) and read in place: its framing checked field by
+//    field against the mapping's size, its payload's checksum (XXH3) computed over the mapping.
+//    Entries are only ever replaced by a rename, never rewritten in place, so a mapping keeps the
+//    bytes it was opened on (a same-user program truncating an entry in place while it is read
+//    would fault the reader, as for any mapped file). An entry names the key it was stored under
+//    and is refused under any other (a valid entry copied over another model's is not shown as that
 //    model). The model bytes then go through the model reader's checks. An entry that fails any
 //    of this is removed and treated as a miss.
 //  - writes: the entry is written to a temporary file of an unpredictable name created with
@@ -32,6 +35,7 @@
 // bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -40,6 +44,28 @@
 #include <vector>
 
 namespace sv {
+
+// An entry's payload, mapped read-only from its file (mmap, MAP_PRIVATE) and read in place: no
+// buffer is filled and no page is copied before the model reader's own copy. Valid while this
+// object lives; move-only.
+class MappedPayload {
+ public:
+  MappedPayload() = default;
+  MappedPayload(MappedPayload&& o) noexcept;
+  MappedPayload& operator=(MappedPayload&& o) noexcept;
+  MappedPayload(const MappedPayload&) = delete;
+  MappedPayload& operator=(const MappedPayload&) = delete;
+  ~MappedPayload();
+
+  std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
+
+ private:
+  friend class ModelCache;
+  void* map_ = nullptr;  // the whole entry file's mapping, or nullptr
+  std::size_t map_bytes_ = 0;
+  const uint8_t* data_ = nullptr;  // the payload within it
+  std::size_t size_ = 0;
+};
 
 class ModelCache {
  public:
@@ -57,11 +83,36 @@ class ModelCache {
   static std::string key_for(const std::string& path, std::string_view salt,
                              uint64_t max_size = UINT64_MAX);
 
+  // The key of `path` as key_for gives it, found without reading the file when the folder
+  // remembers it for the file's identity: device, inode, size, and modification and status-change
+  // times to the nanosecond, all unchanged since the file was hashed. The file is hashed (and its
+  // identity remembered, in a small `id-<hash>.svk` record) otherwise. Safe against a rewrite in
+  // place within the timestamps' granularity: an identity is remembered only when both times were
+  // at least kSettledSeconds old when the hash was taken, and equal before and after it, so any
+  // later write (even one that sets the modification time back: the status-change time cannot be
+  // set back) gives the file times that differ from the remembered ones. `now_ns` (CLOCK_REALTIME
+  // nanoseconds; 0: the clock) is for tests only.
+  static constexpr int64_t kSettledSeconds = 2;
+  std::string key_of(const std::string& path, std::string_view salt, uint64_t max_size = UINT64_MAX,
+                     int64_t now_ns = 0);
+
+  // The payload stored under `key`, mapped (see MappedPayload), when there is one that names
+  // `key` and whose listed files (resolved against `model_dir`) still resolve and hash as they
+  // did; the entry's time is refreshed. The entry's framing is read from the mapping with every
+  // size and offset checked against the file's size first; the payload's checksum is computed
+  // over the mapping. A damaged entry, one stored under another key, or one whose files changed,
+  // is removed and gives nothing, with `why` (when given) saying what was wrong ("" for a plain
+  // miss). `files`: as load's.
+  std::optional<MappedPayload> map(const std::string& key, const std::string& model_dir,
+                                   std::vector<std::string>* files = nullptr,
+                                   std::string* why = nullptr);
+
   // The payload stored under `key`, when there is one that names `key` and whose listed files
   // (resolved against `model_dir`) still resolve and hash as they did; the entry's time is
   // refreshed. A damaged entry, one stored under another key, or one whose files changed, is
   // removed and gives nothing. `files`, when given, gets the listed files' paths as they resolve
   // now (absolute): what a hit was read from besides the model, for live reload to watch.
+  // A copy of map()'s payload.
   std::optional<std::vector<uint8_t>> load(const std::string& key, const std::string& model_dir,
                                            std::vector<std::string>* files = nullptr);
 

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <span>
 #include <type_traits>
 #include <utility>
+
+#include <sys/mman.h>
 
 #include <glm/gtc/type_precision.hpp>
 #include <glm/mat4x4.hpp>
@@ -67,25 +71,42 @@ std::string tag_name(uint32_t t) {
 // ---------------------------------------------------------------------------------------------
 // Writing.
 
+// Writes a stream, or only counts its bytes (`counting`): write_model counts first and reserves
+// the whole stream once, so a big model's stream is not regrown (each regrowth a copy into fresh
+// pages: about twice the stream's size in page faults, round 16b).
 class Writer {
  public:
-  Writer() { out_.resize(kHeaderBytes); }
+  explicit Writer(bool counting = false, std::size_t reserve = 0) : counting_(counting) {
+    if (!counting_) {
+      out_.reserve(std::max(reserve, kHeaderBytes));
+      out_.resize(kHeaderBytes);
+    }
+    size_ = kHeaderBytes;
+  }
+
+  std::size_t size() const noexcept { return size_; }
 
   void begin(uint32_t section_tag) {
     u32(section_tag);
     u32(0);
-    size_at_ = out_.size();
+    size_at_ = size_;
     u64(0);
     ++sections_;
   }
   void end() {
-    const uint64_t size = out_.size() - size_at_ - 8;
-    std::memcpy(out_.data() + size_at_, &size, 8);
-    out_.resize((out_.size() + 7) / 8 * 8, 0);
+    const uint64_t size = size_ - size_at_ - 8;
+    const std::size_t padded = (size_ + 7) / 8 * 8;
+    if (!counting_) {
+      std::memcpy(out_.data() + size_at_, &size, 8);
+      out_.resize(padded, 0);
+    }
+    size_ = padded;
   }
 
   void raw(const void* p, std::size_t n) {
     if (n == 0) return;
+    size_ += n;
+    if (counting_) return;
     const auto* b = static_cast<const uint8_t*>(p);
     out_.insert(out_.end(), b, b + n);
   }
@@ -135,7 +156,9 @@ class Writer {
   }
 
  private:
+  bool counting_;
   std::vector<uint8_t> out_;
+  std::size_t size_ = 0;  // the stream's bytes so far (out_.size() when writing)
   std::size_t size_at_ = 0;
   uint32_t sections_ = 0;
 };
@@ -295,6 +318,78 @@ void write_report(Writer& w, const ImportReport& r) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Reading big arrays. A fresh page costs a fault at its first touch, and on some hosts a fault
+// costs microseconds (BENCHMARKS.md round 16b: ~12 us per 4-KiB page on a paravirtualised guest,
+// where a 1M-vertex model's arrays took 0.4 s of faults): a buffer of kHugeArrayBytes or more asks
+// for transparent huge pages (one fault per 2 MiB) over the part of it that covers whole ones.
+
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
+constexpr std::size_t kHugeArrayBytes = 2 * kHugePage;
+constexpr std::size_t kPage = 4096;
+
+// Reserves room for `n` elements in the empty `v`; a large array's room is asked for as whole huge
+// pages less 32 bytes: glibc's malloc maps a block that large on its own, 16 bytes of header
+// before it, in ALIGN_UP(size + 24, 4 KiB) bytes (malloc.c, sysmalloc_mmap), so the mapping is
+// whole huge pages, which Linux places on a huge-page boundary; then the block's pages are advised
+// MADV_HUGEPAGE. Where any of this does not hold (another allocator, a block from the heap, no
+// THP) the array is the same, on whatever pages it got. At most one huge page of room is unused.
+template <class T>
+void reserve_array(std::vector<T>& v, std::size_t n) {
+  const std::size_t bytes = n * sizeof(T);
+  if (bytes < kHugeArrayBytes) {
+    v.reserve(n);
+    return;
+  }
+  const std::size_t room = (bytes + 32 + kHugePage - 1) / kHugePage * kHugePage - 32;
+  v.reserve(room / sizeof(T));
+  const auto begin = reinterpret_cast<uintptr_t>(v.data()) & ~(kPage - 1);
+  const auto end =
+      (reinterpret_cast<uintptr_t>(v.data()) + v.capacity() * sizeof(T) + kPage - 1) & ~(kPage - 1);
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+// The stream's elements of type T, read from their bytes wherever they lie (the format aligns
+// fields to nothing inside a section, nor does a cache entry's payload start on any boundary):
+// a random-access iterator for vector::assign, so each element is constructed once from the bytes.
+template <class T>
+struct Elements {
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const T*;
+  using reference = T;
+
+  const uint8_t* p;
+
+  T operator*() const {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  Elements& operator++() {
+    p += sizeof(T);
+    return *this;
+  }
+  Elements operator++(int) {
+    Elements old = *this;
+    p += sizeof(T);
+    return old;
+  }
+  Elements& operator--() {
+    p -= sizeof(T);
+    return *this;
+  }
+  Elements& operator+=(difference_type k) {
+    p += k * static_cast<difference_type>(sizeof(T));
+    return *this;
+  }
+  difference_type operator-(const Elements& o) const {
+    return (p - o.p) / static_cast<difference_type>(sizeof(T));
+  }
+  bool operator==(const Elements& o) const { return p == o.p; }
+};
+
+// ---------------------------------------------------------------------------------------------
 // Reading. Every read checks that the bytes are there; the first failure is kept and every
 // later read fails, so a section reader can read on and check ok() once.
 
@@ -345,13 +440,19 @@ class Reader {
                   "their section");
     return true;
   }
+  // Each element is written once, copied from the stream into the vector's fresh storage (no
+  // zero-fill first); a large array's storage asks for huge pages before its first touch.
   template <class T>
   bool array(std::vector<T>& v, uint64_t max, const char* what) {
     static_assert(std::is_trivially_copyable_v<T>);
     uint64_t n = 0;
     if (!count(n, max, sizeof(T), what)) return false;
-    v.resize(static_cast<std::size_t>(n));
-    return raw(v.data(), static_cast<std::size_t>(n) * sizeof(T), what);
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+    v.clear();
+    reserve_array(v, static_cast<std::size_t>(n));
+    v.assign(Elements<T>{p_}, Elements<T>{p_ + bytes});
+    p_ += bytes;
+    return true;
   }
   bool quat(glm::quat& q, const char* what) {
     float c[4];
@@ -784,9 +885,10 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
 
 }  // namespace
 
-std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
-                                 const ImportProvenance& provenance) {
-  Writer w;
+namespace {
+
+void write_sections(Writer& w, const Model& model, const ImportReport& report,
+                    const ImportProvenance& provenance) {
   write_info(w, provenance);
   write_skeleton(w, model.skeleton);
   for (const Mesh& m : model.meshes) write_mesh(w, m);
@@ -800,6 +902,16 @@ std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
     if (!model.morph_clips[c].tracks.empty())
       write_morph_clip(w, static_cast<uint32_t>(c), model.morph_clips[c]);
   write_report(w, report);
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
+                                 const ImportProvenance& provenance) {
+  Writer count(true);
+  write_sections(count, model, report, provenance);
+  Writer w(false, count.size());
+  write_sections(w, model, report, provenance);
   return w.finish();
 }
 

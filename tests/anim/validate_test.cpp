@@ -166,6 +166,89 @@ Model good_model() {
 
 TEST(ModelValidate, GoodModelPasses) { EXPECT_EQ(good_model().validate(), ""); }
 
+// good_model's triangle repeated to 3,001 vertices: the checks scan blocks of 1,024 before they
+// look at single vertices, so a bad value is placed in the first block, on either side of a
+// block's edge and at the very end, and each time the message names exactly that element.
+Model big_model() {
+  Model m = good_model();
+  Mesh& mesh = m.meshes[0];
+  const std::vector<glm::vec3> positions = mesh.positions, normals = mesh.normals;
+  const std::vector<glm::u16vec4> joints = mesh.joints;
+  const std::vector<glm::vec4> weights = mesh.weights;
+  mesh.positions.clear();
+  mesh.normals.clear();
+  mesh.joints.clear();
+  mesh.weights.clear();
+  mesh.vertex_flags.clear();
+  mesh.indices.clear();
+  for (uint32_t v = 0; v < 3001; ++v) {
+    mesh.positions.push_back(positions[v % 3]);
+    mesh.normals.push_back(normals[v % 3]);
+    mesh.joints.push_back(joints[v % 3]);
+    mesh.weights.push_back(weights[v % 3]);
+    mesh.vertex_flags.push_back(0);
+    mesh.indices.push_back(v);
+  }
+  mesh.indices.push_back(0);
+  mesh.indices.push_back(1);  // 3,003 indices: 1,001 triangles
+  mesh.joints2.assign(3001, glm::u16vec4(0));
+  mesh.weights2.assign(3001, glm::vec4(0.0f));
+  mesh.cut_weights.assign(3001, 0.0f);
+  return m;
+}
+
+TEST(ModelValidate, BlockScansNameTheFirstBadElementWherever) {
+  EXPECT_EQ(big_model().validate(), "");
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const std::size_t at : {std::size_t{5}, std::size_t{1023}, std::size_t{1024},
+                               std::size_t{2047}, std::size_t{3000}}) {
+    const std::string v = std::to_string(at);
+    auto fails_with = [&](const Model& m, const std::string& what) {
+      const std::string e = m.validate();
+      EXPECT_NE(e.find(what), std::string::npos) << "at " << at << ": " << e;
+    };
+    Model m = big_model();
+    m.meshes[0].positions[at].z = kNaN;
+    m.meshes[0].positions[3000].y = inf;  // a later one is not the first
+    fails_with(m, "position " + v + " is not finite");
+    m = big_model();
+    m.meshes[0].normals[at].y = -inf;
+    fails_with(m, "normal " + v + " is not finite");
+    m = big_model();
+    m.meshes[0].indices[at] = 3001;
+    fails_with(m, "index " + v + " is 3001, past 3001 vertices");
+    m = big_model();
+    m.meshes[0].joints[at].w = 2;
+    fails_with(m, "vertex " + v + " uses skin bone 2, above max_joint 1");
+    m = big_model();
+    m.meshes[0].weights[at] = glm::vec4(1.001f, -0.001f, 0, 0);  // sums to 1, one negative
+    fails_with(m, "vertex " + v + " has weights that are negative");
+    m = big_model();
+    m.meshes[0].weights[at] = glm::vec4(0.5f, 0.498f, 0, 0);  // off by 2e-3
+    fails_with(m, "vertex " + v + " has weights that are negative");
+    m = big_model();
+    m.meshes[0].weights[at] = glm::vec4(kNaN, 1, 0, 0);
+    fails_with(m, "vertex " + v + " has weights that are negative");
+    m = big_model();
+    m.meshes[0].joints2[at].x = 7;
+    fails_with(m, "vertex " + v + " uses skin bone 7 (influences 5-8)");
+    m = big_model();
+    m.meshes[0].weights2[at] = glm::vec4(0.6f, 0.5f, 0, 0);  // above 1
+    fails_with(m, "vertex " + v + " has 5th-8th weights");
+    m = big_model();
+    m.meshes[0].cut_weights[at] = -0.25f;
+    fails_with(m, "vertex " + v + " has 5th-8th weights");
+  }
+  // Within the bounds: -0.0 is not negative; a sum off by less than 1e-3 passes; a cut weight
+  // of exactly 1 and second weights summing to exactly 1 pass.
+  Model m = big_model();
+  m.meshes[0].weights[7] = glm::vec4(1.0f, -0.0f, 0, 0);
+  m.meshes[0].weights[8] = glm::vec4(0.5f, 0.4995f, 0, 0);
+  m.meshes[0].weights2[9] = glm::vec4(0.5f, 0.5f, 0, 0);
+  m.meshes[0].cut_weights[10] = 1.0f;
+  EXPECT_EQ(m.validate(), "");
+}
+
 TEST(ModelValidate, CatchesEachBrokenField) {
   {
     Model m = good_model();

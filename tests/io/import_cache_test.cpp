@@ -133,6 +133,30 @@ TEST(ImportCache, ADamagedEntryIsImportedAgainAndReplaced) {
   const ImportResult r = import_model(kDefault, cached(dir));
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_FALSE(r.from_cache);
+  // The report says why the entry was not used.
+  ASSERT_FALSE(r.report.notes.empty());
+  EXPECT_NE(r.report.notes.back().find("model cache's entry was refused"), std::string::npos)
+      << r.report.notes.back();
+  EXPECT_NE(r.report.notes.back().find("checksum"), std::string::npos) << r.report.notes.back();
+  const ImportResult again = import_model(kDefault, cached(dir));
+  EXPECT_TRUE(again.from_cache);
+  for (const std::string& note : again.report.notes)
+    EXPECT_EQ(note.find("model cache"), std::string::npos) << note;
+}
+
+// A truncated entry (cut inside its payload): refused by its size, imported again, replaced.
+TEST(ImportCache, ATruncatedEntryIsImportedAgainAndReplaced) {
+  TempDir dir;
+  ASSERT_TRUE(import_model(kDefault, cached(dir)).ok());
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const fs::path entry = entries(dir)[0];
+  fs::resize_file(entry, fs::file_size(entry) / 2);
+  const ImportResult r = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.from_cache);
+  ASSERT_FALSE(r.report.notes.empty());
+  EXPECT_NE(r.report.notes.back().find("payload's size"), std::string::npos)
+      << r.report.notes.back();
   EXPECT_TRUE(import_model(kDefault, cached(dir)).from_cache);
 }
 

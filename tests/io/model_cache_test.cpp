@@ -325,5 +325,130 @@ TEST(ModelCache, ListedFilesAreCheckedByResolvedPathAndContent) {
   EXPECT_EQ(ModelCache::key_for(a / "m.gltf", "v1", 4), key);
 }
 
+// map() reads an entry in place: the payload's bytes from the mapping, and a truncated or flipped
+// entry refused with what was wrong (the import's report quotes it) and removed.
+TEST(ModelCache, AMappedEntryIsReadInPlaceAndADamagedOneRefusedWithAReason) {
+  TempDir models, cache;
+  ModelCache c(cache.path());
+  const std::vector<uint8_t> payload = bytes_of("a payload read in place");
+  ASSERT_EQ(c.store(kKeyA, payload, {}, models.path()), "");
+  const std::string entry = cache / (kKeyA + ".svc");
+  const std::string good = slurp(entry);
+  {
+    std::string why = "stale";
+    auto m = c.map(kKeyA, models.path(), nullptr, &why);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(std::vector<uint8_t>(m->bytes().begin(), m->bytes().end()), payload);
+    EXPECT_EQ(why, "");
+    // Moved: the mapping goes with it.
+    MappedPayload moved = std::move(*m);
+    EXPECT_EQ(std::vector<uint8_t>(moved.bytes().begin(), moved.bytes().end()), payload);
+  }
+  std::string why;
+  EXPECT_FALSE(c.map(kKeyB, models.path(), nullptr, &why));
+  EXPECT_EQ(why, "") << "a plain miss has no reason";
+  // Cut inside the framing, inside the payload, and one byte short.
+  for (std::size_t cut :
+       {std::size_t{0}, std::size_t{10}, std::size_t{50}, good.size() - 5, good.size() - 1}) {
+    write_file(entry, good.substr(0, cut));
+    EXPECT_FALSE(c.map(kKeyA, models.path(), nullptr, &why)) << "truncated to " << cut;
+    EXPECT_NE(why.find(kKeyA + ".svc: "), std::string::npos) << why;
+    EXPECT_NE(why.find("removed"), std::string::npos) << why;
+    EXPECT_FALSE(fs::exists(entry));
+  }
+  std::string flipped = good;
+  flipped[good.size() - 3] = static_cast<char>(flipped[good.size() - 3] ^ 1);
+  write_file(entry, flipped);
+  EXPECT_FALSE(c.map(kKeyA, models.path(), nullptr, &why));
+  EXPECT_NE(why.find("checksum"), std::string::npos) << why;
+  // A payload size that points past the end of the file.
+  std::string longer = good;
+  const std::size_t size_at = good.size() - payload.size() - 16;
+  longer[size_at + 6] = '\x7f';
+  write_file(entry, longer);
+  EXPECT_FALSE(c.map(kKeyA, models.path(), nullptr, &why));
+  EXPECT_NE(why.find("payload's size"), std::string::npos) << why;
+}
+
+int64_t realtime_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::size_t records_in(const std::string& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".svk") ++n;
+  return n;
+}
+
+// Rewrites `path` in place (same inode, same size) with `bytes` and sets its modification time
+// back to what it was: only the status-change time can tell.
+void rewrite_keeping_mtime(const std::string& path, const std::string& bytes) {
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const timespec times[2] = {st.st_atim, st.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path.c_str(), times, 0), 0);
+  struct stat after {};
+  ASSERT_EQ(::stat(path.c_str(), &after), 0);
+  ASSERT_EQ(after.st_ino, st.st_ino);
+  ASSERT_EQ(after.st_mtim.tv_sec, st.st_mtim.tv_sec);
+  ASSERT_EQ(after.st_mtim.tv_nsec, st.st_mtim.tv_nsec);
+}
+
+// key_of gives key_for's key. A settled file's key is remembered by its identity (the second
+// call does not read the file: a record is there); a rewrite in place that keeps the size and
+// sets the modification time back is hashed again (its status-change time moved).
+TEST(ModelCache, KeyOfRemembersASettledFileAndSeesARewriteInPlace) {
+  TempDir models, cache;
+  ModelCache c(cache / "sv");
+  ASSERT_EQ(c.store(kKeyA, bytes_of("x"), {}, models.path()), "");  // creates the folder
+  const std::string model = models / "m.glb";
+  write_file(model, "first bytes");
+  const int64_t later = realtime_ns() + int64_t{3600} * 1000000000;  // the file an hour old
+  const std::string first = ModelCache::key_for(model, "salt");
+  EXPECT_EQ(c.key_of(model, "salt", UINT64_MAX, later), first);
+  EXPECT_EQ(records_in(cache / "sv"), 1u);
+  EXPECT_EQ(c.key_of(model, "salt", UINT64_MAX, later), first);
+  EXPECT_NE(c.key_of(model, "other salt", UINT64_MAX, later), first);
+  rewrite_keeping_mtime(model, "other bytes");
+  const std::string second = ModelCache::key_for(model, "salt");
+  ASSERT_NE(second, first);
+  EXPECT_EQ(c.key_of(model, "salt", UINT64_MAX, later), second);
+  // A damaged record is not believed: the file is hashed.
+  for (const auto& e : fs::directory_iterator(cache / "sv"))
+    if (e.path().extension() == ".svk") {
+      std::string bytes = slurp(e.path());
+      char& c = bytes[bytes.size() - 20];  // inside the key
+      c = c == 'f' ? '0' : 'f';
+      write_file(e.path(), bytes);
+    }
+  EXPECT_EQ(c.key_of(model, "salt", UINT64_MAX, later), second);
+  EXPECT_EQ(c.key_of(models / "missing.glb", "salt", UINT64_MAX, later), "");
+}
+
+// A file changed within the timestamps' granularity: its identity is not remembered while its
+// times are recent, so a rewrite in the same second (same size, modification time set back) is
+// never mistaken for the bytes hashed before.
+TEST(ModelCache, AFileRewrittenInTheSameSecondIsHashedAgain) {
+  TempDir models, cache;
+  ModelCache c(cache / "sv");
+  ASSERT_EQ(c.store(kKeyA, bytes_of("x"), {}, models.path()), "");
+  const std::string model = models / "m.glb";
+  write_file(model, "first bytes");
+  const std::string first = c.key_of(model, "salt");
+  EXPECT_EQ(first, ModelCache::key_for(model, "salt"));
+  EXPECT_EQ(records_in(cache / "sv"), 0u) << "a file written just now is not remembered";
+  rewrite_keeping_mtime(model, "other bytes");
+  const std::string second = c.key_of(model, "salt");
+  EXPECT_EQ(second, ModelCache::key_for(model, "salt"));
+  EXPECT_NE(second, first);
+}
+
 }  // namespace
 }  // namespace sv

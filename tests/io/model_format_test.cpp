@@ -254,6 +254,18 @@ TEST(ModelFormat, RoundTripsEveryField) {
 }
 
 // A mesh within the 4-limit stores no second set (three empty arrays) and reads back without one.
+// write_model counts the stream's bytes before it writes them, and reserves that once: the
+// stream's buffer is exactly its size (a wrong count would leave room over, or regrow it).
+TEST(ModelFormat, TheStreamIsWrittenIntoOneBufferOfItsExactSize) {
+  const std::vector<uint8_t> bytes = sample_stream();
+  EXPECT_EQ(bytes.capacity(), bytes.size());
+  ImportReport report;
+  report.notes = {"a note", std::string(5000, 'x')};
+  const std::vector<uint8_t> with_notes = write_model(sample_model(), report, {});
+  EXPECT_EQ(with_notes.capacity(), with_notes.size());
+  EXPECT_TRUE(read_model(with_notes, "f.bin").ok());
+}
+
 TEST(ModelFormat, AMeshWithinFourInfluencesHasNoSecondSet) {
   Model m = sample_model();
   Mesh& mesh = m.meshes[0];
