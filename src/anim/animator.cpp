@@ -35,8 +35,9 @@ Animator::Animator(const Model& model) : layout_(model) {
   morph_reference_.resize(most_targets);
   palette_.resize(layout_.bones(), glm::mat4(1.0f));
   rest_cursor_.reset(layout_.rest);
-  rest_local_ = model.skeleton.rest;
   rest_local_.resize(joints);
+  for (std::size_t j = 0; j < joints && j < model.skeleton.rest.size(); ++j)
+    rest_local_.set(j, model.skeleton.rest[j]);
   local_.resize(joints);
   layer_local_.resize(joints);
   pose_scratch_.resize(local_pose_scratch(joints));
@@ -74,11 +75,11 @@ std::string Animator::set_layers(const Model& model, std::span<const Layer> laye
     if (s.clip != l.clip || !s.cursor.fits(clip)) {
       s.cursor.reset(clip);
       s.clip = l.clip;
-      s.reference.clear();
+      s.reference = LocalLanes();
     }
     s.mode = l.mode;
     if (l.mode == BlendMode::Additive &&
-        (s.reference.size() != joints || s.reference_time != l.reference_time)) {
+        (!s.reference.fits(joints) || s.reference_time != l.reference_time)) {
       s.reference.resize(joints);
       s.reference_time = l.reference_time;
       RuntimeCursor cursor;
@@ -164,8 +165,8 @@ bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept
       return false;
     first = 1;
   } else {
-    if (local_.size() != rest_local_.size()) return false;
-    local_ = rest_local_;  // same size: copies without allocating
+    if (local_.lanes.size() != rest_local_.lanes.size()) return false;
+    std::copy(rest_local_.lanes.begin(), rest_local_.lanes.end(), local_.lanes.begin());
   }
   for (std::size_t i = first; i < layers.size(); ++i) {
     const Layer& l = layers[i];
@@ -242,7 +243,7 @@ bool Animator::finish(Clock::time_point t0) noexcept {
 
 Transform Animator::local(const Model& model, std::size_t joint) const noexcept {
   Transform out;
-  if (blended_) return joint < local_.size() ? local_[joint] : out;
+  if (blended_) return joint < local_.joints ? local_.get(joint) : out;
   if (mode_ == PoseMode::Clip && clip_ >= 0 &&
       static_cast<std::size_t>(clip_) < model.clips.size() &&
       sample_joint(model.clips[static_cast<std::size_t>(clip_)], time_, joint, out))

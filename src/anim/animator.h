@@ -4,7 +4,8 @@
 //
 //   one clip:   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
 //   a blend:    per layer sample_runtime -> blend_override / blend_additive (blend.h) onto the
-//               pose below -> pose_from_local (evaluate_pose's local->model and palette)
+//               pose below -> pose_from_local (evaluate_pose's local->model and palette), all
+//               on poses in the sampler's lanes (local_lanes.h): matrices are made once
 //   morphs:     per layer, its clip's morph tracks (anim/morph.h) sampled and blended onto the
 //               weights below (the meshes' default weights under the first layer), then the
 //               caller's overrides
@@ -41,6 +42,7 @@
 #include "anim/blend.h"
 #include "anim/bounds.h"
 #include "anim/clip_runtime.h"
+#include "anim/local_lanes.h"
 #include "anim/palette_layout.h"
 #include "anim/transform.h"
 
@@ -143,7 +145,7 @@ class Animator {
     RuntimeCursor cursor;
     BlendMode mode = BlendMode::Override;
     double reference_time = 0.0;
-    std::vector<Transform> reference;  // Additive: the clip at reference_time
+    LocalLanes reference;  // Additive: the clip at reference_time
   };
   bool blend(const Model& model, std::span<const Layer> layers) noexcept;
   bool finish(Clock::time_point t0) noexcept;  // the stage time
@@ -157,9 +159,9 @@ class Animator {
   PoseMode mode_ = PoseMode::Rest;       // of the last evaluate()
   double time_ = 0.0;                    // of the last evaluate()
   bool blended_ = false;                 // the last evaluate() blended into local_
-  std::vector<Transform> rest_local_;    // the skeleton's rest pose
-  std::vector<Transform> local_;         // the blended pose (a blend's last evaluate())
-  std::vector<Transform> layer_local_;   // one layer's sample
+  LocalLanes rest_local_;                // the skeleton's rest pose
+  LocalLanes local_;                     // the blended pose (a blend's last evaluate())
+  LocalLanes layer_local_;               // one layer's sample
   std::vector<glm::vec4> pose_scratch_;  // pose_from_local's
   std::vector<glm::mat4> model_;
   std::vector<glm::mat4> palette_;

@@ -3,114 +3,162 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip_arrays.h"
-#include "anim/slerp.h"
+#include "anim/clip_runtime.h"
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
+#include <immintrin.h>
 #endif
 
 namespace sv {
 
 namespace {
 
-#if defined(__SSE2__)
-namespace lanes {
-#define SV_RT_AVX2 0
-#define SV_RT_AVX512 0
-#include "anim/slerp_lanes.inc"
-#undef SV_RT_AVX2
-#undef SV_RT_AVX512
-}  // namespace lanes
-#endif
+// The pose a kernel works on: one group of 4 joints as LocalLanes lays it out (10 lane vectors:
+// T x y z, R x y z w, S x y z), loaded from lanes or gathered from Transforms.
+constexpr std::size_t kT = LocalLanes::kT, kR = LocalLanes::kR, kS = LocalLanes::kS;
+constexpr std::size_t kLanes = LocalLanes::kPerGroup;
 
-// *a[l] = slerp_shortest(*a[l], *b[l], alpha[l]), renormalised, for the lanes whose alpha is
-// in (0, 1) (a and b null elsewhere): in SSE lanes (the runtime sampler's slerp,
-// slerp_lanes.inc), the exact acos/sin route for a lane whose rotations are more than ~91
-// degrees apart.
-void slerp4(glm::quat* const a[4], const glm::quat* const b[4], const float alpha[4]) noexcept {
 #if defined(__SSE2__)
-  __m128 qa[4], qb[4], q[4];
-  for (std::size_t l = 0; l < 4; ++l) {
-    qa[l] = a[l] != nullptr ? _mm_loadu_ps(&a[l]->x) : _mm_setr_ps(0, 0, 0, 1);  // x, y, z, w
-    qb[l] = b[l] != nullptr ? _mm_loadu_ps(&b[l]->x) : _mm_setr_ps(0, 0, 0, 1);
-  }
-  _MM_TRANSPOSE4_PS(qa[0], qa[1], qa[2], qa[3]);
-  _MM_TRANSPOSE4_PS(qb[0], qb[1], qb[2], qb[3]);
-  const int exact = lanes::slerp4(qa, qb, _mm_loadu_ps(alpha), q);
-  const __m128 len2 = _mm_add_ps(_mm_add_ps(_mm_mul_ps(q[3], q[3]), _mm_mul_ps(q[0], q[0])),
-                                 _mm_add_ps(_mm_mul_ps(q[1], q[1]), _mm_mul_ps(q[2], q[2])));
-  const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
-  for (int c = 0; c < 4; ++c) q[c] = _mm_mul_ps(q[c], inv);
-  _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
-  for (std::size_t l = 0; l < 4; ++l) {
-    if (a[l] == nullptr) continue;
-    if ((exact >> l & 1) != 0)
-      *a[l] = glm::normalize(slerp_shortest(*a[l], *b[l], alpha[l]));
-    else
-      _mm_storeu_ps(&a[l]->x, q[l]);
-  }
+namespace sse2 {
+#include "anim/blend_kernels.inc"
+}  // namespace sse2
+
+#if defined(__x86_64__) || defined(__i386__)
+#define SV_BLEND_X86 1
+// As clip_runtime.cpp: GCC takes a target pragma; clang applies the target attribute to every
+// function in between.
+#define SV_BLEND_STR(x) #x
+#if defined(__clang__)
+_Pragma(SV_BLEND_STR(clang attribute push(__attribute__((target("avx2,fma"))),
+                                          apply_to = function)))
 #else
-  for (std::size_t l = 0; l < 4; ++l)
-    if (a[l] != nullptr) *a[l] = glm::normalize(slerp_shortest(*a[l], *b[l], alpha[l]));
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
 #endif
-}
+    namespace avx2 {
+#include "anim/blend_kernels.inc"
+}  // namespace avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
+#else  // no SSE2: joint by joint, the same formulas in scalar code
 
 // mix(a, b, w) as (1 - w) a + w b: exactly b at w = 1 (a + (b - a) w need not be).
 inline glm::vec3 mix(const glm::vec3& a, const glm::vec3& b, float w) noexcept {
   return a * (1.0f - w) + b * w;
 }
 
-// The joint's weight, and which components it blends (KeyedBits); 0 when it does nothing.
-inline float joint_weight(std::span<const float> mask, std::size_t j, float weight) noexcept {
-  return mask.empty() ? weight : weight * blend_weight(mask[j]);
-}
-inline uint8_t joint_keys(std::span<const uint8_t> keyed, std::size_t j) noexcept {
-  return keyed.empty() ? uint8_t{kKeyedAll} : keyed[j];
+// The shorter arc's nlerp (nlerp4's formula).
+glm::quat nlerp(const glm::quat& a, const glm::quat& b, float w) noexcept {
+  const float wb = glm::dot(a, b) < 0.0f ? -w : w;
+  return glm::normalize(a * (1.0f - w) + b * wb);
 }
 
-// One group of up to 4 joints' rotations to slerp, as slerp4 takes them.
-struct SlerpGroup {
-  std::size_t n = 0;  // joints in the group
-  float alpha[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  glm::quat* a[4] = {nullptr, nullptr, nullptr, nullptr};
-  const glm::quat* b[4] = {nullptr, nullptr, nullptr, nullptr};
-  bool any = false;
-  void add(std::size_t lane, glm::quat* from, const glm::quat* to, float w) noexcept {
-    alpha[lane] = w;
-    a[lane] = from;
-    b[lane] = to;
-    any = true;
-  }
-};
+void override_joint(Transform& p, const Transform& x, uint8_t keys, float w) noexcept {
+  if (keys & kKeyedTranslation) p.translation = mix(p.translation, x.translation, w);
+  if (keys & kKeyedScale) p.scale = mix(p.scale, x.scale, w);
+  if (keys & kKeyedRotation) p.rotation = w >= 1.0f ? x.rotation : nlerp(p.rotation, x.rotation, w);
+}
 
-// The joints 4 at a time: joint(j, lane, w, keys, group) for each joint the layer moves
-// (weight w > 0, some component keyed), then the group's rotations are slerped, then
-// done(first joint, group).
-template <class Joint, class Done>
-void for_each_group(std::size_t joints, std::span<const float> mask, std::span<const uint8_t> keyed,
-                    float w0, Joint&& joint, Done&& done) {
-  for (std::size_t j0 = 0; j0 < joints; j0 += 4) {
-    SlerpGroup g;
-    g.n = std::min<std::size_t>(4, joints - j0);
-    for (std::size_t l = 0; l < g.n; ++l) {
-      const float w = joint_weight(mask, j0 + l, w0);
-      const uint8_t keys = joint_keys(keyed, j0 + l);
-      if (w != 0.0f && keys != 0) joint(j0 + l, l, w, keys, g);
-    }
-    if (g.any) slerp4(g.a, g.b, g.alpha);
-    done(j0, g);
+void additive_joint(Transform& p, const Transform& x, const Transform& r, uint8_t keys,
+                    float w) noexcept {
+  if (keys & kKeyedTranslation) p.translation += (x.translation - r.translation) * w;
+  if (keys & kKeyedScale) {
+    glm::vec3 ratio(1.0f);
+    for (int c = 0; c < 3; ++c)
+      if (r.scale[c] != 0.0f) ratio[c] = x.scale[c] / r.scale[c];
+    p.scale *= mix(glm::vec3(1.0f), ratio, w);
+  }
+  if (!(keys & kKeyedRotation)) return;
+  glm::quat delta = glm::conjugate(r.rotation) * x.rotation;
+  if (w < 1.0f) delta = nlerp(glm::quat(1, 0, 0, 0), delta, w);
+  p.rotation = glm::normalize(p.rotation * delta);
+}
+
+inline Transform get(std::span<const Transform> pose, std::size_t j) noexcept { return pose[j]; }
+inline Transform get(const LocalLanes& pose, std::size_t j) noexcept { return pose.get(j); }
+inline void put(std::span<Transform> pose, std::size_t j, const Transform& t) noexcept {
+  pose[j] = t;
+}
+inline void put(LocalLanes& pose, std::size_t j, const Transform& t) noexcept { pose.set(j, t); }
+
+// The same walk, a joint at a time: kernel(pose, layer, reference, keys, weight).
+template <class Pose, class PoseIn, class Kernel>
+void for_each_joint(Pose& pose, const PoseIn& layer, const PoseIn* reference, std::size_t joints,
+                    std::span<const uint8_t> keyed, std::span<const float> mask, float w0,
+                    Kernel&& kernel) noexcept {
+  for (std::size_t j = 0; j < joints; ++j) {
+    const float w = mask.empty() ? w0 : w0 * blend_weight(mask[j]);
+    const uint8_t keys = keyed.empty() ? uint8_t{kKeyedAll} : keyed[j];
+    if (w == 0.0f || keys == 0) continue;
+    Transform p = get(pose, j);
+    kernel(p, get(layer, j), reference != nullptr ? get(*reference, j) : Transform{}, keys, w);
+    put(pose, j, p);
   }
 }
+#endif
 
 bool sizes_fit(std::size_t joints, std::size_t layer, std::span<const uint8_t> keyed,
                std::span<const float> mask) noexcept {
   return layer == joints && (keyed.empty() || keyed.size() == joints) &&
          (mask.empty() || mask.size() == joints);
+}
+
+// Both blends for both pose forms: the checks, then every group (or joint) through the kernel.
+template <class Pose, class PoseIn>
+bool run_override(Pose& pose, const PoseIn& layer, std::size_t joints, std::size_t layer_joints,
+                  std::span<const uint8_t> keyed, std::span<const float> mask,
+                  float weight) noexcept {
+  if (!sizes_fit(joints, layer_joints, keyed, mask)) return false;
+  const float w0 = blend_weight(weight);
+  if (w0 == 0.0f) return true;
+#if defined(SV_BLEND_X86)
+  if (detail::clip_runtime_isa() >= 1)
+    avx2::override_all(pose, layer, joints, keyed, mask, w0);
+  else
+    sse2::override_all(pose, layer, joints, keyed, mask, w0);
+#elif defined(__SSE2__)
+  sse2::override_all(pose, layer, joints, keyed, mask, w0);
+#else
+  for_each_joint(pose, layer, static_cast<const PoseIn*>(nullptr), joints, keyed, mask, w0,
+                 [](Transform& p, const Transform& x, const Transform&, uint8_t keys, float w) {
+                   override_joint(p, x, keys, w);
+                 });
+#endif
+  return true;
+}
+
+template <class Pose, class PoseIn>
+bool run_additive(Pose& pose, const PoseIn& layer, const PoseIn& reference, std::size_t joints,
+                  std::size_t layer_joints, std::size_t reference_joints,
+                  std::span<const uint8_t> keyed, std::span<const float> mask,
+                  float weight) noexcept {
+  if (!sizes_fit(joints, layer_joints, keyed, mask) || reference_joints != joints) return false;
+  const float w0 = blend_weight(weight);
+  if (w0 == 0.0f) return true;
+#if defined(SV_BLEND_X86)
+  if (detail::clip_runtime_isa() >= 1)
+    avx2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+  else
+    sse2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+#elif defined(__SSE2__)
+  sse2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+#else
+  for_each_joint(pose, layer, &reference, joints, keyed, mask, w0,
+                 [](Transform& p, const Transform& x, const Transform& r, uint8_t keys, float w) {
+                   additive_joint(p, x, r, keys, w);
+                 });
+#endif
+  return true;
 }
 
 }  // namespace
@@ -148,67 +196,29 @@ bool set_subtree(std::span<const int32_t> parents, std::size_t root, float weigh
 bool blend_override(std::span<Transform> pose, std::span<const Transform> layer,
                     std::span<const uint8_t> keyed, std::span<const float> mask,
                     float weight) noexcept {
-  if (!sizes_fit(pose.size(), layer.size(), keyed, mask)) return false;
-  const float w0 = blend_weight(weight);
-  if (w0 == 0.0f) return true;
-  for_each_group(
-      pose.size(), mask, keyed, w0,
-      [&](std::size_t j, std::size_t l, float w, uint8_t keys, SlerpGroup& g) {
-        Transform& p = pose[j];
-        const Transform& x = layer[j];
-        if (keys & kKeyedTranslation) p.translation = mix(p.translation, x.translation, w);
-        if (keys & kKeyedScale) p.scale = mix(p.scale, x.scale, w);
-        if (!(keys & kKeyedRotation)) return;
-        if (w >= 1.0f)  // a copy, no slerp
-          p.rotation = x.rotation;
-        else
-          g.add(l, &p.rotation, &x.rotation, w);
-      },
-      [](std::size_t, const SlerpGroup&) {});
-  return true;
+  return run_override(pose, layer, pose.size(), layer.size(), keyed, mask, weight);
+}
+
+bool blend_override(LocalLanes& pose, const LocalLanes& layer, std::span<const uint8_t> keyed,
+                    std::span<const float> mask, float weight) noexcept {
+  const std::size_t n = pose.joints;
+  if (!pose.fits(n) || !layer.fits(n)) return false;
+  return run_override(pose, layer, n, n, keyed, mask, weight);
 }
 
 bool blend_additive(std::span<Transform> pose, std::span<const Transform> layer,
                     std::span<const Transform> reference, std::span<const uint8_t> keyed,
                     std::span<const float> mask, float weight) noexcept {
-  if (!sizes_fit(pose.size(), layer.size(), keyed, mask) || reference.size() != pose.size())
-    return false;
-  const float w0 = blend_weight(weight);
-  if (w0 == 0.0f) return true;
-  // Per group, each rotated joint's difference from the reference (delta) and the part of it
-  // the weight asks for (scaled: the identity slerped w of the way to delta).
-  glm::quat scaled[4], delta[4];
-  bool rotates[4] = {false, false, false, false};
-  for_each_group(
-      pose.size(), mask, keyed, w0,
-      [&](std::size_t j, std::size_t l, float w, uint8_t keys, SlerpGroup& g) {
-        Transform& p = pose[j];
-        const Transform& x = layer[j];
-        const Transform& r = reference[j];
-        if (keys & kKeyedTranslation) p.translation += (x.translation - r.translation) * w;
-        if (keys & kKeyedScale) {
-          glm::vec3 ratio(1.0f);
-          for (int c = 0; c < 3; ++c)
-            if (r.scale[c] != 0.0f) ratio[c] = x.scale[c] / r.scale[c];
-          p.scale *= mix(glm::vec3(1.0f), ratio, w);
-        }
-        rotates[l] = (keys & kKeyedRotation) != 0;
-        if (!rotates[l]) return;
-        // The difference in the joint's own frame: reference * delta = layer.
-        delta[l] = glm::conjugate(r.rotation) * x.rotation;
-        scaled[l] = delta[l];
-        if (w < 1.0f) {
-          scaled[l] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-          g.add(l, &scaled[l], &delta[l], w);
-        }
-      },
-      [&](std::size_t j0, const SlerpGroup& g) {
-        for (std::size_t l = 0; l < g.n; ++l) {
-          if (rotates[l]) pose[j0 + l].rotation = glm::normalize(pose[j0 + l].rotation * scaled[l]);
-          rotates[l] = false;
-        }
-      });
-  return true;
+  return run_additive(pose, layer, reference, pose.size(), layer.size(), reference.size(), keyed,
+                      mask, weight);
+}
+
+bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const LocalLanes& reference,
+                    std::span<const uint8_t> keyed, std::span<const float> mask,
+                    float weight) noexcept {
+  const std::size_t n = pose.joints;
+  if (!pose.fits(n) || !layer.fits(n) || !reference.fits(n)) return false;
+  return run_additive(pose, layer, reference, n, n, n, keyed, mask, weight);
 }
 
 }  // namespace sv

@@ -11,19 +11,23 @@
 // (ClipRuntime::keyed) are left as they are below (sparse tracks, as in Ogre): a wave clip
 // that keys only the arms moves only the arms, whatever its weight.
 //
-// Rotations: an override layer of weight w slerps along the shorter arc from the rotation below
-// towards its own by the fraction w of the angle between them (slerp_shortest: the runtime
-// clip's own route, Eberly's polynomial, nlerp for nearly equal rotations), then the result is
-// renormalised. Why slerp and not a normalised weighted sum (nlerp, what ozz and Unreal sum
-// their unordered blends with): the stack is ordered, so it needs no commutative rule, and
-// slerp does what the layer's weight says it does, moving the pose by w of the way; a linear
-// cross-fade then turns every joint at constant angular speed, where nlerp is slow at the ends
-// and fast in the middle (a quarter into a fade between rotations 180 degrees apart it has
-// turned 37 degrees instead of 45; 90 degrees apart, 21.6 instead of 22.5). At w = 0.5 both give
-// the same rotation, the exact slerp midpoint (checked within 1e-6 by the tests). The cost is
-// the runtime's slerp, a polynomial without acos or sin.
+// Rotations: an override layer of weight w nlerps along the shorter arc from the rotation below
+// towards its own, normalize((1 - w) below + w layer'), with layer' = layer or -layer, whichever
+// is on below's side (the sign fix): what ozz, Unreal and Unity blend with. It is slerp's arc
+// at another speed: the same rotations at w = 0, 0.5 and 1, and in between a turn of
+// 2 atan(w sin(theta/2) / ((1 - w) + w cos(theta/2))) instead of w theta for rotations theta
+// apart, at most 0.033 degrees off at 30 degrees, 0.27 at 60, 0.92 at 90, 8.1 near 180
+// (hand-computed in blend_test.cpp). Why nlerp is acceptable here: a layer's weight is an
+// artist's knob, not a time (the clip's own keys, which are times, are still slerped by the
+// sampler); layers differ by a few tens of degrees at most joints, where the difference is far
+// below what shows; the result is continuous in w and never degenerate (with the sign fix
+// the two rotations are at most 90 degrees apart as 4-vectors, so the sum is never short); a
+// cross-fade still starts, passes its middle and ends exactly where slerp's does, only its
+// angular speed is not constant between. And it is cheap in lanes: a dot product, a lerp and a
+// normalisation per 4 joints, where slerp's polynomial was most of what a blend cost (blend/2
+// 2.3x one clip with slerp, BENCHMARKS.md round 18).
 //
-// Additive: for translation below + w (layer - reference); for rotation below * slerp(identity,
+// Additive: for translation below + w (layer - reference); for rotation below * nlerp(identity,
 // conj(reference) * layer, w), the difference applied in the joint's own frame, so a layer at
 // w = 1 whose pose below is its reference gives exactly the layer's pose; for scale below *
 // mix(1, layer / reference, w) per axis (a reference scale of 0 on an axis counts as 1: no
@@ -45,6 +49,7 @@
 #include <span>
 #include <vector>
 
+#include "anim/local_lanes.h"
 #include "anim/transform.h"
 
 namespace sv {
@@ -76,5 +81,15 @@ bool blend_override(std::span<Transform> pose, std::span<const Transform> layer,
 bool blend_additive(std::span<Transform> pose, std::span<const Transform> layer,
                     std::span<const Transform> reference, std::span<const uint8_t> keyed,
                     std::span<const float> mask, float weight) noexcept;
+
+// The same two on poses in lanes (local_lanes.h), the form the Animator blends in: each group of
+// 4 joints in one go, the mask's and keyed's entries as per-lane weights. pose, layer and
+// reference are sized for one joint count; keyed and mask as above. The Transform forms above
+// run the same kernels on groups gathered from and scattered back to Transforms.
+bool blend_override(LocalLanes& pose, const LocalLanes& layer, std::span<const uint8_t> keyed,
+                    std::span<const float> mask, float weight) noexcept;
+bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const LocalLanes& reference,
+                    std::span<const uint8_t> keyed, std::span<const float> mask,
+                    float weight) noexcept;
 
 }  // namespace sv

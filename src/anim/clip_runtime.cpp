@@ -264,9 +264,20 @@ bool has_avx512() noexcept {
 
 }  // namespace
 
-bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
-                    std::span<Transform> out_local) noexcept {
-  if (out_local.size() != clip.joints() || !cursor.fits(clip)) return false;
+namespace {
+
+[[maybe_unused]] inline void put(std::span<Transform> out, std::size_t j, const Transform& t) {
+  out[j] = t;
+}
+[[maybe_unused]] inline void put(LocalLanes& out, std::size_t j, const Transform& t) {
+  out.set(j, t);
+}
+
+// Both sample_runtime forms: `fits` is the output's size check.
+template <class Out>
+bool sample_into(const ClipRuntime& clip, double t, RuntimeCursor& cursor, bool fits,
+                 Out& out) noexcept {
+  if (!fits || !cursor.fits(clip)) return false;
   if (clip.empty()) return true;
   const RuntimeView v = RuntimeAccess::view(clip);
   locate_all(v, t, cursor);
@@ -274,15 +285,27 @@ bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
 #if defined(__SSE2__)
 #if defined(SV_RUNTIME_X86)
   if (has_avx2_fma()) {
-    avx2::sample_groups(v, segs, out_local);
+    avx2::sample_groups(v, segs, out);
     return true;
   }
 #endif
-  sse2::sample_groups(v, segs, out_local);
+  sse2::sample_groups(v, segs, out);
 #else
-  for (std::size_t j = 0; j < v.joints; ++j) out_local[j] = joint_scalar(v, segs, j);
+  for (std::size_t j = 0; j < v.joints; ++j) put(out, j, joint_scalar(v, segs, j));
 #endif
   return true;
+}
+
+}  // namespace
+
+bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
+                    std::span<Transform> out_local) noexcept {
+  return sample_into(clip, t, cursor, out_local.size() == clip.joints(), out_local);
+}
+
+bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
+                    LocalLanes& out) noexcept {
+  return sample_into(clip, t, cursor, out.fits(clip.joints()), out);
 }
 
 bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
@@ -332,12 +355,12 @@ std::size_t local_pose_scratch(std::size_t joints) noexcept {
   return scratch_size((joints + 3) / 4);
 }
 
-bool pose_from_local(std::span<const int32_t> parents, std::span<const Transform> local,
+bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
                      std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                      std::span<glm::mat4> model, std::span<glm::mat4> palette,
                      std::span<glm::vec4> scratch) noexcept {
   const std::size_t n = parents.size();
-  if (local.size() != n || model.size() != n || scratch.size() != local_pose_scratch(n) ||
+  if (!local.fits(n) || model.size() != n || scratch.size() != local_pose_scratch(n) ||
       n > kMaxRuntimeJoints)
     return false;
   if (inverse_bind.size() != skin_joints.size() || palette.size() != skin_joints.size())
@@ -354,24 +377,24 @@ bool pose_from_local(std::span<const int32_t> parents, std::span<const Transform
 #if defined(__SSE2__)
 #if defined(SV_RUNTIME_X86)
   if (has_avx512()) {
-    avx512::local_matrices_from(v, local.data(), scratch.data());
+    avx512::local_matrices_from(v, local.lanes.data(), scratch.data());
     avx512::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(),
                      palette.data());
     return true;
   }
   if (has_avx2_fma()) {
-    avx2::local_matrices_from(v, local.data(), scratch.data());
+    avx2::local_matrices_from(v, local.lanes.data(), scratch.data());
     avx2::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(),
                    palette.data());
     return true;
   }
 #endif
-  sse2::local_matrices_from(v, local.data(), scratch.data());
+  sse2::local_matrices_from(v, local.lanes.data(), scratch.data());
   sse2::products(v, scratch.data(), model.data(), skin_joints, inverse_bind.data(), palette.data());
   return true;
 #else
   for (std::size_t j = 0; j < n; ++j) {
-    const glm::mat4 m = to_matrix(local[j]);
+    const glm::mat4 m = to_matrix(local.get(j));
     model[j] = parents[j] == kNoParent ? m : model[static_cast<std::size_t>(parents[j])] * m;
   }
   for (std::size_t b = 0; b < skin_joints.size(); ++b)
@@ -400,6 +423,14 @@ int clip_runtime_max_isa(int level) noexcept {
   const int previous = g_max_isa;
   g_max_isa = level;
   return previous;
+}
+
+int clip_runtime_isa() noexcept {
+#if defined(__SSE2__) && defined(SV_RUNTIME_X86)
+  return has_avx512() ? 2 : has_avx2_fma() ? 1 : 0;
+#else
+  return 0;
+#endif
 }
 }  // namespace detail
 

@@ -50,6 +50,7 @@
 
 #include "anim/clip.h"
 #include "anim/clip_arrays.h"
+#include "anim/local_lanes.h"
 #include "anim/transform.h"
 
 namespace sv {
@@ -144,6 +145,11 @@ struct RuntimeCursor {
 // or the cursor was not reset for this runtime.
 bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                     std::span<Transform> out_local) noexcept;
+// The same into lanes (local_lanes.h), the form blending works on: the sampler's own lanes, no
+// per-joint unpacking. False, writing nothing, when `out` is not sized for the clip's joints or
+// the cursor does not fit.
+bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
+                    LocalLanes& out) noexcept;
 
 // One joint's local transform at time t, with a binary search per component and no cursor:
 // for one joint on demand (the UI's selected joint), not for whole poses. Scalar code: equal to
@@ -161,12 +167,12 @@ bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept;
 
 // evaluate_pose's second half on local transforms already sampled (and blended: the Animator's
-// layer stack): the same local->model and palette products, so the same results up to the
-// rounding of the local transforms. parents, local and model have the joint count (parents[i]
-// < i or kNoParent); scratch has local_pose_scratch(joints) entries (the caller's, sized once).
-// False, writing nothing, when a size does not fit, a parent does not precede its joint, or a
-// skin joint is out of range.
-bool pose_from_local(std::span<const int32_t> parents, std::span<const Transform> local,
+// layer stack), in lanes: the same local->model and palette products, so the same results up to
+// the rounding of the local transforms. parents, local and model have the joint count
+// (parents[i] < i or kNoParent); scratch has local_pose_scratch(joints) entries (the caller's,
+// sized once). False, writing nothing, when a size does not fit, a parent does not precede its
+// joint, or a skin joint is out of range.
+bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
                      std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                      std::span<glm::mat4> model, std::span<glm::mat4> palette,
                      std::span<glm::vec4> scratch) noexcept;
@@ -177,6 +183,9 @@ namespace detail {
 // 2 AVX-512, the default: the best the CPU has, chosen at run time). Not thread-safe; set it
 // before sampling. Returns the previous cap.
 int clip_runtime_max_isa(int level) noexcept;
+// The kernel set in use under that cap on this CPU (0, 1 or 2 as above): blend.cpp's lane blends
+// follow it too.
+int clip_runtime_isa() noexcept;
 }  // namespace detail
 
 }  // namespace sv

@@ -14,8 +14,9 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/clip_arrays.h"
+#include "anim/clip_runtime.h"
 #include "anim/crossfade.h"
-#include "anim/slerp.h"
+#include "anim/local_lanes.h"
 #include "anim_test_constants.h"
 #include "test_util.h"
 
@@ -47,14 +48,16 @@ TEST(BlendOverride, TwoJointsAtKnownWeights) {
                                           test::trs({1, 0, 0}, rot(90, kZ), glm::vec3(3))};
   ASSERT_TRUE(blend_override(pose, layer, {}, {}, 0.25f));
   EXPECT_NEAR_GLM(pose[0].translation, glm::vec3(0, 0.5f, 0), 1e-6f);
-  // A quarter of the arc: 22.5 degrees (slerp turns at constant speed).
-  EXPECT_SAME_ROTATION(pose[1].rotation, rot(22.5f, kZ), 1e-6f);
+  // nlerp: normalize(0.75 (1,0,0,0) + 0.25 (cos 45, 0, 0, sin 45)), a turn of
+  // 2 atan(0.25 sin 45 / (0.75 + 0.25 cos 45)) = 21.598161 degrees (slerp's 22.5 until the
+  // blend went into lanes: NlerpStaysWithinItsBoundOfSlerp).
+  EXPECT_SAME_ROTATION(pose[1].rotation, rot(21.598161f, kZ), 1e-6f);
   EXPECT_NEAR_GLM(pose[1].scale, glm::vec3(1.5f), 1e-6f);
   EXPECT_NEAR(glm::length(pose[1].rotation), 1.0f, 1e-6f);
 }
 
 TEST(BlendOverride, HalfWeightIsTheExactSlerpMidpoint) {
-  // Rotations far apart (150 degrees: slerp's acos route) and near (20: Eberly's polynomial).
+  // Rotations far apart (150 degrees) and near (20): at 0.5, nlerp gives slerp's midpoint.
   for (const float degrees : {20.0f, 150.0f}) {
     const glm::quat a = rot(10, kX) * rot(-30, kY);
     const glm::quat b = a * rot(degrees, glm::normalize(glm::vec3(1, 2, 3)));
@@ -65,6 +68,35 @@ TEST(BlendOverride, HalfWeightIsTheExactSlerpMidpoint) {
     EXPECT_SAME_ROTATION(pose[0].rotation, mid, 1e-6f) << degrees;
     // The normalised sum gives the same rotation at 0.5.
     EXPECT_SAME_ROTATION(pose[0].rotation, glm::normalize(a + b), 1e-6f) << degrees;
+  }
+}
+
+// nlerp turns along slerp's arc, at a speed that is not constant: for rotations theta apart it
+// turns phi(w) = 2 atan(w sin(theta/2) / ((1 - w) + w cos(theta/2))) where slerp turns w theta.
+// The largest difference over w (hand-computed from phi on a 1e-4 grid of w): 0.0012 degrees at
+// theta = 10, 0.033 at 30, 0.27 at 60, 0.92 at 90, 2.2 at 120, 8.1 near 180; none at w = 0,
+// 0.5 and 1.
+TEST(BlendOverride, NlerpStaysWithinItsBoundOfSlerp) {
+  struct Case {
+    float theta, w, nlerp_degrees, bound;
+  };
+  // phi(90, 0.25) = 21.598161, phi(90, 0.75) = 68.401839, phi(30, 0.25) = 7.467734,
+  // phi(30, 0.212) = 6.326911 (the largest difference at 30: 0.033).
+  for (const Case& c : {Case{90, 0.25f, 21.598161f, 0.92f}, Case{90, 0.75f, 68.401839f, 0.92f},
+                        Case{30, 0.25f, 7.467734f, 0.034f}, Case{30, 0.212f, 6.326911f, 0.034f},
+                        Case{90, 0.5f, 45.0f, 1e-4f}}) {
+    const glm::vec3 axis = glm::normalize(glm::vec3(1, -2, 2));
+    const glm::quat below = rot(25, kY);
+    std::array<Transform, 1> pose = {test::trs({0, 0, 0}, below)};
+    const std::array<Transform, 1> layer = {test::trs({0, 0, 0}, below * rot(c.theta, axis))};
+    ASSERT_TRUE(blend_override(pose, layer, {}, {}, c.w));
+    EXPECT_SAME_ROTATION(pose[0].rotation, below * rot(c.nlerp_degrees, axis), 1e-6f)
+        << c.theta << " " << c.w;
+    // The turn from below, measured, against slerp's w theta.
+    const glm::quat turn = glm::conjugate(below) * pose[0].rotation;
+    const float turned = glm::degrees(
+        2.0f * std::atan2(glm::length(glm::vec3(turn.x, turn.y, turn.z)), std::abs(turn.w)));
+    EXPECT_LE(std::abs(turned - c.w * c.theta), c.bound) << c.theta << " " << c.w;
   }
 }
 
@@ -130,9 +162,9 @@ TEST(BlendOverride, WeightsOutsideZeroOneAreClamped) {
   EXPECT_NEAR_GLM(pose[0].translation, glm::vec3(1, 0, 0), 1e-6f);
 }
 
-TEST(BlendOverride, LanesAgreeWithTheScalarSlerpJointByJoint) {
+TEST(BlendOverride, LanesAgreeWithTheScalarNlerpJointByJoint) {
   // 23 joints (five groups of 4 and a tail of 3), random rotations up to 180 degrees apart (the
-  // lanes' exact route), weights 0, 1 and between, components keyed at random.
+  // sign fix), weights 0, 1 and between, components keyed at random; on every kernel set.
   std::mt19937 rng(5u);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   const auto random_rotation = [&] {
@@ -150,28 +182,35 @@ TEST(BlendOverride, LanesAgreeWithTheScalarSlerpJointByJoint) {
     keyed[j] = static_cast<uint8_t>(rng() % 8u);
     mask[j] = j % 6 == 0 ? 0.0f : j % 6 == 1 ? 1.0f : 0.5f * (1.0f + u(rng));
   }
-  for (const float weight : {0.3f, 1.0f}) {
-    std::vector<Transform> lanes = pose;
-    ASSERT_TRUE(blend_override(lanes, layer, keyed, mask, weight));
-    for (std::size_t j = 0; j < n; ++j) {
-      const float w = weight * mask[j];
-      Transform expect = pose[j];
-      if (w > 0.0f && (keyed[j] & kKeyedRotation))
-        expect.rotation =
-            w >= 1.0f ? layer[j].rotation
-                      : glm::normalize(slerp_shortest(pose[j].rotation, layer[j].rotation, w));
-      if (w > 0.0f && (keyed[j] & kKeyedTranslation))
-        expect.translation = pose[j].translation * (1 - w) + layer[j].translation * w;
-      if (w > 0.0f && (keyed[j] & kKeyedScale))
-        expect.scale = pose[j].scale * (1 - w) + layer[j].scale * w;
-      EXPECT_SAME_ROTATION(lanes[j].rotation, expect.rotation, 1e-6f) << j << " " << w;
-      EXPECT_NEAR_GLM(lanes[j].translation, expect.translation, 1e-6f) << j;
-      EXPECT_NEAR_GLM(lanes[j].scale, expect.scale, 1e-6f) << j;
-      if (w <= 0.0f || !(keyed[j] & kKeyedRotation)) {
-        EXPECT_EQ(lanes[j].rotation, pose[j].rotation) << j;  // exactly as it was
+  for (const int isa : {0, 2})
+    for (const float weight : {0.3f, 1.0f}) {
+      const int previous = detail::clip_runtime_max_isa(isa);
+      std::vector<Transform> lanes = pose;
+      ASSERT_TRUE(blend_override(lanes, layer, keyed, mask, weight));
+      detail::clip_runtime_max_isa(previous);
+      for (std::size_t j = 0; j < n; ++j) {
+        const float w = weight * mask[j];
+        Transform expect = pose[j];
+        if (w > 0.0f && (keyed[j] & kKeyedRotation))
+          expect.rotation =
+              w >= 1.0f ? layer[j].rotation
+                        : glm::normalize(
+                              pose[j].rotation * (1 - w) +
+                              layer[j].rotation *
+                                  (glm::dot(pose[j].rotation, layer[j].rotation) < 0 ? -w : w));
+        if (w > 0.0f && (keyed[j] & kKeyedTranslation))
+          expect.translation = pose[j].translation * (1 - w) + layer[j].translation * w;
+        if (w > 0.0f && (keyed[j] & kKeyedScale))
+          expect.scale = pose[j].scale * (1 - w) + layer[j].scale * w;
+        EXPECT_SAME_ROTATION(lanes[j].rotation, expect.rotation, 1e-6f)
+            << j << " " << w << " " << isa;
+        EXPECT_NEAR_GLM(lanes[j].translation, expect.translation, 1e-6f) << j;
+        EXPECT_NEAR_GLM(lanes[j].scale, expect.scale, 1e-6f) << j;
+        if (w <= 0.0f || !(keyed[j] & kKeyedRotation)) {
+          EXPECT_EQ(lanes[j].rotation, pose[j].rotation) << j;  // exactly as it was
+        }
       }
     }
-  }
 }
 
 TEST(BlendOverride, WrongSizesAreRefused) {
@@ -235,6 +274,108 @@ TEST(BlendAdditive, AZeroReferenceScaleChangesNothingOnThatAxis) {
   const std::array<Transform, 1> layer = {test::trs({0, 0, 0}, rot(0, kX), glm::vec3(5, 3, 1))};
   ASSERT_TRUE(blend_additive(pose, layer, reference, {}, {}, 1.0f));
   EXPECT_NEAR_GLM(pose[0].scale, glm::vec3(2, 6, 2), 1e-6f);
+}
+
+// --- in lanes (local_lanes.h): the Animator's form ---------------------------------------------
+
+LocalLanes lanes_of(const std::vector<Transform>& pose) {
+  LocalLanes out(pose.size());
+  for (std::size_t j = 0; j < pose.size(); ++j) out.set(j, pose[j]);
+  return out;
+}
+
+TEST(LanesBlend, TwoLayersAtAQuarterAndThreeQuarters) {
+  // 5 joints (a group of 4 and one in a padded group); joint 2 moves, the others stay the
+  // identity in every layer. Layer A at 0.25: T (0,0,0) -> (4,0,0) gives (1,0,0); S 1 -> 3 gives
+  // 1.5; R identity -> 80 deg about Z turns phi(80, 0.25) = 19.371790 deg (nlerp's turn,
+  // NlerpStaysWithinItsBoundOfSlerp). Layer B at 0.75 over that: T -> (0,8,0) gives (0.25, 6, 0);
+  // S -> 0.5 gives 0.25 * 1.5 + 0.75 * 0.5 = 0.75; R -> 100 deg turns phi(100 - 19.371790, 0.75)
+  // more, to 80.486386 deg.
+  std::vector<Transform> base(5), a(5), b(5);
+  a[2] = test::trs({4, 0, 0}, rot(80, kZ), glm::vec3(3));
+  b[2] = test::trs({0, 8, 0}, rot(100, kZ), glm::vec3(0.5f));
+  LocalLanes pose = lanes_of(base);
+  ASSERT_TRUE(blend_override(pose, lanes_of(a), {}, {}, 0.25f));
+  ASSERT_TRUE(blend_override(pose, lanes_of(b), {}, {}, 0.75f));
+  const Transform j2 = pose.get(2);
+  EXPECT_NEAR_GLM(j2.translation, glm::vec3(0.25f, 6, 0), 1e-6f);
+  EXPECT_SAME_ROTATION(j2.rotation, rot(80.486386f, kZ), 1e-6f);
+  EXPECT_NEAR_GLM(j2.scale, glm::vec3(0.75f), 1e-6f);
+  for (const std::size_t j : {0u, 1u, 3u, 4u}) {
+    EXPECT_NEAR_GLM(pose.get(j).translation, glm::vec3(0), 1e-6f) << j;
+    EXPECT_SAME_ROTATION(pose.get(j).rotation, glm::quat(1, 0, 0, 0), 1e-6f) << j;
+    EXPECT_NEAR_GLM(pose.get(j).scale, glm::vec3(1), 1e-6f) << j;
+  }
+  // The Transform form gathers into the same kernels: the same bits.
+  std::vector<Transform> aos = base;
+  ASSERT_TRUE(blend_override(aos, a, {}, {}, 0.25f));
+  ASSERT_TRUE(blend_override(aos, b, {}, {}, 0.75f));
+  for (std::size_t j = 0; j < 5; ++j) {
+    EXPECT_EQ(aos[j].translation, pose.get(j).translation) << j;
+    EXPECT_EQ(aos[j].rotation, pose.get(j).rotation) << j;
+    EXPECT_EQ(aos[j].scale, pose.get(j).scale) << j;
+  }
+}
+
+TEST(LanesBlend, AMaskZeroInALaneLeavesThatJointAsItWas) {
+  // Weight 0.5 with mask {1, 0, 0.5, 1, 0, NaN}: per joint 0.5, 0, 0.25, 0.5, 0, 0. Each joint
+  // goes from (0,0,0) and 10 deg about X towards (4,0,0) and 70 deg about X.
+  std::vector<Transform> below(6, test::trs({0, 0, 0}, rot(10, kX))), layer(6);
+  for (Transform& x : layer) x = test::trs({4, 0, 0}, rot(70, kX), glm::vec3(2));
+  const std::array<float, 6> mask = {1.0f, 0.0f, 0.5f, 1.0f, 0.0f, kNaN};
+  LocalLanes pose = lanes_of(below);
+  ASSERT_TRUE(blend_override(pose, lanes_of(layer), {}, mask, 0.5f));
+  for (const std::size_t j : {1u, 4u, 5u}) {  // exactly as they were
+    EXPECT_EQ(pose.get(j).translation, below[j].translation) << j;
+    EXPECT_EQ(pose.get(j).rotation, below[j].rotation) << j;
+    EXPECT_EQ(pose.get(j).scale, below[j].scale) << j;
+  }
+  for (const std::size_t j : {0u, 3u}) {  // half way: (2,0,0), 40 deg, scale 1.5
+    EXPECT_NEAR_GLM(pose.get(j).translation, glm::vec3(2, 0, 0), 1e-6f) << j;
+    EXPECT_SAME_ROTATION(pose.get(j).rotation, rot(40, kX), 1e-6f) << j;
+    EXPECT_NEAR_GLM(pose.get(j).scale, glm::vec3(1.5f), 1e-6f) << j;
+  }
+  // A quarter: (1,0,0), 10 + phi(60, 0.25) = 24.738520 deg, scale 1.25.
+  EXPECT_NEAR_GLM(pose.get(2).translation, glm::vec3(1, 0, 0), 1e-6f);
+  EXPECT_SAME_ROTATION(pose.get(2).rotation, rot(24.738520f, kX), 1e-6f);
+  EXPECT_NEAR_GLM(pose.get(2).scale, glm::vec3(1.25f), 1e-6f);
+}
+
+TEST(LanesBlend, AnAdditiveLayerInLanes) {
+  // Joint 1 as BlendAdditive.AddsTheDifferenceFromTheReference: below (1,0,0), 20 deg about X,
+  // scale 2; reference (0,1,0); layer (0,1.4,0), 30 deg about X, scale 1.2; at 0.5: (1,0.2,0),
+  // 35 deg, 2.2. Joint 0's layer is its reference (adds nothing); joint 2 is masked out.
+  std::vector<Transform> below = {test::trs({0, 0, 3}, rot(-15, kY)),
+                                  test::trs({1, 0, 0}, rot(20, kX), glm::vec3(2)),
+                                  test::trs({5, 0, 0}, rot(45, kZ))};
+  std::vector<Transform> reference = {test::trs({2, 2, 2}, rot(60, kZ), glm::vec3(3)),
+                                      test::trs({0, 1, 0}), test::trs({0, 0, 0})};
+  std::vector<Transform> layer = {reference[0],
+                                  test::trs({0, 1.4f, 0}, rot(30, kX), glm::vec3(1.2f)),
+                                  test::trs({7, 7, 7}, rot(90, kX), glm::vec3(4))};
+  const std::array<float, 3> mask = {1.0f, 1.0f, 0.0f};
+  LocalLanes pose = lanes_of(below);
+  ASSERT_TRUE(blend_additive(pose, lanes_of(layer), lanes_of(reference), {}, mask, 0.5f));
+  EXPECT_NEAR_GLM(pose.get(1).translation, glm::vec3(1, 0.2f, 0), 1e-6f);
+  EXPECT_SAME_ROTATION(pose.get(1).rotation, rot(35, kX), 1e-6f);
+  EXPECT_NEAR_GLM(pose.get(1).scale, glm::vec3(2.2f), 1e-6f);
+  EXPECT_NEAR_GLM(pose.get(0).translation, below[0].translation, 1e-6f);
+  EXPECT_SAME_ROTATION(pose.get(0).rotation, below[0].rotation, 1e-6f);
+  EXPECT_NEAR_GLM(pose.get(0).scale, below[0].scale, 1e-6f);
+  EXPECT_EQ(pose.get(2).translation, below[2].translation);
+  EXPECT_EQ(pose.get(2).rotation, below[2].rotation);
+  EXPECT_EQ(pose.get(2).scale, below[2].scale);
+}
+
+TEST(LanesBlend, WrongSizesAreRefused) {
+  LocalLanes pose(3), layer(4), reference(3);
+  pose.set(0, test::trs({1, 0, 0}));
+  EXPECT_FALSE(blend_override(pose, layer, {}, {}, 1.0f));
+  EXPECT_FALSE(blend_additive(pose, layer, reference, {}, {}, 1.0f));
+  EXPECT_FALSE(blend_additive(pose, reference, layer, {}, {}, 1.0f));
+  const std::array<float, 2> short_mask = {1, 1};
+  EXPECT_FALSE(blend_override(pose, reference, {}, short_mask, 1.0f));
+  EXPECT_EQ(pose.get(0).translation, glm::vec3(1, 0, 0));  // nothing written
 }
 
 TEST(SubtreeMask, ARootAndEverythingBelowIt) {

@@ -163,6 +163,15 @@ struct Fixture {
     want = test::reference_pose(clip, skeleton, t, &raw_length);
     ASSERT_TRUE(sample_runtime(runtime, t, cursor, got));
     expect_transforms_near(got, want, t, what, raw_length);
+    // Into lanes (what blending reads): the same kernels, so the same bits.
+    LocalLanes lanes(skeleton.size());
+    ASSERT_TRUE(sample_runtime(runtime, t, cursor, lanes));
+    for (std::size_t j = 0; j < got.size(); ++j) {
+      const Transform x = lanes.get(j);
+      ASSERT_EQ(x.translation, got[j].translation) << what << " t=" << t << " joint " << j;
+      ASSERT_EQ(x.rotation, got[j].rotation) << what << " t=" << t << " joint " << j;
+      ASSERT_EQ(x.scale, got[j].scale) << what << " t=" << t << " joint " << j;
+    }
     std::vector<Transform> one(skeleton.size());
     for (std::size_t j = 0; j < one.size(); ++j) ASSERT_TRUE(sample_joint(runtime, t, j, one[j]));
     expect_transforms_near(one, want, t, what, raw_length);
@@ -210,6 +219,8 @@ TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
       inverse_bind.push_back(f.skeleton.inverse_bind[static_cast<std::size_t>(skin.back())]);
     }
     std::vector<glm::mat4> model(n), want_model(n), palette(skin.size()), want_palette(skin.size());
+    LocalLanes lanes(n);
+    std::vector<glm::vec4> scratch(local_pose_scratch(n));
     double t = 0.0;
     for (int frame = 0; frame < 150; ++frame) {
       t = wrap_time(t + 1.0 / 60.0, f.clip.duration, true);
@@ -219,6 +230,12 @@ TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
       ASSERT_TRUE(evaluate_pose(f.runtime, t, f.cursor, skin, inverse_bind, model, palette));
       expect_matrices_near(model, want_model, t, "model");
       expect_matrices_near(palette, want_palette, t, "palette");
+      // The blend path's second half: sampled into lanes, then matrices once.
+      ASSERT_TRUE(sample_runtime(f.runtime, t, f.cursor, lanes));
+      ASSERT_TRUE(
+          pose_from_local(f.skeleton.parents, lanes, skin, inverse_bind, model, palette, scratch));
+      expect_matrices_near(model, want_model, t, "lanes model");
+      expect_matrices_near(palette, want_palette, t, "lanes palette");
     }
   }
 }

@@ -117,16 +117,19 @@ TEST(Layers, TwoJointChainAtKnownWeights) {
   Animator an(m);
   for (const float w : {0.25f, 0.5f, 0.75f}) {
     pose(an, m, {layer(a, 0.3), layer(b, 0.6, w)});
-    // Root at (0, 2w, 0); child at root + (1,0,0), turned 90w degrees about Z, so a point one
-    // unit along its X is at (1 + cos(90w), 2w + sin(90w), 0).
-    const float angle = glm::radians(90.0f * w);
+    // Root at (0, 2w, 0); child at root + (1,0,0), turned about Z by nlerp's angle (blend.h)
+    // 2 atan(w sin 45 / ((1 - w) + w cos 45)): 21.598161, 45 and 68.401839 degrees (slerp's 90w
+    // until the blend went into lanes), so a point one unit along its X is at
+    // (1 + cos(angle), 2w + sin(angle), 0).
+    const float degrees = w == 0.25f ? 21.598161f : w == 0.5f ? 45.0f : 68.401839f;
+    const float angle = glm::radians(degrees);
     EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 2 * w, 0), 1e-6f);
     EXPECT_NEAR_GLM(origin(an, 1), glm::vec3(1, 2 * w, 0), 1e-6f);
     const glm::vec4 tip = an.model_matrices()[1] * glm::vec4(1, 0, 0, 1);
     EXPECT_NEAR_GLM(glm::vec3(tip), glm::vec3(1 + std::cos(angle), 2 * w + std::sin(angle), 0),
                     1e-6f)
         << w;
-    EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(90 * w, kZ), 1e-6f);
+    EXPECT_SAME_ROTATION(an.local(m, 1).rotation, rot(degrees, kZ), 1e-6f);
   }
 }
 
