@@ -134,7 +134,7 @@ def skin4_table(figures):
     if not rows:
         return None
     rows.sort(key=lambda r: r[:3])
-    return ("#### Skinning, 4 influences (`skin_method/`, 1M vertices, positions + normals)\n\n"
+    return ("### Skinning, 4 influences (`skin_method/`, 1M vertices, positions + normals)\n\n"
             "Rates per second of the calling thread's CPU time (Google Benchmark's "
             "`items_per_second`); on 2 threads it spin-waits for the worker, so its CPU time is "
             "the job's wall time on an idle machine and less on a busy one.\n\n" +
@@ -159,7 +159,7 @@ def skin8_table(figures):
     if not rows:
         return None
     rows.sort(key=lambda r: r[:2])
-    return ("#### Skinning, 8 influences (`skin_method8/`, 1M vertices) against 4 "
+    return ("### Skinning, 8 influences (`skin_method8/`, 1M vertices) against 4 "
             "(`skin_method/.../rigid:1`, same run)\n\n"
             "The ratio of the two rates; the aim is issue 25's.\n\n" +
             table(["method", "threads", "8 influences, M vertices/s",
@@ -188,7 +188,7 @@ def pose_table(figures):
     if not rows:
         return None
     rows.sort(key=lambda r: r[:3])
-    return ("#### Poses and blending (60 joints)\n\n"
+    return ("### Poses and blending (60 joints)\n\n"
             "CPU time per pose; the ratio is the figure's CPU time over its baseline's, the aim "
             "issue 25's.\n\n" +
             table(["benchmark", "CPU us per pose", "wall us", "baseline", "ratio", "aim", "reps"],
@@ -213,7 +213,7 @@ def open_table(figures):
     if not rows:
         return None
     rows.sort(key=lambda r: r[:2])
-    return ("#### Opening a file\n\n"
+    return ("### Opening a file\n\n"
             "Per open: this process's CPU time, the import worker's (the child process's, "
             "counter `worker_cpu_ms`), their sum and the wall time; the aim is issue 25's.\n\n" +
             table(["benchmark", "CPU ms", "worker CPU ms", "CPU ms, both", "wall ms", "aim",
@@ -287,6 +287,7 @@ def main(argv=None):
     cmd = [args.bench, f"--benchmark_filter={regex}", f"--benchmark_repetitions={reps}",
            f"--benchmark_min_time={args.min_time}", "--benchmark_enable_random_interleaving=true",
            "--benchmark_format=json"]
+    commit = git_commit()  # what was built, before anything changes during the run
     load_start = load_average()
     start = datetime.datetime.now(datetime.timezone.utc)
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -304,13 +305,13 @@ def main(argv=None):
     given = sys.argv[1:] if argv is None else argv
     invocation = " ".join(["python3 bench/current_tables.py"] + [shlex.quote(a) for a in given])
     print(f"Made by `{invocation}` "
-          f"on {start:%Y-%m-%d %H:%M} UTC ({minutes:.1f} min), commit `{git_commit()}`. "
+          f"on {start:%Y-%m-%d %H:%M} UTC ({minutes:.1f} min), commit `{commit}`. "
           f"Machine: {cpu_model()}, {os.cpu_count()} cores; load average (1, 5, 15 min) "
           f"{load_start} at the start, {load_end} at the end. Every benchmark ran {reps} "
           "times, its repetitions shuffled with the others'; a figure is its repetition with the "
           "least CPU time.")
     if busy(load_start, os.cpu_count()) or busy(load_end, os.cpu_count()):
-        print("**The machine was busy** (load average above its core count): other processes "
+        print("\n**The machine was busy** (load average above its core count): other processes "
               "took the cores, so wall times include waiting for one and swing from run to run; "
               "compare the CPU columns and the ratios of a figure to its baseline.")
     print("\nThe command:\n")

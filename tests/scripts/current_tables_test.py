@@ -80,17 +80,17 @@ class TablesTest(unittest.TestCase):
                       self.text)
 
     def test_one_table_per_path_in_order(self):
-        heads = [line for line in self.text.splitlines() if line.startswith("#### ")]
+        heads = [line for line in self.text.splitlines() if line.startswith("### ")]
         self.assertEqual(len(heads), 4)
-        self.assertTrue(heads[0].startswith("#### Skinning, 4 influences"))
-        self.assertTrue(heads[1].startswith("#### Skinning, 8 influences"))
-        self.assertTrue(heads[2].startswith("#### Poses and blending"))
-        self.assertTrue(heads[3].startswith("#### Opening a file"))
+        self.assertTrue(heads[0].startswith("### Skinning, 4 influences"))
+        self.assertTrue(heads[1].startswith("### Skinning, 8 influences"))
+        self.assertTrue(heads[2].startswith("### Poses and blending"))
+        self.assertTrue(heads[3].startswith("### Opening a file"))
 
     def test_path_without_figures_has_no_table(self):
         only_pose = {k: v for k, v in fixture_figures().items() if k == "pose/60"}
         text = current_tables.tables(only_pose)
-        self.assertEqual(text.count("#### "), 1)
+        self.assertEqual(text.count("### "), 1)
         self.assertIn("`pose/60`", text)
 
     def test_from_json_prints_the_tables(self):
