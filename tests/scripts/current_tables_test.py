@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""bench/current_tables.py's tables from a saved run (data/bench_run.json), runs nothing.
+
+The fixture holds round numbers, so every cell below is worked out by hand: the best repetition
+is the one with the least CPU time, aggregates are ignored, a figure is set beside its baseline
+(8 against 4 influences by rate, blend/2 against blend/1 by CPU time), a failed benchmark says
+why.
+"""
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "..", "bench", "current_tables.py")
+FIXTURE = os.path.join(HERE, "data", "bench_run.json")
+
+spec = importlib.util.spec_from_file_location("current_tables", SCRIPT)
+current_tables = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(current_tables)
+
+
+def fixture_figures():
+    with open(FIXTURE, encoding="utf-8") as f:
+        return current_tables.collect(json.load(f)["benchmarks"])
+
+
+class CollectTest(unittest.TestCase):
+    def test_best_repetition_by_cpu_time_and_aggregates_ignored(self):
+        fig = fixture_figures()["skin_method/method:0/vertices:1000000/threads:1/rigid:1"]
+        # Repetitions: 5 ms CPU (9 ms wall, 200 M/s) and 4 ms CPU (10 ms wall, 250 M/s); the
+        # mean aggregate (1 ms, 1000 M/s) is not a repetition.
+        self.assertEqual(fig.reps, 2)
+        self.assertAlmostEqual(fig.cpu_s, 4e-3)
+        self.assertAlmostEqual(fig.wall_s, 9e-3)  # least wall time of the two
+        self.assertAlmostEqual(fig.rate, 2.5e8)
+
+    def test_units_and_fixed_iteration_suffix(self):
+        figures = fixture_figures()
+        self.assertAlmostEqual(figures["pose/60"].cpu_s, 1e-6)  # 1000 ns
+        self.assertAlmostEqual(figures["blend/1"].cpu_s, 2e-6)  # 2 us
+        self.assertIn("first_open/tube_1M", figures)  # "/iterations:3" taken off
+        self.assertAlmostEqual(figures["first_open/tube_1M"].worker_cpu_s, 3.0)
+
+    def test_failed_benchmark_keeps_its_message(self):
+        fig = fixture_figures()["reopen/tube_1M"]
+        self.assertFalse(fig.ok())
+        self.assertEqual(fig.error, "no such file")
+
+
+class TablesTest(unittest.TestCase):
+    def setUp(self):
+        self.text = current_tables.tables(fixture_figures())
+
+    def test_four_influences(self):
+        self.assertIn("| LBS | 1 | rigid | 250 | 4.00 | 9.00 | 2 |", self.text)
+        self.assertIn("| DQS | 2 | scaled (+-2%) | 500 | 2.00 | 2.50 | 1 |", self.text)
+        # Rows by method, then rigid before scaled: LBS first.
+        self.assertLess(self.text.index("| LBS | 1 | rigid"), self.text.index("| DQS | 2 |"))
+
+    def test_eight_against_four(self):
+        # 125 M/s against 250 M/s.
+        self.assertIn("| LBS | 1 | 125 | 250 | 0.50 | >= 0.5 |", self.text)
+        # No 4-influence CoR on 2 threads in the run: no ratio rather than a wrong one.
+        self.assertIn("| CoR | 2 | 100 | not run | n/a | >= 0.5 |", self.text)
+
+    def test_blend_against_one_clip(self):
+        self.assertIn("| `pose/60` | 1.00 | 1.50 |  |  |  | 1 |", self.text)
+        self.assertIn("| `blend/1` | 2.00 | 3.50 |  |  |  | 2 |", self.text)
+        # 3 us against 2 us.
+        self.assertIn("| `blend/2` | 3.00 | 6.00 | `blend/1` | 1.50 | <= 1.6 | 2 |", self.text)
+
+    def test_opens_with_the_workers_cpu(self):
+        # 800 ms here + 3000 ms in the worker.
+        self.assertIn("| `first_open/tube_1M` | 800 | 3000 | 3800 | 4200 |  | 1 |", self.text)
+        self.assertIn("| `reopen/tube_1M` | failed: no such file |  |  |  | <= 20 ms | 0 |",
+                      self.text)
+
+    def test_one_table_per_path_in_order(self):
+        heads = [line for line in self.text.splitlines() if line.startswith("### ")]
+        self.assertEqual(len(heads), 4)
+        self.assertTrue(heads[0].startswith("### Skinning, 4 influences"))
+        self.assertTrue(heads[1].startswith("### Skinning, 8 influences"))
+        self.assertTrue(heads[2].startswith("### Poses and blending"))
+        self.assertTrue(heads[3].startswith("### Opening a file"))
+
+    def test_path_without_figures_has_no_table(self):
+        only_pose = {k: v for k, v in fixture_figures().items() if k == "pose/60"}
+        text = current_tables.tables(only_pose)
+        self.assertEqual(text.count("### "), 1)
+        self.assertIn("`pose/60`", text)
+
+    def test_from_json_prints_the_tables(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(current_tables.main(["--from-json", FIXTURE]), 0)
+        self.assertEqual(out.getvalue().rstrip("\n"), self.text)
+
+
+class HelpersTest(unittest.TestCase):
+    def test_significant_digits(self):
+        self.assertEqual(current_tables.fmt(123.4), "123")
+        self.assertEqual(current_tables.fmt(12.34), "12.3")
+        self.assertEqual(current_tables.fmt(1.234), "1.23")
+        self.assertEqual(current_tables.fmt(0.1234), "0.123")
+        self.assertEqual(current_tables.fmt(0.01234), "0.0123")
+        self.assertEqual(current_tables.fmt(None), "n/a")
+
+    def test_busy(self):
+        self.assertTrue(current_tables.busy("6.90 9.24 9.91", 2))
+        self.assertFalse(current_tables.busy("1.50 2.50 3.00", 2))
+        self.assertFalse(current_tables.busy("unknown", 2))
+
+
+if __name__ == "__main__":
+    unittest.main()
