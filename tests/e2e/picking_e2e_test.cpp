@@ -43,6 +43,7 @@ class PickingE2E : public ::testing::TestWithParam<const char*> {};
 TEST_P(PickingE2E, AClickOnTheModelShowsThePickedJointsHeatMap) {
   WindowDriver w;
   SV_REQUIRE_DRIVER(w);
+  w.keep_pictures();
   ASSERT_TRUE(w.launch({kDefault, "--view", "weights", "--clip", "walk", "--time", "0.5",
                         "--skinning", GetParam()}));
   nlohmann::json s = w.state();

@@ -59,7 +59,7 @@ TEST(RangeE2E, ARangeSavedOnTheTimelineIsAClipNowAndNextTime) {
   w.key("ctrl+a");
   w.type("middle");
   w.key("Return");
-  for (int i = 0; i < 100 && !has_clip(s, "middle"); ++i) s = w.state();
+  s = w.wait_until([](const nlohmann::json& j) { return has_clip(j, "middle"); }, 100);
   ASSERT_TRUE(has_clip(s, "middle")) << s.dump(1);
   EXPECT_EQ(s["clipName"], "bend") << "the clip shown stays";
   EXPECT_EQ(s["range"]["loop"], true);

@@ -2,10 +2,8 @@
 // the Record control runs while the window keeps drawing (its frame counter moves on between
 // progress reports), writes the frames it reports, can be cancelled (the frames so far kept), and
 // "Export pose (.glb)" writes the file typed, or says why not.
-#include <chrono>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,8 +26,7 @@ std::size_t files_in(const std::string& dir) {
 // Clicks the field `mark` and replaces its text with `text`.
 void type_into(WindowDriver& w, const char* mark, const std::string& text) {
   ASSERT_TRUE(w.click_landmark(w.state(), mark));
-  w.key("ctrl+a");
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  w.key("ctrl+a");  // returns once Ctrl is up again: the text is not read as Ctrl+letters
   w.type(text);
 }
 
@@ -46,43 +43,36 @@ TEST(RecordE2E, TheWindowKeepsDrawingWhileItRecordsAndACancelKeepsTheFramesSoFar
   nlohmann::json s = w.state();
   ASSERT_EQ(s["recording"]["total"], 60) << s["recording"];
   EXPECT_NE(s["recording"]["message"].get<std::string>().find(tmp / "frames"), std::string::npos);
+  // The window answers (each answer written after a frame of its own) while the recording runs:
+  // a window that recorded in one go would answer only once it was done.
   long first_frame = -1, last_frame = -1;
   int reports_while_running = 0;
-  for (int i = 0; i < 600 && s["recording"]["running"] == true; ++i) {
-    if (first_frame < 0) first_frame = s["frame"].get<long>();
-    last_frame = s["frame"].get<long>();
+  s = w.wait_until([&](const nlohmann::json& j) {
+    if (j["recording"]["running"] != true) return true;
+    if (first_frame < 0) first_frame = j["frame"].get<long>();
+    last_frame = j["frame"].get<long>();
     ++reports_while_running;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    s = w.state();
-  }
+    return false;
+  });
   ASSERT_EQ(s["recording"]["running"], false);
   EXPECT_EQ(s["recording"]["error"], false) << s["recording"]["message"];
   EXPECT_EQ(s["recording"]["written"], 60);
   EXPECT_EQ(files_in(tmp / "frames"), 60u);
-  // The window drew on while recording: more UI frames than progress reports.
-  if (reports_while_running > 1) {
-    EXPECT_GT(last_frame - first_frame, reports_while_running) << "the window stalled";
-  }
+  EXPECT_GE(reports_while_running, 2) << "the window stalled while recording";
+  EXPECT_GT(last_frame, first_frame) << "the window stalled while recording";
   std::printf("%d progress reports while recording, %ld UI frames drawn between them\n",
               reports_while_running, last_frame - first_frame);
 
-  // Cancel a longer one (1280x720, 3 loops: 180 frames) once it has written a few frames.
+  // Cancel a longer one (3 loops: 180 frames) once it has written a few frames. Its size is not
+  // what is tested: a small one costs little until the cancel.
   type_into(w, "input:Record to", tmp / "cancelled");
-  type_into(w, "input:Size", "1280x720");
   type_into(w, "input:Loops", "3");
   ASSERT_TRUE(w.click_landmark(w.state(), "button:Record"));
-  s = w.state();
-  for (int i = 0; i < 300 && s["recording"]["written"].get<int>() < 3; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    s = w.state();
-  }
+  s = w.wait_until(
+      [](const nlohmann::json& j) { return j["recording"]["written"].get<int>() >= 3; });
   ASSERT_EQ(s["recording"]["total"], 180);
   ASSERT_TRUE(w.click_landmark(s, "button:Cancel recording"));
-  s = w.state();
-  for (int i = 0; i < 100 && s["recording"]["running"] == true; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    s = w.state();
-  }
+  s = w.wait_until([](const nlohmann::json& j) { return j["recording"]["running"] != true; });
   ASSERT_EQ(s["recording"]["running"], false);
   const std::string message = s["recording"]["message"];
   EXPECT_NE(message.find("cancelled"), std::string::npos) << message;

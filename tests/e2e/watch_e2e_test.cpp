@@ -1,12 +1,10 @@
 // Live reload (app/file_watch.h) in the real window: a file rewritten under a window started with
 // --watch is shown again with the clip and its time kept; a half-written file is refused with the
 // previous model kept and the reason shown, and the whole file, once written, is shown. The test
-// waits on the window's own state (its reload count, its error line), never on a clock: the
-// window settles each change for half a second of its own.
-#include <chrono>
+// waits on the window's own state (its reload count, its error line; WindowDriver::wait_until),
+// never on a clock of its own: the window settles each change for half a second of its clock.
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -18,26 +16,10 @@
 namespace sv::test {
 namespace {
 
-#define SV_REQUIRE_DRIVER(w) \
-  if (!(w).ready()) GTEST_SKIP() << (w).why()
-
 std::vector<std::string> joint_names(const nlohmann::json& s) {
   std::vector<std::string> names;
   for (const auto& j : s["joints"]) names.push_back(j["name"]);
   return names;
-}
-
-// Asks for the window's state until `done` holds (at most ~200 asks: each waits for a frame).
-template <class Done>
-nlohmann::json wait_for(WindowDriver& w, Done done) {
-  nlohmann::json s;
-  for (int i = 0; i < 200; ++i) {
-    s = w.state();
-    if (s.is_null() || done(s)) return s;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  ADD_FAILURE() << "the window never reached the state waited for; last:\n" << s.dump(1);
-  return s;
 }
 
 // The window's own cache and config stay inside the test's folder.
@@ -62,7 +44,7 @@ TEST(WatchE2E, ARewrittenFileIsShownWithTheClipAndTimeKept) {
   changed.extra_joint = true;
   changed.duration = 2.0;
   write_tiny_gltf(dir.path(), "tiny", changed);
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
   EXPECT_EQ(joint_names(s), (std::vector<std::string>{"ROOT", "body", "root", "tip", "extra"}));
   EXPECT_EQ(s["clipName"], "bend");
   EXPECT_NEAR(s["time"].get<double>(), 0.25, 1e-9);
@@ -76,7 +58,7 @@ TEST(WatchE2E, ARewrittenFileIsShownWithTheClipAndTimeKept) {
   std::string gltf, bin;
   tiny_gltf(wider, "tiny.bin", &gltf, &bin);
   ASSERT_TRUE(write_file(dir / "tiny.bin", bin));
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["reloads"] == 2; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["reloads"] == 2; });
   EXPECT_EQ(s["clipName"], "bend");
   EXPECT_NEAR(s["time"].get<double>(), 0.25, 1e-9);
   EXPECT_EQ(w.quit(), 0);
@@ -97,7 +79,7 @@ TEST(WatchE2E, AHalfWrittenFileKeepsThePreviousModelAndSaysWhy) {
   tiny_gltf(changed, "tiny.bin", &gltf, &bin);
   ASSERT_TRUE(write_file(dir / "tiny.bin", bin));
   ASSERT_TRUE(write_file(model, gltf.substr(0, gltf.size() / 2)));
-  nlohmann::json s = wait_for(w, [](const nlohmann::json& j) {
+  nlohmann::json s = w.wait_until([](const nlohmann::json& j) {
     return j["loadError"].get<std::string>().find("Reload failed") != std::string::npos;
   });
   EXPECT_NE(s["loadError"].get<std::string>().find("not a valid glTF"), std::string::npos)
@@ -110,7 +92,7 @@ TEST(WatchE2E, AHalfWrittenFileKeepsThePreviousModelAndSaysWhy) {
 
   // The rest of the file: the new model, and the error gone.
   ASSERT_TRUE(write_file(model, gltf));
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
   EXPECT_EQ(joint_names(s), (std::vector<std::string>{"ROOT", "body", "root", "tip", "extra"}));
   EXPECT_EQ(s["loadError"], "");
   EXPECT_EQ(s["clipName"], "bend");
@@ -128,15 +110,15 @@ TEST(WatchE2E, TheWatchToggleTurnsLiveReloadOnAndOff) {
   nlohmann::json s = w.state();
   EXPECT_EQ(s["watch"]["on"], false);
   ASSERT_TRUE(w.click_landmark(s, "check:Watch files"));
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["on"] == true; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["on"] == true; });
   EXPECT_EQ(s["watch"]["files"], 2);
   TinyGltf changed;
   changed.extra_joint = true;
   write_tiny_gltf(dir.path(), "tiny", changed);
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["reloads"] == 1; });
   EXPECT_EQ(s["joints"].size(), 5u);
   ASSERT_TRUE(w.click_landmark(s, "check:Watch files"));
-  s = wait_for(w, [](const nlohmann::json& j) { return j["watch"]["on"] == false; });
+  s = w.wait_until([](const nlohmann::json& j) { return j["watch"]["on"] == false; });
   EXPECT_EQ(w.quit(), 0);
 }
 

@@ -1,7 +1,8 @@
 // Drives the real skinview window with the real pointer, for end-to-end tests: its own X server
 // (Xvfb on a free display number, found with -displayfd, so tests running in parallel and other
-// windows cannot move this pointer), skinview started on it with --exit-json and --exit-png, and
-// xdotool (Debian's) moving the pointer, clicking and typing through XTEST as a user would.
+// windows cannot move this pointer), skinview started on it with --exit-json (and --exit-png for a
+// test that looks at the picture), and xdotool (Debian's) moving the pointer, clicking and typing
+// through XTEST as a user would.
 //
 // state() asks the running window for its state (SIGUSR1: skinview writes --exit-json and
 // --exit-png after its next frame; app/exit_state.h lists the fields): where each widget is (its
@@ -98,8 +99,9 @@ class WindowDriver {
   bool launch(const std::vector<std::string>& args, double timeout_s = 60.0) {
     std::vector<std::string> argv{SKINVIEW_EXE};
     argv.insert(argv.end(), args.begin(), args.end());
-    argv.insert(argv.end(), {"--exit-json", json_path(), "--exit-png", png_path(), "--size",
+    argv.insert(argv.end(), {"--exit-json", json_path(), "--size",
                              std::to_string(width_) + "x" + std::to_string(height_)});
+    if (pictures_) argv.insert(argv.end(), {"--exit-png", png_path()});
     app_ = spawn(argv, dir_ + "/skinview.log", {"XDG_CONFIG_HOME=" + config_home()});
     if (app_ <= 0) return false;
     const auto deadline = now() + timeout_s;
@@ -139,7 +141,10 @@ class WindowDriver {
     ADD_FAILURE() << "no state from the window:\n" << log();
     return {};
   }
-  // The window's frame as the last state() (or the exit) wrote it.
+  // Asks the window launched next to write its frame with each state (a PNG, which costs the
+  // window more than the frame itself: only for tests that look at picture()).
+  void keep_pictures() { pictures_ = true; }
+  // The window's frame as the last state() (or the exit) wrote it (keep_pictures() first).
   Picture picture() const {
     Picture p;
     int n = 0;
@@ -153,64 +158,93 @@ class WindowDriver {
     return p;
   }
 
-  // Waits until the window has drawn `frames` whole frames after this call, counted by its own
-  // frame number (each state() is written after a frame): input sent before the call has then
-  // been read by a frame, however slow the machine. A count, not a time.
-  void wait_frames(int frames = 2) {
-    const nlohmann::json first = state();
-    if (first.is_null()) return;
-    const long start = first["frame"].get<long>();
-    for (int i = 0; i < 4 * frames; ++i) {
-      const nlohmann::json s = state();
-      if (s.is_null() || s["frame"].get<long>() >= start + frames) return;
+  // Waiting is counted in the window's own frames, never in seconds: each state() is written
+  // after a frame, so input sent before a call has been read by a frame once the window answers
+  // with a later frame number, however slow the machine. The only clocks are the watchdogs
+  // (state()'s, wait_until's), far above any machine's need: they catch a hang, not a slow pass.
+
+  // Waits until the window has drawn `frames` whole frames after this call and returns the state
+  // after them (null, with the test failed, when the window does not answer). Input sent before
+  // the call has then been read: wait_frames(1) is "the window has seen it".
+  nlohmann::json wait_frames(int frames = 1) {
+    nlohmann::json s = state();
+    if (s.is_null()) return s;
+    const long start = s["frame"].get<long>();
+    // Each state() is a later frame than the one before, so this ends within `frames` asks.
+    while (s["frame"].get<long>() < start + frames) {
+      s = state();
+      if (s.is_null()) break;
     }
+    return s;
+  }
+
+  // Asks for the window's state until `done(state)` holds and returns that state. Bounded by
+  // `max_frames` of the window's frames (for what input starts: it shows within a few frames)
+  // and by a watchdog of `watchdog_s` seconds that only catches a hang (for what the window
+  // does on its own clock: a load given up on after --time-limit, a reload after its settle);
+  // past either the test fails, with the last state.
+  template <class Done>
+  nlohmann::json wait_until(Done done, long max_frames = 1000000, double watchdog_s = 120.0) {
+    const auto deadline = now() + watchdog_s;
+    nlohmann::json s = state();
+    if (s.is_null()) return s;
+    const long start = s["frame"].get<long>();
+    while (!done(s)) {
+      if (s["frame"].get<long>() - start > max_frames || now() > deadline) {
+        ADD_FAILURE() << "the window never reached the state waited for (" << max_frames
+                      << " frames, " << watchdog_s << " s); last:\n"
+                      << s.dump(1);
+        return s;
+      }
+      s = state();
+      if (s.is_null()) return s;
+    }
+    return s;
   }
 
   // Pointer actions in window coordinates (ImGui's display units: the window has no scaling on
-  // Xvfb). Each waits `settle_ms` for the window to draw a few frames with the input.
-  void move(double x, double y, int settle_ms = 150) {
+  // Xvfb). Each returns once the window has drawn a frame that read it.
+  void move(double x, double y) {
     xdotool({"mousemove", "--window", window_, std::to_string(static_cast<int>(x)),
              std::to_string(static_cast<int>(y))});
-    settle(settle_ms);
+    wait_frames(1);
   }
   // A press and a release in different frames, each seen by the window before the next: ImGui
-  // 1.86 loses a click whose press and release reach it in one frame (a loaded machine's slow
-  // frames did that to a fixed wait).
+  // 1.86 loses a click whose press and release reach it in one frame.
   void click(double x, double y, int button = 1) {
-    move(x, y, 100);
-    wait_frames(1);
+    move(x, y);
     xdotool({"mousedown", std::to_string(button)});
-    wait_frames(2);
+    wait_frames(1);
     xdotool({"mouseup", std::to_string(button)});
     wait_frames(2);
   }
-  // Two clicks 80 ms apart. ImGui 1.86 sees a double click only if they reach it in separate
-  // frames within 0.3 s of each other: on a loaded machine (slow frames) prefer another way.
-  void double_click(double x, double y) {
-    move(x, y, 100);
-    xdotool({"click", "--repeat", "2", "--delay", "80", "1"});
-    settle(250);
-  }
-  void drag(double x0, double y0, double x1, double y1, int button = 1, int steps = 8) {
-    move(x0, y0, 100);
+  // Press, `steps` moves, release, each seen by a frame of its own before the next is sent: a
+  // slow machine makes the drag slower, never shorter. (No double click: ImGui 1.86 wants its
+  // two clicks within 0.3 s, a time a loaded machine's frames can take; tests/ui drives that
+  // headless at a fixed frame rate.)
+  void drag(double x0, double y0, double x1, double y1, int button = 1, int steps = 4) {
+    move(x0, y0);
     xdotool({"mousedown", std::to_string(button)});
-    settle(80);
+    wait_frames(1);
     for (int i = 1; i <= steps; ++i) {
       const double u = static_cast<double>(i) / steps;
-      move(x0 + (x1 - x0) * u, y0 + (y1 - y0) * u, 40);
+      move(x0 + (x1 - x0) * u, y0 + (y1 - y0) * u);
     }
     xdotool({"mouseup", std::to_string(button)});
-    settle(250);
+    wait_frames(2);
   }
   // Keys as xdotool names them ("F1", "space", "ctrl+q", "Return"); the pointer must be over
-  // the window (no window manager: the keyboard follows the pointer).
+  // the window (no window manager: the keyboard follows the pointer). The window holds a key's
+  // release back a frame when both reach it in one, so ImGui sees every key down; two frames
+  // after, the modifiers are up again (text typed next is not read as Ctrl+letters).
   void key(const std::string& keys) {
-    xdotool({"key", "--delay", "60", keys});
-    settle(200);
+    xdotool({"key", keys});
+    wait_frames(2);
   }
+  // Text into the focused field: ImGui queues the characters, however many reach a frame.
   void type(const std::string& text) {
-    xdotool({"type", "--delay", "20", text});
-    settle(200);
+    xdotool({"type", "--delay", "5", text});
+    wait_frames(2);
   }
   // Clicks the centre of the landmark `name` (index as in ui::Landmarks::find) of `state`.
   bool click_landmark(const nlohmann::json& state, const std::string& name, int index = -1) {
@@ -227,7 +261,7 @@ class WindowDriver {
 
   // Ctrl+Q, then the exit status (-1 when it did not exit within `timeout_s`: then killed).
   int quit(double timeout_s = 30.0) {
-    key("ctrl+q");
+    xdotool({"key", "ctrl+q"});  // not key(): no frame comes after it
     const auto deadline = now() + timeout_s;
     int status = 0;
     while (now() < deadline) {
@@ -253,7 +287,6 @@ class WindowDriver {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
   }
-  static void settle(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
   // Xvfb on the first free display; it writes the number to a pipe once it accepts clients.
   void start_display() {
@@ -326,7 +359,8 @@ class WindowDriver {
   static void stop(pid_t& pid) {
     if (pid <= 0) return;
     ::kill(pid, SIGTERM);
-    for (int i = 0; i < 100 && running(pid); ++i) settle(20);
+    for (int i = 0; i < 100 && running(pid); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (running(pid)) ::kill(pid, SIGKILL);
     int status = 0;
     ::waitpid(pid, &status, 0);
@@ -340,6 +374,7 @@ class WindowDriver {
   std::string window_;
   pid_t xvfb_ = 0;
   pid_t app_ = 0;
+  bool pictures_ = false;
 };
 
 }  // namespace sv::test

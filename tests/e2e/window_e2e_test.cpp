@@ -2,13 +2,11 @@
 // window_driver.h), the result read from the window's state and from its frame.
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -46,6 +44,7 @@ bool near_colour(const unsigned char* p, int r, int g, int b, int tolerance = 6)
 TEST(WindowE2E, ClicksInTheRealWindowSelectCollapseAndOrbit) {
   WindowDriver w;
   SV_REQUIRE_DRIVER(w);
+  w.keep_pictures();
   ASSERT_TRUE(w.launch({kDefault, "--clip", "walk", "--time", "0.5"}));
   nlohmann::json s = w.state();
   EXPECT_EQ(s["clipName"], "walk");
@@ -140,8 +139,8 @@ TEST(WindowE2E, TheSkinningMethodIsChosenByOptionKeyAndRadioButton) {
   w.key("m");
   s = w.state();
   EXPECT_EQ(s["method"], "cor");
-  // The centres of the default character take well under a second; wait for them.
-  for (int i = 0; i < 50 && s["methodDrawn"] != "cor"; ++i) s = w.state();
+  // The centres are computed off the frame thread, in counts, so they end: wait for them.
+  s = w.wait_until([](const nlohmann::json& j) { return j["methodDrawn"] == "cor"; });
   EXPECT_EQ(s["methodDrawn"], "cor");
   EXPECT_EQ(s["centers"].get<double>(), 1.0);
   ASSERT_TRUE(w.click_landmark(s, "radio:CPU"));
@@ -234,12 +233,8 @@ TEST(WindowE2E, AFileThatHangsTheReaderDoesNotFreezeTheWindow) {
   const nlohmann::json during = w.state();
   EXPECT_EQ(during["loading"], fifo) << "given up on before a second frame: raise --time-limit";
   EXPECT_GT(during["frame"].get<long>(), frame) << "the window stopped drawing";
-  // ... and gives up on it after the limit.
-  const auto t0 = std::chrono::steady_clock::now();
-  while (s["loadError"] == "" && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    s = w.state();
-  }
+  // ... and gives up on it after the limit (the window's clock: only the watchdog bounds this).
+  s = w.wait_until([](const nlohmann::json& j) { return j["loadError"] != ""; });
   EXPECT_EQ(s["loading"], "");
   EXPECT_NE(s["loadError"].get<std::string>().find("gave up after 10 s"), std::string::npos)
       << s["loadError"];
@@ -264,17 +259,11 @@ TEST(WindowE2E, AFileWhoseImportCrashesLeavesTheWindowAndItsModel) {
   w.key("ctrl+a");
   w.type(bad);
   w.key("Return");
-  const auto t0 = std::chrono::steady_clock::now();
-  s = w.state();
-  const long frame = s["frame"].get<long>();
-  while (s["loadError"] == "" && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    s = w.state();
-  }
+  s = w.wait_until([](const nlohmann::json& j) { return j["loadError"] != ""; });
   EXPECT_EQ(s["loadError"], bad + ": the importer crashed (SIGSEGV) reading it; refused");
   EXPECT_EQ(s["model"], kDefault);  // the previous model stays
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_GT(w.state()["frame"].get<long>(), frame) << "the window stopped drawing";
+  // Still drawing: it answers again, with a later frame (a stopped window would not answer).
+  EXPECT_GT(w.state()["frame"].get<long>(), s["frame"].get<long>()) << "the window stopped drawing";
   EXPECT_EQ(w.quit(), 0);
   std::filesystem::remove(bad);
 }
@@ -328,10 +317,10 @@ TEST(WindowE2E, TheBrowserOpensAFileAndRecentSurvivesARestart) {
   // where frames come at a fixed rate; here, on a loaded machine, a frame can take longer than
   // ImGui 1.86's double-click time and the two clicks would arrive as one.)
   w.key("Return");
-  for (int i = 0; i < 100 && s["model"] == models + "/anim_test.x"; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    s = w.state();
-  }
+  // Read by the import worker: bounded by its time limit, so only the watchdog bounds this.
+  s = w.wait_until([&](const nlohmann::json& j) {
+    return j["model"] != models + "/anim_test.x" || j["loadError"] != "";
+  });
   const std::string opened = s["model"];
   EXPECT_EQ(opened, models + "/Testwuson.X") << "Enter did not open the file";
   EXPECT_EQ(s["view"], "shaded");

@@ -25,8 +25,9 @@ struct Image {
   std::vector<unsigned char> rgba;
 };
 
+// Named per process: the same test run by another checkout at the same time shares /tmp.
 std::string out_path(const std::string& name) {
-  return ::testing::TempDir() + "skinview_" + name + ".png";
+  return ::testing::TempDir() + "skinview_" + std::to_string(::getpid()) + "_" + name + ".png";
 }
 
 int run(const std::string& args) {
@@ -45,6 +46,7 @@ Image shoot(const std::string& model, const std::string& name, const std::string
   Image img;
   int n = 0;
   unsigned char* p = stbi_load(out.c_str(), &img.width, &img.height, &n, 4);
+  std::remove(out.c_str());  // read: no file per process left behind
   if (p == nullptr) {
     ADD_FAILURE() << "no PNG written for " << model << " " << extra;
     return img;
