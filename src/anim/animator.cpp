@@ -7,15 +7,9 @@
 
 #include "anim/model.h"
 #include "anim/pose.h"
+#include "anim/stopwatch.h"
 
 namespace sv {
-namespace {
-
-double seconds_since(Animator::Clock::time_point t0) noexcept {
-  return std::chrono::duration<double>(Animator::Clock::now() - t0).count();
-}
-
-}  // namespace
 
 Animator::Animator(const Model& model) : layout_(model) {
   const std::size_t joints = model.skeleton.size();

@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "anim/clip.h"
+#include "anim/quat_vec.h"
 #include "anim/skeleton.h"
 #include "anim/slerp.h"
 
@@ -28,9 +29,6 @@ struct Sample {
   glm::vec4 value;
   glm::vec4 slope{0.0f};  // per second (cubic only)
 };
-
-glm::vec4 quat_vec(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
-glm::quat vec_quat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
 // The component at time t. `left`: at a key time, the segment that ends there (the end of a cut:
 // the in-tangent it needs), else the one that starts there. Step holds the key at or before t.

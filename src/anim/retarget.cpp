@@ -8,6 +8,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "anim/clip.h"
+#include "anim/quat_vec.h"
 
 namespace sv {
 
@@ -60,8 +61,6 @@ bool near_matrix(const glm::mat4& a, const glm::mat4& b) noexcept {
     }
   return true;
 }
-
-glm::quat vec_quat(const glm::vec4& v) { return glm::quat(v.w, v.x, v.y, v.z); }
 
 }  // namespace
 

@@ -40,7 +40,7 @@ std::string percent(double fraction) {
   return buf;
 }
 
-std::string number(double v) {
+std::string rule_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
@@ -145,7 +145,7 @@ void weight_sums(const CheckRules& rules, const Model& m, Findings& out) {
     if (off == 0) continue;
     Finding f;
     f.message = std::to_string(off) + " vertices' weights do not sum to 1 within " +
-                number(rules.weight_sum_tolerance) + " (worst sum " + number(worst) + ")";
+                rule_number(rules.weight_sum_tolerance) + " (worst sum " + rule_number(worst) + ")";
     f.mesh = mesh.name;
     f.vertices = static_cast<int64_t>(off);
     out.add(std::move(f));
@@ -204,8 +204,8 @@ void joint_scales(const Model& m, Findings& out) {
     if (!bad_scale(sk.rest[j].scale)) continue;
     const glm::vec3 s = sk.rest[j].scale;
     Finding f;
-    f.message = "joint '" + sk.names[j] + "' has scale (" + number(s.x) + ", " + number(s.y) +
-                ", " + number(s.z) + ") in its rest pose";
+    f.message = "joint '" + sk.names[j] + "' has scale (" + rule_number(s.x) + ", " +
+                rule_number(s.y) + ", " + rule_number(s.z) + ") in its rest pose";
     f.joint = sk.names[j];
     out.add(std::move(f));
   }
@@ -228,8 +228,8 @@ void joint_scales(const Model& m, Findings& out) {
       if (bad == 0) continue;
       Finding f;
       f.message = std::to_string(bad) + " scale key(s) of joint '" + sk.names[j] +
-                  "' are zero or negative, first (" + number(first_scale.x) + ", " +
-                  number(first_scale.y) + ", " + number(first_scale.z) + ")";
+                  "' are zero or negative, first (" + rule_number(first_scale.x) + ", " +
+                  rule_number(first_scale.y) + ", " + rule_number(first_scale.z) + ")";
       f.joint = sk.names[j];
       f.clip = clip.name();
       f.time = first;
@@ -276,8 +276,9 @@ void rest_bind(const CheckRules& rules, const Model& m, Findings& out) {
   }
   Finding f;
   f.message = "the rest pose moves " + std::to_string(stats.over) +
-              " vertices from the bind pose by more than " + number(rules.rest_bind_tolerance) +
-              " of the model's size (at most " + number(stats.relative()) + ")";
+              " vertices from the bind pose by more than " +
+              rule_number(rules.rest_bind_tolerance) + " of the model's size (at most " +
+              rule_number(stats.relative()) + ")";
   f.mesh = mesh.name;
   f.joint = joint_name(m, joint);
   f.vertices = static_cast<int64_t>(stats.over);
@@ -332,7 +333,7 @@ void volume_changes(const CheckRules& rules, const Model& m, Findings& out) {
       Finding f;
       f.message = "the volume changes by " + percent(v.meshes[worst].change()) + " with " +
                   skin_method_label(method) + " (threshold " +
-                  number(rules.volume_threshold * 100) + "%)";
+                  rule_number(rules.volume_threshold * 100) + "%)";
       f.mesh = v.meshes[worst].name;
       f.clip = m.clips[c].name();
       f.time = v.meshes[worst].time();
@@ -417,7 +418,7 @@ std::string read_number(const nlohmann::json& v, const std::string& what, double
                         double* out) {
   if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo ||
       v.get<double>() > hi)
-    return what + ": need a number in [" + number(lo) + ", " + number(hi) + "]";
+    return what + ": need a number in [" + rule_number(lo) + ", " + rule_number(hi) + "]";
   *out = v.get<double>();
   return {};
 }

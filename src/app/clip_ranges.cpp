@@ -34,7 +34,7 @@ bool parse_time(std::string_view text, double* v, bool* frames) {
   return errno == 0 && end == s.c_str() + s.size() && std::isfinite(*v) && *v >= 0.0;
 }
 
-std::string number(double v) {
+std::string range_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
@@ -67,7 +67,8 @@ std::string parse_clip_range(std::string_view spec, ClipRange* out) {
 
 std::string clip_range_text(const ClipRange& r) {
   const char* unit = r.frames ? "f" : "";
-  return r.name + ":" + r.clip + ":" + number(r.start) + unit + ":" + number(r.end) + unit;
+  return r.name + ":" + r.clip + ":" + range_number(r.start) + unit + ":" + range_number(r.end) +
+         unit;
 }
 
 std::string add_clip_range(Model& model, const ClipRange& range) {
@@ -205,7 +206,7 @@ std::string add_clip_ranges(Model& model, const std::string& model_path,
   for (const ClipRange& r : given) {
     if (std::string e = add_clip_range(model, r); !e.empty()) return e;
     notes->push_back("--range " + clip_range_text(r) + ": added, " +
-                     number(model.clips.back().duration()) + " s");
+                     range_number(model.clips.back().duration()) + " s");
   }
   return {};
 }

@@ -30,7 +30,7 @@ int fail(const std::string& line) {
   return kExitBadInput;
 }
 
-std::string seconds(double s) {
+std::string seconds_text(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", s);
   return buf;
@@ -194,7 +194,7 @@ int run_info(const Options& o) {
   out << "Clips: " << m.clips.size() << "\n";
   for (std::size_t i = 0; i < m.clips.size(); ++i) {
     const ClipRuntime& c = m.clips[i];
-    out << "  [" << i << "] '" << c.name() << "': " << seconds(c.duration()) << " s, "
+    out << "  [" << i << "] '" << c.name() << "': " << seconds_text(c.duration()) << " s, "
         << c.channels() << " channels, " << c.keys() << " keys\n";
   }
 

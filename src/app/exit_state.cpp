@@ -21,7 +21,7 @@
 namespace sv {
 namespace {
 
-std::string quoted(std::string_view s) {
+std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
@@ -39,7 +39,7 @@ std::string quoted(std::string_view s) {
   return out + '"';
 }
 
-std::string number(double v) {
+std::string json_number(double v) {
   if (!std::isfinite(v)) return "0";
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.9g", v);
@@ -83,19 +83,20 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << "],\"framebuffer\":[" << in.framebuffer_width << "," << in.framebuffer_height
     << "],\"viewport\":[" << st.viewport.x << "," << st.viewport.y << "," << st.viewport.width
     << "," << st.viewport.height << "]";
-  o << ",\"model\":" << (scene != nullptr ? quoted(scene->doc.path) : "null");
-  o << ",\"loadError\":" << quoted(in.load_error) << ",\"loading\":" << quoted(in.loading);
+  o << ",\"model\":" << (scene != nullptr ? json_string(scene->doc.path) : "null");
+  o << ",\"loadError\":" << json_string(in.load_error)
+    << ",\"loading\":" << json_string(in.loading);
   if (scene != nullptr) {
     const Player& p = scene->play.player;
     o << ",\"clip\":" << p.clip
-      << ",\"clipName\":" << quoted(ui::clip_name(scene->doc.model, p.clip))
-      << ",\"time\":" << number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
-      << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << number(p.speed);
-    o << ",\"range\":{\"clip\":" << p.range_clip << ",\"in\":" << number(p.range_in)
-      << ",\"out\":" << number(p.range_out) << ",\"loop\":" << (p.loop_range ? "true" : "false")
-      << "},\"clips\":[";
+      << ",\"clipName\":" << json_string(ui::clip_name(scene->doc.model, p.clip))
+      << ",\"time\":" << json_number(p.time) << ",\"playing\":" << (p.playing ? "true" : "false")
+      << ",\"loop\":" << (p.loop ? "true" : "false") << ",\"speed\":" << json_number(p.speed);
+    o << ",\"range\":{\"clip\":" << p.range_clip << ",\"in\":" << json_number(p.range_in)
+      << ",\"out\":" << json_number(p.range_out)
+      << ",\"loop\":" << (p.loop_range ? "true" : "false") << "},\"clips\":[";
     for (std::size_t c = 0; c < scene->doc.model.clips.size(); ++c)
-      o << (c ? "," : "") << quoted(scene->doc.model.clips[c].name());
+      o << (c ? "," : "") << json_string(scene->doc.model.clips[c].name());
     o << "]";
     const StackPlayer& stack = scene->play.stack;
     o << ",\"fadeTo\":" << stack.fade_to << ",\"layers\":[";
@@ -104,8 +105,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
       std::size_t masked = 0;
       for (const float w : l.mask) masked += w > 0.0f ? 1 : 0;
       o << (i ? "," : "") << "{\"clip\":" << l.player.clip
-        << ",\"clipName\":" << quoted(ui::clip_name(scene->doc.model, l.player.clip))
-        << ",\"time\":" << number(l.player.time) << ",\"weight\":" << number(l.weight)
+        << ",\"clipName\":" << json_string(ui::clip_name(scene->doc.model, l.player.clip))
+        << ",\"time\":" << json_number(l.player.time) << ",\"weight\":" << json_number(l.weight)
         << ",\"mode\":\"" << (l.mode == BlendMode::Additive ? "additive" : "override")
         << "\",\"maskJoints\":" << (l.mask.empty() ? scene->doc.model.skeleton.size() : masked)
         << "}";
@@ -116,7 +117,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   const bool sel_ok = scene != nullptr && sel >= 0 &&
                       static_cast<std::size_t>(sel) < scene->doc.model.skeleton.size();
   o << ",\"selectedJoint\":" << sel << ",\"selectedJointName\":"
-    << (sel_ok ? quoted(scene->doc.model.skeleton.names[static_cast<std::size_t>(sel)]) : "null")
+    << (sel_ok ? json_string(scene->doc.model.skeleton.names[static_cast<std::size_t>(sel)])
+               : "null")
     << ",\"hoveredJoint\":" << st.selection.hovered_joint
     << ",\"hoveredMesh\":" << st.selection.hovered_mesh
     << ",\"hoveredVertex\":" << st.selection.hovered_vertex;
@@ -127,9 +129,9 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << "\",\"methodDrawn\":\""
     << skin_method_name(scene != nullptr ? scene->frame.animator.skin().method : SkinMethod::Lbs)
     << "\",\"centers\":"
-    << number(scene != nullptr && scene->centers_for(r.influences).started()
-                  ? scene->centers_for(r.influences).progress()
-                  : -1.0f)
+    << json_number(scene != nullptr && scene->centers_for(r.influences).started()
+                       ? scene->centers_for(r.influences).progress()
+                       : -1.0f)
     << ",\"influences\":" << r.influences
     << ",\"influencesDrawn\":" << (scene != nullptr ? scene->frame.animator.skin().influences : 4)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
@@ -142,7 +144,7 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   if (lg.shown) {
     o << "{\"rect\":" << rect(lg.rect.x, lg.rect.y, lg.rect.w, lg.rect.h)
       << ",\"modelRect\":" << rect(lg.model.x, lg.model.y, lg.model.w, lg.model.h)
-      << ",\"corner\":" << quoted(lg.corner) << ",\"collapsed\":" << b(lg.collapsed)
+      << ",\"corner\":" << json_string(lg.corner) << ",\"collapsed\":" << b(lg.collapsed)
       << ",\"fold\":\"" << ui::fold_name(lg.fold) << "\""
       << ",\"collapsedToFit\":" << b(lg.collapsed_to_fit) << ",\"overModel\":" << b(lg.over_model)
       << "}";
@@ -152,8 +154,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   if (in.frames != nullptr) {
     const Frame& f = in.frames->last;
     o << ",\"frameIndex\":" << f.index << ",\"frameClip\":" << f.clip
-      << ",\"frameTime\":" << number(f.time) << ",\"fps\":" << number(in.frames->fps())
-      << ",\"realtime\":" << number(in.frames->realtime());
+      << ",\"frameTime\":" << json_number(f.time) << ",\"fps\":" << json_number(in.frames->fps())
+      << ",\"realtime\":" << json_number(in.frames->realtime());
   }
   // The difference view's last figures (app/difference_view.h): max and model size in model
   // units; null when no comparison has run or the last could not.
@@ -163,8 +165,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     const DifferenceStats& d = scene->frame.difference.stats;
     // A non-finite distance (NaN out of the GPU) has no JSON number: null.
     o << "{\"view\":\"" << view_name(scene->frame.difference.view)
-      << "\",\"max\":" << (std::isfinite(d.max) ? number(d.max) : std::string("null"))
-      << ",\"modelSize\":" << number(d.model_size) << ",\"over\":" << d.over << "}";
+      << "\",\"max\":" << (std::isfinite(d.max) ? json_number(d.max) : std::string("null"))
+      << ",\"modelSize\":" << json_number(d.model_size) << ",\"over\":" << d.over << "}";
   } else {
     o << "null";
   }
@@ -183,10 +185,11 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   o << ",\"viewport\":{\"rect\":" << rect(l.viewport.x, l.viewport.y, l.viewport.w, l.viewport.h)
     << "}}";
   const OrbitCamera& c = *in.camera;
-  o << ",\"camera\":{\"target\":[" << number(c.target.x) << "," << number(c.target.y) << ","
-    << number(c.target.z) << "],\"distance\":" << number(c.distance) << ",\"yaw\":" << number(c.yaw)
-    << ",\"pitch\":" << number(c.pitch) << ",\"fovY\":" << number(c.fov_y)
-    << ",\"ortho\":" << b(c.ortho) << ",\"undo\":" << (in.history ? in.history->undo_count() : 0)
+  o << ",\"camera\":{\"target\":[" << json_number(c.target.x) << "," << json_number(c.target.y)
+    << "," << json_number(c.target.z) << "],\"distance\":" << json_number(c.distance)
+    << ",\"yaw\":" << json_number(c.yaw) << ",\"pitch\":" << json_number(c.pitch)
+    << ",\"fovY\":" << json_number(c.fov_y) << ",\"ortho\":" << b(c.ortho)
+    << ",\"undo\":" << (in.history ? in.history->undo_count() : 0)
     << ",\"redo\":" << (in.history ? in.history->redo_count() : 0) << "}";
   o << ",\"joints\":[";
   if (scene != nullptr) {
@@ -201,31 +204,31 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
       float depth = 0.0f;
       const bool front = project_to_screen(vp_matrix, vp, glm::vec3(matrices[j][3]), &at, &depth);
       if (!front) at = glm::vec2(0.0f);
-      o << (j ? "," : "") << "{\"name\":" << quoted(scene->doc.model.skeleton.names[j])
-        << ",\"x\":" << number(at.x) << ",\"y\":" << number(at.y) << ",\"inFront\":" << b(front)
-        << "}";
+      o << (j ? "," : "") << "{\"name\":" << json_string(scene->doc.model.skeleton.names[j])
+        << ",\"x\":" << json_number(at.x) << ",\"y\":" << json_number(at.y)
+        << ",\"inFront\":" << b(front) << "}";
     }
   }
   o << "],\"landmarks\":[";
   bool first = true;
   for (const ui::Landmark& m : st.landmarks) {
-    o << (first ? "" : ",") << "{\"name\":" << quoted(m.name) << ",\"index\":" << m.index
+    o << (first ? "" : ",") << "{\"name\":" << json_string(m.name) << ",\"index\":" << m.index
       << ",\"rect\":" << rect(m.rect.x, m.rect.y, m.rect.w, m.rect.h) << "}";
     first = false;
   }
-  o << "],\"pathBox\":" << quoted(st.files.open_path) << ",\"recent\":[";
+  o << "],\"pathBox\":" << json_string(st.files.open_path) << ",\"recent\":[";
   first = true;
   for (const std::string& p : st.files.recent) {
     if (p.empty()) continue;
-    o << (first ? "" : ",") << quoted(p);
+    o << (first ? "" : ",") << json_string(p);
     first = false;
   }
   o << "],\"recording\":{\"running\":" << (in.recording ? "true" : "false")
     << ",\"written\":" << in.recorded << ",\"total\":" << in.record_total
-    << ",\"message\":" << quoted(in.record_message)
+    << ",\"message\":" << json_string(in.record_message)
     << ",\"error\":" << (in.record_error ? "true" : "false") << "}";
-  o << ",\"exported\":" << quoted(in.exported) << ",\"screenshot\":" << quoted(in.screenshot)
-    << ",\"toast\":" << quoted(in.toast)
+  o << ",\"exported\":" << json_string(in.exported)
+    << ",\"screenshot\":" << json_string(in.screenshot) << ",\"toast\":" << json_string(in.toast)
     << ",\"toastVisible\":" << (in.toast_visible ? "true" : "false")
     << ",\"framingPending\":" << (in.framing_pending ? "true" : "false");
   o << ",\"watch\":{\"on\":" << (in.watching ? "true" : "false") << ",\"files\":" << in.watched
@@ -237,14 +240,15 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     o << ",\"comparison\":null";
   } else {
     o << ",\"comparison\":{\"pending\":" << b(!in.comparing.empty())
-      << ",\"comparing\":" << quoted(in.comparing) << ",\"with\":";
+      << ",\"comparing\":" << json_string(in.comparing) << ",\"with\":";
     if (cmp == nullptr) {
       o << "null";
     } else {
-      o << quoted(scene->jobs.compared_with) << ",\"compared\":" << cmp->vertices_compared
-        << ",\"changed\":" << cmp->vertices_changed << ",\"maxChange\":" << number(cmp->max_change)
-        << ",\"moved\":" << cmp->moved.size() << ",\"renamed\":" << cmp->renamed.size()
-        << ",\"added\":" << cmp->added.size() << ",\"removed\":" << cmp->removed.size();
+      o << json_string(scene->jobs.compared_with) << ",\"compared\":" << cmp->vertices_compared
+        << ",\"changed\":" << cmp->vertices_changed
+        << ",\"maxChange\":" << json_number(cmp->max_change) << ",\"moved\":" << cmp->moved.size()
+        << ",\"renamed\":" << cmp->renamed.size() << ",\"added\":" << cmp->added.size()
+        << ",\"removed\":" << cmp->removed.size();
     }
     o << "}";
   }

@@ -7,6 +7,7 @@
 
 #include "gfx/gl.h"
 
+#include "anim/stopwatch.h"
 #include "app/app_common.h"
 #include "app/cli.h"
 #include "app/crowd_frame.h"
@@ -18,10 +19,6 @@ namespace sv {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // 1. The clock: the player, its layers and cross-fade advanced by the step, or set to `at`.
 void clock_stage(Scene& scene, const FrameChoices& choices, const FrameClock& clock) {

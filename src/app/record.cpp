@@ -34,7 +34,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kMaxFrames = 1'080'000;
 constexpr double kMaxFps = 1000.0;
 
-std::string seconds(double s) {
+std::string frame_seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", s);
   return buf;
@@ -109,7 +109,8 @@ std::string make_record_plan(const RecordOptions& o, const std::string& time,
       to = plan.orbit != 0.0 ? from + 360.0 / std::abs(plan.orbit) : from;
     } else {
       if (from > *duration) {
-        return "--from " + o.from + " is past the end of the clip (" + seconds(*duration) + " s)";
+        return "--from " + o.from + " is past the end of the clip (" + frame_seconds(*duration) +
+               " s)";
       }
       to = *duration;
     }

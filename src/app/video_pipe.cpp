@@ -28,7 +28,7 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-std::string number(double v) {
+std::string ffmpeg_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.10g", v);
   return buf;
@@ -73,7 +73,7 @@ std::vector<std::string> ffmpeg_arguments(const std::string& out, int width, int
                              // Input: raw frames on standard input, rows top-down.
                              "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
                              std::to_string(width) + "x" + std::to_string(height), "-framerate",
-                             number(fps), "-i", "pipe:0",
+                             ffmpeg_number(fps), "-i", "pipe:0",
                              // yuv420p halves the chroma resolution: sizes must be even.
                              "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p"};
   const bool webm = lower_extension(container.empty() ? out : container) == ".webm";

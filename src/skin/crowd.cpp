@@ -8,16 +8,13 @@
 
 #include "anim/model.h"
 #include "anim/pose.h"
+#include "anim/stopwatch.h"
 #include "anim/worker_pool.h"
 
 namespace sv {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) noexcept {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // splitmix64: a seeded, portable sequence (std's distributions differ between libraries, and a
 // picture or a test must not change with the standard library).

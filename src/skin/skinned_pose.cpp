@@ -5,17 +5,11 @@
 #include "anim/model.h"
 #include "anim/morph.h"
 #include "anim/pose.h"
+#include "anim/stopwatch.h"
 #include "anim/worker_pool.h"
 #include "skin/skinning.h"
 
 namespace sv {
-namespace {
-
-double seconds_since(SkinnedPose::Clock::time_point t0) noexcept {
-  return std::chrono::duration<double>(SkinnedPose::Clock::now() - t0).count();
-}
-
-}  // namespace
 
 SkinnedPose::SkinnedPose(const Model& model) : pose(model) {
   const std::size_t bones = pose.palette().size();
