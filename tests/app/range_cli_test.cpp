@@ -45,7 +45,7 @@ TEST(RangeCli, ARangeIsTheClipFromItsStartInSecondsOrFrames) {
   TempDir dir;
   const std::string model = tiny(dir);
   // 0.25 s to 0.75 s of a 90-degree turn over 1 s: 22.5 degrees at its 0, 45 at 0.25, 67.5 at 0.5.
-  for (const std::string& spec : {"half:bend:0.25:0.75", "half:bend:1f:3f", "half:0:1F:3F"}) {
+  for (const std::string spec : {"half:bend:0.25:0.75", "half:bend:1f:3f", "half:0:1F:3F"}) {
     SCOPED_TRACE(spec);
     for (const auto& [t, degrees] :
          std::vector<std::pair<std::string, double>>{{"0", 22.5}, {"0.25", 45.0}, {"0.5", 67.5}}) {
@@ -79,7 +79,7 @@ TEST(RangeCli, ARangeIsALayerLikeAnyClip) {
 
 TEST(RangeCli, ARangeOfTheDefaultCharacterPosesAsItsClipDoes) {
   // walk's 0.2 s to 0.7 s: every vertex where walk puts it at 0.2 s + t.
-  for (const std::string& t : {"0", "0.13", "0.5"}) {
+  for (const std::string t : {"0", "0.13", "0.5"}) {
     const nlohmann::json part =
         dump({"--range", "step:walk:0.2:0.7", "--clip", "step", "--time", t}, kRangeCharacter);
     const nlohmann::json whole =

@@ -199,7 +199,9 @@ TEST(WindowRecord, AZeroBudgetDrawsOneFrameAndNoBudgetOverrunsTheBuffers) {
   ui_frames = 0;
   while (greedy.running()) {
     greedy.step(*w.scene, w.renderer, 3600.0);
-    if (ui_frames == 0) EXPECT_GE(greedy.progress().drawn, 1);
+    if (ui_frames == 0) {
+      EXPECT_GE(greedy.progress().drawn, 1);
+    }
     const auto on_disk = static_cast<int64_t>(names_in(tmp / "greedy").size());
     EXPECT_LE(greedy.progress().drawn, WindowRecorder::kBuffers + on_disk);
     ++ui_frames;
