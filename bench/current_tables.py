@@ -120,6 +120,15 @@ def table(header, rows):
     return "\n".join(lines)
 
 
+def section(title, note, header, rows):
+    """A table's markdown section: rows are (sort key..., cells), sorted by their keys; None when
+    there are none."""
+    if not rows:
+        return None
+    rows = sorted(rows, key=lambda r: r[:-1])
+    return f"### {title}\n\n{note}\n\n" + table(header, [r[-1] for r in rows])
+
+
 def skin4_table(figures):
     rows = []
     for name, fig in sorted(figures.items()):
@@ -131,15 +140,12 @@ def skin4_table(figures):
             METHODS.get(method, method), threads, "rigid" if rigid == "1" else "scaled (+-2%)",
             mrate(fig), fmt(fig.cpu_s and fig.cpu_s * 1e3), fmt(fig.wall_s and fig.wall_s * 1e3),
             str(fig.reps)]))
-    if not rows:
-        return None
-    rows.sort(key=lambda r: r[:3])
-    return ("### Skinning, 4 influences (`skin_method/`, 1M vertices, positions + normals)\n\n"
-            "Rates per second of the calling thread's CPU time (Google Benchmark's "
-            "`items_per_second`); on 2 threads it spin-waits for the worker, so its CPU time is "
-            "the job's wall time on an idle machine and less on a busy one.\n\n" +
-            table(["method", "threads", "palette", "M vertices/s", "CPU ms", "wall ms", "reps"],
-                  [r[3] for r in rows]))
+    return section("Skinning, 4 influences (`skin_method/`, 1M vertices, positions + normals)",
+                   "Rates per second of the calling thread's CPU time (Google Benchmark's "
+                   "`items_per_second`); on 2 threads it spin-waits for the worker, so its CPU "
+                   "time is the job's wall time on an idle machine and less on a busy one.",
+                   ["method", "threads", "palette", "M vertices/s", "CPU ms", "wall ms", "reps"],
+                   rows)
 
 
 def skin8_table(figures):
@@ -156,14 +162,11 @@ def skin8_table(figures):
             METHODS.get(method, method), threads, mrate(fig),
             "not run" if base is None else mrate(base),
             ratio(fig.rate if fig.ok() else None, base_rate), ">= 0.5"]))
-    if not rows:
-        return None
-    rows.sort(key=lambda r: r[:2])
-    return ("### Skinning, 8 influences (`skin_method8/`, 1M vertices) against 4 "
-            "(`skin_method/.../rigid:1`, same run)\n\n"
-            "The ratio of the two rates; the aim is issue 25's.\n\n" +
-            table(["method", "threads", "8 influences, M vertices/s",
-                   "4 influences, M vertices/s", "8 / 4", "aim"], [r[2] for r in rows]))
+    return section("Skinning, 8 influences (`skin_method8/`, 1M vertices) against 4 "
+                   "(`skin_method/.../rigid:1`, same run)",
+                   "The ratio of the two rates; the aim is issue 25's.",
+                   ["method", "threads", "8 influences, M vertices/s",
+                    "4 influences, M vertices/s", "8 / 4", "aim"], rows)
 
 
 def pose_table(figures):
@@ -185,14 +188,11 @@ def pose_table(figures):
         rows.append((order, kind, int(arg), [
             f"`{name}`", cpu, fmt(fig.wall_s and fig.wall_s * 1e6), baseline, rel, aim,
             str(fig.reps)]))
-    if not rows:
-        return None
-    rows.sort(key=lambda r: r[:3])
-    return ("### Poses and blending (60 joints)\n\n"
-            "CPU time per pose; the ratio is the figure's CPU time over its baseline's, the aim "
-            "issue 25's.\n\n" +
-            table(["benchmark", "CPU us per pose", "wall us", "baseline", "ratio", "aim", "reps"],
-                  [r[3] for r in rows]))
+    return section("Poses and blending (60 joints)",
+                   "CPU time per pose; the ratio is the figure's CPU time over its baseline's, "
+                   "the aim issue 25's.",
+                   ["benchmark", "CPU us per pose", "wall us", "baseline", "ratio", "aim", "reps"],
+                   rows)
 
 
 def open_table(figures):
@@ -210,15 +210,11 @@ def open_table(figures):
         else:
             cells = [f"failed: {fig.error}", "", "", ""]
         rows.append((model, kind, [f"`{name}`"] + cells + [aim, str(fig.reps)]))
-    if not rows:
-        return None
-    rows.sort(key=lambda r: r[:2])
-    return ("### Opening a file\n\n"
-            "Per open: this process's CPU time, the import worker's (the child process's, "
-            "counter `worker_cpu_ms`), their sum and the wall time; the aim is issue 25's.\n\n" +
-            table(["benchmark", "CPU ms", "worker CPU ms", "CPU ms, both", "wall ms", "aim",
-                   "reps"],
-                  [r[2] for r in rows]))
+    return section("Opening a file",
+                   "Per open: this process's CPU time, the import worker's (the child process's, "
+                   "counter `worker_cpu_ms`), their sum and the wall time; the aim is issue 25's.",
+                   ["benchmark", "CPU ms", "worker CPU ms", "CPU ms, both", "wall ms", "aim",
+                    "reps"], rows)
 
 
 def tables(figures):
