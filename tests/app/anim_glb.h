@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "json_file.h"
 
 namespace sv::test {
 
@@ -32,7 +33,8 @@ inline std::string animation_only_glb(const std::string& character, const std::s
   const std::vector<char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_GE(b.size(), 28u);
   const uint32_t json_length = read_u32(b, 12);
-  nlohmann::json j = nlohmann::json::parse(b.begin() + 20, b.begin() + 20 + json_length);
+  nlohmann::json j = parse_json(std::string_view(b.data() + 20, json_length));
+  EXPECT_FALSE(j.is_discarded());
   for (auto& node : j["nodes"]) {
     node["name"] = prefix + node["name"].get<std::string>();
     node.erase("mesh");

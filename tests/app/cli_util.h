@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "json_file.h"
 #include "run_process.h"
 
 namespace sv::test {
@@ -34,8 +35,7 @@ inline nlohmann::json dump(const std::vector<std::string>& extra, const std::str
   ProcessResult r = run_process(args);
   EXPECT_TRUE(r.exited()) << "timed out or crashed";
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  std::ifstream in(out);
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json j = read_json_file(out);
   std::filesystem::remove(out);
   return j;
 }

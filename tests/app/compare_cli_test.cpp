@@ -13,6 +13,7 @@
 
 #include "app/cli_util.h"
 #include "app/rig_version_glb.h"
+#include "json_file.h"
 #include "temp_dir.h"
 
 namespace sv::test {
@@ -24,7 +25,7 @@ nlohmann::json compare_json(const std::string& a, const std::string& b) {
   const ProcessResult r = run_process({kExe, "--compare", a, b, "--json", "--no-cache"});
   EXPECT_TRUE(r.exited());
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  nlohmann::json j = parse_json(r.out);
   EXPECT_FALSE(j.is_discarded()) << r.out;
   return j;
 }

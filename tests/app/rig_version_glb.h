@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim_glb.h"
+#include "json_file.h"
 
 namespace sv::test {
 
@@ -46,7 +47,8 @@ inline void rig_version_glb(const std::string& character, const RigEdit& edit,
   std::vector<char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GE(b.size(), 28u);
   const uint32_t json_length = read_u32(b, 12);
-  nlohmann::json j = nlohmann::json::parse(b.begin() + 20, b.begin() + 20 + json_length);
+  nlohmann::json j = parse_json(std::string_view(b.data() + 20, json_length));
+  ASSERT_FALSE(j.is_discarded());
   const std::size_t bin = 20 + json_length + 8;  // the binary chunk's data
   const auto data_at = [&](int accessor) {
     const nlohmann::json& a = j["accessors"][accessor];
@@ -135,7 +137,7 @@ inline std::vector<glm::vec4> file_weights(const std::string& glb) {
   std::ifstream in(glb, std::ios::binary);
   const std::vector<char> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const uint32_t json_length = read_u32(b, 12);
-  const nlohmann::json j = nlohmann::json::parse(b.begin() + 20, b.begin() + 20 + json_length);
+  const nlohmann::json j = parse_json(std::string_view(b.data() + 20, json_length));
   const nlohmann::json& a =
       j["accessors"][j["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"].get<int>()];
   const nlohmann::json& view = j["bufferViews"][a["bufferView"].get<int>()];

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli_util.h"
+#include "json_file.h"
 #include "png_maker.h"
 #include "temp_dir.h"
 
@@ -59,7 +60,7 @@ nlohmann::json glb_json(const std::string& glb) {
   uint32_t length = 0;
   if (glb.size() < 20) return {};
   std::memcpy(&length, glb.data() + 12, 4);
-  return nlohmann::json::parse(glb.substr(20, length), nullptr, false);
+  return parse_json(std::string_view(glb).substr(20, length));
 }
 
 std::vector<uint8_t> pixels(uint32_t w, uint32_t h, uint8_t seed) {

@@ -9,6 +9,7 @@
 
 #include "../skinned_quad_gltf.h"
 #include "../temp_dir.h"
+#include "json_file.h"
 #include "window_driver.h"
 
 namespace sv::test {
@@ -64,8 +65,7 @@ TEST(RangeE2E, ARangeSavedOnTheTimelineIsAClipNowAndNextTime) {
   EXPECT_EQ(s["clipName"], "bend") << "the clip shown stays";
   EXPECT_EQ(s["range"]["loop"], true);
   EXPECT_NE(s["toast"].get<std::string>().find("Saved range 'middle'"), std::string::npos);
-  std::ifstream in(model + ".ranges.json");
-  const nlohmann::json saved = nlohmann::json::parse(in, nullptr, false);
+  const nlohmann::json saved = read_json_file(model + ".ranges.json");
   ASSERT_FALSE(saved.is_discarded());
   ASSERT_EQ(saved["ranges"].size(), 1u);
   EXPECT_EQ(saved["ranges"][0]["name"], "middle");

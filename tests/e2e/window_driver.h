@@ -41,6 +41,8 @@
 #include <stb_image.h>
 #include <nlohmann/json.hpp>
 
+#include "json_file.h"
+
 extern char** environ;
 
 namespace sv::test {
@@ -130,11 +132,8 @@ class WindowDriver {
     ::kill(app_, SIGUSR1);
     const auto deadline = now() + timeout_s;
     while (now() < deadline) {
-      std::ifstream in(json_path());
-      if (in) {
-        nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-        if (!j.is_discarded()) return j;
-      }
+      nlohmann::json j = read_json_file(json_path());
+      if (!j.is_discarded()) return j;
       if (!running(app_)) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }

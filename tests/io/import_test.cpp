@@ -18,6 +18,7 @@
 
 #include "io/dump.h"
 #include "io/import.h"
+#include "json_file.h"
 #include "test_util.h"
 #include "usable_model.h"
 
@@ -357,7 +358,8 @@ TEST(Import, DumpListsVerticesInTheFilesOrder) {
     EXPECT_TRUE(moved);
     std::ostringstream json;
     ASSERT_EQ(write_dump_json(*r.model, DumpRequest{-1, {0.0f}, false, false, {}, {}}, json), "");
-    const nlohmann::json j = nlohmann::json::parse(json.str());
+    const nlohmann::json j = test::parse_json(json.str());
+    ASSERT_FALSE(j.is_discarded());
     Assimp::Importer importer;
     const aiScene* scene =
         importer.ReadFile(model_path(file), aiProcess_ValidateDataStructure |

@@ -21,6 +21,7 @@
 
 #include "io/dump.h"
 #include "io/import.h"
+#include "json_file.h"
 #include "test_util.h"
 
 namespace sv {
@@ -36,8 +37,8 @@ struct Gltf {
 
   static Gltf load() {
     Gltf g;
-    std::ifstream f(kDir + "AnimatedMorphCube.gltf");
-    g.json = nlohmann::json::parse(f);
+    g.json = test::read_json_file(kDir + "AnimatedMorphCube.gltf");
+    EXPECT_FALSE(g.json.is_discarded());
     std::ifstream b(kDir + g.json["buffers"][0]["uri"].get<std::string>(), std::ios::binary);
     g.bin.assign(std::istreambuf_iterator<char>(b), std::istreambuf_iterator<char>());
     return g;
