@@ -13,11 +13,18 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "ui/controls.h"
 #include "ui/landmarks.h"
 
 namespace sv::test {
+
+// Whether a tooltip was drawn in the last frame.
+inline bool tooltip_shown() {
+  ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+  return w != nullptr && w->Active;
+}
 
 class ImGuiHarness {
  public:
@@ -123,6 +130,16 @@ class ImGuiHarness {
       return false;
     }
     click(m->rect.x + 0.5f * m->rect.w, m->rect.y + 0.5f * m->rect.h);
+    return true;
+  }
+  // Rests the pointer on the landmark's centre for a frame, as click_mark finds it.
+  bool hover_mark(const ui::Landmarks& marks, std::string_view name, int32_t index = -1) {
+    const ui::Landmark* m = marks.find(name, index);
+    if (m == nullptr) {
+      ADD_FAILURE() << "no landmark '" << name << "' (" << index << ") in the last frame";
+      return false;
+    }
+    move(m->rect.x + 0.5f * m->rect.w, m->rect.y + 0.5f * m->rect.h);
     return true;
   }
 
