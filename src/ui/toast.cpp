@@ -59,7 +59,8 @@ ViewportNotes draw_viewport_notes(const Toast& toast, const Rect& viewport, Land
   out.hint = note(list, at, "F1: controls", IM_COL32(170, 172, 178, 255), 0.0f);
   marks.add("note:hint", -1, out.hint);
   if (toast.visible(ImGui::GetTime())) {
-    const float wrap = 0.0f;
+    // The same margin on the right as on the left.
+    const float wrap = std::max(line, viewport.w - 2.0f * (at.x - viewport.x));
     out.toast =
         note(list, ImVec2(at.x, out.hint.bottom() + 0.4f * line), toast.text.data(),
              toast.error ? IM_COL32(255, 120, 110, 255) : IM_COL32(255, 255, 255, 255), wrap);

@@ -537,7 +537,8 @@ Rect draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_ma
   const float line = ImGui::GetTextLineHeight();
   const Rect viewport{viewport_min.x, viewport_min.y, viewport_max.x - viewport_min.x,
                       viewport_max.y - viewport_min.y};
-  const float wrap = 0.0f;
+  // Its box inside the viewport, with the notes' margin (0.2 lines) on either side.
+  const float wrap = std::max(line, viewport.w - 1.9f * line);
   const ImVec2 size = ImGui::CalcTextSize(begin, end, false, wrap);
   const Rect box = place_viewport_message(viewport, size, notes);
   ImDrawList* list = ImGui::GetBackgroundDrawList();

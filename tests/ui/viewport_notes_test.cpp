@@ -1,6 +1,6 @@
 // What the viewport and the File section say in passing, in the real UI (ui_fixture.h): the
 // "F1: controls" hint, the toast under it and the weights view's "click a joint" message never
-// overlap and stay inside the viewport.
+// overlap and stay inside the viewport (a long toast wraps).
 #include <string>
 
 #include <gtest/gtest.h>
@@ -86,6 +86,27 @@ TEST(ViewportNotes, TheMessageIsCentredAndMovesBelowWhatItWouldOverlap) {
     EXPECT_FLOAT_EQ(r.x, 290.0f);
   };
   h.frame();
+}
+
+// "Compared with ..." on a long path (the toast after File > Compare with...) wraps inside the
+// viewport instead of running past its right edge, in the default window and a narrow one.
+TEST(ViewportNotes, ALongToastWrapsInsideTheViewport) {
+  const std::string path = "/home/someone/projects/characters/hero/exports/version_2026_12_03/" +
+                           std::string(120, 'x') +
+                           "/hero_rig_with_a_rather_long_descriptive_name_v2.glb";
+  for (const float width : {1280.0f, 800.0f}) {
+    UiFixture f(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb", width, 500.0f);
+    add_weights_message(f);
+    ui::show_toast(f.state.toast,
+                   "Compared with %s: 812 of 4211 vertices' weights changed; joints: 2 moved, "
+                   "1 renamed, 0 added, 0 removed; clips: 1 changed",
+                   path.c_str());
+    f.harness.frame();
+    expect_apart_inside(f);
+    const ui::Landmark* toast = f.marks().find("note:toast");
+    ASSERT_NE(toast, nullptr);
+    EXPECT_GT(toast->rect.h, 2.0f * ImGui::GetTextLineHeight()) << "not wrapped at " << width;
+  }
 }
 
 }  // namespace
