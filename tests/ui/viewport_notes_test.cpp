@@ -1,6 +1,7 @@
 // What the viewport and the File section say in passing, in the real UI (ui_fixture.h): the
 // "F1: controls" hint, the toast under it and the weights view's "click a joint" message never
-// overlap and stay inside the viewport (a long toast wraps).
+// overlap and stay inside the viewport (a long toast wraps), and a comparison in progress keeps
+// its seconds whole on one line in the 260-unit outliner.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -107,6 +108,28 @@ TEST(ViewportNotes, ALongToastWrapsInsideTheViewport) {
     ASSERT_NE(toast, nullptr);
     EXPECT_GT(toast->rect.h, 2.0f * ImGui::GetTextLineHeight()) << "not wrapped at " << width;
   }
+}
+
+// "Comparing with NAME ... 0.4 s" in the 260-unit outliner: one line, the figure whole beside
+// the name (cut to fit, with its tooltip), inside the panel.
+TEST(ViewportNotes, AComparisonInProgressKeepsItsSecondsOnTheLine) {
+  UiFixture f;
+  const std::string path = "/models/hero_rig_with_a_rather_long_descriptive_name_v2.glb";
+  f.status.load.comparing = path;
+  f.status.load.comparing_seconds = 0.4;
+  f.harness.frames(2);
+  const ui::Landmark* text = f.marks().find("text:Comparing");
+  const ui::Landmark* seconds = f.marks().find("text:Comparing seconds");
+  ASSERT_NE(text, nullptr);
+  ASSERT_NE(seconds, nullptr);
+  const float line = ImGui::GetTextLineHeight();
+  EXPECT_LE(text->rect.h, line);
+  EXPECT_LE(seconds->rect.h, line);
+  EXPECT_FLOAT_EQ(seconds->rect.y, text->rect.y);
+  EXPECT_GT(seconds->rect.x, text->rect.right());
+  EXPECT_LE(seconds->rect.right(), f.state.layout.outliner.right());
+  // "0.4 s" at this font: the figure's whole width.
+  EXPECT_FLOAT_EQ(seconds->rect.w, ImGui::CalcTextSize("0.4 s").x);
 }
 
 }  // namespace
