@@ -4,9 +4,9 @@
 BENCHMARKS.md's "Current figures" section is this script's output pasted in: the tables are
 made from one run of the benchmark program, so they cannot drift from what it prints. The run
 uses Google Benchmark's random interleaving: the repetitions of every benchmark are shuffled
-together, so a figure and its baseline (8 against 4 influences, blend/2 against blend/1) see the
-same load on a shared machine. A figure is the best repetition (least CPU time): the one least
-disturbed by other processes.
+together, so a figure and its baseline (8 against 4 influences, blend/2 and blend_additive/2
+against blend/1) see the same load on a shared machine. A figure is the best repetition (least
+CPU time): the one least disturbed by other processes.
 
     python3 bench/current_tables.py                 # the full set, a few minutes
     python3 bench/current_tables.py --quick         # fewer benchmarks and repetitions
@@ -182,6 +182,7 @@ def pose_table(figures):
             baseline = "`blend/1`"
             ok = base is not None and base.ok() and fig.ok()
             rel = ratio(fig.cpu_s, base.cpu_s) if ok else "n/a"
+            # Two layers, an override or an additive one, against one clip's pose.
             aim = "<= 1.6" if arg == "2" else ""
         cpu = f"failed: {fig.error}" if not fig.ok() else fmt(fig.cpu_s * 1e6)
         order = {"pose": 0, "animator": 1}.get(kind, 2)

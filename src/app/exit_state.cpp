@@ -213,7 +213,10 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   bool first = true;
   for (const ui::Landmark& m : st.landmarks) {
     o << (first ? "" : ",") << "{\"name\":" << json_string(m.name) << ",\"index\":" << m.index
-      << ",\"rect\":" << rect(m.rect.x, m.rect.y, m.rect.w, m.rect.h) << "}";
+      << ",\"rect\":" << rect(m.rect.x, m.rect.y, m.rect.w, m.rect.h)
+      << ",\"disabled\":" << (m.disabled ? "true" : "false");
+    if (m.label[0] != '\0') o << ",\"label\":" << json_string(m.label);
+    o << "}";
     first = false;
   }
   o << "],\"pathBox\":" << json_string(st.files.open_path) << ",\"recent\":[";

@@ -183,8 +183,8 @@ void draw_viewport_overlay(const Scene& scene, ui::ViewerState& state, const Vie
     state.legend.over_model = place.over_model;
   }
   if (options.view == ViewMode::Weights && options.selected_joint < 0) {
-    ui::draw_viewport_message(min, max,
-                              "Weights view: click a joint (on the mesh or the skeleton)");
+    ui::draw_viewport_message(min, max, "Weights view: click a joint (on the mesh or the skeleton)",
+                              state.notes, state.landmarks);
   }
   if (hover == nullptr || hover->kind == gl::PickResult::Kind::None) return;
   ui::HoverInput h;

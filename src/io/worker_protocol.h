@@ -28,7 +28,7 @@ inline constexpr int kExitWriteFailed = 74;  // the result could not be written
 
 // Test-only: with this variable in its environment the worker misbehaves on purpose before it
 // reads the file, so tests can check that the parent contains each failure: "segv" (raises
-// SIGSEGV), "abort", "hang" (loops forever), "alloc" (allocates and touches memory until the
+// SIGSEGV), "abort", "hang" (blocks forever), "alloc" (allocates and touches memory until the
 // limit stops it), "garbage" (writes a malformed model), "exit" (exits with status 7), "print"
 // (prints 200 KiB to stdout and stderr, then imports normally), "huge-output" (a sparse 3 GiB
 // result with a header that states that size), "huge-garbage" (the same with a garbage header),

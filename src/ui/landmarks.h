@@ -28,6 +28,8 @@ struct Landmark {
   // The ImGui window (a panel, or a scrolling child such as the joint tree) that drew it: the
   // widget is visible only inside it, and the mouse wheel over it scrolls the widget into view.
   Rect window;
+  bool disabled = false;   // drawn disabled (ImGui::BeginDisabled): it takes no click
+  const char* label = "";  // what it reads, where the panel says (a string literal); "" unsaid
 };
 
 class Landmarks {
@@ -35,8 +37,9 @@ class Landmarks {
   static constexpr std::size_t kCapacity = 256;
 
   void clear() noexcept { count_ = 0; }
-  // Records ImGui's last item under `name` (a string literal).
-  void add_last_item(const char* name, int32_t index = -1) noexcept;
+  // Records ImGui's last item under `name` (a string literal), disabled or not; `label` (a
+  // string literal) is what it reads where that changes (the Play button's "Play" / "Pause").
+  void add_last_item(const char* name, int32_t index = -1, const char* label = "") noexcept;
   void add(const char* name, int32_t index, const Rect& rect, const Rect& window = {}) noexcept;
 
   // The first landmark named `name` (with `index`, unless index < 0); null when none.

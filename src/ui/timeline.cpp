@@ -221,8 +221,17 @@ void timeline_panel(const SceneView& scene, ViewerState& s, UiEdits& edits) {
   const Model& model = *scene.model;
   Player& p = *scene.player;
   const double duration = clip_duration(model, p.clip);
-  if (ImGui::Button(p.playing ? "Pause" : "Play", ImVec2(52, 0))) p.toggle(duration);
-  s.landmarks.add_last_item("button:Play");
+  // The rest pose (or a model without clips) has nothing to play: "Play", disabled, and why.
+  const bool playable = p.clip >= 0;
+  const char* play = playable && p.playing ? "Pause" : "Play";
+  ImGui::BeginDisabled(!playable);
+  if (ImGui::Button(play, ImVec2(52, 0))) p.toggle(duration);
+  s.landmarks.add_last_item("button:Play", -1, play);
+  ImGui::EndDisabled();
+  if (!playable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip(clip_count(model) == 0 ? "Nothing to play: this model has no clips"
+                                             : "Nothing to play in the rest pose: choose a clip");
+  }
   ImGui::SameLine();
   if (ImGui::Button("Stop")) {
     p.playing = false;

@@ -304,7 +304,7 @@ void draw_panels(const SceneView& scene, const StatusView& status, ViewerState& 
               nullptr, state.landmarks, "edge:Timeline");
   }
 
-  draw_viewport_notes(state.toast, l.viewport);
+  state.notes = draw_viewport_notes(state.toast, l.viewport, state.landmarks);
   help_overlay(&state.help_open);
 }
 

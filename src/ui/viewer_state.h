@@ -79,6 +79,7 @@ struct ViewerState {
   ViewportInput input;
   bool help_open = false;
   Toast toast;                 // what the last key did, briefly in the viewport (toast.h)
+  ViewportNotes notes;         // where this frame's hint and toast went (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
 

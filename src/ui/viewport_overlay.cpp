@@ -516,19 +516,41 @@ bool legend_window(const ImVec2& min, const LegendInput& in) {
   return toggled;
 }
 
-void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
-                           std::string_view text) {
+Rect place_viewport_message(const Rect& viewport, const ImVec2& text_size,
+                            const ViewportNotes& notes) noexcept {
+  const float line = ImGui::GetTextLineHeight();
+  const float pad_x = 0.75f * line, pad_y = 0.4f * line;
+  Rect box{0.0f, viewport.y + 2.0f * line - pad_y, text_size.x + 2.0f * pad_x,
+           text_size.y + 2.0f * pad_y};
+  box.x = std::round(viewport.x + 0.5f * (viewport.w - box.w));
+  // The notes stack down the left edge: below each one it would overlap (they are in order).
+  for (const Rect& n : {notes.hint, notes.toast}) {
+    if (boxes_overlap(box, n)) box.y = n.bottom() + 0.2f * line;
+  }
+  return box;
+}
+
+Rect draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           std::string_view text, const ViewportNotes& notes, Landmarks& marks) {
   const char* begin = text.data();
   const char* end = text.data() + text.size();
-  const ImVec2 size = ImGui::CalcTextSize(begin, end);
   const float line = ImGui::GetTextLineHeight();
-  const ImVec2 at(std::round(0.5f * (viewport_min.x + viewport_max.x - size.x)),
-                  viewport_min.y + 2.0f * line);
+  const Rect viewport{viewport_min.x, viewport_min.y, viewport_max.x - viewport_min.x,
+                      viewport_max.y - viewport_min.y};
+  // Its box inside the viewport, with the notes' margin (0.2 lines) on either side.
+  const float wrap = std::max(line, viewport.w - 1.9f * line);
+  const ImVec2 size = ImGui::CalcTextSize(begin, end, false, wrap);
+  const Rect box = place_viewport_message(viewport, size, notes);
   ImDrawList* list = ImGui::GetBackgroundDrawList();
-  list->AddRectFilled(ImVec2(at.x - 0.75f * line, at.y - 0.4f * line),
-                      ImVec2(at.x + size.x + 0.75f * line, at.y + size.y + 0.4f * line),
-                      kBackground, 0.3f * line);
-  list->AddText(at, IM_COL32_WHITE, begin, end);
+  list->PushClipRect(viewport_min, viewport_max);
+  list->AddRectFilled(ImVec2(box.x, box.y), ImVec2(box.right(), box.bottom()), kBackground,
+                      0.3f * line);
+  list->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                ImVec2(box.x + 0.75f * line, box.y + 0.4f * line), IM_COL32_WHITE, begin, end,
+                wrap);
+  list->PopClipRect();
+  marks.add("note:message", -1, box);
+  return box;
 }
 
 void hover_tooltip(const HoverInput& in) {

@@ -24,6 +24,9 @@
 
 #include "gfx/render_options.h"
 #include "skin/surface_hit.h"
+#include "ui/landmarks.h"
+#include "ui/layout.h"
+#include "ui/toast.h"
 
 namespace sv {
 
@@ -80,9 +83,13 @@ bool legend_window(const ImVec2& min, const LegendInput& in);
 glm::vec3 hover_swatch_color(ViewMode view, std::span<const glm::vec3> joint_colors, int32_t joint,
                              float weight) noexcept;
 
-// A one-line message centred at the top of the viewport ("click a joint").
-void draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
-                           std::string_view text);
+// A message centred at the top of the viewport ("click a joint"), wrapped to the viewport's
+// width, below `notes` (the hint and the toast: ui/toast.h) where it would overlap them. Records
+// it in `marks` ("note:message") and returns its box (display units).
+Rect place_viewport_message(const Rect& viewport, const ImVec2& text_size,
+                            const ViewportNotes& notes) noexcept;
+Rect draw_viewport_message(const ImVec2& viewport_min, const ImVec2& viewport_max,
+                           std::string_view text, const ViewportNotes& notes, Landmarks& marks);
 
 // What the cursor hovers, for the read-out.
 struct HoverInput {

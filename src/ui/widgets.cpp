@@ -31,7 +31,7 @@ void colored_wrapped(const ImVec4& color, const char* fmt, va_list args) {
 void warning_text(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  colored_wrapped(ImVec4(1.0f, 0.85f, 0.3f, 1.0f), fmt, args);
+  colored_wrapped(warning_colour(), fmt, args);
   va_end(args);
 }
 

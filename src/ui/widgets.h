@@ -42,6 +42,9 @@ class Section {
   bool open_ = false;
 };
 
+// The theme's warning colour (amber).
+inline ImVec4 warning_colour() { return ImVec4(1.0f, 0.85f, 0.3f, 1.0f); }
+
 // Text in the theme's warning (amber) or error (red) colour, wrapped to the panel.
 void warning_text(const char* fmt, ...) IM_FMTARGS(1);
 void error_text(const char* fmt, ...) IM_FMTARGS(1);

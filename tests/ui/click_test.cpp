@@ -271,6 +271,40 @@ TEST(Clicks, PlayAtTheEndOfAClipThatDoesNotLoopStartsItOver) {
   EXPECT_FALSE(f.player.playing);
 }
 
+// A model without clips (box.obj) has nothing to play: the button reads "Play" though the player
+// starts playing, takes no click, and says why on hover; the default character's rest pose too.
+TEST(Clicks, PlayIsDisabledWithNothingToPlay) {
+  UiFixture f(std::string(SKINVIEW_TEST_MODELS) + "/OBJ/box.obj");
+  ASSERT_TRUE(f.model.clips.empty());
+  f.player.playing = true;
+  f.harness.frame();
+  const ui::Landmark* play = f.marks().find("button:Play");
+  ASSERT_NE(play, nullptr);
+  EXPECT_STREQ(play->label, "Play");
+  EXPECT_TRUE(play->disabled);
+  EXPECT_FALSE(tooltip_shown());
+  f.harness.hover_mark(f.marks(), "button:Play");
+  EXPECT_TRUE(tooltip_shown());  // why it is disabled
+  f.harness.click_mark(f.marks(), "button:Play");
+  EXPECT_TRUE(f.player.playing);  // the click did nothing: still as it was
+
+  UiFixture g;
+  g.player.playing = true;
+  g.harness.frame();
+  play = g.marks().find("button:Play");
+  ASSERT_NE(play, nullptr);
+  EXPECT_STREQ(play->label, "Pause");
+  EXPECT_FALSE(play->disabled);
+  g.harness.click_mark(g.marks(), "combo:Clip");
+  g.harness.frame();
+  g.harness.click_mark(g.marks(), "clip", -1);  // (rest pose)
+  ASSERT_EQ(g.player.clip, kRestPose);
+  g.harness.frame();  // the button is drawn before the combo
+  play = g.marks().find("button:Play");
+  EXPECT_STREQ(play->label, "Play");
+  EXPECT_TRUE(play->disabled);
+}
+
 TEST(Clicks, TheScrubBarSeeksAndPauses) {
   UiFixture f;
   f.player.playing = true;

@@ -13,11 +13,18 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "ui/controls.h"
 #include "ui/landmarks.h"
 
 namespace sv::test {
+
+// Whether a tooltip was drawn in the last frame.
+inline bool tooltip_shown() {
+  ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+  return w != nullptr && w->Active;
+}
 
 class ImGuiHarness {
  public:
@@ -117,16 +124,30 @@ class ImGuiHarness {
   // Clicks the centre of the landmark `name` (index as Landmarks::find); fails the test and
   // returns false when the last frame drew no such landmark.
   bool click_mark(const ui::Landmarks& marks, std::string_view name, int32_t index = -1) {
-    const ui::Landmark* m = marks.find(name, index);
-    if (m == nullptr) {
-      ADD_FAILURE() << "no landmark '" << name << "' (" << index << ") in the last frame";
-      return false;
-    }
-    click(m->rect.x + 0.5f * m->rect.w, m->rect.y + 0.5f * m->rect.h);
+    const ImVec2 at = mark_centre(marks, name, index);
+    if (at.x < 0.0f) return false;
+    click(at.x, at.y);
+    return true;
+  }
+  // Rests the pointer on the landmark's centre for a frame, as click_mark finds it.
+  bool hover_mark(const ui::Landmarks& marks, std::string_view name, int32_t index = -1) {
+    const ImVec2 at = mark_centre(marks, name, index);
+    if (at.x < 0.0f) return false;
+    move(at.x, at.y);
     return true;
   }
 
  private:
+  // The landmark's centre; (-1, -1), with the test failed, when the last frame drew none.
+  static ImVec2 mark_centre(const ui::Landmarks& marks, std::string_view name, int32_t index) {
+    const ui::Landmark* m = marks.find(name, index);
+    if (m == nullptr) {
+      ADD_FAILURE() << "no landmark '" << name << "' (" << index << ") in the last frame";
+      return ImVec2(-1.0f, -1.0f);
+    }
+    return ImVec2(m->rect.x + 0.5f * m->rect.w, m->rect.y + 0.5f * m->rect.h);
+  }
+
   ImGuiContext* context_ = nullptr;
 };
 

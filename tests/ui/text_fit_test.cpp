@@ -15,12 +15,6 @@
 namespace sv::test {
 namespace {
 
-// Whether a tooltip was drawn in the last frame.
-bool tooltip_shown() {
-  ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
-  return w != nullptr && w->Active;
-}
-
 // One ImGui window at (0, 0), `width` wide, drawing `text` with fit_text.
 struct FitWindow {
   explicit FitWindow(float width) {
