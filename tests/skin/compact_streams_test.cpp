@@ -13,6 +13,7 @@
 
 #include "anim/pose.h"
 #include "anim/worker_pool.h"
+#include "random_bones.h"
 #include "skin/compact_streams.h"
 #include "skin/skinning.h"
 
@@ -144,17 +145,8 @@ struct CompactCase {
 CompactCase compact_case(const std::vector<std::size_t>& runs, int bones, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::uniform_real_distribution<float> s(0.5f, 2.0f);
   CompactCase d;
-  for (int b = 0; b < bones; ++b) {
-    Transform t;
-    t.translation = 5.0f * glm::vec3(u(rng), u(rng), u(rng));
-    t.rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.1f));
-    t.scale = glm::vec3(s(rng), s(rng), s(rng));
-    d.palette.push_back(to_matrix(t));
-  }
-  d.normal_palette.resize(d.palette.size());
-  EXPECT_TRUE(build_normal_palette(d.palette, d.normal_palette));
+  EXPECT_TRUE(test::random_bones(rng, bones, d.palette, d.normal_palette));
   for (const std::size_t r : runs) {
     glm::u16vec4 j;
     for (int i = 0; i < 4; ++i) j[i] = static_cast<uint16_t>(rng() % static_cast<uint32_t>(bones));
