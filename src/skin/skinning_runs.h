@@ -20,6 +20,10 @@
 //       // bit i: keys[v + 1 + i] == keys[v + i], for keys below total
 //   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
 //       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
+// The streams may be RunStreams (keys uint64_t: 4 x u16 joints) or CompactRunStreams (keys
+// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either, and the LBS kernels
+// are templated over both (their stream I/O: FloatIo / CompactIo). per_vertex is the walk's
+// callable: skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
 #pragma once
 
 #include <algorithm>
