@@ -11,6 +11,11 @@
 //       the same (rigid palette) with 8 influences on every vertex: skin_method's 4 and a second
 //       set of 4 more bones (base+12 .. base+21) holding 0.3 of the weight, through the
 //       8-influence loop (skin/skinning8.cpp). Every vertex with 8 is that loop's worst case.
+//   skin_compact/<method>/<vertices>/<threads>
+//       skin_method's LBS (method 0 only; rigid palette) on the compact streams of
+//       skin/compact_streams.h (octahedral normals in and out, u8 joints, 3 f32 weights): 48 B
+//       per vertex moved against skin_method's 72 (issue 25, deliverable 3). Compare with
+//       skin_method/method:0/.../rigid:1 in the same run.
 //   method_palette/<bones>             build_method_palette of a posed palette
 //   cor_precompute/tube/<vertices>     compute_rotation_centers on make_tube_mesh (2 threads)
 //   cor_precompute/default             the same on the default character's mesh (needs sv::io)
@@ -26,6 +31,7 @@
 
 #include "anim/pose.h"
 #include "anim/worker_pool.h"
+#include "skin/compact_streams.h"
 #include "skin/rotation_centers.h"
 #include "skin/skin_method.h"
 #include "skin/skinning.h"
@@ -101,6 +107,37 @@ void skin_method(benchmark::State& state) {
 BENCHMARK(skin_method)
     ->ArgNames({"method", "vertices", "threads", "rigid"})
     ->ArgsProduct({{0, 1, 2}, {1000000}, {1, 2}, {1, 0}})
+    ->Unit(benchmark::kMicrosecond);
+
+const CompactStreams& compact_streams(const MethodData& d) {
+  static std::map<const MethodData*, std::unique_ptr<CompactStreams>> cache;
+  auto& c = cache[&d];
+  if (!c)
+    c = std::make_unique<CompactStreams>(
+        encode_compact(d.skin.joints, d.skin.weights, d.skin.normals, d.skin.max_joint));
+  return *c;
+}
+
+void skin_compact(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(1));
+  const auto threads = static_cast<unsigned>(state.range(2));
+  const MethodData& d = method_data(n, true);
+  const CompactStreams& c = compact_streams(d);
+  const CompactSkinInput in = c.input(d.skin.positions);
+  std::vector<glm::vec3> out_p(n);
+  std::vector<uint32_t> out_n(n);
+  WorkerPool& workers = bench_pool(threads);
+  time_skinning(state, n, out_p, out_n, [&] {
+    return threads == 1
+               ? skin_lbs_compact(d.palette, d.normal_palette, in, out_p, out_n)
+               : skin_lbs_compact_parallel(workers, d.palette, d.normal_palette, in, out_p, out_n);
+  });
+  state.SetLabel("LBS compact " + std::to_string(c.bytes_per_vertex(true)) + " B/vertex " +
+                 skin_isa_name(skin_best_isa()));
+}
+BENCHMARK(skin_compact)
+    ->ArgNames({"method", "vertices", "threads"})
+    ->ArgsProduct({{0}, {1000000}, {1, 2}})
     ->Unit(benchmark::kMicrosecond);
 
 struct SecondSet {

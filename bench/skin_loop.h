@@ -26,8 +26,8 @@ inline WorkerPool& bench_pool(unsigned threads) {
 
 // Runs `skin_once()` (true when the kernel accepted its input) per iteration over `n` vertices
 // writing `out` (positions, then normals; kept from being optimised away).
-template <class SkinOnce, class Out>
-void time_skinning(benchmark::State& state, std::size_t n, Out& out_p, Out& out_n,
+template <class SkinOnce, class OutP, class OutN>
+void time_skinning(benchmark::State& state, std::size_t n, OutP& out_p, OutN& out_n,
                    SkinOnce&& skin_once) {
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {

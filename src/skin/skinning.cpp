@@ -161,8 +161,9 @@ void run_range(const Prepared& p, std::size_t begin, std::size_t end) noexcept {
 // two threads write the same output cache line except at chunk ends.
 constexpr std::size_t kSkinChunk = 16384;
 
+template <class P>
 struct ParallelJob {
-  const Prepared* prepared;
+  const P* prepared;
   std::size_t count;
   std::atomic<std::size_t> next{0};  // first vertex of the next chunk nobody has taken
 };
@@ -170,13 +171,90 @@ struct ParallelJob {
 // Every participant takes chunks until none is left, so a thread that starts late (a worker
 // still waking, or descheduled on a busy machine) takes fewer and the caller does not wait on
 // a fixed half.
+template <class P>
 void run_part(void* context, unsigned /*part*/, unsigned /*parts*/) noexcept {
-  ParallelJob& p = *static_cast<ParallelJob*>(context);
+  ParallelJob<P>& p = *static_cast<ParallelJob<P>*>(context);
   for (;;) {
     const std::size_t begin = p.next.fetch_add(kSkinChunk, std::memory_order_relaxed);
     if (begin >= p.count) return;
     run_range(*p.prepared, begin, std::min(p.count, begin + kSkinChunk));
   }
+}
+
+// Runs p over `count` vertices on the caller's thread or, past one chunk, over `pool`'s.
+// One chunk or less: waking a worker that would find nothing to take costs more than the job
+// (the caller waits for it to check in; ~0.1 ms for the default asset's 10,611 vertices when
+// the other core is busy, against ~0.03 ms of skinning).
+template <class P>
+void run_split(WorkerPool& pool, const P& p, std::size_t count) noexcept {
+  if (count <= kSkinChunk) {
+    run_range(p, 0, count);
+    return;
+  }
+  ParallelJob<P> job{&p, count, {}};
+  job.next.store(0, std::memory_order_relaxed);
+  pool.run(&run_part<P>, &job);
+}
+
+// ---- Compact streams ----
+
+struct CompactPrepared {
+  detail::CompactJob job;
+  SkinIsa isa;
+  const PackedBone* packed;
+};
+
+void run_range(const CompactPrepared& p, std::size_t begin, std::size_t end) noexcept {
+  switch (p.isa) {
+#if defined(__x86_64__) || defined(__i386__)
+    case SkinIsa::Avx512:
+      detail::skin_range_avx512_compact(p.job, p.packed, begin, end);
+      return;
+    case SkinIsa::Avx2Fma:
+      detail::skin_range_avx2_compact(p.job, p.packed, begin, end);
+      return;
+#endif
+    default:
+      detail::skin_range_compact_scalar(p.job, begin, end);
+      return;
+  }
+}
+
+// The checks of fits() for compact streams; then the job, the kernel (u16 joints and SSE2 take
+// the scalar loop) and the packed palette.
+bool prepare_compact(SkinIsa isa, std::span<const glm::mat4> palette,
+                     std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
+                     std::span<glm::vec3> out_positions, std::span<uint32_t> out_normals,
+                     PackedBone* packed, CompactPrepared& out) noexcept {
+  const std::size_t n = in.positions.size();
+  const bool with_normals = !in.normals.empty();
+  const bool narrow = !in.joints8.empty();
+  if ((narrow ? in.joints8.size() : in.joints16.size()) != n || in.weights.size() != n ||
+      out_positions.size() != n || (narrow && !in.joints16.empty()))
+    return false;
+  if (with_normals && (in.normals.size() != n || out_normals.size() != n ||
+                       normal_palette.size() != palette.size()))
+    return false;
+  if (n != 0) {
+    int32_t max_joint = in.max_joint;
+    if (max_joint < 0) {
+      uint16_t m = 0;
+      for (const glm::u8vec4& j : in.joints8) m = std::max<uint16_t>({m, j.x, j.y, j.z, j.w});
+      for (const glm::u16vec4& j : in.joints16) m = std::max({m, j.x, j.y, j.z, j.w});
+      max_joint = m;
+    }
+    if (static_cast<std::size_t>(max_joint) >= palette.size()) return false;
+  }
+  out.job = detail::CompactJob{palette.data(), with_normals ? normal_palette.data() : nullptr, &in,
+                               out_positions.data(), with_normals ? out_normals.data() : nullptr};
+  out.isa = resolve(isa, palette.size());
+  if (!narrow || out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
+  out.packed = nullptr;
+  if (out.isa != SkinIsa::Scalar && n != 0) {
+    detail::pack_palette(out.job.palette, out.job.normal_palette, palette.size(), packed);
+    out.packed = packed;
+  }
+  return true;
 }
 
 // Checks, picks the kernel and repacks the palette into `packed` (kSkinMaxSimdBones entries,
@@ -211,22 +289,16 @@ namespace detail {
 
 // The reference loop: blend the 4 palette matrices, transform once.
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept {
-  const glm::mat4* const k = job.palette;
-  const glm::mat3* const nk = job.normal_palette;
   const SkinInput& in = *job.in;
+  const bool normals = job.out_normals != nullptr;
   for (std::size_t v = begin; v < end; ++v) {
-    const glm::u16vec4 j = in.joints[v];
-    const glm::vec4 w = in.weights[v];
-    // Blend the affine part (3 columns + translation; the bottom row is always 0,0,0,1).
-    const glm::vec4 c0 = k[j.x][0] * w.x + k[j.y][0] * w.y + k[j.z][0] * w.z + k[j.w][0] * w.w;
-    const glm::vec4 c1 = k[j.x][1] * w.x + k[j.y][1] * w.y + k[j.z][1] * w.z + k[j.w][1] * w.w;
-    const glm::vec4 c2 = k[j.x][2] * w.x + k[j.y][2] * w.y + k[j.z][2] * w.z + k[j.w][2] * w.w;
-    const glm::vec4 c3 = k[j.x][3] * w.x + k[j.y][3] * w.y + k[j.z][3] * w.z + k[j.w][3] * w.w;
-    const glm::vec3 p = in.positions[v];
-    job.out_positions[v] = glm::vec3(c0 * p.x + c1 * p.y + c2 * p.z + c3);
-    if (job.out_normals == nullptr) continue;
-    const glm::mat3 m = nk[j.x] * w.x + nk[j.y] * w.y + nk[j.z] * w.z + nk[j.w] * w.w;
-    const glm::vec3 r = m * in.normals[v];
+    const glm::u16vec4 jv = in.joints[v];
+    const std::size_t j[4] = {jv.x, jv.y, jv.z, jv.w};
+    glm::vec3 r;
+    job.out_positions[v] =
+        detail::lbs_vertex(job.palette, normals ? job.normal_palette : nullptr, j, in.weights[v],
+                           in.positions[v], normals ? in.normals[v] : glm::vec3(0.0f), &r);
+    if (!normals) continue;
     const float len2 = glm::dot(r, r);
     // A degenerate blend (opposite normals, zero-scaled joints) has no direction: write zero
     // rather than NaN.
@@ -306,17 +378,48 @@ bool skin_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& pale
   Prepared p;
   if (!prepare(SkinIsa::Auto, method, palettes, in, out_positions, out_normals, packed, p))
     return false;
-  // One chunk or less: waking a worker that would find nothing to take costs more than the job
-  // (the caller waits for it to check in; ~0.1 ms for the default asset's 10,611 vertices when
-  // the other core is busy, against ~0.03 ms of skinning).
-  if (in.positions.size() <= kSkinChunk) {
-    run_range(p, 0, in.positions.size());
-    return true;
-  }
-  ParallelJob job{&p, in.positions.size(), {}};
-  job.next.store(0, std::memory_order_relaxed);
-  pool.run(&run_part, &job);
+  run_split(pool, p, in.positions.size());
   return true;
+}
+
+bool skin_lbs_compact_isa(SkinIsa isa, std::span<const glm::mat4> palette,
+                          std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
+                          std::span<glm::vec3> out_positions,
+                          std::span<uint32_t> out_normals) noexcept {
+  PackedBone packed[kSkinMaxSimdBones];
+  CompactPrepared p;
+  if (!prepare_compact(isa, palette, normal_palette, in, out_positions, out_normals, packed, p))
+    return false;
+  run_range(p, 0, in.positions.size());
+  return true;
+}
+
+bool skin_lbs_compact(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
+                      const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                      std::span<uint32_t> out_normals) noexcept {
+  return skin_lbs_compact_isa(SkinIsa::Auto, palette, normal_palette, in, out_positions,
+                              out_normals);
+}
+
+bool skin_lbs_compact_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
+                               std::span<const glm::mat3> normal_palette,
+                               const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                               std::span<uint32_t> out_normals) noexcept {
+  PackedBone packed[kSkinMaxSimdBones];
+  CompactPrepared p;
+  if (!prepare_compact(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals,
+                       packed, p))
+    return false;
+  run_split(pool, p, in.positions.size());
+  return true;
+}
+
+bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
+                                std::span<const glm::mat3> normal_palette,
+                                const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                                std::span<uint32_t> out_normals) noexcept {
+  return skin_lbs_compact_isa(SkinIsa::Scalar, palette, normal_palette, in, out_positions,
+                              out_normals);
 }
 
 bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,

@@ -42,6 +42,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "skin/compact_streams.h"
 #include "skin/skin_method.h"
 
 namespace sv {
@@ -125,6 +126,34 @@ bool skin_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& pale
 // per-vertex loop.
 bool skin_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes, const SkinInput& in,
               std::span<glm::vec3> out_positions, std::span<glm::vec3> out_normals) noexcept;
+
+// ---- Compact streams (skin/compact_streams.h: layout, error and why) ------------------------
+// LBS reading the compact streams and writing positions (f32 x3) and octahedral normals (one
+// u32 each: 48 B per vertex moved against the float streams' 72). The contract of skin_lbs,
+// with `out_normals` octahedral. AVX-512 and AVX2 skin runs of vertices that share their 4
+// joints with the float path's run walk and kernels (skinning_runs.h, templated over the
+// streams); short runs go through the per-vertex AVX2 kernel in batches; u16 joints (meshes
+// of more than 256 joints), SSE2 and Scalar take skin_lbs_compact_reference's loop.
+// The output normal is octahedral rather than f32 x3 to write 4 B instead of 12 (what a
+// renderer reading them must decode: oct_decode); positions differ from skin_lbs's on the
+// float streams only by the 4th weight's rounding (see compact_streams.h).
+bool skin_lbs_compact_isa(SkinIsa isa, std::span<const glm::mat4> palette,
+                          std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
+                          std::span<glm::vec3> out_positions,
+                          std::span<uint32_t> out_normals) noexcept;
+bool skin_lbs_compact(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
+                      const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                      std::span<uint32_t> out_normals) noexcept;
+// The same split over `pool`'s threads; results identical to skin_lbs_compact's.
+bool skin_lbs_compact_parallel(WorkerPool& pool, std::span<const glm::mat4> palette,
+                               std::span<const glm::mat3> normal_palette,
+                               const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                               std::span<uint32_t> out_normals) noexcept;
+// The scalar loop: decode, skin_lbs_reference's formula, oct_encode.
+bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
+                                std::span<const glm::mat3> normal_palette,
+                                const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                                std::span<uint32_t> out_normals) noexcept;
 
 // The plain scalar loop, one vertex at a time in glm: the yardstick that the fast paths are
 // tested and benchmarked against. Same contract as skin_lbs.

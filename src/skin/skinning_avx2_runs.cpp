@@ -91,62 +91,20 @@ SV_AVX2 SV_INLINE void load_weights(const float* w, __m256 out[4]) noexcept {
 
 SV_AVX2 SV_INLINE __m256 bcast(const float* f) noexcept { return _mm256_broadcast_ss(f); }
 
-// 8 whole vertices at the given streams (normals may be null). Packed bone layout as in
-// skinning_avx512.cpp: K row r column c is f[8c + r], K's translation row r is f[8r + 3], N row
-// r column c is f[8c + 4 + r].
-template <bool kNormals>
-SV_AVX2 SV_INLINE void skin8(const float* pos, const float* nrm_in, const float* wts,
-                             const float* const b[4], float* out_p, float* out_n) noexcept {
-  __m256 w[4];
-  load_weights(wts, w);
-  // Positions, then normals: 16 registers do not hold both at once (x y z, 4 weights, 3 sums,
-  // 3 products for each) without spilling.
-  const Vec3x8 p = load_xyz(pos);
-  Vec3x8 rp{};
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; ++i) {
-    const float* f = b[i];
-    __m256 qx = _mm256_fmadd_ps(p.x, bcast(f + 0), bcast(f + 3));
-    __m256 qy = _mm256_fmadd_ps(p.x, bcast(f + 1), bcast(f + 11));
-    __m256 qz = _mm256_fmadd_ps(p.x, bcast(f + 2), bcast(f + 19));
-    qx = _mm256_fmadd_ps(p.y, bcast(f + 8), qx);
-    qy = _mm256_fmadd_ps(p.y, bcast(f + 9), qy);
-    qz = _mm256_fmadd_ps(p.y, bcast(f + 10), qz);
-    qx = _mm256_fmadd_ps(p.z, bcast(f + 16), qx);
-    qy = _mm256_fmadd_ps(p.z, bcast(f + 17), qy);
-    qz = _mm256_fmadd_ps(p.z, bcast(f + 18), qz);
-    if (i == 0) {
-      rp = {_mm256_mul_ps(w[0], qx), _mm256_mul_ps(w[0], qy), _mm256_mul_ps(w[0], qz)};
-    } else {
-      rp.x = _mm256_fmadd_ps(w[i], qx, rp.x);
-      rp.y = _mm256_fmadd_ps(w[i], qy, rp.y);
-      rp.z = _mm256_fmadd_ps(w[i], qz, rp.z);
-    }
+// The stream I/O of skin8: float streams, or compact ones (skin/compact_streams.h; the
+// lane-wise octahedral decode and encode as in skinning_avx512.cpp's CompactIo). Words are
+// 4-byte units per vertex.
+struct FloatIo8 {
+  using Streams = RunStreams;
+  using NormalIn = float;
+  using NormalOut = float;
+  static constexpr std::size_t kNormalInWords = 3, kNormalOutWords = 3, kWeightWords = 4;
+  SV_AVX2 SV_INLINE static void weights(const float* w, __m256 out[4]) noexcept {
+    load_weights(w, out);
   }
-  store_xyz(out_p, rp);
-  if constexpr (kNormals) {
-    const Vec3x8 nrm = load_xyz(nrm_in);
-    Vec3x8 rn{};
-#pragma GCC unroll 4
-    for (int i = 0; i < 4; ++i) {
-      const float* f = b[i];
-      __m256 nx = _mm256_mul_ps(nrm.x, bcast(f + 4));
-      __m256 ny = _mm256_mul_ps(nrm.x, bcast(f + 5));
-      __m256 nz = _mm256_mul_ps(nrm.x, bcast(f + 6));
-      nx = _mm256_fmadd_ps(nrm.y, bcast(f + 12), nx);
-      ny = _mm256_fmadd_ps(nrm.y, bcast(f + 13), ny);
-      nz = _mm256_fmadd_ps(nrm.y, bcast(f + 14), nz);
-      nx = _mm256_fmadd_ps(nrm.z, bcast(f + 20), nx);
-      ny = _mm256_fmadd_ps(nrm.z, bcast(f + 21), ny);
-      nz = _mm256_fmadd_ps(nrm.z, bcast(f + 22), nz);
-      if (i == 0) {
-        rn = {_mm256_mul_ps(w[0], nx), _mm256_mul_ps(w[0], ny), _mm256_mul_ps(w[0], nz)};
-      } else {
-        rn.x = _mm256_fmadd_ps(w[i], nx, rn.x);
-        rn.y = _mm256_fmadd_ps(w[i], ny, rn.y);
-        rn.z = _mm256_fmadd_ps(w[i], nz, rn.z);
-      }
-    }
+  SV_AVX2 SV_INLINE static Vec3x8 normals(const float* n) noexcept { return load_xyz(n); }
+  // Unit normals: a 12-bit reciprocal square root and one Newton step.
+  SV_AVX2 SV_INLINE static void store_normals(float* out_n, const Vec3x8& rn) noexcept {
     const __m256 len2 =
         _mm256_fmadd_ps(rn.z, rn.z, _mm256_fmadd_ps(rn.y, rn.y, _mm256_mul_ps(rn.x, rn.x)));
     // The estimate and its square stay normal floats for squared lengths in [2^-100, 2^100];
@@ -174,77 +132,256 @@ SV_AVX2 SV_INLINE void skin8(const float* pos, const float* nrm_in, const float*
       }
     }
   }
+};
+
+SV_AVX2 SV_INLINE __m256 abs8(__m256 a) noexcept {
+  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
 }
 
-// The kernel for skin_runs (skinning_runs.h).
-struct Avx2Runs {
+// where a >= 0: t, else -t.
+SV_AVX2 SV_INLINE __m256 signed_by(__m256 a, __m256 t) noexcept {
+  const __m256 neg = _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NGE_UQ);
+  return _mm256_xor_ps(t, _mm256_and_ps(neg, _mm256_set1_ps(-0.0f)));
+}
+
+struct CompactIo8 {
+  using Streams = CompactRunStreams;
+  using NormalIn = uint32_t;
+  using NormalOut = uint32_t;
+  static constexpr std::size_t kNormalInWords = 1, kNormalOutWords = 1, kWeightWords = 3;
+  SV_AVX2 SV_INLINE static void weights(const float* w, __m256 out[4]) noexcept {
+    const Vec3x8 w3 = load_xyz(w);
+    out[0] = w3.x;
+    out[1] = w3.y;
+    out[2] = w3.z;
+    out[3] = _mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_add_ps(w3.x, w3.y), w3.z));
+  }
+  SV_AVX2 SV_INLINE static Vec3x8 normals(const uint32_t* n) noexcept {
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(n));
+    const __m256 scale = _mm256_set1_ps(kOctScale), minus1 = _mm256_set1_ps(-1.0f);
+    const __m256 x = _mm256_max_ps(
+        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16)), scale),
+        minus1);
+    const __m256 y =
+        _mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(c, 16)), scale), minus1);
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 ax = abs8(x), ay = abs8(y);
+    const __m256 z = _mm256_sub_ps(_mm256_sub_ps(one, ax), ay);
+    const __m256 low = _mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_LT_OQ);
+    return {_mm256_blendv_ps(x, signed_by(x, _mm256_sub_ps(one, ay)), low),
+            _mm256_blendv_ps(y, signed_by(y, _mm256_sub_ps(one, ax)), low), z};
+  }
+  SV_AVX2 SV_INLINE static void store_normals(uint32_t* out_n, const Vec3x8& rn) noexcept {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    const __m256 l1 = _mm256_add_ps(_mm256_add_ps(abs8(rn.x), abs8(rn.y)), abs8(rn.z));
+    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(kOctMinL1), _CMP_GE_OQ),
+                                    _mm256_cmp_ps(l1, _mm256_set1_ps(0x1.fffffep127f), _CMP_LE_OQ));
+    const __m256 inv = _mm256_div_ps(one, l1);
+    const __m256 px = _mm256_mul_ps(rn.x, inv), py = _mm256_mul_ps(rn.y, inv);
+    const __m256 low = _mm256_cmp_ps(rn.z, _mm256_setzero_ps(), _CMP_LT_OQ);
+    const __m256 ox = _mm256_blendv_ps(px, signed_by(px, _mm256_sub_ps(one, abs8(py))), low);
+    const __m256 oy = _mm256_blendv_ps(py, signed_by(py, _mm256_sub_ps(one, abs8(px))), low);
+    const __m256 q = _mm256_set1_ps(32767.0f);
+    const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(ox, q));
+    const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(oy, q));
+    const __m256i code = _mm256_and_si256(
+        _mm256_castps_si256(ok), _mm256_or_si256(_mm256_and_si256(qx, _mm256_set1_epi32(0xffff)),
+                                                 _mm256_slli_epi32(qy, 16)));
+    _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(out_n), code);
+  }
+};
+
+// 8 whole vertices at the given streams (normals may be null). Packed bone layout as in
+// skinning_avx512.cpp: K row r column c is f[8c + r], K's translation row r is f[8r + 3], N row
+// r column c is f[8c + 4 + r].
+template <class Io, bool kNormals>
+SV_AVX2 SV_INLINE void skin8(const float* pos, const typename Io::NormalIn* nrm_in,
+                             const float* wts, const float* const b[4], float* out_p,
+                             typename Io::NormalOut* out_n) noexcept {
+  __m256 w[4];
+  Io::weights(wts, w);
+  // Positions, then normals: 16 registers do not hold both at once (x y z, 4 weights, 3 sums,
+  // 3 products for each) without spilling.
+  const Vec3x8 p = load_xyz(pos);
+  Vec3x8 rp{};
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; ++i) {
+    const float* f = b[i];
+    __m256 qx = _mm256_fmadd_ps(p.x, bcast(f + 0), bcast(f + 3));
+    __m256 qy = _mm256_fmadd_ps(p.x, bcast(f + 1), bcast(f + 11));
+    __m256 qz = _mm256_fmadd_ps(p.x, bcast(f + 2), bcast(f + 19));
+    qx = _mm256_fmadd_ps(p.y, bcast(f + 8), qx);
+    qy = _mm256_fmadd_ps(p.y, bcast(f + 9), qy);
+    qz = _mm256_fmadd_ps(p.y, bcast(f + 10), qz);
+    qx = _mm256_fmadd_ps(p.z, bcast(f + 16), qx);
+    qy = _mm256_fmadd_ps(p.z, bcast(f + 17), qy);
+    qz = _mm256_fmadd_ps(p.z, bcast(f + 18), qz);
+    if (i == 0) {
+      rp = {_mm256_mul_ps(w[0], qx), _mm256_mul_ps(w[0], qy), _mm256_mul_ps(w[0], qz)};
+    } else {
+      rp.x = _mm256_fmadd_ps(w[i], qx, rp.x);
+      rp.y = _mm256_fmadd_ps(w[i], qy, rp.y);
+      rp.z = _mm256_fmadd_ps(w[i], qz, rp.z);
+    }
+  }
+  store_xyz(out_p, rp);
+  if constexpr (kNormals) {
+    const Vec3x8 nrm = Io::normals(nrm_in);
+    Vec3x8 rn{};
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; ++i) {
+      const float* f = b[i];
+      __m256 nx = _mm256_mul_ps(nrm.x, bcast(f + 4));
+      __m256 ny = _mm256_mul_ps(nrm.x, bcast(f + 5));
+      __m256 nz = _mm256_mul_ps(nrm.x, bcast(f + 6));
+      nx = _mm256_fmadd_ps(nrm.y, bcast(f + 12), nx);
+      ny = _mm256_fmadd_ps(nrm.y, bcast(f + 13), ny);
+      nz = _mm256_fmadd_ps(nrm.y, bcast(f + 14), nz);
+      nx = _mm256_fmadd_ps(nrm.z, bcast(f + 20), nx);
+      ny = _mm256_fmadd_ps(nrm.z, bcast(f + 21), ny);
+      nz = _mm256_fmadd_ps(nrm.z, bcast(f + 22), nz);
+      if (i == 0) {
+        rn = {_mm256_mul_ps(w[0], nx), _mm256_mul_ps(w[0], ny), _mm256_mul_ps(w[0], nz)};
+      } else {
+        rn.x = _mm256_fmadd_ps(w[i], nx, rn.x);
+        rn.y = _mm256_fmadd_ps(w[i], ny, rn.y);
+        rn.z = _mm256_fmadd_ps(w[i], nz, rn.z);
+      }
+    }
+    Io::store_normals(out_n, rn);
+  }
+}
+
+// How many of keys[0, n) equal key (n <= 8), and the "same as the previous" bits, for 64-bit
+// keys (4 x u16 joints) and 32-bit ones (compact streams' 4 x u8).
+SV_AVX2 SV_INLINE std::size_t leading_equal8(const uint64_t* keys, std::size_t n,
+                                             uint64_t key) noexcept {
+  if (n == 8) {
+    const __m256i k = _mm256_set1_epi64x(static_cast<long long>(key));
+    const auto* p = reinterpret_cast<const __m256i_u*>(keys);
+    const int lo =
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p), k)));
+    const int hi =
+        _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p + 1), k)));
+    const auto equal = static_cast<uint32_t>(lo | (hi << 4));
+    return static_cast<std::size_t>(__builtin_ctz(~equal));
+  }
+  std::size_t i = 0;
+  while (i < n && key_at(keys, i) == key) ++i;
+  return i;
+}
+
+SV_AVX2 SV_INLINE std::size_t leading_equal8(const uint32_t* keys, std::size_t n,
+                                             uint32_t key) noexcept {
+  if (n == 8) {
+    const __m256i k = _mm256_set1_epi32(static_cast<int>(key));
+    const __m256i e =
+        _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(keys)), k);
+    const auto equal = static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(e)));
+    return static_cast<std::size_t>(__builtin_ctz(~equal));
+  }
+  std::size_t i = 0;
+  while (i < n && key_at(keys, i) == key) ++i;
+  return i;
+}
+
+SV_AVX2 SV_INLINE uint64_t same_as_previous8(const uint64_t* keys, std::size_t v,
+                                             std::size_t total) noexcept {
+  uint64_t same = 0;
+  std::size_t k = 0;
+  // 4 comparisons per instruction while all 65 keys lie below total, one at a time after.
+  for (; k < 64 && v + k + 4 < total; k += 4) {
+    const auto* at = keys + v + k;
+    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at + 1));
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at));
+    same |= static_cast<uint64_t>(
+                _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(next, here))))
+            << k;
+  }
+  for (; k < 64 && v + k + 1 < total; ++k)
+    if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
+  return same;
+}
+
+SV_AVX2 SV_INLINE uint64_t same_as_previous8(const uint32_t* keys, std::size_t v,
+                                             std::size_t total) noexcept {
+  uint64_t same = 0;
+  std::size_t k = 0;
+  for (; k < 64 && v + k + 8 < total; k += 8) {
+    const auto* at = keys + v + k;
+    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at + 1));
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at));
+    same |= static_cast<uint64_t>(
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(next, here))))
+            << k;
+  }
+  for (; k < 64 && v + k + 1 < total; ++k)
+    if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
+  return same;
+}
+
+// The kernel for skin_runs (skinning_runs.h), over float (FloatIo8) or compact (CompactIo8)
+// streams.
+template <class Io>
+struct Avx2LbsRuns {
+  using Streams = typename Io::Streams;
+  using Key = KeyOf<Streams>;
   static constexpr std::size_t kLanes = 8;
 
   template <bool kNormals>
-  SV_AVX2 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+  SV_AVX2 static void block(const Streams& s, const float* const b[4], std::size_t v,
                             std::size_t n) noexcept {
-    const float* nrm = kNormals ? s.normals + 3 * v : nullptr;
-    float* on = kNormals ? s.out_normals + 3 * v : nullptr;
+    constexpr std::size_t kIn = Io::kNormalInWords, kOut = Io::kNormalOutWords,
+                          kW = Io::kWeightWords;
+    const typename Io::NormalIn* nrm = kNormals ? s.normals + kIn * v : nullptr;
+    typename Io::NormalOut* on = kNormals ? s.out_normals + kOut * v : nullptr;
     if (n == kLanes) {
-      skin8<kNormals>(s.positions + 3 * v, nrm, s.weights + 4 * v, b, s.out_positions + 3 * v, on);
+      skin8<Io, kNormals>(s.positions + 3 * v, nrm, s.weights + kW * v, b, s.out_positions + 3 * v,
+                          on);
       return;
     }
     // A partial block: its n vertices copied into zero-padded buffers and back, so nothing
     // past them is touched (the next vertices may be another thread's).
-    alignas(32) float p[24] = {}, nn[24] = {}, w[32] = {}, op[24], onn[24];
+    alignas(32) float p[24] = {}, w[32] = {}, op[24];
+    alignas(32) typename Io::NormalIn nn[8 * kIn] = {};
+    alignas(32) typename Io::NormalOut onn[8 * kOut];
     std::memcpy(p, s.positions + 3 * v, 12 * n);
-    if constexpr (kNormals) std::memcpy(nn, nrm, 12 * n);
-    std::memcpy(w, s.weights + 4 * v, 16 * n);
-    skin8<kNormals>(p, nn, w, b, op, onn);
+    if constexpr (kNormals) std::memcpy(nn, nrm, 4 * kIn * n);
+    std::memcpy(w, s.weights + kW * v, 4 * kW * n);
+    skin8<Io, kNormals>(p, nn, w, b, op, onn);
     std::memcpy(s.out_positions + 3 * v, op, 12 * n);
-    if constexpr (kNormals) std::memcpy(on, onn, 12 * n);
+    if constexpr (kNormals) std::memcpy(on, onn, 4 * kOut * n);
   }
 
   SV_AVX2 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
                                            uint64_t key) noexcept {
-    if (n == kLanes) {
-      const __m256i k = _mm256_set1_epi64x(static_cast<long long>(key));
-      const auto* p = reinterpret_cast<const __m256i_u*>(keys);
-      const int lo =
-          _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p), k)));
-      const int hi =
-          _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_loadu_si256(p + 1), k)));
-      const auto equal = static_cast<uint32_t>(lo | (hi << 4));
-      return static_cast<std::size_t>(__builtin_ctz(~equal));
-    }
-    std::size_t i = 0;
-    while (i < n && key_at(keys, i) == key) ++i;
-    return i;
+    return leading_equal8(keys, n, key);
   }
-
+  SV_AVX2 static std::size_t leading_equal(const uint32_t* keys, std::size_t n,
+                                           uint32_t key) noexcept {
+    return leading_equal8(keys, n, key);
+  }
   SV_AVX2 static uint64_t same_as_previous(const uint64_t* keys, std::size_t v,
                                            std::size_t total) noexcept {
-    uint64_t same = 0;
-    std::size_t k = 0;
-    // 4 comparisons per instruction while all 65 keys lie below total, one at a time after.
-    for (; k < 64 && v + k + 4 < total; k += 4) {
-      const auto* at = keys + v + k;
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at + 1));
-      const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at));
-      same |= static_cast<uint64_t>(
-                  _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(next, here))))
-              << k;
-    }
-    for (; k < 64 && v + k + 1 < total; ++k)
-      if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
-    return same;
+    return same_as_previous8(keys, v, total);
+  }
+  SV_AVX2 static uint64_t same_as_previous(const uint32_t* keys, std::size_t v,
+                                           std::size_t total) noexcept {
+    return same_as_previous8(keys, v, total);
   }
   template <bool kNormals>
-  SV_AVX2 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
-                                                          const float* const b[4], uint64_t key,
-                                                          std::size_t v, std::size_t end) noexcept {
-    return run_blocks<Avx2Runs, kNormals>(s, b, key, v, end);
+  SV_AVX2 __attribute__((flatten)) static std::size_t run(const Streams& s, const float* const b[4],
+                                                          Key key, std::size_t v,
+                                                          std::size_t end) noexcept {
+    return run_blocks<Avx2LbsRuns, kNormals>(s, b, key, v, end);
   }
   static void per_vertex(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                          std::size_t end) noexcept {
     skin_range_avx2(job, packed, begin, end);
   }
 };
+
+using Avx2Runs = Avx2LbsRuns<FloatIo8>;
 
 // ---- DQS and CoR (skinning_method_lanes.inc) ----------------------------------------------
 
@@ -353,6 +490,15 @@ void skin_range_avx2_method(const SkinJob& job, const PackedBone* packed, std::s
   } else {
     skin_runs<Avx2MethodRuns<false>, false>(job, packed, begin, end);
   }
+}
+
+void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
+                             std::size_t end) noexcept {
+  if (begin >= end) return;
+  if (job.out_normals != nullptr)
+    skin_runs_compact<Avx2LbsRuns<CompactIo8>, true>(job, packed, begin, end);
+  else
+    skin_runs_compact<Avx2LbsRuns<CompactIo8>, false>(job, packed, begin, end);
 }
 
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,

@@ -180,17 +180,142 @@ SV_AVX512 SV_INLINE void load_weights(const float* w, std::size_t n, __m512 out[
 
 SV_AVX512 SV_INLINE __m512 bcast(const float* f) noexcept { return _mm512_set1_ps(*f); }
 
+// The stream I/O of skin_block: float streams (RunStreams) or compact ones (CompactRunStreams,
+// skin/compact_streams.h). Each loads a block's weights (4 per vertex) and normals (any length:
+// the blend is normalised after) and stores its normals from the blended ones.
+struct FloatIo {
+  using Streams = RunStreams;
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static void weights(const Streams& s, std::size_t v, std::size_t n,
+                                          __m512 w[4]) noexcept {
+    load_weights<kFull>(s.weights + 4 * v, n, w);
+  }
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static Vec3x16 normals(const Streams& s, std::size_t v,
+                                             std::size_t n) noexcept {
+    return load_xyz<kFull>(s.normals + 3 * v, n);
+  }
+  // Unit normals: a 14-bit reciprocal square root and one Newton step.
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static void store_normals(const Streams& s, std::size_t v, const Vec3x16& rn,
+                                                std::size_t n) noexcept {
+    const __m512 len2 =
+        _mm512_fmadd_ps(rn.z, rn.z, _mm512_fmadd_ps(rn.y, rn.y, _mm512_mul_ps(rn.x, rn.x)));
+    // The estimate and its square stay normal floats for squared lengths in [2^-100, 2^100];
+    // NaN, zero and extreme lengths take the exact route below.
+    const __mmask16 fast = _mm512_cmp_ps_mask(len2, _mm512_set1_ps(0x1p-100f), _CMP_GE_OQ) &
+                           _mm512_cmp_ps_mask(len2, _mm512_set1_ps(0x1p100f), _CMP_LE_OQ);
+    __m512 y = _mm512_maskz_rsqrt14_ps(0xFFFF, len2);
+    const __m512 h = _mm512_mul_ps(_mm512_set1_ps(0.5f), len2);
+    y = _mm512_mul_ps(y, _mm512_fnmadd_ps(h, _mm512_mul_ps(y, y), _mm512_set1_ps(1.5f)));
+    const Vec3x16 out{_mm512_mul_ps(rn.x, y), _mm512_mul_ps(rn.y, y), _mm512_mul_ps(rn.z, y)};
+    float* on = s.out_normals + 3 * v;
+    store_xyz<kFull>(on, out, n);
+    const __mmask16 all = kFull ? __mmask16{0xFFFF} : lanes(static_cast<std::ptrdiff_t>(n));
+    if (__builtin_expect((fast & all) != all, 0)) {
+      alignas(64) float x[16], yv[16], z[16];
+      _mm512_store_ps(x, rn.x);
+      _mm512_store_ps(yv, rn.y);
+      _mm512_store_ps(z, rn.z);
+      for (std::size_t l = 0; l < n; ++l) {
+        if ((fast >> l) & 1u) continue;
+        // The reference's formula (skin_range_scalar).
+        const float l2 = x[l] * x[l] + yv[l] * yv[l] + z[l] * z[l];
+        const float sc = l2 > 0.0f ? 1.0f / std::sqrt(l2) : 0.0f;
+        on[3 * l + 0] = x[l] * sc;
+        on[3 * l + 1] = yv[l] * sc;
+        on[3 * l + 2] = z[l] * sc;
+      }
+    }
+  }
+};
+
+SV_AVX512 SV_INLINE __m512 abs16(__m512 a) noexcept {
+  return _mm512_castsi512_ps(
+      _mm512_and_si512(_mm512_castps_si512(a), _mm512_set1_epi32(0x7fffffff)));
+}
+
+// where a >= 0: t, else -t (s(a) t of compact_streams.h). (CompactIo uses the maskz_ forms of
+// shifts, conversions and max with every lane set, as above.)
+SV_AVX512 SV_INLINE __m512 signed_by(__m512 a, __m512 t) noexcept {
+  const __mmask16 neg = _mm512_cmp_ps_mask(a, _mm512_setzero_ps(), _CMP_NGE_UQ);
+  return _mm512_mask_sub_ps(t, neg, _mm512_setzero_ps(), t);
+}
+
+struct CompactIo {
+  using Streams = CompactRunStreams;
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static void weights(const Streams& s, std::size_t v, std::size_t n,
+                                          __m512 w[4]) noexcept {
+    const Vec3x16 w3 = load_xyz<kFull>(s.weights + 3 * v, n);
+    w[0] = w3.x;
+    w[1] = w3.y;
+    w[2] = w3.z;
+    w[3] = _mm512_sub_ps(_mm512_set1_ps(1.0f), _mm512_add_ps(_mm512_add_ps(w3.x, w3.y), w3.z));
+  }
+  // oct_decode_raw, lane-wise.
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static Vec3x16 normals(const Streams& s, std::size_t v,
+                                             std::size_t n) noexcept {
+    const __m512i c =
+        kFull ? _mm512_loadu_si512(static_cast<const void*>(s.normals + v))
+              : _mm512_maskz_loadu_epi32(lanes(static_cast<std::ptrdiff_t>(n)), s.normals + v);
+    const __m512 scale = _mm512_set1_ps(kOctScale), minus1 = _mm512_set1_ps(-1.0f);
+    const __m512 x = _mm512_maskz_max_ps(
+        0xFFFF,
+        _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(
+                          0xFFFF, _mm512_maskz_srai_epi32(
+                                      0xFFFF, _mm512_maskz_slli_epi32(0xFFFF, c, 16), 16)),
+                      scale),
+        minus1);
+    const __m512 y = _mm512_maskz_max_ps(
+        0xFFFF,
+        _mm512_mul_ps(_mm512_maskz_cvtepi32_ps(0xFFFF, _mm512_maskz_srai_epi32(0xFFFF, c, 16)),
+                      scale),
+        minus1);
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 ax = abs16(x), ay = abs16(y);
+    const __m512 z = _mm512_sub_ps(_mm512_sub_ps(one, ax), ay);
+    const __mmask16 low = _mm512_cmp_ps_mask(z, _mm512_setzero_ps(), _CMP_LT_OQ);
+    return {_mm512_mask_mov_ps(x, low, signed_by(x, _mm512_sub_ps(one, ay))),
+            _mm512_mask_mov_ps(y, low, signed_by(y, _mm512_sub_ps(one, ax))), z};
+  }
+  // oct_encode, lane-wise: no square root (the L1 projection normalises).
+  template <bool kFull>
+  SV_AVX512 SV_INLINE static void store_normals(const Streams& s, std::size_t v, const Vec3x16& rn,
+                                                std::size_t n) noexcept {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 l1 = _mm512_add_ps(_mm512_add_ps(abs16(rn.x), abs16(rn.y)), abs16(rn.z));
+    const __mmask16 ok = _mm512_cmp_ps_mask(l1, _mm512_set1_ps(kOctMinL1), _CMP_GE_OQ) &
+                         _mm512_cmp_ps_mask(l1, _mm512_set1_ps(0x1.fffffep127f), _CMP_LE_OQ);
+    const __m512 inv = _mm512_div_ps(one, l1);
+    const __m512 px = _mm512_mul_ps(rn.x, inv), py = _mm512_mul_ps(rn.y, inv);
+    const __mmask16 low = _mm512_cmp_ps_mask(rn.z, _mm512_setzero_ps(), _CMP_LT_OQ);
+    const __m512 ox = _mm512_mask_mov_ps(px, low, signed_by(px, _mm512_sub_ps(one, abs16(py))));
+    const __m512 oy = _mm512_mask_mov_ps(py, low, signed_by(py, _mm512_sub_ps(one, abs16(px))));
+    const __m512 q = _mm512_set1_ps(32767.0f);
+    const __m512i qx = _mm512_maskz_cvtps_epi32(0xFFFF, _mm512_mul_ps(ox, q));
+    const __m512i qy = _mm512_maskz_cvtps_epi32(0xFFFF, _mm512_mul_ps(oy, q));
+    const __m512i code = _mm512_maskz_or_epi32(ok, _mm512_and_si512(qx, _mm512_set1_epi32(0xffff)),
+                                               _mm512_maskz_slli_epi32(0xFFFF, qy, 16));
+    if constexpr (kFull)
+      _mm512_storeu_si512(static_cast<void*>(s.out_normals + v), code);
+    else
+      _mm512_mask_storeu_epi32(s.out_normals + v, lanes(static_cast<std::ptrdiff_t>(n)), code);
+  }
+};
+
 // One block of n <= 16 vertices of a run whose 4 packed bones are b[0..3]. In the packed bone
 // (skinning_kernels.h), K row r column c is f[8c + r] (c < 3), K's translation row r is
 // f[8r + 3], and N row r column c is f[8c + 4 + r].
-template <bool kNormals, bool kFull>
-SV_AVX512 SV_INLINE void skin_block(const RunStreams& s, const float* const b[4], std::size_t v,
-                                    std::size_t n) noexcept {
+template <class Io, bool kNormals, bool kFull>
+SV_AVX512 SV_INLINE void skin_block(const typename Io::Streams& s, const float* const b[4],
+                                    std::size_t v, std::size_t n) noexcept {
   const Vec3x16 p = load_xyz<kFull>(s.positions + 3 * v, n);
   __m512 w[4];
-  load_weights<kFull>(s.weights + 4 * v, n, w);
+  Io::template weights<kFull>(s, v, n, w);
   Vec3x16 rp{}, nrm{}, rn{};
-  if constexpr (kNormals) nrm = load_xyz<kFull>(s.normals + 3 * v, n);
+  if constexpr (kNormals) nrm = Io::template normals<kFull>(s, v, n);
 #pragma GCC unroll 4
   for (int i = 0; i < 4; ++i) {
     const float* f = b[i];
@@ -235,36 +360,7 @@ SV_AVX512 SV_INLINE void skin_block(const RunStreams& s, const float* const b[4]
     }
   }
   store_xyz<kFull>(s.out_positions + 3 * v, rp, n);
-  if constexpr (kNormals) {
-    const __m512 len2 =
-        _mm512_fmadd_ps(rn.z, rn.z, _mm512_fmadd_ps(rn.y, rn.y, _mm512_mul_ps(rn.x, rn.x)));
-    // The estimate and its square stay normal floats for squared lengths in [2^-100, 2^100];
-    // NaN, zero and extreme lengths take the exact route below.
-    const __mmask16 fast = _mm512_cmp_ps_mask(len2, _mm512_set1_ps(0x1p-100f), _CMP_GE_OQ) &
-                           _mm512_cmp_ps_mask(len2, _mm512_set1_ps(0x1p100f), _CMP_LE_OQ);
-    __m512 y = _mm512_maskz_rsqrt14_ps(0xFFFF, len2);
-    const __m512 h = _mm512_mul_ps(_mm512_set1_ps(0.5f), len2);
-    y = _mm512_mul_ps(y, _mm512_fnmadd_ps(h, _mm512_mul_ps(y, y), _mm512_set1_ps(1.5f)));
-    const Vec3x16 out{_mm512_mul_ps(rn.x, y), _mm512_mul_ps(rn.y, y), _mm512_mul_ps(rn.z, y)};
-    float* on = s.out_normals + 3 * v;
-    store_xyz<kFull>(on, out, n);
-    const __mmask16 all = kFull ? __mmask16{0xFFFF} : lanes(static_cast<std::ptrdiff_t>(n));
-    if (__builtin_expect((fast & all) != all, 0)) {
-      alignas(64) float x[16], yv[16], z[16];
-      _mm512_store_ps(x, rn.x);
-      _mm512_store_ps(yv, rn.y);
-      _mm512_store_ps(z, rn.z);
-      for (std::size_t l = 0; l < n; ++l) {
-        if ((fast >> l) & 1u) continue;
-        // The reference's formula (skin_range_scalar).
-        const float l2 = x[l] * x[l] + yv[l] * yv[l] + z[l] * z[l];
-        const float sc = l2 > 0.0f ? 1.0f / std::sqrt(l2) : 0.0f;
-        on[3 * l + 0] = x[l] * sc;
-        on[3 * l + 1] = yv[l] * sc;
-        on[3 * l + 2] = z[l] * sc;
-      }
-    }
-  }
+  if constexpr (kNormals) Io::template store_normals<kFull>(s, v, rn, n);
 }
 
 // How many of keys[v, v + n) (n <= 16) equal `key`, counted from v until the first that differs.
@@ -295,39 +391,69 @@ SV_AVX512 SV_INLINE uint64_t same_as_previous64(const uint64_t* keys, std::size_
   return same;
 }
 
+// The same for 32-bit keys (compact streams' u8 x4 joints): 16 keys per register.
+SV_AVX512 SV_INLINE std::size_t leading_equal16(const uint32_t* keys, std::size_t n,
+                                                uint32_t key) noexcept {
+  const __mmask16 m = lanes(static_cast<std::ptrdiff_t>(n));
+  const __mmask16 e = _mm512_mask_cmpeq_epi32_mask(m, _mm512_maskz_loadu_epi32(m, keys),
+                                                   _mm512_set1_epi32(static_cast<int>(key)));
+  return static_cast<std::size_t>(__builtin_ctz(~static_cast<uint32_t>(e)));
+}
+
+SV_AVX512 SV_INLINE uint64_t same_as_previous64(const uint32_t* keys, std::size_t v,
+                                                std::size_t total) noexcept {
+  uint64_t same = 0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::size_t at = v + 16 * k;
+    const __mmask16 m =
+        lanes(static_cast<std::ptrdiff_t>(total) - static_cast<std::ptrdiff_t>(at + 1));
+    if (m == 0) break;
+    const __m512i next = _mm512_maskz_loadu_epi32(m, keys + at + 1);
+    const __m512i here = _mm512_maskz_loadu_epi32(m, keys + at);
+    same |= static_cast<uint64_t>(_mm512_mask_cmpeq_epi32_mask(m, next, here)) << (16 * k);
+  }
+  return same;
+}
+
 // The kernel for skin_runs (skinning_runs.h). Its functions carry the AVX-512 target, so the
 // walk calls them rather than inlining them: one call per 16 vertices.
 // The run scan every AVX-512 kernel shares (skinning_runs.h's Kernel): 16 lanes, the key
 // comparisons, and run() flattening run_blocks over the kernel's own block() (Self).
-template <class Self>
+// Streams: RunStreams, or CompactRunStreams (32-bit keys).
+template <class Self, class Streams = RunStreams>
 struct Avx512RunScan {
+  using Key = KeyOf<Streams>;
   static constexpr std::size_t kLanes = 16;
-  SV_AVX512 static std::size_t leading_equal(const uint64_t* keys, std::size_t n,
-                                             uint64_t key) noexcept {
+  SV_AVX512 static std::size_t leading_equal(const Key* keys, std::size_t n, Key key) noexcept {
     return leading_equal16(keys, n, key);
   }
-  SV_AVX512 static uint64_t same_as_previous(const uint64_t* keys, std::size_t v,
+  SV_AVX512 static uint64_t same_as_previous(const Key* keys, std::size_t v,
                                              std::size_t total) noexcept {
     return same_as_previous64(keys, v, total);
   }
   template <bool kNormals>
-  SV_AVX512 __attribute__((flatten)) static std::size_t run(const RunStreams& s,
-                                                            const float* const b[4], uint64_t key,
+  SV_AVX512 __attribute__((flatten)) static std::size_t run(const Streams& s,
+                                                            const float* const b[4], Key key,
                                                             std::size_t v,
                                                             std::size_t end) noexcept {
     return run_blocks<Self, kNormals>(s, b, key, v, end);
   }
 };
 
-struct Avx512Runs : Avx512RunScan<Avx512Runs> {
+// LBS over float (FloatIo) or compact (CompactIo) streams.
+template <class Io>
+struct Avx512LbsRuns : Avx512RunScan<Avx512LbsRuns<Io>, typename Io::Streams> {
   template <bool kNormals>
-  SV_AVX512 static void block(const RunStreams& s, const float* const b[4], std::size_t v,
+  SV_AVX512 static void block(const typename Io::Streams& s, const float* const b[4], std::size_t v,
                               std::size_t n) noexcept {
-    if (n == kLanes)
-      skin_block<kNormals, true>(s, b, v, n);
+    if (n == 16)
+      skin_block<Io, kNormals, true>(s, b, v, n);
     else
-      skin_block<kNormals, false>(s, b, v, n);
+      skin_block<Io, kNormals, false>(s, b, v, n);
   }
+};
+
+struct Avx512Runs : Avx512LbsRuns<FloatIo> {
   static void per_vertex(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                          std::size_t end) noexcept {
     skin_range_avx2(job, packed, begin, end);
@@ -428,6 +554,15 @@ void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std:
   } else {
     skin_runs<Avx512MethodRuns<false>, false>(job, packed, begin, end);
   }
+}
+
+void skin_range_avx512_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
+                               std::size_t end) noexcept {
+  if (begin >= end) return;
+  if (job.out_normals != nullptr)
+    skin_runs_compact<Avx512LbsRuns<CompactIo>, true>(job, packed, begin, end);
+  else
+    skin_runs_compact<Avx512LbsRuns<CompactIo>, false>(job, packed, begin, end);
 }
 
 void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t begin,

@@ -41,6 +41,32 @@ struct SkinJob {
   const glm::vec3* centers = nullptr;          // CoR
 };
 
+// LBS over compact streams (skin_lbs_compact): the same, with octahedral normals out.
+struct CompactJob {
+  const glm::mat4* palette;
+  const glm::mat3* normal_palette;  // null: positions only
+  const CompactSkinInput* in;
+  glm::vec3* out_positions;
+  uint32_t* out_normals;  // null: positions only
+};
+
+// One vertex of LBS in glm, the reference's formula: the blended position, and the blended
+// normal before normalising (when nk is not null).
+inline glm::vec3 lbs_vertex(const glm::mat4* k, const glm::mat3* nk, const std::size_t j[4],
+                            const glm::vec4& w, const glm::vec3& p, const glm::vec3& n,
+                            glm::vec3* normal) noexcept {
+  // Blend the affine part (3 columns + translation; the bottom row is always 0,0,0,1).
+  const glm::vec4 c0 = k[j[0]][0] * w.x + k[j[1]][0] * w.y + k[j[2]][0] * w.z + k[j[3]][0] * w.w;
+  const glm::vec4 c1 = k[j[0]][1] * w.x + k[j[1]][1] * w.y + k[j[2]][1] * w.z + k[j[3]][1] * w.w;
+  const glm::vec4 c2 = k[j[0]][2] * w.x + k[j[1]][2] * w.y + k[j[2]][2] * w.z + k[j[3]][2] * w.w;
+  const glm::vec4 c3 = k[j[0]][3] * w.x + k[j[1]][3] * w.y + k[j[2]][3] * w.z + k[j[3]][3] * w.w;
+  if (nk != nullptr) {
+    const glm::mat3 m = nk[j[0]] * w.x + nk[j[1]] * w.y + nk[j[2]] * w.z + nk[j[3]] * w.w;
+    *normal = m * n;
+  }
+  return glm::vec3(c0 * p.x + c1 * p.y + c2 * p.z + c3);
+}
+
 // The per-vertex method loops' shared steps (skinning_methods.cpp, skinning8.cpp).
 // v rotated by the unit quaternion q: v + 2 q.v x (q.v x v + q.w v).
 inline glm::vec3 rotate(const glm::quat& q, const glm::vec3& v) noexcept {
@@ -83,6 +109,8 @@ void pack_method(const glm::mat4* palette, const MethodBone* method, std::size_t
                  PackedBone* packed) noexcept;
 
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
+// Compact streams, one vertex at a time (u8 or u16 joints; compact_streams.cpp).
+void skin_range_compact_scalar(const CompactJob& job, std::size_t begin, std::size_t end) noexcept;
 // Any method (job.method) with up to 8 influences (SkinInput::joints2), one vertex at a time
 // (skinning8.cpp).
 void skin_range8(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
@@ -101,6 +129,14 @@ void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t
                        std::size_t end) noexcept;
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                           std::size_t end) noexcept;
+// Compact streams with u8 joints over runs (the same walk and kernels); short runs decoded in
+// batches into the per-vertex AVX2 kernel (skin_range_compact_avx2_batches, compact_streams.cpp).
+void skin_range_avx512_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
+                               std::size_t end) noexcept;
+void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
+                             std::size_t end) noexcept;
+void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* packed,
+                                     std::size_t begin, std::size_t end) noexcept;
 // DQS or CoR over runs (pack_method's layout), short runs per vertex.
 void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                               std::size_t end) noexcept;

@@ -20,12 +20,17 @@
 //       // bit i: keys[v + 1 + i] == keys[v + i], for keys below total
 //   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
 //       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
+// The streams may be RunStreams (keys uint64_t: 4 x u16 joints) or CompactRunStreams (keys
+// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either, and the LBS kernels
+// are templated over both (their stream I/O: FloatIo / CompactIo). per_vertex is the walk's
+// callable: skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "skin/skinning_kernels.h"
 
@@ -58,18 +63,50 @@ RunStreams run_streams(const SkinJob& job) noexcept {
                     job.centers != nullptr ? &job.centers->x : nullptr};
 }
 
-inline uint64_t key_at(const uint64_t* keys, std::size_t v) noexcept {
-  uint64_t k;
+// Compact streams (skin/compact_streams.h, skin_lbs_compact): u8 joints read as one 32-bit key
+// per vertex, weights 3 per vertex, normals octahedral (one u32) in and out. The same walk and
+// the same kernels (each kernel's stream I/O templated) skin them.
+struct CompactRunStreams {
+  const float* positions;
+  const uint32_t* normals;  // null: positions only
+  const uint32_t* joints;
+  const float* weights;
+  float* out_positions;
+  uint32_t* out_normals;
+};
+
+template <bool kNormals>
+CompactRunStreams compact_run_streams(const CompactJob& job) noexcept {
+  const CompactSkinInput& in = *job.in;
+  return CompactRunStreams{&in.positions.data()->x,
+                           kNormals ? in.normals.data() : nullptr,
+                           reinterpret_cast<const uint32_t*>(in.joints8.data()),
+                           &in.weights.data()->x,
+                           &job.out_positions->x,
+                           kNormals ? job.out_normals : nullptr};
+}
+
+template <class Key>
+inline Key key_at(const Key* keys, std::size_t v) noexcept {
+  Key k;
   std::memcpy(&k, keys + v, sizeof k);
   return k;
 }
+
+// Joint i of a key: 4 x u16 (RunStreams) or 4 x u8 (CompactRunStreams).
+inline std::size_t key_joint(uint64_t k, int i) noexcept { return (k >> (16 * i)) & 0xffffu; }
+inline std::size_t key_joint(uint32_t k, int i) noexcept { return (k >> (8 * i)) & 0xffu; }
+
+// The key type of a stream set.
+template <class Streams>
+using KeyOf = std::remove_const_t<std::remove_pointer_t<decltype(Streams::joints)>>;
 
 // The blocks of one run: from v (a run's first vertex, or a range's), kLanes vertices at a time
 // while the key stays k, up to `end`; returns the vertex after them. Each kernel's run() is
 // this, compiled for its instruction set with everything inlined into it (flatten), so the
 // loop is one stream of instructions rather than two calls per block.
-template <class Kernel, bool kNormals>
-inline std::size_t run_blocks(const RunStreams& s, const float* const b[4], uint64_t k,
+template <class Kernel, bool kNormals, class Streams>
+inline std::size_t run_blocks(const Streams& s, const float* const b[4], KeyOf<Streams> k,
                               std::size_t v, std::size_t end) noexcept {
   for (;;) {
     const std::size_t window = std::min(Kernel::kLanes, end - v);
@@ -103,25 +140,24 @@ inline std::size_t next_long_run_of(Same same_from, std::size_t v, std::size_t l
   return limit;
 }
 
-template <class Kernel>
-std::size_t next_long_run(const uint64_t* keys, std::size_t v, std::size_t limit,
+template <class Kernel, class Key>
+std::size_t next_long_run(const Key* keys, std::size_t v, std::size_t limit,
                           std::size_t total) noexcept {
   return next_long_run_of<kSkinMinRun>(
       [&](std::size_t at) { return Kernel::same_as_previous(keys, at, total); }, v, limit);
 }
 
-template <class Kernel, bool kNormals>
-void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
-               std::size_t end) noexcept {
-  const SkinInput& in = *job.in;
-  const std::size_t total = in.joints.size();
-  const RunStreams s = run_streams<kNormals>(job);
+// The walk over [begin, end) of `total` vertices: runs to Kernel::run, the vertices of short
+// runs to per_vertex(first, end).
+template <class Kernel, bool kNormals, class Streams, class PerVertex>
+void walk_runs(const Streams& s, std::size_t total, const PackedBone* packed, std::size_t begin,
+               std::size_t end, PerVertex&& per_vertex) noexcept {
+  using Key = KeyOf<Streams>;
   // Skins the run of key k from v (a run's first vertex, or `begin`) until it ends or the
   // range does; returns the vertex after it.
-  auto skin_run = [&](std::size_t v, uint64_t k) {
-    std::size_t j[4];
-    for (int i = 0; i < 4; ++i) j[i] = (k >> (16 * i)) & 0xffffu;
-    const float* const b[4] = {packed[j[0]].f, packed[j[1]].f, packed[j[2]].f, packed[j[3]].f};
+  auto skin_run = [&](std::size_t v, Key k) {
+    const float* const b[4] = {packed[key_joint(k, 0)].f, packed[key_joint(k, 1)].f,
+                               packed[key_joint(k, 2)].f, packed[key_joint(k, 3)].f};
     return Kernel::template run<kNormals>(s, b, k, v, end);
   };
   // The run holding `begin` may have started in another range: its part before `begin` counts
@@ -129,7 +165,7 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
   std::size_t v = begin;
   std::size_t aos = begin;  // first vertex not yet skinned (all of [aos, v) is in short runs)
   {
-    const uint64_t k = key_at(s.joints, begin);
+    const Key k = key_at(s.joints, begin);
     std::size_t before = 0;
     while (before < kSkinMinRun && before < begin && key_at(s.joints, begin - before - 1) == k)
       ++before;
@@ -144,10 +180,29 @@ void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
   while (v < end) {
     v = next_long_run<Kernel>(s.joints, v, end, total);
     if (v == end) break;
-    if (aos < v) Kernel::per_vertex(job, packed, aos, v);
+    if (aos < v) per_vertex(aos, v);
     aos = v = skin_run(v, key_at(s.joints, v));
   }
-  if (aos < end) Kernel::per_vertex(job, packed, aos, end);
+  if (aos < end) per_vertex(aos, end);
+}
+
+template <class Kernel, bool kNormals>
+void skin_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
+               std::size_t end) noexcept {
+  walk_runs<Kernel, kNormals>(
+      run_streams<kNormals>(job), job.in->joints.size(), packed, begin, end,
+      [&](std::size_t from, std::size_t to) { Kernel::per_vertex(job, packed, from, to); });
+}
+
+// The same over compact streams (u8 joints); short runs through
+// skin_range_compact_avx2_batches.
+template <class Kernel, bool kNormals>
+void skin_runs_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
+                       std::size_t end) noexcept {
+  walk_runs<Kernel, kNormals>(compact_run_streams<kNormals>(job), job.in->joints8.size(), packed,
+                              begin, end, [&](std::size_t from, std::size_t to) {
+                                skin_range_compact_avx2_batches(job, packed, from, to);
+                              });
 }
 
 // ---- 8 influences (SkinInput::joints2) ---------------------------------------------------

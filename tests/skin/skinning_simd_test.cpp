@@ -14,6 +14,7 @@
 
 #include "anim/pose.h"
 #include "anim/worker_pool.h"
+#include "random_bones.h"
 #include "skin/skinning.h"
 
 namespace sv {
@@ -38,17 +39,8 @@ struct Data {
 Data random_data(std::size_t vertices, int bones, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::uniform_real_distribution<float> s(0.5f, 2.0f);
   Data d;
-  for (int b = 0; b < bones; ++b) {
-    Transform t;
-    t.translation = 5.0f * glm::vec3(u(rng), u(rng), u(rng));
-    t.rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng) + 0.1f));
-    t.scale = glm::vec3(s(rng), s(rng), s(rng));
-    d.palette.push_back(to_matrix(t));
-  }
-  d.normal_palette.resize(d.palette.size());
-  EXPECT_TRUE(build_normal_palette(d.palette, d.normal_palette));
+  EXPECT_TRUE(test::random_bones(rng, bones, d.palette, d.normal_palette));
   for (std::size_t v = 0; v < vertices; ++v) {
     d.positions.push_back(10.0f * glm::vec3(u(rng), u(rng), u(rng)));
     d.normals.push_back(glm::normalize(glm::vec3(u(rng), u(rng), u(rng) + 2.0f)));
