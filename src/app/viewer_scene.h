@@ -155,8 +155,9 @@ struct Scene {
 
   double duration() const noexcept;  // of the player's clip; 0 for the rest pose
   // The model-space bounds of `clip` (an index, kRestPose or kBindPose) over its whole
-  // duration, computed once per clip and kept (skin/clip_bounds.h: poses and skins the whole
-  // clip, bounded by kBoundsWork). A job, not a pause: for a clip, the first call starts it on a
+  // duration, computed once per clip and kept (skin/clip_bounds.h: a bound from the bones' boxes
+  // posed over the whole clip, or the clip skinned where it has morph targets; bounded by
+  // kBoundsWork). A job, not a pause: for a clip, the first call starts it on a
   // thread of its own (single-threaded, cancellable: a call for another clip cancels it) and
   // returns null while it runs (bounds_pending() true); the rest and bind pose are one pose each
   // and are computed in the call (never null). The window frames the rest pose until the clip's

@@ -74,6 +74,16 @@ bool write_png(const std::string& path, int width, int height, const std::vector
              std::to_string(height);
     return false;
   }
+  // stb's defaults try all five row filters on every row and search deflate's matches 16 deep:
+  // 120 ms of CPU for a 1280x720 picture of the viewer, a tenth of a first open's (BENCHMARKS.md
+  // round 20b). The "up" filter alone and matches searched 10 deep take half that, for a file 3-5%
+  // larger. Set once, before any picture (stb reads the globals in each call).
+  static const bool tuned = [] {
+    stbi_write_png_compression_level = 5;
+    stbi_write_force_png_filter = 2;
+    return true;
+  }();
+  (void)tuned;
   if (stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
     *error = "cannot write " + path;
     return false;

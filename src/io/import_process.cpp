@@ -174,26 +174,6 @@ std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std:
 
 }  // namespace
 
-std::vector<std::string> worker_environment(const char* const* parent) {
-  constexpr std::string_view kName = "GLIBC_TUNABLES=";
-  constexpr std::string_view kHugePages = "glibc.malloc.hugetlb=1";
-  std::vector<std::string> env;
-  bool tunables = false;
-  for (const char* const* e = parent; e != nullptr && *e != nullptr; ++e) {
-    std::string entry = *e;
-    if (entry.starts_with(kName)) {
-      tunables = true;
-      if (entry.find("glibc.malloc.hugetlb") == std::string::npos) {
-        if (entry.size() > kName.size()) entry += ':';
-        entry += kHugePages;
-      }
-    }
-    env.push_back(std::move(entry));
-  }
-  if (!tunables) env.push_back(std::string(kName) + std::string(kHugePages));
-  return env;
-}
-
 std::vector<std::string> worker_places(const std::string& self) {
   const std::filesystem::path dir = std::filesystem::path(self).parent_path();
   std::vector<std::string> places{(dir / "skinview-import").string()};
@@ -331,11 +311,11 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
   posix_spawnattr_setsigdefault(&attr, &all);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  std::vector<std::string> env = worker_environment(environ);
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), envp.data());
+  // The parent's environment as it is. Not glibc's huge pages for malloc
+  // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, rounds 17 and 20b of BENCHMARKS.md): a fresh process
+  // gets free huge pages the host has taken back after a few idle seconds, whose first touch costs
+  // several times what 4-KiB pages cost; only back-to-back imports reuse warm ones.
+  const int rc = ::posix_spawn(&pid, worker.c_str(), &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   ::close(output_write);

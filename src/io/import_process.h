@@ -48,14 +48,6 @@ std::string worker_path();
 // beside it, then the installed layout's libexec folder.
 std::vector<std::string> worker_places(const std::string& self);
 
-// The worker's environment: `parent` (NAME=VALUE entries) with glibc's malloc told to back its
-// large blocks with transparent huge pages (GLIBC_TUNABLES glibc.malloc.hugetlb=1, added to a
-// GLIBC_TUNABLES already there unless it names hugetlb itself). The worker fills hundreds of MB for
-// a big file, and on virtual machines where the first touch of a 4-KiB page costs ~12 us that was
-// most of its time: first_open/tube_1M 3.15 s -> 0.74 s here (BENCHMARKS.md round 16b). A glibc
-// without the tunable ignores it.
-std::vector<std::string> worker_environment(const char* const* parent);
-
 class ImportProcess {
  public:
   ImportProcess() = default;

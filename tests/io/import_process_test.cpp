@@ -43,27 +43,6 @@ TEST(ImportProcess, TheWorkerIsFound) {
   EXPECT_EQ(&ext, &supported_extensions());  // asked once, kept
 }
 
-// The worker's environment is the parent's with glibc's huge-page tunable added: alone, after
-// tunables already set, and not twice or against a value the user chose.
-TEST(ImportProcess, TheWorkerGetsTheParentsEnvironmentWithHugePagesForMalloc) {
-  const char* none[] = {"HOME=/root", "LANG=C", nullptr};
-  EXPECT_EQ(
-      worker_environment(none),
-      (std::vector<std::string>{"HOME=/root", "LANG=C", "GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}));
-  const char* other[] = {"GLIBC_TUNABLES=glibc.malloc.arena_max=2", "PATH=/bin", nullptr};
-  EXPECT_EQ(worker_environment(other),
-            (std::vector<std::string>{
-                "GLIBC_TUNABLES=glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", "PATH=/bin"}));
-  const char* empty[] = {"GLIBC_TUNABLES=", nullptr};
-  EXPECT_EQ(worker_environment(empty),
-            (std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}));
-  const char* chosen[] = {"GLIBC_TUNABLES=glibc.malloc.hugetlb=0", nullptr};
-  EXPECT_EQ(worker_environment(chosen),
-            (std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=0"}));
-  EXPECT_EQ(worker_environment(nullptr),
-            (std::vector<std::string>{"GLIBC_TUNABLES=glibc.malloc.hugetlb=1"}));
-}
-
 TEST(ImportProcess, AnImportRunsInAChildAndLeavesNone) {
   const ImportResult r = import_model(kModel, options(60));
   ASSERT_TRUE(r.ok()) << r.error;

@@ -4,8 +4,12 @@
 #include "skin/clip_bounds.h"
 
 #include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "anim/model.h"
+#include "gfx/synthetic_models.h"
+#include "skin/skinned_pose.h"
 #include "test_util.h"
 
 namespace sv {
@@ -62,7 +66,8 @@ TEST(ClipBounds, SampleCountFollowsTheClipAndTheWorkBudget) {
 
 // A clip of 8.5e7 s (a mutated 3DS file): the 30 Hz grid would be 2.5e9 times, built whole
 // before thinning (20 GB); now the cap's worth of evenly spread times and the keys, thinned to
-// the cap, so the spike is found to within one step's motion. A cancel before the first pose gives no bounds.
+// the cap, so the spike is found to within one step's motion. A cancel before the first pose gives
+// no bounds.
 TEST(ClipBounds, AVeryLongClipIsSampledAtTheCap) {
   const double duration = 8.5e7;
   JointChannel ch;
@@ -86,6 +91,93 @@ TEST(ClipBounds, AVeryLongClipIsSampledAtTheCap) {
   EXPECT_GT(b.max.y, 4.9f);
   std::atomic<bool> cancel{true};
   EXPECT_FALSE(clip_bounds(m, 0, PoseMode::Clip, nullptr, &cancel).valid());
+}
+
+// A clip's box is its bones' boxes posed: a rod of two vertices at x = 1 and 2 on one joint that
+// turns 90 degrees about z over the clip sweeps the quarter disc's box [0, 2] x [0, 2] x [0, 0],
+// which is also the box of the rod's corners at 0 and 90 degrees, exactly.
+TEST(ClipBounds, AClipIsBoundedByItsBonesBoxesPosed) {
+  JointChannel ch;
+  ch.rotation.times = {0.0f, 1.0f};
+  ch.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(1.5707963f, glm::vec3(0, 0, 1))};
+  Model m = test::one_joint_model(std::move(ch), "turn");
+  Mesh rod;
+  rod.name = "rod";
+  rod.node = 0;
+  rod.skinned = true;
+  rod.positions = {glm::vec3(1, 0, 0), glm::vec3(2, 0, 0)};
+  rod.normals = {glm::vec3(0, 1, 0), glm::vec3(0, 1, 0)};
+  rod.joints = {glm::u16vec4(0), glm::u16vec4(0)};
+  rod.weights = {glm::vec4(1, 0, 0, 0), glm::vec4(1, 0, 0, 0)};
+  rod.vertex_flags = {0, 0};
+  rod.skin_joints = {0};
+  rod.inverse_bind = {glm::mat4(1.0f)};
+  m.meshes.push_back(std::move(rod));
+  const Bounds b = clip_bounds(m, 0, PoseMode::Clip);
+  ASSERT_TRUE(b.valid());
+  EXPECT_NEAR(b.min.x, 0.0f, 1e-6f);
+  EXPECT_NEAR(b.max.x, 2.0f, 1e-6f);
+  EXPECT_NEAR(b.min.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(b.max.y, 2.0f, 1e-6f);
+  EXPECT_NEAR(b.min.z, 0.0f, 1e-6f);
+  EXPECT_NEAR(b.max.z, 0.0f, 1e-6f);
+}
+
+// The box is taken in each bone's own space: a joint resting at y = 1 (inverse bind: down by 1)
+// with a vertex 2 above it, moved up by 3 over the clip, puts the vertex at y = 3 and 6 at the
+// clip's ends and nowhere else; a rotation of 90 degrees about z then swings it to x = -2.
+TEST(ClipBounds, ABonesBoxTurnsAboutItsJoint) {
+  JointChannel ch;
+  ch.translation.times = {0.0f, 1.0f};
+  ch.translation.values = {glm::vec3(0, 1, 0), glm::vec3(0, 4, 0)};
+  ch.rotation.times = {0.0f, 1.0f};
+  ch.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(1.5707963f, glm::vec3(0, 0, 1))};
+  Model m = test::one_joint_model(std::move(ch), "lift");
+  m.skeleton.rest[0].translation = glm::vec3(0, 1, 0);
+  Mesh dot;
+  dot.name = "dot";
+  dot.node = 0;
+  dot.skinned = true;
+  dot.positions = {glm::vec3(0, 3, 0)};
+  dot.normals = {glm::vec3(0, 1, 0)};
+  dot.joints = {glm::u16vec4(0)};
+  dot.weights = {glm::vec4(1, 0, 0, 0)};
+  dot.vertex_flags = {0};
+  dot.skin_joints = {0};
+  dot.inverse_bind = {glm::translate(glm::mat4(1.0f), glm::vec3(0, -1, 0))};
+  m.meshes.push_back(std::move(dot));
+  const Bounds b = clip_bounds(m, 0, PoseMode::Clip);
+  ASSERT_TRUE(b.valid());
+  EXPECT_NEAR(b.min.x, -2.0f, 1e-5f);  // at the end: joint (0, 4, 0), the vertex 2 along -x
+  EXPECT_NEAR(b.max.x, 0.0f, 1e-5f);
+  EXPECT_NEAR(b.min.y, 3.0f, 1e-5f);  // at the start: where it is stored
+  EXPECT_LE(b.max.y, 4.0f + 2.0f + 1e-5f);
+  EXPECT_GT(b.max.y, 4.0f);
+}
+
+// Every vertex of a bending chain (two joints a vertex) skinned by linear blending at the times the
+// bounds sample (1/30 s apart over its 1-s clip, its keys among them) lies in the box; the box is a
+// bound, not far from the exact one (within a fifth of its size here).
+TEST(ClipBounds, EverySkinnedVertexLiesInTheClipsBox) {
+  const Model m = test::make_chain_model(6);
+  const Bounds b = clip_bounds(m, 0, PoseMode::Clip);
+  ASSERT_TRUE(b.valid());
+  const float eps = 1e-5f * b.diagonal();
+  Bounds exact;
+  SkinnedPose pose(m);
+  pose.pose.set_clip(m, 0);
+  for (int i = 0; i <= 30; ++i) {
+    ASSERT_TRUE(pose.evaluate(m, PoseMode::Clip, i / 30.0));
+    ASSERT_TRUE(pose.skin_cpu(m));
+    for (const glm::vec3& p : pose.skinned_positions(0)) {
+      exact.add(p);
+      for (int a = 0; a < 3; ++a) {
+        EXPECT_GE(p[a], b.min[a] - eps) << "t " << i / 30.0;
+        EXPECT_LE(p[a], b.max[a] + eps) << "t " << i / 30.0;
+      }
+    }
+  }
+  EXPECT_LT(b.diagonal(), 1.2f * exact.diagonal());
 }
 
 }  // namespace
