@@ -136,16 +136,16 @@ struct Mesh {
 class MeshScan {
  public:
   void positions(std::span<const glm::vec3> v) noexcept {
-    floats(kPositions, reinterpret_cast<const float*>(v.data()), 3, v.size());
+    finite(kPositions, reinterpret_cast<const float*>(v.data()), 3, v.size());
   }
   void normals(std::span<const glm::vec3> v) noexcept {
-    floats(kNormals, reinterpret_cast<const float*>(v.data()), 3, v.size());
+    finite(kNormals, reinterpret_cast<const float*>(v.data()), 3, v.size());
   }
   void uvs(std::span<const glm::vec2> v) noexcept {
-    floats(kUvs, reinterpret_cast<const float*>(v.data()), 2, v.size());
+    finite(kUvs, reinterpret_cast<const float*>(v.data()), 2, v.size());
   }
   void source_weight_sums(std::span<const float> v) noexcept {
-    floats(kSourceWeightSums, v.data(), 1, v.size());
+    finite(kSourceWeightSums, v.data(), 1, v.size());
   }
   void cut_weights(std::span<const float> v) noexcept {
     floats(kCutWeights, v.data(), 1, v.size());
@@ -198,7 +198,10 @@ class MeshScan {
   }
 
  private:
-  // `elements` elements of `per` floats each, or of integers (`values` in all).
+  // `elements` elements of `per` floats each, or of integers (`values` in all). finite() takes
+  // only the exponents (for streams checked for finiteness alone), floats() their bits' maximum
+  // too.
+  void finite(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept;
   void floats(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept;
   void largest(Stream s, const uint16_t* v, std::size_t values, std::size_t elements) noexcept;
   void largest(Stream s, const uint32_t* v, std::size_t values, std::size_t elements) noexcept;
