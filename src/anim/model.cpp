@@ -289,49 +289,105 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
 
 }  // namespace
 
+namespace {
+
 // The scans run over every block a reader copies (a 1M-vertex mesh: ~20M numbers), in the L1
-// cache: compute, not memory, so they are compiled for AVX2 too where the CPU has it (SSE2 has
-// no unsigned 32-bit maximum).
-#define SV_SCAN_CLONES __attribute__((target_clones("avx2", "default")))
+// cache: compute, not memory, so they are built for AVX2 too and take it where the CPU has it
+// (SSE2 has no unsigned 32-bit maximum).
+enum class ScanKind { kExponents, kFloats, kLargest16, kLargest32, kWeightSums };
+struct BlockScan {
+  uint32_t exponents = 0, max_bits = 0, sum_bits = 0;
+};
 
-SV_SCAN_CLONES void MeshScan::finite(Stream s, const float* f, std::size_t per,
-                                     std::size_t elements) noexcept {
-  uint32_t exponents = 0;
-  for (std::size_t i = 0; i < per * elements; ++i)
-    exponents |= (bits_of(f[i]) & 0x7f800000u) + 0x00800000u;
-  r_[s].exponents |= exponents;
-  r_[s].count += elements;
+// `values` numbers at `p` (kWeightSums: floats, 4 per vertex, `minus` taken from each sum).
+[[gnu::always_inline]] inline BlockScan scan_kernel(ScanKind kind, const void* p,
+                                                    std::size_t values, float minus) noexcept {
+  BlockScan r;
+  switch (kind) {
+    case ScanKind::kExponents: {
+      const auto* f = static_cast<const float*>(p);
+      for (std::size_t i = 0; i < values; ++i)
+        r.exponents |= (bits_of(f[i]) & 0x7f800000u) + 0x00800000u;
+      break;
+    }
+    case ScanKind::kWeightSums: {
+      const auto* w = static_cast<const float*>(p);
+      for (std::size_t v = 0; v < values / 4; ++v) {
+        const float* x = w + 4 * v;
+        r.sum_bits = std::max(r.sum_bits, bits_of(std::abs(x[0] + x[1] + x[2] + x[3] - minus)));
+      }
+      [[fallthrough]];
+    }
+    case ScanKind::kFloats: {
+      const auto* f = static_cast<const float*>(p);
+      for (std::size_t i = 0; i < values; ++i) {
+        const uint32_t bits = bits_of(f[i]);
+        r.exponents |= (bits & 0x7f800000u) + 0x00800000u;
+        r.max_bits = std::max(r.max_bits, bits);
+      }
+      break;
+    }
+    case ScanKind::kLargest16: {
+      const auto* u = static_cast<const uint16_t*>(p);
+      uint16_t largest = 0;
+      for (std::size_t i = 0; i < values; ++i) largest = std::max(largest, u[i]);
+      r.max_bits = largest;
+      break;
+    }
+    case ScanKind::kLargest32: {
+      const auto* u = static_cast<const uint32_t*>(p);
+      for (std::size_t i = 0; i < values; ++i) r.max_bits = std::max(r.max_bits, u[i]);
+      break;
+    }
+  }
+  return r;
 }
 
-SV_SCAN_CLONES void MeshScan::floats(Stream s, const float* f, std::size_t per,
-                                     std::size_t elements) noexcept {
-  const FloatScan b = scan_floats(f, 0, per * elements);
-  r_[s].exponents |= b.exponents;
-  r_[s].max_bits = std::max(r_[s].max_bits, b.max_bits);
-  r_[s].count += elements;
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) BlockScan scan_avx2(ScanKind kind, const void* p,
+                                                    std::size_t values, float minus) noexcept {
+  return scan_kernel(kind, p, values, minus);
+}
+#endif
+
+BlockScan scan_block(ScanKind kind, const void* p, std::size_t values,
+                     float minus = 0.0f) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return scan_avx2(kind, p, values, minus);
+#endif
+  return scan_kernel(kind, p, values, minus);
 }
 
-SV_SCAN_CLONES void MeshScan::largest(Stream s, const uint16_t* v, std::size_t values,
-                                      std::size_t elements) noexcept {
-  uint16_t largest = 0;
-  for (std::size_t i = 0; i < values; ++i) largest = std::max(largest, v[i]);
-  r_[s].max_bits = std::max<uint32_t>(r_[s].max_bits, largest);
-  r_[s].count += elements;
+void merge(MeshScan::Reduction& r, const BlockScan& b, std::size_t elements) noexcept {
+  r.exponents |= b.exponents;
+  r.max_bits = std::max(r.max_bits, b.max_bits);
+  r.sum_bits = std::max(r.sum_bits, b.sum_bits);
+  r.count += elements;
 }
 
-SV_SCAN_CLONES void MeshScan::largest(Stream s, const uint32_t* v, std::size_t values,
-                                      std::size_t elements) noexcept {
-  uint32_t largest = 0;
-  for (std::size_t i = 0; i < values; ++i) largest = std::max(largest, v[i]);
-  r_[s].max_bits = std::max(r_[s].max_bits, largest);
-  r_[s].count += elements;
+}  // namespace
+
+void MeshScan::finite(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kExponents, f, per * elements), elements);
 }
 
-SV_SCAN_CLONES void MeshScan::weight_sums(Stream s, std::span<const glm::vec4> v,
-                                          float minus) noexcept {
-  const float* w = reinterpret_cast<const float*>(v.data());
-  r_[s].sum_bits = std::max(r_[s].sum_bits, largest_sum_bits(w, 0, v.size(), minus));
-  floats(s, w, 4, v.size());
+void MeshScan::floats(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kFloats, f, per * elements), elements);
+}
+
+void MeshScan::largest(Stream s, const uint16_t* v, std::size_t values,
+                       std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kLargest16, v, values), elements);
+}
+
+void MeshScan::largest(Stream s, const uint32_t* v, std::size_t values,
+                       std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kLargest32, v, values), elements);
+}
+
+void MeshScan::weight_sums(Stream s, std::span<const glm::vec4> v, float minus) noexcept {
+  merge(r_[s], scan_block(ScanKind::kWeightSums, v.data(), 4 * v.size(), minus), v.size());
 }
 
 std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
