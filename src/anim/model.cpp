@@ -96,14 +96,36 @@ uint16_t largest_joint(const std::vector<glm::u16vec4>& joints, std::size_t b, s
   return largest;
 }
 
+// A stream's reductions from `scan` (see MeshScan) when they cover its `n` elements, else nullptr.
+const MeshScan::Reduction* covering(const MeshScan* scan, MeshScan::Stream s, std::size_t n) {
+  return scan != nullptr ? scan->covering(s, n) : nullptr;
+}
+// Whether a scan proves every float of its stream finite, or every integer below `n`.
+bool proven_finite(const MeshScan::Reduction* r) {
+  return r != nullptr && (r->exponents >> 31) == 0;
+}
+bool proven_below(const MeshScan::Reduction* r, std::size_t n) {
+  return r != nullptr && r->max_bits < n;
+}
+FloatScan float_scan(const MeshScan::Reduction& r) { return {r.exponents, r.max_bits}; }
+
 // The second set of influences (model.h): all three streams empty, or one per vertex each.
-std::string check_influences8(const Mesh& mesh) {
+std::string check_influences8(const Mesh& mesh, const MeshScan* scan) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.joints2.empty() && mesh.weights2.empty() && mesh.cut_weights.empty()) return {};
   if (mesh.joints2.size() != n || mesh.weights2.size() != n || mesh.cut_weights.size() != n)
     return "influence 5-8 streams differ in length (joints " + std::to_string(mesh.joints2.size()) +
            ", weights " + std::to_string(mesh.weights2.size()) + ", cut weights " +
            std::to_string(mesh.cut_weights.size()) + ", vertices " + std::to_string(n) + ")";
+  // What the blocks below test, over the whole streams at once, when the reader scanned them.
+  const MeshScan::Reduction* j = covering(scan, MeshScan::kJoints2, n);
+  const MeshScan::Reduction* w = covering(scan, MeshScan::kWeights2, n);
+  const MeshScan::Reduction* c = covering(scan, MeshScan::kCutWeights, n);
+  if (j != nullptr && w != nullptr && c != nullptr && mesh.max_joint >= 0 &&
+      j->max_bits <= static_cast<uint32_t>(mesh.max_joint) &&
+      !float_scan(*w).may_be_bad(std::numeric_limits<float>::max()) &&
+      w->sum_bits <= bits_of(1.0f) && !float_scan(*c).may_be_bad(1.0f))
+    return {};
   for (std::size_t b = 0; b < n; b += kBlock) {
     const std::size_t e = std::min(n, b + kBlock);
     const float* w = &mesh.weights2[0].x;
@@ -129,7 +151,8 @@ std::string check_influences8(const Mesh& mesh) {
   return {};
 }
 
-std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t material_count) {
+std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t material_count,
+                       const MeshScan* scan) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.normals.size() != n || mesh.joints.size() != n || mesh.weights.size() != n ||
       mesh.vertex_flags.size() != n || (!mesh.uvs.empty() && mesh.uvs.size() != n) ||
@@ -158,7 +181,14 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
       (mesh.max_joint < 0 || static_cast<std::size_t>(mesh.max_joint) >= mesh.skin_joints.size()))
     return "max_joint " + std::to_string(mesh.max_joint) + " is out of range of " +
            std::to_string(mesh.skin_joints.size()) + " skin bones";
-  for (std::size_t b = 0; b < n; b += kBlock) {
+  // What the blocks below test, over the whole streams at once, when the reader scanned them.
+  const MeshScan::Reduction* j = covering(scan, MeshScan::kJoints, n);
+  const MeshScan::Reduction* w = covering(scan, MeshScan::kWeights, n);
+  const bool weights_proven = j != nullptr && w != nullptr && n > 0 &&
+                              j->max_bits <= static_cast<uint32_t>(mesh.max_joint) &&
+                              !float_scan(*w).may_be_bad(std::numeric_limits<float>::max()) &&
+                              w->sum_bits <= bits_of(1e-3f);
+  for (std::size_t b = 0; b < n && !weights_proven; b += kBlock) {
     const std::size_t e = std::min(n, b + kBlock);
     const float* w = &mesh.weights[0].x;
     if (largest_joint(mesh.joints, b, e) <= mesh.max_joint &&
@@ -180,28 +210,45 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
                "not sum to 1";
     }
   }
-  if (std::string e = check_influences8(mesh); !e.empty()) return e;
+  if (std::string e = check_influences8(mesh, scan); !e.empty()) return e;
   if (mesh.indices.size() % 3 != 0)
     return std::to_string(mesh.indices.size()) + " indices is not a whole number of triangles";
-  if (std::size_t i = first_index_past(mesh.indices, n); i < mesh.indices.size())
+  if (std::size_t i = proven_below(covering(scan, MeshScan::kIndices, mesh.indices.size()), n)
+                          ? mesh.indices.size()
+                          : first_index_past(mesh.indices, n);
+      i < mesh.indices.size())
     return "index " + std::to_string(i) + " is " + std::to_string(mesh.indices[i]) + ", past " +
            std::to_string(n) + " vertices";
   if (mesh.line_indices.size() % 2 != 0)
     return std::to_string(mesh.line_indices.size()) +
            " line indices is not a whole number of lines";
-  if (std::size_t i = first_index_past(mesh.line_indices, n); i < mesh.line_indices.size())
+  if (std::size_t i =
+          proven_below(covering(scan, MeshScan::kLineIndices, mesh.line_indices.size()), n)
+              ? mesh.line_indices.size()
+              : first_index_past(mesh.line_indices, n);
+      i < mesh.line_indices.size())
     return "line index " + std::to_string(i) + " is " + std::to_string(mesh.line_indices[i]) +
            ", past " + std::to_string(n) + " vertices";
-  if (std::size_t i = first_index_past(mesh.point_indices, n); i < mesh.point_indices.size())
+  if (std::size_t i =
+          proven_below(covering(scan, MeshScan::kPointIndices, mesh.point_indices.size()), n)
+              ? mesh.point_indices.size()
+              : first_index_past(mesh.point_indices, n);
+      i < mesh.point_indices.size())
     return "point index " + std::to_string(i) + " is " + std::to_string(mesh.point_indices[i]) +
            ", past " + std::to_string(n) + " vertices";
-  if (std::size_t i = first_non_finite(mesh.positions); i < n)
+  // The first element that is not finite, or the stream's size (none, or the scan proves it).
+  auto first_bad = [&](const auto& values, MeshScan::Stream s) {
+    return proven_finite(covering(scan, s, values.size())) ? values.size()
+                                                           : first_non_finite(values);
+  };
+  if (std::size_t i = first_bad(mesh.positions, MeshScan::kPositions); i < n)
     return "position " + std::to_string(i) + " is not finite";
-  if (std::size_t i = first_non_finite(mesh.normals); i < n)
+  if (std::size_t i = first_bad(mesh.normals, MeshScan::kNormals); i < n)
     return "normal " + std::to_string(i) + " is not finite";
-  if (std::size_t i = first_non_finite(mesh.source_weight_sums); i < mesh.source_weight_sums.size())
+  if (std::size_t i = first_bad(mesh.source_weight_sums, MeshScan::kSourceWeightSums);
+      i < mesh.source_weight_sums.size())
     return "source weight sum " + std::to_string(i) + " is not finite";
-  if (std::size_t i = first_non_finite(mesh.uvs); i < mesh.uvs.size())
+  if (std::size_t i = first_bad(mesh.uvs, MeshScan::kUvs); i < mesh.uvs.size())
     return "uv " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_non_finite(mesh.inverse_bind); i < mesh.inverse_bind.size())
     return "inverse bind matrix " + std::to_string(i) + " is not finite";
@@ -241,6 +288,107 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
 }
 
 }  // namespace
+
+namespace {
+
+// The scans run over every block a reader copies (a 1M-vertex mesh: ~20M numbers), in the L1
+// cache: compute, not memory, so they are built for AVX2 too and take it where the CPU has it
+// (SSE2 has no unsigned 32-bit maximum).
+enum class ScanKind { kExponents, kFloats, kLargest16, kLargest32, kWeightSums };
+struct BlockScan {
+  uint32_t exponents = 0, max_bits = 0, sum_bits = 0;
+};
+
+// `values` numbers at `p` (kWeightSums: floats, 4 per vertex, `minus` taken from each sum).
+[[gnu::always_inline]] inline BlockScan scan_kernel(ScanKind kind, const void* p,
+                                                    std::size_t values, float minus) noexcept {
+  BlockScan r;
+  switch (kind) {
+    case ScanKind::kExponents: {
+      const auto* f = static_cast<const float*>(p);
+      for (std::size_t i = 0; i < values; ++i)
+        r.exponents |= (bits_of(f[i]) & 0x7f800000u) + 0x00800000u;
+      break;
+    }
+    case ScanKind::kWeightSums: {
+      const auto* w = static_cast<const float*>(p);
+      for (std::size_t v = 0; v < values / 4; ++v) {
+        const float* x = w + 4 * v;
+        r.sum_bits = std::max(r.sum_bits, bits_of(std::abs(x[0] + x[1] + x[2] + x[3] - minus)));
+      }
+      [[fallthrough]];
+    }
+    case ScanKind::kFloats: {
+      const auto* f = static_cast<const float*>(p);
+      for (std::size_t i = 0; i < values; ++i) {
+        const uint32_t bits = bits_of(f[i]);
+        r.exponents |= (bits & 0x7f800000u) + 0x00800000u;
+        r.max_bits = std::max(r.max_bits, bits);
+      }
+      break;
+    }
+    case ScanKind::kLargest16: {
+      const auto* u = static_cast<const uint16_t*>(p);
+      uint16_t largest = 0;
+      for (std::size_t i = 0; i < values; ++i) largest = std::max(largest, u[i]);
+      r.max_bits = largest;
+      break;
+    }
+    case ScanKind::kLargest32: {
+      const auto* u = static_cast<const uint32_t*>(p);
+      for (std::size_t i = 0; i < values; ++i) r.max_bits = std::max(r.max_bits, u[i]);
+      break;
+    }
+  }
+  return r;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) BlockScan scan_avx2(ScanKind kind, const void* p,
+                                                    std::size_t values, float minus) noexcept {
+  return scan_kernel(kind, p, values, minus);
+}
+#endif
+
+BlockScan scan_block(ScanKind kind, const void* p, std::size_t values,
+                     float minus = 0.0f) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2) return scan_avx2(kind, p, values, minus);
+#endif
+  return scan_kernel(kind, p, values, minus);
+}
+
+void merge(MeshScan::Reduction& r, const BlockScan& b, std::size_t elements) noexcept {
+  r.exponents |= b.exponents;
+  r.max_bits = std::max(r.max_bits, b.max_bits);
+  r.sum_bits = std::max(r.sum_bits, b.sum_bits);
+  r.count += elements;
+}
+
+}  // namespace
+
+void MeshScan::finite(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kExponents, f, per * elements), elements);
+}
+
+void MeshScan::floats(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kFloats, f, per * elements), elements);
+}
+
+void MeshScan::largest(Stream s, const uint16_t* v, std::size_t values,
+                       std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kLargest16, v, values), elements);
+}
+
+void MeshScan::largest(Stream s, const uint32_t* v, std::size_t values,
+                       std::size_t elements) noexcept {
+  merge(r_[s], scan_block(ScanKind::kLargest32, v, values), elements);
+}
+
+void MeshScan::weight_sums(Stream s, std::span<const glm::vec4> v, float minus) noexcept {
+  merge(r_[s], scan_block(ScanKind::kWeightSums, v.data(), 4 * v.size(), minus), v.size());
+}
 
 std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
                                      std::vector<glm::vec4>& weights,
@@ -332,7 +480,7 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   mesh.max_joint = max_joint;
 }
 
-std::string Model::validate() const {
+std::string Model::validate(std::span<const MeshScan> scans) const {
   if (std::string e = skeleton.validate(); !e.empty()) return e;
   for (const ClipRuntime& clip : clips) {
     const std::span<const int32_t> parents = clip.parents();
@@ -343,7 +491,9 @@ std::string Model::validate() const {
              std::to_string(skeleton.size()) + ")";
   }
   for (std::size_t m = 0; m < meshes.size(); ++m)
-    if (std::string e = check_mesh(meshes[m], skeleton.size(), materials.size()); !e.empty())
+    if (std::string e = check_mesh(meshes[m], skeleton.size(), materials.size(),
+                                   m < scans.size() ? &scans[m] : nullptr);
+        !e.empty())
       return "mesh " + std::to_string(m) + " '" + meshes[m].name + "': " + e;
   for (std::size_t i = 0; i < images.size(); ++i) {
     const Image& im = images[i];

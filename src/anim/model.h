@@ -11,7 +11,10 @@
 // mesh's bind space; skinning maps them into model space (see pose.h).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -122,6 +125,91 @@ struct Mesh {
   std::size_t triangle_count() const noexcept { return indices.size() / 3; }
 };
 
+// What Model::validate scans of a mesh's per-element streams (the largest joint and index, whether
+// every float is finite, the weights' signs and sums), gathered block by block while a reader
+// writes the streams: io/model_format.cpp scans each block of a cache entry while it is still in
+// the CPU's cache, so a big mesh is not read from memory once more to be checked. Each call takes
+// the next elements of its stream, in order. Model::validate(scans) uses a stream's reductions
+// only when they cover exactly the stream's elements, and where they do not prove the stream
+// good it scans the stream itself (which also finds the first bad element for its message): a
+// scan changes what validate reads, never what it accepts.
+class MeshScan {
+ public:
+  void positions(std::span<const glm::vec3> v) noexcept {
+    finite(kPositions, reinterpret_cast<const float*>(v.data()), 3, v.size());
+  }
+  void normals(std::span<const glm::vec3> v) noexcept {
+    finite(kNormals, reinterpret_cast<const float*>(v.data()), 3, v.size());
+  }
+  void uvs(std::span<const glm::vec2> v) noexcept {
+    finite(kUvs, reinterpret_cast<const float*>(v.data()), 2, v.size());
+  }
+  void source_weight_sums(std::span<const float> v) noexcept {
+    finite(kSourceWeightSums, v.data(), 1, v.size());
+  }
+  void cut_weights(std::span<const float> v) noexcept {
+    floats(kCutWeights, v.data(), 1, v.size());
+  }
+  void joints(std::span<const glm::u16vec4> v) noexcept {
+    largest(kJoints, reinterpret_cast<const uint16_t*>(v.data()), 4 * v.size(), v.size());
+  }
+  void joints2(std::span<const glm::u16vec4> v) noexcept {
+    largest(kJoints2, reinterpret_cast<const uint16_t*>(v.data()), 4 * v.size(), v.size());
+  }
+  void indices(std::span<const uint32_t> v) noexcept {
+    largest(kIndices, v.data(), v.size(), v.size());
+  }
+  void line_indices(std::span<const uint32_t> v) noexcept {
+    largest(kLineIndices, v.data(), v.size(), v.size());
+  }
+  void point_indices(std::span<const uint32_t> v) noexcept {
+    largest(kPointIndices, v.data(), v.size(), v.size());
+  }
+  // Weights: their floats as floats() takes them, and each vertex's sum less `minus` (1 for the
+  // first four, which sum to 1; 0 for influences 5-8, which sum to at most 1).
+  void weights(std::span<const glm::vec4> v) noexcept { weight_sums(kWeights, v, 1.0f); }
+  void weights2(std::span<const glm::vec4> v) noexcept { weight_sums(kWeights2, v, 0.0f); }
+
+  enum Stream : uint8_t {
+    kPositions,
+    kNormals,
+    kUvs,
+    kSourceWeightSums,
+    kCutWeights,
+    kJoints,
+    kJoints2,
+    kIndices,
+    kLineIndices,
+    kPointIndices,
+    kWeights,
+    kWeights2,
+    kStreams
+  };
+  // The reductions of one stream so far.
+  struct Reduction {
+    std::size_t count = 0;   // elements taken
+    uint32_t exponents = 0;  // floats: bit 31 set when some float's exponent bits are all set
+    uint32_t max_bits = 0;   // floats: their largest bits as unsigned; integers: the largest
+    uint32_t sum_bits = 0;   // weights: the largest bits of |sum - minus| over the vertices
+  };
+  // Stream `s`'s reductions when they cover exactly `n` elements, else nullptr.
+  const Reduction* covering(Stream s, std::size_t n) const noexcept {
+    return r_[s].count == n ? &r_[s] : nullptr;
+  }
+
+ private:
+  // `elements` elements of `per` floats each, or of integers (`values` in all). finite() takes
+  // only the exponents (for streams checked for finiteness alone), floats() their bits' maximum
+  // too.
+  void finite(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept;
+  void floats(Stream s, const float* f, std::size_t per, std::size_t elements) noexcept;
+  void largest(Stream s, const uint16_t* v, std::size_t values, std::size_t elements) noexcept;
+  void largest(Stream s, const uint32_t* v, std::size_t values, std::size_t elements) noexcept;
+  void weight_sums(Stream s, std::span<const glm::vec4> v, float minus) noexcept;
+
+  std::array<Reduction, kStreams> r_{};
+};
+
 struct Model {
   Model() = default;
   Model(Model&&) noexcept = default;
@@ -141,8 +229,9 @@ struct Model {
   // Empty when the skeleton, every clip and every mesh are consistent (sizes, joint ranges,
   // finite numbers, each clip laid out for this skeleton's joints and parents); otherwise a
   // message naming the first problem. A clip's own arrays were checked when it was built or
-  // adopted.
-  std::string validate() const;
+  // adopted. `scans`: what a reader scanned of meshes[i]'s streams as it wrote them (see
+  // MeshScan), for the first scans.size() meshes; the same checks with or without.
+  std::string validate(std::span<const MeshScan> scans = {}) const;
 };
 
 // Per skeleton joint: how many vertices (of all meshes) it weighs on, and its largest weight on

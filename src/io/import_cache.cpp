@@ -78,9 +78,15 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
   out.key = cache.key_of(path, import_cache_salt(options), kMaxFileBytes);
   if (out.key.empty()) return out;
   std::vector<std::string> files;
-  std::optional<MappedPayload> entry = cache.map(out.key, folder_of(path), &files, &out.refused);
+  // The payload's checksum is taken while the model is read (one pass over a big entry, not
+  // two), and checked before anything read is used: a damaged entry's half-read model is
+  // dropped, and the entry removed and refused as map() would have.
+  std::optional<MappedPayload> entry =
+      cache.map(out.key, folder_of(path), &files, &out.refused, ModelCache::Checksum::kByReader);
   if (!entry) return out;
-  ImportResult r = read_model(entry->bytes(), path);
+  uint64_t hashed = 0;
+  ImportResult r = read_model(entry->bytes(), path, &hashed);
+  if (!cache.confirm(out.key, *entry, hashed, &out.refused)) return out;
   if (!r.ok()) {
     // Framed correctly but not a model this reader accepts: damaged, or written by a stranger.
     cache.remove(out.key);

@@ -43,6 +43,7 @@ constexpr uint32_t kMaxPath = 4096;
 constexpr const char* kSuffix = ".svc";
 constexpr const char* kTempPrefix = ".tmp-";
 constexpr std::size_t kChunk = std::size_t{1} << 20;
+constexpr const char* kChecksumDiffers = "the payload's checksum differs";
 
 using Hash128 = std::array<uint8_t, 16>;
 
@@ -394,7 +395,8 @@ MappedPayload::MappedPayload(MappedPayload&& o) noexcept
     : map_(std::exchange(o.map_, nullptr)),
       map_bytes_(std::exchange(o.map_bytes_, 0)),
       data_(std::exchange(o.data_, nullptr)),
-      size_(std::exchange(o.size_, 0)) {}
+      size_(std::exchange(o.size_, 0)),
+      checksum_(std::exchange(o.checksum_, 0)) {}
 
 MappedPayload& MappedPayload::operator=(MappedPayload&& o) noexcept {
   if (this != &o) {
@@ -403,6 +405,7 @@ MappedPayload& MappedPayload::operator=(MappedPayload&& o) noexcept {
     map_bytes_ = std::exchange(o.map_bytes_, 0);
     data_ = std::exchange(o.data_, nullptr);
     size_ = std::exchange(o.size_, 0);
+    checksum_ = std::exchange(o.checksum_, 0);
   }
   return *this;
 }
@@ -412,7 +415,8 @@ MappedPayload::~MappedPayload() {
 }
 
 std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::string& model_dir,
-                                             std::vector<std::string>* files, std::string* why) {
+                                             std::vector<std::string>* files, std::string* why,
+                                             Checksum checksum_by) {
   if (files != nullptr) files->clear();
   if (why != nullptr) why->clear();
   if (!is_key(key)) return std::nullopt;
@@ -484,11 +488,20 @@ std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::
     return reject("the payload's size is not the rest of the file");
   out.data_ = r.at();
   out.size_ = static_cast<std::size_t>(payload_size);
-  if (XXH3_64bits(out.data_, out.size_) != checksum)
-    return reject("the payload's checksum differs");
+  out.checksum_ = checksum;
+  if (checksum_by == Checksum::kNow && XXH3_64bits(out.data_, out.size_) != checksum)
+    return reject(kChecksumDiffers);
   // Last use, for trim(): a failure here only makes the entry look older.
   ::futimens(f.fd, nullptr);
   return out;
+}
+
+bool ModelCache::confirm(const std::string& key, const MappedPayload& payload, uint64_t hashed,
+                         std::string* why) {
+  if (hashed == payload.checksum()) return true;
+  remove(key);
+  if (why != nullptr) *why = dir_ + "/" + key + kSuffix + ": " + kChecksumDiffers + "; removed";
+  return false;
 }
 
 std::optional<std::vector<uint8_t>> ModelCache::load(const std::string& key,

@@ -58,6 +58,8 @@ class MappedPayload {
   ~MappedPayload();
 
   std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
+  // The XXH3-64 the entry stores for the payload (what an undamaged payload hashes to).
+  uint64_t checksum() const noexcept { return checksum_; }
 
  private:
   friend class ModelCache;
@@ -65,6 +67,7 @@ class MappedPayload {
   std::size_t map_bytes_ = 0;
   const uint8_t* data_ = nullptr;  // the payload within it
   std::size_t size_ = 0;
+  uint64_t checksum_ = 0;
 };
 
 class ModelCache {
@@ -103,9 +106,19 @@ class ModelCache {
   // over the mapping. A damaged entry, one stored under another key, or one whose files changed,
   // is removed and gives nothing, with `why` (when given) saying what was wrong ("" for a plain
   // miss). `files`: as load's.
+  // With Checksum::kByReader the checksum is left to the caller, who hashes the payload while it
+  // reads it (read_model's `checksum`: one pass over a big payload instead of two) and must call
+  // confirm() before it trusts anything it read.
+  enum class Checksum { kNow, kByReader };
   std::optional<MappedPayload> map(const std::string& key, const std::string& model_dir,
                                    std::vector<std::string>* files = nullptr,
-                                   std::string* why = nullptr);
+                                   std::string* why = nullptr, Checksum checksum = Checksum::kNow);
+
+  // For a payload map() gave with Checksum::kByReader under `key`: true when `hashed` (the
+  // payload's XXH3-64 as the caller computed it) is the checksum the entry stores; otherwise the
+  // entry is damaged: it is removed, `why` (when given) says so as map() would, and false.
+  bool confirm(const std::string& key, const MappedPayload& payload, uint64_t hashed,
+               std::string* why = nullptr);
 
   // The payload stored under `key`, when there is one that names `key` and whose listed files
   // (resolved against `model_dir`) still resolve and hash as they did; the entry's time is

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <utility>
 
 #include <sys/mman.h>
+#include <xxhash.h>
 
 #include <glm/gtc/type_precision.hpp>
 #include <glm/mat4x4.hpp>
@@ -389,13 +391,61 @@ struct Elements {
   bool operator==(const Elements& o) const { return p == o.p; }
 };
 
+// The XXH3-64 of a stream, hashed as it is read (read_model's `checksum`): the bytes up to a
+// point are hashed when the reader reaches it, so a big array's block is hashed just before it is
+// copied, while it is in the CPU's cache, and the stream is read from memory once. Every byte is
+// hashed once, in order, whatever the reader reads: to() hashes only what lies past what it
+// hashed, and finish() the rest.
+class Digest {
+ public:
+  explicit Digest(const uint8_t* begin) : at_(begin) {
+    if (state_ == nullptr) throw std::bad_alloc();
+    XXH3_64bits_reset(state_);
+  }
+  ~Digest() { XXH3_freeState(state_); }
+  Digest(const Digest&) = delete;
+  Digest& operator=(const Digest&) = delete;
+
+  void to(const uint8_t* p) noexcept {
+    if (p <= at_) return;
+    XXH3_64bits_update(state_, at_, static_cast<std::size_t>(p - at_));
+    at_ = p;
+  }
+  uint64_t finish(const uint8_t* end) noexcept {
+    to(end);
+    return XXH3_64bits_digest(state_);
+  }
+
+ private:
+  XXH3_state_t* state_ = XXH3_createState();
+  const uint8_t* at_;
+};
+
+// One section as the framing gives it.
+struct Section {
+  uint32_t tag = 0;
+  const uint8_t* data = nullptr;
+  std::size_t size = 0;
+  Digest* digest = nullptr;  // the stream's, when read_model hashes it as it reads
+};
+
+// A big array is copied (and hashed, and scanned) in blocks of about this size: a block's source
+// and copy stay in the first-level cache from the hash through the copy to the scan.
+constexpr std::size_t kCopyBlockBytes = std::size_t{16} << 10;
+
+// Reader::array's scan of the blocks it copied: none.
+struct NoScan {
+  template <class T>
+  void operator()(std::span<const T>) const noexcept {}
+};
+
 // ---------------------------------------------------------------------------------------------
 // Reading. Every read checks that the bytes are there; the first failure is kept and every
 // later read fails, so a section reader can read on and check ok() once.
 
 class Reader {
  public:
-  Reader(const uint8_t* data, std::size_t size) : p_(data), end_(data + size) {}
+  explicit Reader(const Section& s) : p_(s.data), end_(s.data + s.size), digest_(s.digest) {}
 
   bool ok() const noexcept { return error_.empty(); }
   const std::string& error() const noexcept { return error_; }
@@ -441,17 +491,27 @@ class Reader {
     return true;
   }
   // Each element is written once, copied from the stream into the vector's fresh storage (no
-  // zero-fill first); a large array's storage asks for huge pages before its first touch.
-  template <class T>
-  bool array(std::vector<T>& v, uint64_t max, const char* what) {
+  // zero-fill first); a large array's storage asks for huge pages before its first touch. The
+  // copy goes in blocks of kCopyBlockBytes: each block's bytes are hashed (when the stream is),
+  // copied, then its copy handed to `scan` (a span of the block's elements) while it is hot.
+  template <class T, class Scan = NoScan>
+  bool array(std::vector<T>& v, uint64_t max, const char* what, Scan&& scan = {}) {
     static_assert(std::is_trivially_copyable_v<T>);
-    uint64_t n = 0;
-    if (!count(n, max, sizeof(T), what)) return false;
-    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+    uint64_t count_read = 0;
+    if (!count(count_read, max, sizeof(T), what)) return false;
+    const auto n = static_cast<std::size_t>(count_read);
     v.clear();
-    reserve_array(v, static_cast<std::size_t>(n));
-    v.assign(Elements<T>{p_}, Elements<T>{p_ + bytes});
-    p_ += bytes;
+    reserve_array(v, n);
+    constexpr std::size_t kBlock = std::max<std::size_t>(1, kCopyBlockBytes / sizeof(T));
+    for (std::size_t b = 0; b < n; b += kBlock) {
+      const std::size_t e = std::min(n, b + kBlock);
+      const uint8_t* from = p_ + b * sizeof(T);
+      const uint8_t* to = p_ + e * sizeof(T);
+      if (digest_ != nullptr) digest_->to(to);
+      v.insert(v.end(), Elements<T>{from}, Elements<T>{to});
+      scan(std::span<const T>(v.data() + b, e - b));
+    }
+    p_ += n * sizeof(T);
     return true;
   }
   bool quat(glm::quat& q, const char* what) {
@@ -470,18 +530,13 @@ class Reader {
  private:
   const uint8_t* p_;
   const uint8_t* end_;
+  Digest* digest_;
   std::string error_;
 };
 
-// One section as the framing gives it.
-struct Section {
-  uint32_t tag = 0;
-  const uint8_t* data = nullptr;
-  std::size_t size = 0;
-};
-
 // Checks the header and splits the stream into sections; "" or what is wrong.
-std::string split_sections(std::span<const uint8_t> bytes, std::vector<Section>& out) {
+std::string split_sections(std::span<const uint8_t> bytes, Digest* digest,
+                           std::vector<Section>& out) {
   if (std::string e = check_model_header(bytes, bytes.size()); !e.empty()) return e;
   uint32_t sections = 0;
   std::memcpy(&sections, bytes.data() + 12, 4);
@@ -494,6 +549,7 @@ std::string split_sections(std::span<const uint8_t> bytes, std::vector<Section>&
     if (bytes.size() - at < kSectionHeaderBytes)
       return "section " + std::to_string(s) + "'s header runs past the end";
     Section sec;
+    sec.digest = digest;
     uint32_t zero = 0;
     uint64_t size = 0;
     std::memcpy(&sec.tag, bytes.data() + at, 4);
@@ -528,7 +584,7 @@ void one_line(std::string& s) {
 bool unit(const glm::quat& q) { return std::abs(glm::length(q) - 1.0f) <= kUnitTolerance; }
 
 std::string read_info(const Section& s, ImportProvenance& p) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   in.string(p.importer, "importer name");
   uint64_t n = 0;
   if (in.count(n, kMaxReadFiles, 8, "count of files read")) {
@@ -543,7 +599,7 @@ std::string read_info(const Section& s, ImportProvenance& p) {
 }
 
 std::string read_skeleton(const Section& s, Skeleton& sk) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   uint64_t n = 0;
   // Each joint needs at least its name's length, parent, rest and inverse bind in the section.
   constexpr std::size_t kJointBytes = 8 + 4 + 40 + 64 + 1;
@@ -568,9 +624,18 @@ std::string read_skeleton(const Section& s, Skeleton& sk) {
   return {};
 }
 
-// Reads one mesh; `vertices_left` is what the whole-model vertex limit still allows.
-std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_left, Mesh& m) {
-  Reader in(s.data, s.size);
+// Hands each block Reader::array copies to one of `scan`'s streams.
+template <class T>
+auto scanning(MeshScan& scan, void (MeshScan::*stream)(std::span<const T>) noexcept) {
+  return [&scan, stream](std::span<const T> block) { (scan.*stream)(block); };
+}
+
+// Reads one mesh; `vertices_left` is what the whole-model vertex limit still allows. `scan` gets
+// the per-element streams block by block as they are copied (Model::validate's checks, then
+// without reading them again).
+std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_left, Mesh& m,
+                      MeshScan& scan) {
+  Reader in(s);
   uint8_t skinned = 0;
   in.string(m.name, "mesh name");
   in.scalar(m.node, "mesh node");
@@ -582,21 +647,35 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   if (skinned > 1) in.fail("a mesh's kind is " + std::to_string(skinned));
   m.skinned = skinned != 0;
   const uint64_t max_vertices = std::min<uint64_t>(kMaxVerticesPerMesh, vertices_left);
-  in.array(m.positions, max_vertices, "positions");
+  in.array(m.positions, max_vertices, "positions", scanning(scan, &MeshScan::positions));
   const std::size_t n = m.positions.size();
-  in.array(m.normals, n, "normals");
-  in.array(m.uvs, n, "texture coordinates");
-  in.array(m.joints, n, "joint indices");
-  in.array(m.weights, n, "weights");
+  in.array(m.normals, n, "normals", scanning(scan, &MeshScan::normals));
+  in.array(m.uvs, n, "texture coordinates", scanning(scan, &MeshScan::uvs));
+  in.array(m.joints, n, "joint indices", scanning(scan, &MeshScan::joints));
+  in.array(m.weights, n, "weights", scanning(scan, &MeshScan::weights));
   in.array(m.vertex_flags, n, "vertex flags");
-  in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices");
-  in.array(m.line_indices, 2 * uint64_t{kMaxTrianglesPerMesh}, "line indices");
-  in.array(m.point_indices, uint64_t{kMaxTrianglesPerMesh}, "point indices");
-  in.array(m.source_vertex, n, "file vertex numbers");
-  in.array(m.source_weight_sums, n, "stored weight sums");
-  in.array(m.joints2, n, "joint indices 5-8");
-  in.array(m.weights2, n, "weights 5-8");
-  in.array(m.cut_weights, n, "cut weights");
+  in.array(m.indices, 3 * uint64_t{kMaxTrianglesPerMesh}, "triangle indices",
+           scanning(scan, &MeshScan::indices));
+  in.array(m.line_indices, 2 * uint64_t{kMaxTrianglesPerMesh}, "line indices",
+           scanning(scan, &MeshScan::line_indices));
+  in.array(m.point_indices, uint64_t{kMaxTrianglesPerMesh}, "point indices",
+           scanning(scan, &MeshScan::point_indices));
+  // Whether source_vertex is a permutation of 0..n-1, found block by block as it is copied.
+  std::vector<uint8_t> seen;
+  bool permutation = true;
+  in.array(m.source_vertex, n, "file vertex numbers", [&](std::span<const uint32_t> block) {
+    if (seen.empty()) seen.assign(n, 0);
+    for (const uint32_t v : block)
+      if (!permutation || v >= n || seen[v]++) {
+        permutation = false;
+        return;
+      }
+  });
+  in.array(m.source_weight_sums, n, "stored weight sums",
+           scanning(scan, &MeshScan::source_weight_sums));
+  in.array(m.joints2, n, "joint indices 5-8", scanning(scan, &MeshScan::joints2));
+  in.array(m.weights2, n, "weights 5-8", scanning(scan, &MeshScan::weights2));
+  in.array(m.cut_weights, n, "cut weights", scanning(scan, &MeshScan::cut_weights));
   in.array(m.skin_joints, kMaxSkinBones, "skin joints");
   in.array(m.inverse_bind, kMaxSkinBones, "skin inverse bind matrices");
   if (!in.at_end("the mesh section")) return in.error();
@@ -613,9 +692,7 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
     if (m.source_vertex.size() != n)
       return std::to_string(m.source_vertex.size()) + " file vertex numbers for " +
              std::to_string(n) + " vertices";
-    std::vector<uint8_t> seen(n, 0);
-    for (const uint32_t v : m.source_vertex)
-      if (v >= n || seen[v]++) return "file vertex numbers are not a permutation";
+    if (!permutation) return "file vertex numbers are not a permutation";
   }
   return {};  // the rest: Model::validate (check_mesh)
 }
@@ -623,7 +700,7 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
 // `pixels_left` is what kMaxImagePixelsTotal still allows. The sizes are checked before the
 // pixels are copied: a stream cannot make this process allocate past the images' budget.
 std::string read_image(const Section& s, uint64_t& pixels_left, Image& im) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   in.string(im.source, "image source");
   in.scalar(im.width, "image width");
   in.scalar(im.height, "image height");
@@ -646,7 +723,7 @@ std::string read_image(const Section& s, uint64_t& pixels_left, Image& im) {
 }
 
 std::string read_material(const Section& s, std::size_t images, Material& m) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   in.string(m.name, "material name");
   in.raw(&m.base_color, sizeof m.base_color, "base colour");
   in.string(m.texture_name, "texture name");
@@ -663,7 +740,7 @@ std::string read_material(const Section& s, std::size_t images, Material& m) {
 // import limits, and that the clip is laid out for this skeleton (Model::validate checks it too)
 // and covers its keys.
 std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left, ClipRuntime& c) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   ClipArrays a;
   in.string(a.name, "clip name");
   in.scalar(a.duration, "clip duration");
@@ -718,7 +795,7 @@ std::string read_clip(const Section& s, const Skeleton& sk, uint64_t& keys_left,
 // numbers: check_morph_targets (through Model::validate).
 std::string read_morph_targets(const Section& s, std::vector<Mesh>& meshes, int64_t& last_mesh,
                                uint64_t& deltas_left) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   uint32_t mesh = 0;
   uint64_t n = 0;
   if (!in.scalar(mesh, "morph mesh")) return in.error();
@@ -748,7 +825,7 @@ std::string read_morph_targets(const Section& s, std::vector<Mesh>& meshes, int6
 
 std::string read_morph_clip(const Section& s, const Model& model, int64_t& last_clip,
                             uint64_t& keys_left, std::vector<MorphClip>& clips) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   uint32_t clip = 0;
   uint64_t n = 0;
   if (!in.scalar(clip, "morph clip")) return in.error();
@@ -779,7 +856,7 @@ std::string read_morph_clip(const Section& s, const Model& model, int64_t& last_
 // --- end of morph targets and weights ---
 
 std::string read_report(const Section& s, ImportReport& r) {
-  Reader in(s.data, s.size);
+  Reader in(s);
   for (uint64_t* v :
        {&r.vertices_over_4_influences, &r.vertices_over_8_influences, &r.vertices_renormalised,
         &r.vertices_unweighted, &r.bones_without_node, &r.channels_without_node,
@@ -809,7 +886,7 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   if (!next_is(kInfo)) return "the first section is not INFO";
   if (std::string e = read_info(sections[i++], result.provenance); !e.empty()) return e;
   if (next_is(kError)) {
-    Reader in(sections[i].data, sections[i].size);
+    Reader in(sections[i]);
     in.string(result.error, "error line");
     if (!in.at_end("the error section")) return in.error();
     if (++i != sections.size()) return "sections follow the error";
@@ -821,11 +898,13 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   if (std::string e = read_skeleton(sections[i++], model.skeleton); !e.empty())
     return "skeleton: " + e;
   uint64_t vertices_left = kMaxVerticesTotal;
+  std::vector<MeshScan> scans;  // one per mesh: its streams as they were copied
   while (next_is(kMesh)) {
     if (model.meshes.size() >= kMaxMeshes)
       return "more than " + std::to_string(kMaxMeshes) + " meshes";
     Mesh& m = model.meshes.emplace_back();
-    if (std::string e = read_mesh(sections[i++], model.skeleton.size(), vertices_left, m);
+    if (std::string e =
+            read_mesh(sections[i++], model.skeleton.size(), vertices_left, m, scans.emplace_back());
         !e.empty())
       return "mesh " + std::to_string(model.meshes.size() - 1) + ": " + e;
   }
@@ -870,7 +949,7 @@ std::string read_sections(const std::vector<Section>& sections, ImportResult& re
   if (std::string e = read_report(sections[i++], result.report); !e.empty()) return e;
   if (i != sections.size()) return "sections follow the report";
   if (model.meshes.empty() && model.clips.empty()) return "no mesh and no clip";
-  if (std::string e = model.validate(); !e.empty()) return e;
+  if (std::string e = model.validate(scans); !e.empty()) return e;
   for (std::string& name : model.skeleton.names) one_line(name);
   for (Mesh& m : model.meshes) one_line(m.name);
   for (Material& m : model.materials) {
@@ -945,16 +1024,23 @@ std::string check_model_header(std::span<const uint8_t> bytes, uint64_t stream_s
   return {};
 }
 
-ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name) {
+ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name,
+                        uint64_t* checksum) {
   ImportResult result;
   std::string problem;
+  std::optional<Digest> digest;
   try {
+    if (checksum != nullptr) digest.emplace(bytes.data());
     std::vector<Section> sections;
-    problem = split_sections(bytes, sections);
+    problem = split_sections(bytes, digest ? &*digest : nullptr, sections);
     if (problem.empty()) problem = read_sections(sections, result);
   } catch (const std::bad_alloc&) {
     problem = "not enough memory to read it";
   }
+  // The rest of the stream (all of it, when the reader stopped early or had no digest).
+  if (checksum != nullptr)
+    *checksum = digest ? digest->finish(bytes.data() + bytes.size())
+                       : XXH3_64bits(bytes.data(), bytes.size());
   if (!problem.empty()) {
     one_line(problem);
     ImportResult bad;

@@ -80,7 +80,12 @@ std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance&
 
 // Reads a stream. Never throws. A stream that fails a check gives ok() == false with
 // "NAME: the importer's output is malformed (WHAT); refused"; an ERRR stream gives its error line
-// as it is (the worker names the file). `name` is the model's path or label.
-ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name);
+// as it is (the worker names the file). `name` is the model's path or label. `checksum`, when
+// given, gets the XXH3-64 of all of `bytes`, accepted or not, hashed while they are read (a big
+// array's block just before it is copied, so the stream is read from memory once: a cache entry's
+// check fused into its read, io/import_cache.cpp); whoever asks for it must discard the result
+// when it is not what the bytes should hash to.
+ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name,
+                        uint64_t* checksum = nullptr);
 
 }  // namespace sv

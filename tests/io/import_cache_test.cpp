@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,66 @@ TEST(ImportCache, ADamagedEntryIsImportedAgainAndReplaced) {
   EXPECT_TRUE(again.from_cache);
   for (const std::string& note : again.report.notes)
     EXPECT_EQ(note.find("model cache"), std::string::npos) << note;
+}
+
+// The entry's checksum is taken while its model is read, block by block, and checked before
+// anything read is used: a flipped bit the model reader itself accepts (a position's lowest bit:
+// still finite), in the middle of the largest mesh's positions, in their last block, or in the
+// report after the last array, still refuses the entry as a checksum failure, and the model is
+// imported again.
+TEST(ImportCache, DamageTheReaderWouldAcceptIsRefusedByTheChecksumTakenWhileReading) {
+  TempDir dir;
+  const ImportResult first = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(first.ok()) << first.error;
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const fs::path entry = entries(dir)[0];
+  std::string good;
+  {
+    std::ifstream in(entry, std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::size_t payload_size = 0;
+  {
+    ModelCache cache(dir / "cache");
+    const std::string key = entry.stem().string();
+    const auto m = cache.map(key, kDefault.substr(0, kDefault.rfind('/')));
+    ASSERT_TRUE(m);
+    payload_size = m->bytes().size();
+  }
+  ASSERT_LT(payload_size, good.size());
+  const std::size_t payload_at = good.size() - payload_size;
+  // Where each damage goes: a position's first byte (its lowest mantissa bit), the unit's.
+  const Mesh* big = &first.model->meshes[0];
+  for (const Mesh& m : first.model->meshes)
+    if (m.vertex_count() > big->vertex_count()) big = &m;
+  // Positions over several of the reader's 16 KiB copy blocks: the middle one and the last differ.
+  ASSERT_GE(big->vertex_count() * sizeof(glm::vec3), std::size_t{3} << 14);
+  auto offset_of = [&](const void* value, std::size_t size, bool last) {
+    const std::string pattern(static_cast<const char*>(value), size);
+    return last ? good.rfind(pattern) : good.find(pattern, payload_at);
+  };
+  const std::size_t damage_at[] = {
+      offset_of(&big->positions[big->vertex_count() / 2], sizeof(glm::vec3), false),
+      offset_of(&big->positions.back(), sizeof(glm::vec3), false),
+      offset_of(&first.report.unit_metres, sizeof(double), true)};
+  for (const std::size_t at : damage_at) {
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_GE(at, payload_at);
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 1);
+    // The model reader alone takes these bytes: only the checksum can tell.
+    const std::span<const uint8_t> payload(
+        reinterpret_cast<const uint8_t*>(bad.data()) + payload_at, payload_size);
+    ASSERT_TRUE(read_model(payload, "f").ok()) << "byte " << at;
+    std::ofstream(entry, std::ios::binary | std::ios::trunc) << bad;
+    const ImportResult r = import_model(kDefault, cached(dir));
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_FALSE(r.from_cache) << "byte " << at;
+    ASSERT_FALSE(r.report.notes.empty());
+    EXPECT_NE(r.report.notes.back().find("checksum"), std::string::npos) << r.report.notes.back();
+    // Imported again and stored again: the same entry as before the damage.
+    EXPECT_TRUE(import_model(kDefault, cached(dir)).from_cache);
+  }
 }
 
 // A truncated entry (cut inside its payload): refused by its size, imported again, replaced.

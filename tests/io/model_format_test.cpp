@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <xxhash.h>
 
 #include "test_util.h"
 
@@ -147,6 +148,44 @@ std::string read_back_error(const Model& m) {
   if (r.ok()) return {};
   EXPECT_TRUE(refused(r)) << r.error;
   return r.error;
+}
+
+// sample_model's skeleton with one mesh whose every stream spans several of the reader's copy
+// blocks (16 KiB: 4,096 floats or indices), so a value the reader checks as it copies can lie in a
+// block of its own: the middle one or the last.
+constexpr std::size_t kBigVertices = 10000;
+Model big_mesh_model() {
+  Model m = sample_model();
+  m.morph_clips.clear();
+  Mesh& mesh = m.meshes[0];
+  mesh = Mesh();
+  mesh.name = "big";
+  mesh.node = 0;
+  mesh.skinned = true;
+  mesh.max_influences = 5;
+  const std::size_t n = kBigVertices;
+  for (std::size_t i = 0; i < n; ++i) {
+    mesh.positions.push_back({static_cast<float>(i), 0.5f, 1.0f});
+    mesh.normals.push_back({0, 0, 1});
+    mesh.uvs.push_back({0.25f, 0.75f});
+    mesh.joints.push_back({0, 1, 0, 0});
+    mesh.weights.push_back({0.5f, 0.5f, 0, 0});
+    mesh.vertex_flags.push_back(0);
+    mesh.point_indices.push_back(static_cast<uint32_t>(i));
+    mesh.line_indices.push_back(static_cast<uint32_t>(i));
+    mesh.line_indices.push_back(static_cast<uint32_t>((i + 1) % n));
+    mesh.source_vertex.push_back(static_cast<uint32_t>(n - 1 - i));
+    mesh.source_weight_sums.push_back(1.0f);
+    mesh.joints2.push_back({1, 0, 0, 0});
+    mesh.weights2.push_back({0.125f, 0, 0, 0});
+    mesh.cut_weights.push_back(0.0f);
+  }
+  for (std::size_t i = 0; i + 2 < n; ++i)
+    for (std::size_t k = 0; k < 3; ++k) mesh.indices.push_back(static_cast<uint32_t>(i + k));
+  mesh.max_joint = 1;
+  mesh.skin_joints = {1, 2};
+  mesh.inverse_bind = {m.skeleton.inverse_bind[1], m.skeleton.inverse_bind[2]};
+  return m;
 }
 
 TEST(ModelFormat, RoundTripsEveryField) {
@@ -592,6 +631,84 @@ ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
 
 // A runtime clip's arrays are checked by ClipRuntime::adopt (anim/clip_arrays.h) and by the
 // reader's own limits; each damaged field is refused.
+// The reader checks a big mesh's streams block by block as it copies them (MeshScan): a bad value
+// in the middle block or the last one of each stream is refused with the words Model::validate
+// has for it without the reader's scan.
+TEST(ModelFormat, ABadValueInAnyBlockOfABigStreamIsRefusedAsValidateWordsIt) {
+  ASSERT_EQ(read_back_error(big_mesh_model()), "");
+  using Damage = void (*)(Mesh&, std::size_t);
+  const Damage damages[] = {
+      [](Mesh& m, std::size_t v) { m.positions[v].y = std::numeric_limits<float>::quiet_NaN(); },
+      [](Mesh& m, std::size_t v) { m.normals[v].z = std::numeric_limits<float>::infinity(); },
+      [](Mesh& m, std::size_t v) { m.uvs[v].x = -std::numeric_limits<float>::quiet_NaN(); },
+      [](Mesh& m, std::size_t v) { m.joints[v].w = 2; },
+      [](Mesh& m, std::size_t v) {
+        m.weights[v] = {0.5f, 0.6f, 0, 0};
+      },
+      [](Mesh& m, std::size_t v) {
+        m.weights[v] = {1.5f, -0.5f, 0, 0};
+      },
+      [](Mesh& m, std::size_t v) {
+        m.source_weight_sums[v] = std::numeric_limits<float>::infinity();
+      },
+      [](Mesh& m, std::size_t v) { m.indices[3 * (v - 2) + 2] = kBigVertices; },
+      [](Mesh& m, std::size_t v) { m.line_indices[2 * v + 1] = kBigVertices + 7; },
+      [](Mesh& m, std::size_t v) { m.point_indices[v] = kBigVertices; },
+      [](Mesh& m, std::size_t v) { m.joints2[v].x = 2; },
+      [](Mesh& m, std::size_t v) { m.weights2[v] = glm::vec4(0.3f); },
+      [](Mesh& m, std::size_t v) { m.cut_weights[v] = 1.5f; },
+  };
+  for (const std::size_t v : {kBigVertices / 2, kBigVertices - 1}) {
+    for (std::size_t d = 0; d < std::size(damages); ++d) {
+      Model m = big_mesh_model();
+      damages[d](m.meshes[0], v);
+      const std::string expected = m.validate();
+      ASSERT_NE(expected, "") << "damage " << d;
+      EXPECT_NE(read_back_error(m).find("(" + expected + ")"), std::string::npos)
+          << "damage " << d << " at vertex " << v << ": " << read_back_error(m) << " / "
+          << expected;
+    }
+    // The file's vertex numbers (read_mesh's check): a number twice.
+    Model m = big_mesh_model();
+    m.meshes[0].source_vertex[v] = m.meshes[0].source_vertex[0];
+    EXPECT_NE(read_back_error(m).find("not a permutation"), std::string::npos) << v;
+  }
+}
+
+// read_model's checksum is the XXH3-64 of the whole stream, taken while it is read: accepted or
+// refused (at the header, in the middle of a mesh, cut short), and a flipped bit inside an array
+// that the reader accepts changes it.
+TEST(ModelFormat, TheChecksumTakenWhileReadingIsTheWholeStreams) {
+  const std::vector<uint8_t> good =
+      write_model(big_mesh_model(), sample_report(), sample_provenance());
+  auto xxh3 = [](std::span<const uint8_t> b) { return XXH3_64bits(b.data(), b.size()); };
+  uint64_t h = 0;
+  ASSERT_TRUE(read_model(good, "f.bin", &h).ok());
+  EXPECT_EQ(h, xxh3(good));
+  std::vector<uint8_t> wrong_magic = good;
+  wrong_magic[0] ^= 1;
+  Model nan_model = big_mesh_model();
+  nan_model.meshes[0].normals[kBigVertices / 2].x = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<uint8_t> nan_mid = write_model(nan_model, {}, {});
+  for (const std::span<const uint8_t> bytes :
+       {std::span<const uint8_t>(wrong_magic), std::span<const uint8_t>(nan_mid),
+        std::span<const uint8_t>(good).first(good.size() / 2), std::span<const uint8_t>()}) {
+    h = 0;
+    EXPECT_TRUE(refused(read_model(bytes, "f.bin", &h)));
+    EXPECT_EQ(h, xxh3(bytes)) << bytes.size() << " bytes";
+  }
+  // Position kBigVertices / 2 - 1's lowest bit: still finite, read; the checksum differs.
+  const glm::vec3 p = big_mesh_model().meshes[0].positions[kBigVertices / 2 - 1];
+  const auto* pb = reinterpret_cast<const uint8_t*>(&p);
+  const auto at = std::search(good.begin(), good.end(), pb, pb + sizeof p);
+  ASSERT_NE(at, good.end());
+  std::vector<uint8_t> flipped = good;
+  flipped[static_cast<std::size_t>(at - good.begin())] ^= 1;
+  ASSERT_TRUE(read_model(flipped, "f.bin", &h).ok());
+  EXPECT_EQ(h, xxh3(flipped));
+  EXPECT_NE(h, xxh3(good));
+}
+
 TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {
   const std::vector<uint8_t> good = sample_stream();
   const ClipFields f = clip_fields(good);
