@@ -111,7 +111,9 @@ int finish(const CheckReport& report, const CheckArgs& a, double seconds, bool r
                                                                             write_check_json},
         {a.junit, write_check_junit}}) {
     if (path.empty()) continue;
-    if (std::string e = write_report(path, [&](std::ostream& o) { write(report, o); });
+    // The function pointer by value: clang 14 (the sanitizer pass's compiler) cannot capture a
+    // structured binding.
+    if (std::string e = write_report(path, [&report, w = write](std::ostream& o) { w(report, o); });
         !e.empty()) {
       print_error_line(e);
       return kExitBadInput;

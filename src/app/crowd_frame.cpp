@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <CLI/CLI.hpp>
 
@@ -40,8 +41,9 @@ std::string parse_crowd_options(const CrowdOptions& o, const std::string& skinni
     return {};
   }
   double n = 0.0;
-  if (!parse_number(o.count, &n) || n != static_cast<double>(static_cast<long long>(n)) ||
-      n < 1.0 || n > kMaxCrowd)
+  // The range first: converting 1e20 to an integer is undefined (clang's UBSan:
+  // float-cast-overflow), and std::floor needs no conversion at all.
+  if (!parse_number(o.count, &n) || !(n >= 1.0 && n <= kMaxCrowd) || n != std::floor(n))
     return "bad --crowd '" + o.count + "' (want a whole number of instances, 1 to " +
            std::to_string(kMaxCrowd) + ")";
   out->settings.count = static_cast<int32_t>(n);

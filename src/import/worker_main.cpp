@@ -37,6 +37,20 @@
 #include "io/model_format.h"
 #include "io/worker_protocol.h"
 
+// Sanitizer builds by clang (scripts/test.sh's sanitizer pass): a report's stack is symbolized by
+// an llvm-symbolizer child process, which the sandbox forbids (no execve): the worker died of
+// SIGPIPE writing to the symbolizer it could not start, and the report (the fault, the allocation
+// past the memory limit) was cut before skinview could read what happened. The worker's reports
+// carry addresses instead (module+offset; `llvm-symbolizer` reads them afterwards). An
+// ASAN_OPTIONS/UBSAN_OPTIONS that sets symbolize= still wins. GCC's runtime symbolizes in process
+// and needs none of this.
+#if defined(__clang__) && defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+extern "C" const char* __asan_default_options() { return "symbolize=0"; }
+extern "C" const char* __ubsan_default_options() { return "symbolize=0"; }
+#endif
+#endif
+
 namespace {
 
 using namespace sv;

@@ -174,7 +174,9 @@ inline std::string check_model_gltf(const CheckModel& m) {
                            {{"input", time_acc}, {"output", tr_acc}}};
   animation["channels"] = {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "rotation"}}}},
                            {{"sampler", 1}, {"target", {{"node", 2}, {"path", "translation"}}}}};
-  j["animations"] = {animation};
+  // json::array, not {animation}: a braced list of one json is a copy of it to clang and an
+  // array of it to GCC.
+  j["animations"] = nlohmann::json::array({animation});
   return j.dump(1);
 }
 
