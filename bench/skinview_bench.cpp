@@ -21,7 +21,7 @@
 //                                   0.7 and an additive layer at 0.5), every clip keying every
 //                                   joint, each layer at its own time
 //   blend_additive/2                the base and an additive layer at 0.5 over every joint, on
-//                                   blend/'s model and clips
+//                                   blend/'s model and clips (both: bench/blend_cases.h)
 //
 // Items are vertices (skinning) or poses; all data is synthetic and seeded (synthetic.h).
 // items_per_second divides by the calling thread's CPU time (Google Benchmark's rule). The
@@ -36,11 +36,11 @@
 #include <random>
 #include <vector>
 
-#include "anim/blend.h"
 #include "anim/clip_runtime.h"
 #include "anim/player.h"
 #include "anim/pose.h"
 #include "anim/worker_pool.h"
+#include "blend_cases.h"
 #include "skin/skinned_pose.h"
 #include "skin/skinning.h"
 #include "skin_loop.h"
@@ -201,62 +201,33 @@ void seek(benchmark::State& state) {
 }
 BENCHMARK(seek)->Arg(60);
 
-// The 60-joint model blend/ and blend_additive/ pose: make_model's clip and three more, every
-// clip keying every joint, each of its own length.
-Model blend_model() {
-  Model m = make_model(60, 0);
-  for (uint32_t i = 1; i < 4; ++i)
-    m.clips.push_back(make_runtime_clip(m.skeleton, 3.0f + static_cast<float>(i), 30.0f, 43u + i));
-  return m;
-}
-
-// SkinnedPose::evaluate over `stack` (layer i plays clip i), each layer at its own time.
-void evaluate_stack(benchmark::State& state, const Model& m, std::vector<Layer>& stack) {
-  SkinnedPose a(m);
-  if (!a.pose.set_layers(m, stack).empty()) state.SkipWithError("set_layers refused the stack");
+// SkinnedPose::evaluate over one of blend_cases.h's stacks, every layer at its own time.
+void evaluate_stack(benchmark::State& state, const char* name) {
+  const auto c = make_blend_case(name, static_cast<std::size_t>(state.range(0)));
+  if (!c) {
+    state.SkipWithError("no such blend case");
+    return;
+  }
+  SkinnedPose a(c->model);
+  if (!a.pose.set_layers(c->model, c->stack).empty())
+    state.SkipWithError("set_layers refused the stack");
   double t = 0.0;
   for (auto _ : state) {
     t += 1.0 / 60.0;
-    for (Layer& l : stack)
-      l.time = wrap_time(t, m.clips[static_cast<std::size_t>(l.clip)].duration(), true);
-    if (!a.evaluate(m, stack)) state.SkipWithError("SkinnedPose::evaluate refused the stack");
+    set_blend_time(*c, t);
+    if (!a.evaluate(c->model, c->stack))
+      state.SkipWithError("SkinnedPose::evaluate refused the stack");
     benchmark::DoNotOptimize(a.normal_palette().data());
     benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations());
 }
 
-void blend(benchmark::State& state) {
-  const std::size_t layers = static_cast<std::size_t>(state.range(0));
-  const Model m = blend_model();
-  // Joint 1's subtree: about half of make_skeleton's bushy tree.
-  const std::vector<float> mask = subtree_mask(m.skeleton.parents, 1);
-  std::vector<Layer> stack(layers);
-  for (std::size_t i = 0; i < layers; ++i) stack[i].clip = static_cast<int32_t>(i);
-  if (layers > 1) stack[1].weight = 0.5f;
-  if (layers > 2) {
-    stack[2].weight = 0.7f;
-    stack[2].mask = mask;
-    stack[3].weight = 0.5f;
-    stack[3].mode = BlendMode::Additive;
-  }
-  evaluate_stack(state, m, stack);
-}
+void blend(benchmark::State& state) { evaluate_stack(state, "blend"); }
 BENCHMARK(blend)->Arg(1)->Arg(2)->Arg(4);
 
-// The base and one additive layer at 0.5 over every joint (reference pose: its clip at 0 s),
-// the additive half of issue 25's aim against blend/1.
-void blend_additive(benchmark::State& state) {
-  const Model m = blend_model();
-  std::vector<Layer> stack(static_cast<std::size_t>(state.range(0)));
-  for (std::size_t i = 0; i < stack.size(); ++i) {
-    stack[i].clip = static_cast<int32_t>(i);
-    if (i == 0) continue;
-    stack[i].weight = 0.5f;
-    stack[i].mode = BlendMode::Additive;
-  }
-  evaluate_stack(state, m, stack);
-}
+// The additive half of issue 25's aim against blend/1.
+void blend_additive(benchmark::State& state) { evaluate_stack(state, "blend_additive"); }
 BENCHMARK(blend_additive)->Arg(2);
 
 }  // namespace

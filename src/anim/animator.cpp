@@ -33,7 +33,6 @@ Animator::Animator(const Model& model) : layout_(model) {
   for (std::size_t j = 0; j < joints && j < model.skeleton.rest.size(); ++j)
     rest_local_.set(j, model.skeleton.rest[j]);
   local_.resize(joints);
-  layer_local_.resize(joints);
   pose_scratch_.resize(local_pose_scratch(joints));
 }
 
@@ -69,17 +68,18 @@ std::string Animator::set_layers(const Model& model, std::span<const Layer> laye
     if (s.clip != l.clip || !s.cursor.fits(clip)) {
       s.cursor.reset(clip);
       s.clip = l.clip;
-      s.reference = LocalLanes();
+      s.reference = AdditiveReference();
     }
     s.mode = l.mode;
     if (l.mode == BlendMode::Additive &&
         (!s.reference.fits(joints) || s.reference_time != l.reference_time)) {
-      s.reference.resize(joints);
       s.reference_time = l.reference_time;
       RuntimeCursor cursor;
       cursor.reset(clip);
-      if (!sample_runtime(clip, l.reference_time, cursor, s.reference))
+      LocalLanes sampled(joints);
+      if (!sample_runtime(clip, l.reference_time, cursor, sampled))
         return "layer " + std::to_string(i) + ": the clip does not fit the skeleton";
+      s.reference.prepare(sampled);
     }
   }
   clip_ = layers.empty() ? -1 : layers[0].clip;
@@ -167,17 +167,17 @@ bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept
     if (blend_weight(l.weight) == 0.0f) continue;
     Slot& s = slots_[i];
     const ClipRuntime& clip = model.clips[static_cast<std::size_t>(l.clip)];
-    if (!sample_runtime(clip, l.time, s.cursor, layer_local_)) return false;
-    const bool ok =
-        l.mode == BlendMode::Override
-            ? blend_override(local_, layer_local_,
-                             l.every_channel ? std::span<const uint8_t>() : clip.keyed(), l.mask,
-                             l.weight)
-            : blend_additive(local_, layer_local_, s.reference, clip.keyed(), l.mask, l.weight);
-    if (!ok) return false;
+    LayerBlend how;
+    how.mode = l.mode;
+    how.weight = l.weight;
+    // A cross-fade's target blends every component (animator.h's Layer::every_channel).
+    if (l.mode == BlendMode::Additive || !l.every_channel) how.keyed = clip.keyed();
+    how.mask = l.mask;
+    how.reference = &s.reference;
+    if (!sample_blend(clip, l.time, s.cursor, how, local_)) return false;
   }
-  return pose_from_local(layout_.rest.parents(), local_, layout_.skin_joints, layout_.inverse_bind,
-                         model_, palette_, pose_scratch_);
+  return pose_from_local(layout_.rest, local_, layout_.skin_joints, layout_.inverse_bind, model_,
+                         palette_, pose_scratch_);
 }
 
 void Animator::blend_morphs(const Model& model, std::span<const Layer> layers) noexcept {

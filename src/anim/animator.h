@@ -3,9 +3,10 @@
 // K = Model x InverseBind, morph weights) is what skinning (src/skin/, skinned_pose.h) reads.
 //
 //   one clip:   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
-//   a blend:    per layer sample_runtime -> blend_override / blend_additive (blend.h) onto the
-//               pose below -> pose_from_local (evaluate_pose's local->model and palette), all
-//               on poses in the sampler's lanes (local_lanes.h): matrices are made once
+//   a blend:    the base sample_runtime, then per layer sample_blend (blend.h: sampled and
+//               blended onto the pose below in one pass, 4 joints at a time) -> pose_from_local
+//               (evaluate_pose's local->model and palette), all on poses in the sampler's lanes
+//               (local_lanes.h): matrices are made once
 //   morphs:     per layer, its clip's morph tracks (anim/morph.h) sampled and blended onto the
 //               weights below (the meshes' default weights under the first layer), then the
 //               caller's overrides
@@ -21,7 +22,8 @@
 // count). A stack of one override layer at full weight without a mask is exactly its clip's pose
 // and takes the fused single-clip path, so plain playback costs what it did before layers
 // existed. Each layer keeps its own sampling cursor (its clip plays forward at its own time) and,
-// when additive, its reference pose, sampled once by set_layers.
+// when additive, its reference pose, sampled and made ready (AdditiveReference) once by
+// set_layers.
 //
 // The palettes of all meshes are concatenated (mesh m's bones start at palette_base[m]) so the
 // GPU path uploads one buffer per frame, and evaluate_pose fills them all in one call. Nothing
@@ -145,7 +147,7 @@ class Animator {
     RuntimeCursor cursor;
     BlendMode mode = BlendMode::Override;
     double reference_time = 0.0;
-    LocalLanes reference;  // Additive: the clip at reference_time
+    AdditiveReference reference;  // Additive: the clip at reference_time, made ready
   };
   bool blend(const Model& model, std::span<const Layer> layers) noexcept;
   bool finish(Clock::time_point t0) noexcept;  // the stage time
@@ -161,7 +163,6 @@ class Animator {
   bool blended_ = false;                 // the last evaluate() blended into local_
   LocalLanes rest_local_;                // the skeleton's rest pose
   LocalLanes local_;                     // the blended pose (a blend's last evaluate())
-  LocalLanes layer_local_;               // one layer's sample
   std::vector<glm::vec4> pose_scratch_;  // pose_from_local's
   std::vector<glm::mat4> model_;
   std::vector<glm::mat4> palette_;

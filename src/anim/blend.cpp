@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <glm/gtc/quaternion.hpp>
@@ -18,11 +19,6 @@
 namespace sv {
 
 namespace {
-
-// The pose a kernel works on: one group of 4 joints as LocalLanes lays it out (10 lane vectors:
-// T x y z, R x y z w, S x y z), loaded from lanes or gathered from Transforms.
-constexpr std::size_t kT = LocalLanes::kT, kR = LocalLanes::kR, kS = LocalLanes::kS;
-constexpr std::size_t kLanes = LocalLanes::kPerGroup;
 
 #if defined(__SSE2__)
 namespace sse2 {
@@ -75,7 +71,7 @@ void additive_joint(Transform& p, const Transform& x, const Transform& r, uint8_
   if (keys & kKeyedScale) {
     glm::vec3 ratio(1.0f);
     for (int c = 0; c < 3; ++c)
-      if (r.scale[c] != 0.0f) ratio[c] = x.scale[c] / r.scale[c];
+      if (const float inv = 1.0f / r.scale[c]; std::isfinite(inv)) ratio[c] = x.scale[c] * inv;
     p.scale *= mix(glm::vec3(1.0f), ratio, w);
   }
   if (!(keys & kKeyedRotation)) return;
@@ -137,7 +133,8 @@ bool run_override(Pose& pose, const PoseIn& layer, std::size_t joints, std::size
   return true;
 }
 
-template <class Pose, class PoseIn>
+// kPrepare: `reference` is a raw pose (made ready per group); otherwise AdditiveReference::ready.
+template <bool kPrepare, class Pose, class PoseIn>
 bool run_additive(Pose& pose, const PoseIn& layer, const PoseIn& reference, std::size_t joints,
                   std::size_t layer_joints, std::size_t reference_joints,
                   std::span<const uint8_t> keyed, std::span<const float> mask,
@@ -147,11 +144,11 @@ bool run_additive(Pose& pose, const PoseIn& layer, const PoseIn& reference, std:
   if (w0 == 0.0f) return true;
 #if defined(SV_BLEND_X86)
   if (detail::clip_runtime_isa() >= 1)
-    avx2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+    avx2::additive_all<kPrepare>(pose, layer, reference, joints, keyed, mask, w0);
   else
-    sse2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+    sse2::additive_all<kPrepare>(pose, layer, reference, joints, keyed, mask, w0);
 #elif defined(__SSE2__)
-  sse2::additive_all(pose, layer, reference, joints, keyed, mask, w0);
+  sse2::additive_all<kPrepare>(pose, layer, reference, joints, keyed, mask, w0);
 #else
   for_each_joint(pose, layer, &reference, joints, keyed, mask, w0,
                  [](Transform& p, const Transform& x, const Transform& r, uint8_t keys, float w) {
@@ -209,8 +206,8 @@ bool blend_override(LocalLanes& pose, const LocalLanes& layer, std::span<const u
 bool blend_additive(std::span<Transform> pose, std::span<const Transform> layer,
                     std::span<const Transform> reference, std::span<const uint8_t> keyed,
                     std::span<const float> mask, float weight) noexcept {
-  return run_additive(pose, layer, reference, pose.size(), layer.size(), reference.size(), keyed,
-                      mask, weight);
+  return run_additive<true>(pose, layer, reference, pose.size(), layer.size(), reference.size(),
+                            keyed, mask, weight);
 }
 
 bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const LocalLanes& reference,
@@ -218,7 +215,44 @@ bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const LocalLanes&
                     float weight) noexcept {
   const std::size_t n = pose.joints;
   if (!pose.fits(n) || !layer.fits(n) || !reference.fits(n)) return false;
-  return run_additive(pose, layer, reference, n, n, n, keyed, mask, weight);
+  return run_additive<true>(pose, layer, reference, n, n, n, keyed, mask, weight);
+}
+
+bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const AdditiveReference& reference,
+                    std::span<const uint8_t> keyed, std::span<const float> mask,
+                    float weight) noexcept {
+  const std::size_t n = pose.joints;
+  if (!pose.fits(n) || !layer.fits(n) || !reference.fits(n)) return false;
+#if defined(__SSE2__)
+  return run_additive<false>(pose, layer, reference.ready, n, n, n, keyed, mask, weight);
+#else
+  return run_additive<true>(pose, layer, reference.pose, n, n, n, keyed, mask, weight);
+#endif
+}
+
+void AdditiveReference::prepare(const LocalLanes& reference) {
+  if (!pose.fits(reference.joints)) pose.resize(reference.joints);
+  if (!ready.fits(reference.joints)) ready.resize(reference.joints);
+  std::copy(reference.lanes.begin(), reference.lanes.end(), pose.lanes.begin());
+#if defined(SV_BLEND_X86)
+  if (detail::clip_runtime_isa() >= 1)
+    avx2::prepare_all(pose, ready);
+  else
+    sse2::prepare_all(pose, ready);
+#elif defined(__SSE2__)
+  sse2::prepare_all(pose, ready);
+#else
+  // Not read without SSE2 (the scalar blends make each joint's from `pose`); kept equal anyway.
+  for (std::size_t j = 0; j < pose.joints; ++j) {
+    Transform t = pose.get(j);
+    t.rotation = glm::conjugate(t.rotation);
+    for (int c = 0; c < 3; ++c) {
+      const float inv = 1.0f / t.scale[c];
+      t.scale[c] = std::isfinite(inv) ? inv : 0.0f;
+    }
+    ready.set(j, t);
+  }
+#endif
 }
 
 }  // namespace sv

@@ -30,9 +30,12 @@
 // Additive: for translation below + w (layer - reference); for rotation below * nlerp(identity,
 // conj(reference) * layer, w), the difference applied in the joint's own frame, so a layer at
 // w = 1 whose pose below is its reference gives exactly the layer's pose; for scale below *
-// mix(1, layer / reference, w) per axis (a reference scale of 0 on an axis counts as 1: no
-// change there). The reference is the same clip sampled at a reference time (its first frame
-// by default): a clip that is its own reference adds nothing.
+// mix(1, layer * (1 / reference), w) per axis (a reference scale whose reciprocal is not finite,
+// 0 above all, counts as 1: no change there). The reference is the same clip sampled at a
+// reference time (its first frame by default): a clip that is its own reference adds nothing (up
+// to the rounding of s * (1 / s), within 1 ulp of 1). What the reference contributes, its
+// translation, conjugate rotation and reciprocal scale, is made once per reference pose
+// (AdditiveReference) when it is given as one, per group of 4 joints per call otherwise.
 //
 // Weights: a layer's weight and a mask's per-joint weights are fractions in [0, 1]. They are not
 // normalised across layers (each layer moves the pose below it; there is no sum to keep at 1):
@@ -41,8 +44,13 @@
 // the skeleton's rest pose, so when every weight is 0, the base layer's included, the pose is
 // the rest pose.
 //
+// Sampling fused with blending (sample_blend): a layer's clip is sampled 4 joints at a time into
+// registers and blended onto the pose there, so the layer's own pose is never written out and
+// read back; groups of 4 joints the layer leaves alone (weights 0 there) are not even sampled.
+//
 // Every function checks sizes and returns false, writing nothing, when a span does not fit;
-// the blends allocate nothing (the mask builders are for set-up, not for frames).
+// the blends allocate nothing (the mask builders and AdditiveReference::prepare are for set-up,
+// not for frames).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +61,9 @@
 #include "anim/transform.h"
 
 namespace sv {
+
+class ClipRuntime;
+struct RuntimeCursor;
 
 enum class BlendMode : uint8_t { Override, Additive };
 
@@ -91,5 +102,41 @@ bool blend_override(LocalLanes& pose, const LocalLanes& layer, std::span<const u
 bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const LocalLanes& reference,
                     std::span<const uint8_t> keyed, std::span<const float> mask,
                     float weight) noexcept;
+
+// An additive layer's reference pose made ready once (when the reference is sampled, not per
+// frame). `pose` is the reference as sampled; `ready` holds, per joint in the same lanes, its
+// translation, its rotation's conjugate and its scale's reciprocal per axis (0 where that is not
+// finite: no change on that axis).
+struct AdditiveReference {
+  LocalLanes pose;
+  LocalLanes ready;
+  // Takes `reference` as the pose and makes `ready` from it. Allocates when the joint count
+  // changes.
+  void prepare(const LocalLanes& reference);
+  bool fits(std::size_t joints) const noexcept { return pose.fits(joints) && ready.fits(joints); }
+};
+
+// blend_additive against a prepared reference: the same results as against reference.pose.
+bool blend_additive(LocalLanes& pose, const LocalLanes& layer, const AdditiveReference& reference,
+                    std::span<const uint8_t> keyed, std::span<const float> mask,
+                    float weight) noexcept;
+
+// How one layer is blended (the blends' arguments after the poses).
+struct LayerBlend {
+  BlendMode mode = BlendMode::Override;
+  float weight = 1.0f;
+  std::span<const uint8_t> keyed;                // KeyedBits per joint; empty: every component
+  std::span<const float> mask;                   // one weight per joint; empty: every joint 1
+  const AdditiveReference* reference = nullptr;  // Additive: the clip's reference pose
+};
+
+// Samples `clip` at t (as sample_runtime into lanes) and blends it onto `pose` as `layer` says,
+// in one pass: the same results as the two steps up to the rounding of fused multiply-adds
+// (within 1e-6; bit for bit without FMA). False, writing nothing, when `pose` is not sized for
+// the clip's joints, the cursor does not fit, keyed or mask has another size, or an additive
+// layer's reference is missing or of another size. Defined with the samplers
+// (clip_runtime.cpp), whose kernels it runs.
+bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, const LayerBlend& layer,
+                  LocalLanes& pose) noexcept;
 
 }  // namespace sv

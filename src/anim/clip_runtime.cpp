@@ -6,9 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/blend.h"
 #include "anim/skeleton.h"
 #include "anim/slerp.h"
 
@@ -308,6 +312,57 @@ bool sample_runtime(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
   return sample_into(clip, t, cursor, out.fits(clip.joints()), out);
 }
 
+bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, const LayerBlend& layer,
+                  LocalLanes& pose) noexcept {
+  const std::size_t n = clip.joints();
+  if (!pose.fits(n) || !cursor.fits(clip)) return false;
+  if ((!layer.keyed.empty() && layer.keyed.size() != n) ||
+      (!layer.mask.empty() && layer.mask.size() != n))
+    return false;
+  const bool additive = layer.mode == BlendMode::Additive;
+  if (additive && (layer.reference == nullptr || !layer.reference->fits(n))) return false;
+  const float w0 = blend_weight(layer.weight);
+  if (w0 == 0.0f || clip.empty()) return true;
+  const RuntimeView v = RuntimeAccess::view(clip);
+  locate_all(v, t, cursor);
+  const Segment* segs = cursor.segments.data();
+#if defined(__SSE2__)
+  const LocalLanes* ready = additive ? &layer.reference->ready : nullptr;
+#if defined(SV_RUNTIME_X86)
+  if (has_avx2_fma()) {
+    if (additive)
+      avx2::sample_blend_groups<true>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
+    else
+      avx2::sample_blend_groups<false>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
+    return true;
+  }
+#endif
+  if (additive)
+    sse2::sample_blend_groups<true>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
+  else
+    sse2::sample_blend_groups<false>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
+  return true;
+#else
+  // No SSE: joint by joint through the scalar blends, on one-joint spans.
+  for (std::size_t j = 0; j < n; ++j) {
+    Transform p = pose.get(j);
+    const Transform x = joint_scalar(v, segs, j);
+    const auto keys = layer.keyed.empty() ? layer.keyed : layer.keyed.subspan(j, 1);
+    const auto mask = layer.mask.empty() ? layer.mask : layer.mask.subspan(j, 1);
+    if (additive) {
+      const Transform r = layer.reference->pose.get(j);
+      blend_additive(std::span<Transform>(&p, 1), std::span<const Transform>(&x, 1),
+                     std::span<const Transform>(&r, 1), keys, mask, layer.weight);
+    } else {
+      blend_override(std::span<Transform>(&p, 1), std::span<const Transform>(&x, 1), keys, mask,
+                     layer.weight);
+    }
+    pose.set(j, p);
+  }
+  return true;
+#endif
+}
+
 bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept {
@@ -355,19 +410,19 @@ std::size_t local_pose_scratch(std::size_t joints) noexcept {
   return scratch_size((joints + 3) / 4);
 }
 
-bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
-                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
-                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
-                     std::span<glm::vec4> scratch) noexcept {
+namespace {
+
+// pose_from_local's checks but the parents' (the callers check those or know them checked).
+bool pose_from_local_checked(std::span<const int32_t> parents, const LocalLanes& local,
+                             std::span<const int32_t> skin_joints,
+                             std::span<const glm::mat4> inverse_bind, std::span<glm::mat4> model,
+                             std::span<glm::mat4> palette, std::span<glm::vec4> scratch) noexcept {
   const std::size_t n = parents.size();
   if (!local.fits(n) || model.size() != n || scratch.size() != local_pose_scratch(n) ||
       n > kMaxRuntimeJoints)
     return false;
   if (inverse_bind.size() != skin_joints.size() || palette.size() != skin_joints.size())
     return false;
-  for (std::size_t i = 0; i < n; ++i)
-    if (parents[i] != kNoParent && (parents[i] < 0 || static_cast<std::size_t>(parents[i]) >= i))
-      return false;
   for (const int32_t j : skin_joints)
     if (j < 0 || static_cast<std::size_t>(j) >= n) return false;
   RuntimeView v{};
@@ -401,6 +456,27 @@ bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
     palette[b] = model[static_cast<std::size_t>(skin_joints[b])] * inverse_bind[b];
   return true;
 #endif
+}
+
+}  // namespace
+
+bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
+                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
+                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
+                     std::span<glm::vec4> scratch) noexcept {
+  for (std::size_t i = 0; i < parents.size(); ++i)
+    if (parents[i] != kNoParent && (parents[i] < 0 || static_cast<std::size_t>(parents[i]) >= i))
+      return false;
+  return pose_from_local_checked(parents, local, skin_joints, inverse_bind, model, palette,
+                                 scratch);
+}
+
+bool pose_from_local(const ClipRuntime& skeleton, const LocalLanes& local,
+                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
+                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
+                     std::span<glm::vec4> scratch) noexcept {
+  return pose_from_local_checked(skeleton.parents(), local, skin_joints, inverse_bind, model,
+                                 palette, scratch);
 }
 
 bool sample_joint(const ClipRuntime& clip, double t, std::size_t joint, Transform& out) noexcept {

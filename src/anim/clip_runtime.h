@@ -176,6 +176,13 @@ bool pose_from_local(std::span<const int32_t> parents, const LocalLanes& local,
                      std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                      std::span<glm::mat4> model, std::span<glm::mat4> palette,
                      std::span<glm::vec4> scratch) noexcept;
+// The same with a runtime clip's parents (the Animator's rest clip: any clip of the skeleton),
+// which were checked when it was built or adopted, so only the sizes and skin joints are checked
+// per frame.
+bool pose_from_local(const ClipRuntime& skeleton, const LocalLanes& local,
+                     std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
+                     std::span<glm::mat4> model, std::span<glm::mat4> palette,
+                     std::span<glm::vec4> scratch) noexcept;
 std::size_t local_pose_scratch(std::size_t joints) noexcept;
 
 namespace detail {

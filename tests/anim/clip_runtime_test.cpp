@@ -246,6 +246,11 @@ TEST(ClipRuntime, EvaluatePoseMatchesLocalToModelAndPalette) {
           pose_from_local(f.skeleton.parents, lanes, skin, inverse_bind, model, palette, scratch));
       expect_matrices_near(model, want_model, t, "lanes model");
       expect_matrices_near(palette, want_palette, t, "lanes palette");
+      // With the runtime clip's parents (checked at build): the same products, bit for bit.
+      std::vector<glm::mat4> model2(n), palette2(skin.size());
+      ASSERT_TRUE(pose_from_local(f.runtime, lanes, skin, inverse_bind, model2, palette2, scratch));
+      EXPECT_EQ(model2, model);
+      EXPECT_EQ(palette2, palette);
     }
   }
 }
