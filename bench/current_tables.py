@@ -31,11 +31,13 @@ DEFAULT_BENCH = os.path.join("build", "bench", "skinview_bench")
 # The names issue 25 holds stable for scripts, as regular expressions over the run names.
 FULL_FILTER = ("^(skin_method/method:[0-2]/vertices:1000000/threads:[12]/rigid:[01]"
                "|skin_method8/method:[0-2]/vertices:1000000/threads:[12]"
+               "|skin_compact/method:0/vertices:1000000/threads:[12]"
                "|pose/60|animator/60|blend[a-z_]*/[0-9]+"
                "|first_open/(simple_skin|tube_1M(/iterations:[0-9]+)?)"
                "|reopen/(simple_skin|tube_1M))$")
 QUICK_FILTER = ("^(skin_method/method:[0-2]/vertices:1000000/threads:[12]/rigid:1"
                 "|skin_method8/method:[0-2]/vertices:1000000/threads:[12]"
+                "|skin_compact/method:0/vertices:1000000/threads:[12]"
                 "|pose/60|blend[a-z_]*/[0-9]+"
                 "|first_open/simple_skin|reopen/(simple_skin|tube_1M))$")
 
@@ -44,6 +46,7 @@ TO_SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 SKIN4 = re.compile(r"^skin_method/method:(\d)/vertices:(\d+)/threads:(\d)/rigid:(\d)$")
 SKIN8 = re.compile(r"^skin_method8/method:(\d)/vertices:(\d+)/threads:(\d)$")
+COMPACT = re.compile(r"^skin_compact/method:(\d)/vertices:(\d+)/threads:(\d)$")
 POSE = re.compile(r"^(pose|animator|blend[a-z_]*)/(\d+)$")
 OPEN = re.compile(r"^(first_open|reopen|import)/(.+)$")
 
@@ -169,6 +172,28 @@ def skin8_table(figures):
                     "4 influences, M vertices/s", "8 / 4", "aim"], rows)
 
 
+def compact_table(figures):
+    rows = []
+    for name, fig in sorted(figures.items()):
+        m = COMPACT.match(name)
+        if not m:
+            continue
+        method, vertices, threads = m.groups()
+        floats = f"skin_method/method:{method}/vertices:{vertices}/threads:{threads}/rigid:1"
+        base = figures.get(floats)
+        base_rate = base.rate if base is not None and base.ok() else None
+        rows.append((method, threads, [
+            METHODS.get(method, method), threads, mrate(fig),
+            "not run" if base is None else mrate(base),
+            ratio(fig.rate if fig.ok() else None, base_rate), str(fig.reps)]))
+    return section("Skinning, compact streams (`skin_compact/`, 1M vertices) against float "
+                   "(`skin_method/.../rigid:1`, same run)",
+                   "LBS on skin/compact_streams.h's layout (48 B moved per vertex against 72), "
+                   "positions + octahedral normals; the ratio of the two rates.",
+                   ["method", "threads", "compact, M vertices/s", "float, M vertices/s",
+                    "compact / float", "reps"], rows)
+
+
 def pose_table(figures):
     rows = []
     base = figures.get("blend/1")
@@ -220,7 +245,8 @@ def open_table(figures):
 
 def tables(figures):
     """The markdown tables, one per path, of the figures present."""
-    parts = [t(figures) for t in (skin4_table, skin8_table, pose_table, open_table)]
+    parts = [t(figures)
+             for t in (skin4_table, skin8_table, compact_table, pose_table, open_table)]
     return "\n\n".join(p for p in parts if p)
 
 

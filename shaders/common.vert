@@ -14,8 +14,23 @@
 // Every colour comes from C++ (src/gfx/view_colors.h, injected as SV_* #defines), where the
 // legends read them too; heat(), dominant_color() and sum_color() mirror the functions there.
 
+// GLSL 4.00's `precise` (ARB_gpu_shader5 on a 3.30 context, which llvmpipe and every 4.x
+// driver have): the skinning sums it marks are not contracted into fused multiply-adds, so
+// skin.vert's arithmetic is the CPU reference loop's operation for operation (exactly equal
+// positions on the compact streams: tests/gfx/compact_gl_test.cpp). Without the extension it is
+// nothing, and the two differ by rounding.
+#ifdef GL_ARB_gpu_shader5
+#extension GL_ARB_gpu_shader5 : enable
+#define SV_PRECISE precise
+#else
+#define SV_PRECISE
+#endif
+
 #if !defined(SV_HEAT_STOPS) || !defined(SV_INFLUENCE_COLORS) || !defined(SV_CUT_STOPS)
 #error "common.vert needs the view colours: build with sv::view_color_defines()"
+#endif
+#ifndef SV_OCT_SCALE_BITS
+#error "common.vert needs SV_OCT_SCALE_BITS: build with sv::gl::skin_program_defines()"
 #endif
 
 layout(location = 0) in vec3 a_position;  // bind space (as stored in the file)
@@ -26,6 +41,14 @@ layout(location = 4) in vec4 a_weights;   // sum 1; weighted slots first, by joi
 layout(location = 5) in uvec2 a_info;     // x: dominant joint's colour (pack_rgb8), y: VertexFlag bits
                                          // (0-7) | weight-sum level (8-15, weight_sum_level)
                                          // | cut-weight level (16-23, cut_weight_level)
+                                         // | weights above 0 (24-26, 0..4)
+// The compact layout (src/skin/compact_streams.h), read instead of a_normal, a_joints' u16 and
+// a_weights while u_compact is 1 (gfx/gpu_model.h: the compact vertex arrays): the normal as one
+// octahedral code (snorm16 x2), the joints as u8 x4 (u16 x4 on a mesh of more than 255 joints;
+// both arrive in a_joints), the first 3 weights (the 4th is 1 - ((w0 + w1) + w2)).
+layout(location = 9) in uint a_oct_normal;
+layout(location = 10) in vec3 a_weights3;
+uniform int u_compact;
 // Influences 5-8 (src/anim/model.h): bound only on meshes that keep them, read only while
 // u_influences is 8 (gl::influences_uniform). With 8 the vertex blends a_weights scaled by
 // 1 - sum(a_weights2), and a_weights2: its 8 largest weights renormalised.
@@ -46,6 +69,36 @@ out vec2 v_uv;
 out vec4 v_color;
 flat out vec4 v_flat_color;  // the provoking vertex's colour: hard edges between joints
 
+// The vertex's bind-space normal, joints and 4 weights from either layout (read_vertex()).
+vec3 g_bind_normal;
+uvec4 g_joints;
+vec4 g_weights;
+
+// compact_streams.h's oct_decode_raw, the same float operations in the same order (so the GPU
+// reads exactly the normal the CPU kernels read): a vector of L1 norm 1, not normalised.
+float oct_sign(float a) { return a >= 0.0 ? 1.0 : -1.0; }
+vec3 oct_decode_raw(uint code) {
+  float scale = uintBitsToFloat(uint(SV_OCT_SCALE_BITS));
+  int sx = int(code << 16) >> 16, sy = int(code) >> 16;  // the two int16, sign-extended
+  float x = max(float(sx) * scale, -1.0), y = max(float(sy) * scale, -1.0);
+  float z = (1.0 - abs(x)) - abs(y);
+  if (z < 0.0) return vec3((1.0 - abs(y)) * oct_sign(x), (1.0 - abs(x)) * oct_sign(y), z);
+  return vec3(x, y, z);
+}
+
+// Fills g_bind_normal, g_joints and g_weights; main() calls it first.
+void read_vertex() {
+  g_joints = a_joints;
+  if (u_compact != 0) {
+    g_bind_normal = oct_decode_raw(a_oct_normal);
+    // fourth_weight() in C++: this order of operations.
+    g_weights = vec4(a_weights3, 1.0 - ((a_weights3.x + a_weights3.y) + a_weights3.z));
+  } else {
+    g_bind_normal = a_normal;
+    g_weights = a_weights;
+  }
+}
+
 const vec3 kHeatStops[SV_HEAT_STOP_COUNT] = SV_HEAT_STOPS;
 const vec3 kInfluenceColors[4] = SV_INFLUENCE_COLORS;
 const vec3 kCutStops[3] = SV_CUT_STOPS;
@@ -57,9 +110,9 @@ float first_share() {
   return u_influences == 8 ? 1.0 - (a_weights2.x + a_weights2.y + a_weights2.z + a_weights2.w)
                            : 1.0;
 }
-int influence_joint(int i) { return i < 4 ? int(a_joints[i]) : int(a_joints2[i - 4]); }
+int influence_joint(int i) { return i < 4 ? int(g_joints[i]) : int(a_joints2[i - 4]); }
 float influence_weight(int i, float share) {
-  return i < 4 ? a_weights[i] * share : a_weights2[i - 4];
+  return i < 4 ? g_weights[i] * share : a_weights2[i - 4];
 }
 
 // The influences view's ramp of the cut share (level 1..255, cut_weight_color in C++).
@@ -98,8 +151,8 @@ vec4 view_color() {
   if (u_view_mode == 2) return vec4(dominant_color(a_info.x), 1.0);
   if (u_view_mode == 3) {
     if ((a_info.y & 1u) != 0u) return vec4(cut_color((a_info.y >> 16) & 255u), 1.0);
-    int n = 0;
-    for (int i = 0; i < 4; ++i) n += a_weights[i] > 0.0 ? 1 : 0;
+    // Counted at upload from the float weights: the compact 4th weight is a rounding off 0.
+    int n = int((a_info.y >> 24) & 7u);
     return vec4(kInfluenceColors[clamp(n, 1, 4) - 1], 1.0);
   }
   if (u_view_mode == 4) {

@@ -17,8 +17,13 @@
 // The sums run over the vertex's 4 influences, or 8 where u_influences is 8 (common.vert:
 // influence_weight); the pivot of DQS's hemisphere test is the largest, always in the first 4.
 //
+// Compact streams (src/skin/compact_streams.h; u_compact, common.vert's read_vertex): the bind
+// normal, joints and weights decoded first; then the same LBS as the float streams, its sums
+// written in the CPU reference loop's order and `precise` (common.vert), so the GPU's positions
+// equal skin_lbs_compact_reference's exactly (tests/gfx/compact_gl_test.cpp).
+//
 // Morph targets (src/anim/morph.h) apply first, in bind space: p and n above are
-//   p = a_position + sum_i w_i dp_i      n = a_normal + sum_i w_i dn_i
+//   p = a_position + sum_i w_i dp_i      n = g_bind_normal + sum_i w_i dn_i
 // over this mesh's targets of non-zero weight only. Their deltas live in one texture buffer
 // (RGBA32F, per target two texels per vertex: position delta, normal delta); u_morph_active
 // lists this frame's active targets (first texel of the target's deltas, weight as float bits)
@@ -68,7 +73,7 @@ vec3 g_normal;
 
 void apply_morphs() {
   g_position = a_position;
-  g_normal = a_normal;
+  g_normal = g_bind_normal;
   for (int i = 0; i < u_morph_count; ++i) {
     ivec4 e = texelFetch(u_morph_active, u_morph_first + i);
     float w = intBitsToFloat(e.y);
@@ -101,8 +106,8 @@ vec3 blend_point(vec3 p) {
 void skin_method(out vec3 skinned, out vec3 normal) {
   int pivot = 0;
   for (int i = 1; i < 4; ++i)
-    if (a_weights[i] > a_weights[pivot]) pivot = i;
-  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (palette_base + int(a_joints[pivot])));
+    if (g_weights[i] > g_weights[pivot]) pivot = i;
+  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (palette_base + int(g_joints[pivot])));
   vec4 b0 = vec4(0.0), be = vec4(0.0);
   vec3 a0 = vec3(0.0), a1 = vec3(0.0), a2 = vec3(0.0);  // rows of A
   bool scaled = false;
@@ -147,9 +152,11 @@ void skin_method(out vec3 skinned, out vec3 normal) {
 }
 
 void main() {
+  read_vertex();
   select_instance();
   apply_morphs();
-  vec3 skinned, normal;
+  SV_PRECISE vec3 skinned;
+  SV_PRECISE vec3 normal;
   if (u_method == 1 || u_method == 2) {
     skin_method(skinned, normal);
   } else {
@@ -167,9 +174,14 @@ void main() {
       n1 += w * texelFetch(u_normal_palette, t + 1).xyz;
       n2 += w * texelFetch(u_normal_palette, t + 2).xyz;
     }
-    vec4 p = vec4(g_position, 1.0);
-    skinned = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
-    normal = vec3(dot(n0, g_normal), dot(n1, g_normal), dot(n2, g_normal));
+    // Written out rather than dot(): the CPU loop's order of additions (llvmpipe sums a dot
+    // product from its last term), so with `precise` both give the same floats.
+    vec3 p = g_position, n = g_normal;
+    skinned = vec3(((r0.x * p.x + r0.y * p.y) + r0.z * p.z) + r0.w,
+                   ((r1.x * p.x + r1.y * p.y) + r1.z * p.z) + r1.w,
+                   ((r2.x * p.x + r2.y * p.y) + r2.z * p.z) + r2.w);
+    normal = vec3((n0.x * n.x + n0.y * n.y) + n0.z * n.z, (n1.x * n.x + n1.y * n.y) + n1.z * n.z,
+                  (n2.x * n.x + n2.y * n.y) + n2.z * n.z);
   }
 
   v_model_position = skinned;

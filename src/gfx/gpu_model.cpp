@@ -1,6 +1,7 @@
 #include "gfx/gpu_model.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -10,6 +11,7 @@
 
 #include "anim/model.h"
 #include "gfx/view_colors.h"
+#include "skin/compact_streams.h"
 #include "skin/skin_method.h"
 
 namespace sv::gl {
@@ -76,6 +78,57 @@ void influence2_attributes(GLuint buffer) noexcept {
   float_attribute(kWeights2, 4, offsetof(Influence2, weights), s);
 }
 
+// The compact static buffer of `dst` (positions, `codes`, joints, weights; gpu_model.h) and the
+// two vertex arrays over it; uv and info come from the static buffer, as on the float arrays.
+void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> codes,
+                         std::span<const StaticVertex> verts, GpuMesh& dst) {
+  const std::size_t n = verts.size();
+  const bool narrow = c.narrow_joints();
+  const std::size_t joint_bytes = narrow ? sizeof(glm::u8vec4) : sizeof(glm::u16vec4);
+  const std::size_t normals_at = n * sizeof(glm::vec3), joints_at = normals_at + n * 4,
+                    weights_at = joints_at + n * joint_bytes,
+                    total = weights_at + n * sizeof(glm::vec3);
+  std::vector<std::byte> bytes(total);
+  for (std::size_t i = 0; i < n; ++i)
+    std::memcpy(bytes.data() + i * sizeof(glm::vec3), &verts[i].position, sizeof(glm::vec3));
+  std::memcpy(bytes.data() + normals_at, codes.data(), n * 4);
+  std::memcpy(bytes.data() + joints_at,
+              narrow ? static_cast<const void*>(c.joints8.data()) : c.joints16.data(),
+              n * joint_bytes);
+  std::memcpy(bytes.data() + weights_at, c.weights.data(), n * sizeof(glm::vec3));
+  dst.compact_vertices = Buffer::create();
+  glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(total), bytes.data(), GL_STATIC_DRAW);
+  const GLenum joint_type = narrow ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
+  const auto compact_joints_and_weights = [&] {
+    glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
+    glEnableVertexAttribArray(kJoints);
+    glVertexAttribIPointer(kJoints, 4, joint_type, 0, offset(joints_at));
+    glDisableVertexAttribArray(kWeights);
+    float_attribute(kWeights3, 3, weights_at, 0);
+  };
+  dst.vao_gpu_compact = VertexArray::create();
+  glBindVertexArray(dst.vao_gpu_compact.id());
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
+  integer_attributes(dst.static_vertices.id());  // uv, info (joints, weights replaced below)
+  compact_joints_and_weights();
+  float_attribute(kPosition, 3, 0, 0);
+  glEnableVertexAttribArray(kOctNormal);
+  glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(normals_at));
+  glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
+  float_attribute(kCenter, 3, 0, 0);
+
+  dst.vao_cpu_compact = VertexArray::create();
+  glBindVertexArray(dst.vao_cpu_compact.id());
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
+  integer_attributes(dst.static_vertices.id());
+  compact_joints_and_weights();  // the weights views read them on this path too
+  glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
+  float_attribute(kPosition, 3, 0, 0);
+  glEnableVertexAttribArray(kOctNormal);
+  glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(2 * n * sizeof(glm::vec3)));
+}
+
 // The material's image, decoded by the import worker (anim/model.h: Image): this process
 // uploads pixels and never decodes an image.
 Texture load_texture(const Model& model, const Material& mat, std::string* warning) {
@@ -120,6 +173,8 @@ void pack_method_bone(const MethodBone& m, glm::vec4* t) noexcept {
 std::vector<std::string> skin_program_defines() {
   std::vector<std::string> defines = view_color_defines();
   defines.push_back("SV_METHOD_TEXELS " + std::to_string(kMethodTexels));
+  defines.push_back("SV_OCT_SCALE_BITS " + std::to_string(std::bit_cast<uint32_t>(kOctScale)) +
+                    "u");
   return defines;
 }
 
@@ -161,7 +216,7 @@ void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
   glUniform1i(count, mesh.morph_count);
 }
 
-GpuModel::GpuModel(const Model& model) {
+GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) {
   std::vector<StaticVertex> verts;
   meshes_.resize(model.meshes.size());
   // The dominant-joint view's colours (gfx/view_colors.h): each vertex carries its dominant
@@ -189,8 +244,11 @@ GpuModel::GpuModel(const Model& model) {
       const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
       const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
       const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
-      v.info = glm::u32vec2(pack_rgb8(joint_color_in(colors, joint)),
-                            flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16);
+      uint32_t weighted = 0;  // the influences view's count (common.vert: a_info)
+      for (int k = 0; k < 4; ++k) weighted += v.weights[k] > 0.0f ? 1u : 0u;
+      v.info = glm::u32vec2(
+          pack_rgb8(joint_color_in(colors, joint)),
+          flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16 | weighted << 24);
     }
     dst.vertex_count = static_cast<GLsizei>(n);
     vertex_total_ += n;
@@ -210,16 +268,29 @@ GpuModel::GpuModel(const Model& model) {
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(StaticVertex)), verts.data(),
                  GL_STATIC_DRAW);
     // The streamed buffer starts as the bind pose, so a mesh without normals still has sane
-    // ones on the CPU path (skin_lbs writes no normals for it).
+    // ones on the CPU path (skin_lbs writes no normals for it): positions, normals, and the
+    // normals' octahedral codes (the compact CPU path's, after the float ones).
     std::vector<glm::vec3> bind(2 * n);
+    std::vector<uint32_t> bind_codes(n);
     for (std::size_t i = 0; i < n; ++i) {
       bind[i] = verts[i].position;
       bind[n + i] = verts[i].normal;
     }
+    dst.has_compact = m < compact.size() && compact[m].weights.size() == n;
+    if (dst.has_compact) {
+      const CompactStreams& c = compact[m];
+      // A mesh without normals draws +y, as the float path does.
+      const uint32_t up = oct_encode_best(glm::vec3(0.0f, 1.0f, 0.0f));
+      for (std::size_t i = 0; i < n; ++i) bind_codes[i] = i < c.normals.size() ? c.normals[i] : up;
+    }
+    const std::size_t codes_at = 2 * n * sizeof(glm::vec3);
     dst.stream_vertices = Buffer::create();
     glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(2 * n * sizeof(glm::vec3)), bind.data(),
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(codes_at + n * sizeof(uint32_t)), nullptr,
                  GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(codes_at), bind.data());
+    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(codes_at),
+                    static_cast<GLsizeiptr>(n * sizeof(uint32_t)), bind_codes.data());
     dst.indices = Buffer::create();
     dst.centers = Buffer::create();
     glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
@@ -273,6 +344,7 @@ GpuModel::GpuModel(const Model& model) {
     float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
     integer_attributes(dst.static_vertices.id());
     if (dst.has_influences8) influence2_attributes(dst.influences2.id());
+    if (dst.has_compact) make_compact_arrays(compact[m], bind_codes, verts, dst);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
@@ -415,6 +487,22 @@ void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> cente
                   centers.data());
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   SV_GL_CHECK("upload_centers");
+}
+
+void GpuModel::upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
+                                      std::span<const uint32_t> normals) noexcept {
+  const GpuMesh& m = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(m.vertex_count);
+  if (positions.size() != n) return;
+  glBindBuffer(GL_ARRAY_BUFFER, m.stream_vertices.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
+                  positions.data());
+  if (normals.size() == n) {
+    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(2 * n * sizeof(glm::vec3)),
+                    static_cast<GLsizeiptr>(n * sizeof(uint32_t)), normals.data());
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  SV_GL_CHECK("upload_skinned_compact");
 }
 
 void GpuModel::upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,

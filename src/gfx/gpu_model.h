@@ -20,6 +20,14 @@
 // A mesh that keeps influences 5-8 (anim/model.h) has them in a third buffer (Influence2: joints
 // and weights, 24 bytes a vertex) on both vertex arrays; a mesh within the 4-limit has none and
 // costs what it did before.
+//
+// Compact streams (skin/compact_streams.h, given per mesh at construction: the document's, the
+// ones the CPU kernels read) go into one more static buffer per mesh, stream after stream:
+// positions f32 x3, octahedral normals u32, joints u8 x4 (u16 x4 past 255 joints), the first 3
+// weights f32. Two more vertex arrays read it: `vao_gpu_compact` (skin.vert, u_compact 1: the GPU
+// path decodes exactly what skin_lbs_compact decodes) and `vao_cpu_compact` (mesh.vert: the
+// positions and octahedral normals skin_lbs_compact wrote, upload_skinned_compact). Which pair a
+// frame draws is SkinnedPose::compact()'s call (LBS, 4 influences, no morph weight).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +47,7 @@ namespace sv {
 
 struct Model;
 struct MethodBone;
+struct CompactStreams;
 
 namespace gl {
 
@@ -56,6 +65,9 @@ enum Attribute : GLuint {
   // them has; read by the shaders only while u_influences is 8 (influences_uniform).
   kJoints2 = 7,   // integer, 4 x uint16
   kWeights2 = 8,  // fractions of the top-8 sum (anim/model.h)
+  // The compact layout's (vao_*_compact; the joints come in kJoints as u8 or u16 integers).
+  kOctNormal = 9,  // integer, 1 x uint32: octahedral code (compact_streams.h)
+  kWeights3 = 10,  // 3 x f32: w0 w1 w2; w3 = 1 - ((w0 + w1) + w2)
 };
 
 // Texels per bone of the method palette, shared with shaders/skin.vert (injected as
@@ -63,7 +75,8 @@ enum Attribute : GLuint {
 // bind-space stretch S with w of the first row 1 when the bone is scaled (two-phase skinning).
 inline constexpr int kMethodTexels = 5;
 
-// The defines skin.vert is built with: the view colours (gfx/view_colors.h) and kMethodTexels.
+// The defines skin.vert and mesh.vert are built with: the view colours (gfx/view_colors.h),
+// kMethodTexels, and kOctScale's bits (SV_OCT_SCALE_BITS: the octahedral decode's constant).
 std::vector<std::string> skin_program_defines();
 
 // Texture units the skinning program reads its palettes from (the renderer, picking and the
@@ -78,11 +91,18 @@ struct GpuMesh {
   VertexArray vao_gpu;
   VertexArray vao_cpu;
   Buffer static_vertices;
-  Buffer stream_vertices;  // positions then normals, vertex_count each (CPU path)
+  Buffer
+      stream_vertices;  // positions, normals, then octahedral normals: vertex_count each (CPU path)
   Buffer indices;
   Buffer centers;      // CoR: vertex_count vec3 (kCenter)
   Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
   bool has_influences8 = false;
+  // --- compact streams (none when the model was uploaded without them) ---
+  Buffer compact_vertices;
+  VertexArray vao_gpu_compact;
+  VertexArray vao_cpu_compact;
+  bool has_compact = false;
+  // --- end of compact streams ---
   Texture base_texture;     // 0 when the material has no image (or the driver cannot hold it)
   GLsizei index_count = 0;  // triangle indices, first in `indices`
   GLsizei line_count = 0;   // line indices after them (Mesh::line_indices)
@@ -101,6 +121,18 @@ struct GpuMesh {
 // attributes it does not have.
 inline GLint influences_uniform(const GpuMesh& mesh, int influences) noexcept {
   return influences == 8 && mesh.has_influences8 ? 8 : 4;
+}
+
+// Whether `mesh` is drawn from its compact streams when the frame skins compact
+// (SkinnedPose::compact): only where it has them. u_compact is this, as 0 or 1.
+inline bool draws_compact(const GpuMesh& mesh, bool compact) noexcept {
+  return compact && mesh.has_compact;
+}
+// The vertex array of `mesh` for the GPU path (skin.vert) or the CPU path (mesh.vert).
+inline GLuint vertex_array(const GpuMesh& mesh, bool gpu_path, bool compact) noexcept {
+  if (draws_compact(mesh, compact))
+    return gpu_path ? mesh.vao_gpu_compact.id() : mesh.vao_cpu_compact.id();
+  return gpu_path ? mesh.vao_gpu.id() : mesh.vao_cpu.id();
 }
 
 // A texture buffer of `texels` RGBA32F texels (at least one) over a new `buffer`, contents
@@ -131,8 +163,10 @@ class GpuModel {
  public:
   GpuModel() = default;
 
-  // Uploads every mesh and sizes the palette buffers. Needs a current GL context.
-  explicit GpuModel(const Model& model);
+  // Uploads every mesh and sizes the palette buffers. Needs a current GL context. `compact`: per
+  // mesh its compact streams (encode_compact), or empty for none; a mesh whose streams do not fit
+  // it (another vertex count) gets none.
+  explicit GpuModel(const Model& model, std::span<const CompactStreams> compact = {});
 
   // Writes the palettes (Animator's concatenated layout) into the texture buffers.
   void upload_palette(std::span<const glm::mat4> palette,
@@ -159,6 +193,9 @@ class GpuModel {
   // Writes one mesh's CPU-skinned vertices into its streamed buffer.
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                       std::span<const glm::vec3> normals) noexcept;
+  // The same from skin_lbs_compact: positions and octahedral normals (vao_cpu_compact's).
+  void upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
+                              std::span<const uint32_t> normals) noexcept;
 
   std::span<const GpuMesh> meshes() const noexcept { return meshes_; }
   GLuint palette_texture() const noexcept { return palette_texture_.id(); }

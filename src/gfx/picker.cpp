@@ -35,6 +35,7 @@ bool Picker::init(std::string* error) {
     u->morph.locate(p);
     u->influences = glGetUniformLocation(p, "u_influences");
     u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
+    u->compact = glGetUniformLocation(p, "u_compact");
   }
   fbo_ = Framebuffer::create();
   ids_ = Renderbuffer::create();
@@ -109,7 +110,12 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
     glUniform1i(u.influences,
                 influences_uniform(g, in.animator != nullptr ? in.animator->skin().influences : 4));
     glUniform1ui(u.pick_mesh, static_cast<GLuint>(m + 1));
-    glBindVertexArray(gpu_path ? g.vao_gpu.id() : g.vao_cpu.id());
+    // The streams the frame was drawn from (the renderer's rule, gfx/gpu_model.h).
+    const bool compact =
+        in.animator != nullptr &&
+        draws_compact(g, gpu_path ? in.animator->compact(m) : in.animator->skinned_compact(m));
+    glUniform1i(u.compact, compact ? 1 : 0);
+    glBindVertexArray(vertex_array(g, gpu_path, compact));
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);

@@ -89,7 +89,7 @@ class Picker {
  private:
   struct Uniforms {
     GLint world = -1, view_proj = -1, palette = -1, normal_palette = -1, palette_base = -1;
-    GLint pick_mesh = -1, method_palette = -1, method = -1, influences = -1;
+    GLint pick_mesh = -1, method_palette = -1, method = -1, influences = -1, compact = -1;
     MorphUniforms morph;  // skin.vert's; the renderer uploaded this frame's weights
   };
   Program skin_;

@@ -48,10 +48,10 @@ bool build(const ProgramDesc& desc, Program* out, std::string* error,
 }  // namespace
 
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
-  const std::vector<std::string> colors = view_color_defines();
   if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, skin_program_defines(), {}}, &skin_,
              error, warnings) ||
-      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, colors, {}}, &mesh_, error, warnings) ||
+      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, skin_program_defines(), {}}, &mesh_,
+             error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
   }
@@ -79,6 +79,7 @@ bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
     u->vertex_values = glGetUniformLocation(p, "u_vertex_values");
     u->vertex_base = glGetUniformLocation(p, "u_vertex_base");
     u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
+    u->compact = glGetUniformLocation(p, "u_compact");
   }
   line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
   line_point_size_ = glGetUniformLocation(line_.id(), "u_point_size");
@@ -191,8 +192,16 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
     const GpuMesh& mesh = meshes[m];
     glUniform1i(u.vertex_base, vertex_base);
     vertex_base += mesh.vertex_count;
+    // The compact streams where the frame skins from them (SkinnedPose::compact), on either path.
+    const bool compact =
+        draws_compact(mesh, gpu_path ? animator.compact(m) : animator.skinned_compact(m));
+    glUniform1i(u.compact, compact ? 1 : 0);
     if (!gpu_path) {
-      gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
+      if (compact)
+        gpu.upload_skinned_compact(m, animator.skinned_positions(m),
+                                   animator.skinned_oct_normals(m));
+      else
+        gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
     } else {
       glUniform1i(u.palette_base, mesh.palette_base);
       u.morph.set(mesh);
@@ -205,7 +214,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
     glUniform1i(u.has_texture, textured ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, textured ? mesh.base_texture.id() : 0);
-    glBindVertexArray(gpu_path ? mesh.vao_gpu.id() : mesh.vao_cpu.id());
+    glBindVertexArray(vertex_array(mesh, gpu_path, compact));
     if (crowd) {
       glDrawElementsInstanced(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr,
                               static_cast<GLsizei>(crowd_->instances()));

@@ -81,6 +81,7 @@ class Renderer {
     GLint vertex_values = -1, vertex_base = -1;  // difference views
     GLint influences = -1;
     GLint crowd_records = -1;
+    GLint compact = -1;  // common.vert's u_compact
   };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
   void draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose& animator,

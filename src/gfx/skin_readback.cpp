@@ -14,13 +14,14 @@ SkinUniforms SkinUniforms::of(GLuint program) noexcept {
   u.method = glGetUniformLocation(program, "u_method");
   u.vertex_values = glGetUniformLocation(program, "u_vertex_values");
   u.influences = glGetUniformLocation(program, "u_influences");
+  u.compact = glGetUniformLocation(program, "u_compact");
   u.morph.locate(program);
   return u;
 }
 
 bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& gpu,
                         std::size_t mesh, SkinMethod method, std::span<std::byte> out,
-                        std::size_t bytes_per_vertex, int influences) noexcept {
+                        std::size_t bytes_per_vertex, int influences, bool compact) noexcept {
   if (mesh >= gpu.meshes().size()) return false;
   const GpuMesh& m = gpu.meshes()[mesh];
   const auto n = static_cast<std::size_t>(m.vertex_count);
@@ -46,8 +47,10 @@ bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& g
   glUniform1i(u.method, static_cast<GLint>(method));
   glUniform1i(u.influences, influences_uniform(m, influences));
   u.morph.set(m);
+  compact = draws_compact(m, compact);
+  glUniform1i(u.compact, compact ? 1 : 0);
   bind_palettes(gpu);
-  glBindVertexArray(m.vao_gpu.id());
+  glBindVertexArray(vertex_array(m, true, compact));
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);
   glDrawArrays(GL_POINTS, 0, m.vertex_count);
@@ -75,10 +78,10 @@ bool SkinReadback::init(std::string* error) {
 }
 
 bool SkinReadback::read(const GpuModel& gpu, std::size_t mesh, SkinMethod method, int influences,
-                        std::span<glm::vec3> out) noexcept {
+                        std::span<glm::vec3> out, bool compact) noexcept {
   if (!ready()) return false;
   return capture_.run(program_.id(), uniforms_, gpu, mesh, method, std::as_writable_bytes(out),
-                      sizeof(glm::vec3), influences);
+                      sizeof(glm::vec3), influences, compact);
 }
 
 }  // namespace sv::gl

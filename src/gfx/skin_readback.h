@@ -29,7 +29,7 @@ class GpuModel;
 // skin.vert's sampler and per-mesh uniforms, looked up once per program.
 struct SkinUniforms {
   GLint palette = -1, normal_palette = -1, method_palette = -1, palette_base = -1, method = -1;
-  GLint vertex_values = -1, influences = -1;
+  GLint vertex_values = -1, influences = -1, compact = -1;
   MorphUniforms morph;  // the active targets (GpuModel::upload_morph_weights)
   static SkinUniforms of(GLuint program) noexcept;
 };
@@ -42,10 +42,12 @@ class VertexCapture {
   // mesh's vertex count times bytes_per_vertex). False, writing nothing, when `out` has another
   // size or the mesh does not exist.
   // `influences` is 4 or 8 (skin.vert's u_influences through influences_uniform: 8 only on a
-  // mesh that keeps a second set).
+  // mesh that keeps a second set). `compact`: from the mesh's compact streams (vao_gpu_compact,
+  // u_compact 1) where it has them (draws_compact), as the renderer draws when
+  // SkinnedPose::compact() holds.
   bool run(GLuint program, const SkinUniforms& u, const GpuModel& gpu, std::size_t mesh,
            SkinMethod method, std::span<std::byte> out, std::size_t bytes_per_vertex,
-           int influences = 4) noexcept;
+           int influences = 4, bool compact = false) noexcept;
 
  private:
   Buffer buffer_;
@@ -60,9 +62,10 @@ class SkinReadback {
 
   // The GPU's skinned model-space positions of mesh `mesh` under the palettes uploaded to `gpu`
   // (and the method palette and centres, for DQS and CoR) with `method`, into `out` (the mesh's
-  // vertex count). False, writing nothing, when not ready or the size is wrong.
+  // vertex count). False, writing nothing, when not ready or the size is wrong. `compact` as in
+  // VertexCapture::run.
   bool read(const GpuModel& gpu, std::size_t mesh, SkinMethod method, int influences,
-            std::span<glm::vec3> out) noexcept;
+            std::span<glm::vec3> out, bool compact = false) noexcept;
 
  private:
   Program program_;

@@ -1,5 +1,8 @@
 // Compact vertex streams for skinning (issue 25, deliverable 3): one layout for the CPU kernels
-// (and, in a later phase, the GPU's skinning shader), built from a mesh's float streams.
+// and the GPU's skinning shader, built from a mesh's float streams once per load (the viewer's
+// Document). The window skins from them on both paths where they apply (LBS, 4 influences, no
+// morph weight: SkinnedPose::compact); the GPU reads the same streams from a static buffer
+// (gfx/gpu_model.h) and shaders/common.vert decodes them with the operations below.
 //
 // Per vertex, read by LBS:
 //   position  f32 x3                                   12 B  (unchanged: Mesh::positions)
@@ -29,7 +32,8 @@
 //    more keeps u16 joints (joints16) and is skinned by the scalar loop, as its float form is.
 //
 // Decoding, exactly (the same float operations everywhere, so two paths that read the same
-// stream agree; the GPU shader must do the same in a later phase):
+// stream agree; common.vert's oct_decode_raw and read_vertex are these, bit for bit:
+// tests/gfx/compact_gl_test.cpp):
 //   sx = (int16) (code & 0xffff), sy = (int16) (code >> 16)
 //   x = max(sx * kOctScale, -1), y = max(sy * kOctScale, -1), z = (1 - |x|) - |y|
 //   if z < 0: (x, y) = ((1 - |y|) * s(x), (1 - |x|) * s(y)), s(a) = a >= 0 ? 1 : -1

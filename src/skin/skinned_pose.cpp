@@ -50,7 +50,30 @@ bool SkinnedPose::update_palettes() noexcept {
   return true;
 }
 
-bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
+void SkinnedPose::set_compact(const Model& model, std::span<const CompactStreams> streams) {
+  compact_ = streams;
+  const std::size_t meshes = model.meshes.size();
+  compact_mesh_.assign(meshes, 0);
+  skinned_compact_.assign(meshes, 0);
+  skinned_oct_normals_.assign(meshes, {});
+  for (std::size_t m = 0; m < meshes && m < streams.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    const CompactStreams& c = streams[m];
+    if (c.weights.size() != mesh.vertex_count() || c.normals.size() != mesh.normals.size())
+      continue;
+    compact_mesh_[m] = 1 | (mesh.has_influences8() ? 2 : 0);
+    skinned_oct_normals_[m].resize(c.normals.size());
+  }
+}
+
+bool SkinnedPose::compact(std::size_t mesh) const noexcept {
+  if (mesh >= compact_mesh_.size() || (compact_mesh_[mesh] & 1) == 0) return false;
+  if (skin_.method != SkinMethod::Lbs) return false;
+  if (skin_.influences == 8 && (compact_mesh_[mesh] & 2) != 0) return false;
+  return !any_morph_weight(pose.morph_weights(mesh));
+}
+
+bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool, bool use_compact) noexcept {
   const auto t0 = Clock::now();
   if (skinned_positions_.size() != model.meshes.size()) return false;
   const std::span<const glm::mat4> palette = pose.palette();
@@ -59,6 +82,21 @@ bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool) noexcept {
     const std::size_t n = mesh.skin_joints.size();
     const std::size_t base = pose.palette_base(m);
     if (base + n > palette.size()) return false;
+    const bool compact_now = use_compact && compact(m);
+    if (m < skinned_compact_.size()) skinned_compact_[m] = compact_now ? 1 : 0;
+    if (compact_now) {
+      const CompactSkinInput in = compact_[m].input(mesh.positions);
+      const std::span<const glm::mat4> k = palette.subspan(base, n);
+      const std::span<const glm::mat3> nk =
+          std::span<const glm::mat3>(normal_palette_).subspan(base, n);
+      const bool ok =
+          pool != nullptr
+              ? skin_lbs_compact_parallel(*pool, k, nk, in, skinned_positions_[m],
+                                          skinned_oct_normals_[m])
+              : skin_lbs_compact(k, nk, in, skinned_positions_[m], skinned_oct_normals_[m]);
+      if (!ok) return false;
+      continue;
+    }
     SkinInput in;
     in.positions = mesh.positions;
     in.normals = mesh.normals;

@@ -5,6 +5,12 @@
 //   then here:        build_normal_palette -> [DQS, CoR] build_method_palette   (every frame)
 //                     -> [CPU path] apply_morphs, skin (the chosen method, skinning.h) per mesh
 //
+// Compact streams (compact_streams.h, set_compact: the document's, built once at load) serve
+// both paths where they apply (compact(): LBS, 4 influences, no morph weight): skin_cpu(..,
+// true) then runs skin_lbs_compact into the positions and octahedral normals
+// (skinned_oct_normals), and the renderer draws the GPU path from the same streams (gfx/
+// gpu_model.h), so both paths read one layout. Elsewhere the float streams serve, as before.
+//
 // The GPU path reads the pose's palette, the normal and method palettes and the morph weights;
 // the CPU path (and every view that needs the vertices on the CPU: the difference views, --dump,
 // the bounds and volume figures) calls skin_cpu() and reads skinned_positions/normals. The
@@ -21,6 +27,7 @@
 #include <glm/vec3.hpp>
 
 #include "anim/animator.h"
+#include "skin/compact_streams.h"
 #include "skin/skin_method.h"
 
 namespace sv {
@@ -72,11 +79,22 @@ class SkinnedPose {
   void set_skin(const SkinChoice& choice) noexcept { skin_ = choice; }
   const SkinChoice& skin() const noexcept { return skin_; }
 
+  // Per mesh its compact streams (encode_compact of the model's meshes), owned by the caller and
+  // kept alive while set; empty turns them off. Sizes the octahedral normal outputs (allocates:
+  // call at load).
+  void set_compact(const Model& model, std::span<const CompactStreams> streams);
+  // Whether mesh `mesh` is skinned from its compact streams this frame, on both paths: streams
+  // set for it, LBS, 4 influences (or the mesh keeps no second set), no morph target weighing.
+  // skin_lbs_compact covers LBS only; DQS, CoR, 8 influences and morphs take the float streams.
+  bool compact(std::size_t mesh) const noexcept;
+
   // Skins every mesh on the CPU from the current palettes into skinned_positions/normals with
   // the chosen method (morphs first, where the pose's morph weights are not zero), split over
-  // `pool`'s threads when one is given. False when a mesh cannot be skinned (CoR without its
-  // centres).
-  bool skin_cpu(const Model& model, WorkerPool* pool = nullptr) noexcept;
+  // `pool`'s threads when one is given. With `use_compact`, a mesh for which compact() holds is
+  // skinned by skin_lbs_compact instead: its normals go to skinned_oct_normals (skinned_normals
+  // is then stale for it; skinned_compact says which). False when a mesh cannot be skinned (CoR
+  // without its centres).
+  bool skin_cpu(const Model& model, WorkerPool* pool = nullptr, bool use_compact = false) noexcept;
 
   std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
   // The palette split for DQS and CoR (the palette's layout); stale while the method is LBS.
@@ -87,6 +105,16 @@ class SkinnedPose {
   std::span<const glm::vec3> skinned_normals(std::size_t mesh) const noexcept {
     return skinned_normals_[mesh];
   }
+  // The last skin_cpu()'s octahedral normals of a mesh it skinned compact (empty when none).
+  std::span<const uint32_t> skinned_oct_normals(std::size_t mesh) const noexcept {
+    return mesh < skinned_oct_normals_.size()
+               ? std::span<const uint32_t>(skinned_oct_normals_[mesh])
+               : std::span<const uint32_t>();
+  }
+  // Whether the last skin_cpu() skinned `mesh` from its compact streams.
+  bool skinned_compact(std::size_t mesh) const noexcept {
+    return mesh < skinned_compact_.size() && skinned_compact_[mesh] != 0;
+  }
   // The last evaluate()'s and skin_cpu()'s stage times (cpu_skin: the last skin_cpu()).
   const StageTimes& times() const noexcept { return times_; }
 
@@ -96,6 +124,11 @@ class SkinnedPose {
   std::vector<MethodBone> method_palette_;
   std::vector<std::vector<glm::vec3>> skinned_positions_;
   std::vector<std::vector<glm::vec3>> skinned_normals_;
+  std::span<const CompactStreams> compact_;
+  // Per mesh: 1 when its compact streams fit it (set_compact), 2 added when it keeps 8 influences.
+  std::vector<uint8_t> compact_mesh_;
+  std::vector<std::vector<uint32_t>> skinned_oct_normals_;  // per mesh with compact streams
+  std::vector<uint8_t> skinned_compact_;                    // per mesh: last skin_cpu's choice
   // Per mesh with targets: the morphed bind-space streams skin_cpu skins.
   std::vector<std::vector<glm::vec3>> morphed_positions_;
   std::vector<std::vector<glm::vec3>> morphed_normals_;

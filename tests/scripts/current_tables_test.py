@@ -67,6 +67,12 @@ class TablesTest(unittest.TestCase):
         # No 4-influence CoR on 2 threads in the run: no ratio rather than a wrong one.
         self.assertIn("| CoR | 2 | 100 | not run | n/a | >= 0.5 |", self.text)
 
+    def test_compact_against_float(self):
+        # The better of 3.0 and 3.2 ms CPU (333 M/s) against 250 M/s: 1.33.
+        self.assertIn("| LBS | 1 | 333 | 250 | 1.33 | 2 |", self.text)
+        # No float LBS on 2 threads in the run.
+        self.assertIn("| LBS | 2 | 500 | not run | n/a | 1 |", self.text)
+
     def test_blend_against_one_clip(self):
         self.assertIn("| `pose/60` | 1.00 | 1.50 |  |  |  | 1 |", self.text)
         self.assertIn("| `blend/1` | 2.00 | 3.50 |  |  |  | 2 |", self.text)
@@ -88,11 +94,12 @@ class TablesTest(unittest.TestCase):
 
     def test_one_table_per_path_in_order(self):
         heads = [line for line in self.text.splitlines() if line.startswith("### ")]
-        self.assertEqual(len(heads), 4)
+        self.assertEqual(len(heads), 5)
         self.assertTrue(heads[0].startswith("### Skinning, 4 influences"))
         self.assertTrue(heads[1].startswith("### Skinning, 8 influences"))
-        self.assertTrue(heads[2].startswith("### Poses and blending"))
-        self.assertTrue(heads[3].startswith("### Opening a file"))
+        self.assertTrue(heads[2].startswith("### Skinning, compact streams"))
+        self.assertTrue(heads[3].startswith("### Poses and blending"))
+        self.assertTrue(heads[4].startswith("### Opening a file"))
 
     def test_path_without_figures_has_no_table(self):
         only_pose = {k: v for k, v in fixture_figures().items() if k == "pose/60"}

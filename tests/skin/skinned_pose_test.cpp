@@ -152,6 +152,60 @@ TEST(SkinnedPose, MorphsComeBeforeSkinning) {
   EXPECT_NEAR_GLM(p.skinned_positions(0)[1], glm::vec3(1, 1, 0), 1e-6f);
 }
 
+// The compact streams (compact_streams.h) where they apply: LBS, 4 influences, no morph weight;
+// the same hand-worked arm, its normals as octahedral codes.
+TEST(SkinnedPose, SkinsFromTheCompactStreamsWhereTheyApply) {
+  const Model m = arm_model();
+  const std::vector<CompactStreams> compact = {encode_compact(m.meshes[0]),
+                                               encode_compact(m.meshes[1])};
+  SkinnedPose p(m);
+  EXPECT_FALSE(p.compact(0));  // none set
+  p.set_compact(m, compact);
+  p.pose.set_clip(m, 0);
+  ASSERT_TRUE(p.evaluate(m, PoseMode::Clip, 0.5));
+  EXPECT_TRUE(p.compact(0));
+  EXPECT_TRUE(p.compact(1));
+  // Without asking for them, skin_cpu keeps the float streams (--dump, export, volume).
+  ASSERT_TRUE(p.skin_cpu(m));
+  EXPECT_FALSE(p.skinned_compact(0));
+  ASSERT_TRUE(p.skin_cpu(m, nullptr, true));
+  EXPECT_TRUE(p.skinned_compact(0));
+  EXPECT_TRUE(p.skinned_compact(1));
+  EXPECT_NEAR_GLM(p.skinned_positions(0)[0], glm::vec3(4.0f / 3.0f, 1.0f / 6.0f, 0), 1e-6f);
+  EXPECT_NEAR_GLM(p.skinned_positions(1)[2], glm::vec3(1, 2, 0), 1e-6f);
+  // The blended normal (-1/3, 2/3, 0) as a code: L1-normalised (-1/3, 2/3) -> (-10922, 21845).
+  ASSERT_EQ(p.skinned_oct_normals(0).size(), 3u);
+  EXPECT_EQ(p.skinned_oct_normals(0)[0],
+            static_cast<uint32_t>(static_cast<uint16_t>(-10922)) | (21845u << 16));
+  // The hand's normal (0,0,1) turned a quarter about z stays (0,0,1): code 0.
+  EXPECT_EQ(p.skinned_oct_normals(1)[0], 0u);
+  // A morph weight on the hand: that mesh takes the float streams (skin_lbs_compact reads the
+  // stored positions), the arm stays compact.
+  p.pose.set_morph_override(1, 0, 0.5f);
+  ASSERT_TRUE(p.evaluate(m, PoseMode::Clip, 0.5));
+  EXPECT_TRUE(p.compact(0));
+  EXPECT_FALSE(p.compact(1));
+  ASSERT_TRUE(p.skin_cpu(m, nullptr, true));
+  EXPECT_FALSE(p.skinned_compact(1));
+  EXPECT_NEAR_GLM(p.skinned_positions(1)[2], glm::vec3(1, 2, 0.5f), 1e-6f);
+  p.pose.clear_morph_overrides();
+  // DQS and CoR: the float streams (the compact kernels are LBS only).
+  p.set_skin(SkinChoice{SkinMethod::Dqs, {}});
+  ASSERT_TRUE(p.evaluate(m, PoseMode::Clip, 0.5));
+  EXPECT_FALSE(p.compact(0));
+  ASSERT_TRUE(p.skin_cpu(m, nullptr, true));
+  EXPECT_FALSE(p.skinned_compact(0));
+  // 8 influences on meshes without a second set change nothing: still compact.
+  p.set_skin(SkinChoice{SkinMethod::Lbs, {}, 8});
+  EXPECT_TRUE(p.compact(0));
+  // Streams that do not fit a mesh (another vertex count) are not used for it.
+  std::vector<CompactStreams> wrong = compact;
+  wrong[1].weights.pop_back();
+  p.set_compact(m, wrong);
+  EXPECT_TRUE(p.compact(0));
+  EXPECT_FALSE(p.compact(1));
+}
+
 TEST(SkinnedPose, TheMethodPaletteIsBuiltForDqsAndCorOnly) {
   const Model m = arm_model();
   SkinnedPose p(m);
