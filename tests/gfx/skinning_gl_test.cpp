@@ -131,6 +131,13 @@ TEST(GpuSkinning, PaletteReallyMovesVertices) {
   EXPECT_GT(moved, 0.05f);
 }
 
+// The index of the clip called `name`, or -1.
+int32_t clip_named(const Model& model, const std::string& name) {
+  for (std::size_t c = 0; c < model.clips.size(); ++c)
+    if (model.clips[c].name() == name) return static_cast<int32_t>(c);
+  return -1;
+}
+
 TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
   // Guards the per-method comparisons below against a method uniform that does nothing: on the
   // default character's `twist` half-turn the GPU's DQS and CoR vertices leave LBS's.
@@ -138,9 +145,7 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
   ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& model = *r.model;
-  int32_t twist = -1;
-  for (std::size_t c = 0; c < model.clips.size(); ++c)
-    if (model.clips[c].name() == "twist") twist = static_cast<int32_t>(c);
+  const int32_t twist = clip_named(model, "twist");
   ASSERT_GE(twist, 0);
   const auto centers = compute_rotation_centers(model, false);
   const Capture capture = make_capture_program();
@@ -170,9 +175,7 @@ TEST(GpuSkinning, CorBeforeItsCentresAreUploadedSkinsAsLbs) {
   ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& model = *r.model;
-  int32_t twist = -1;
-  for (std::size_t c = 0; c < model.clips.size(); ++c)
-    if (model.clips[c].name() == "twist") twist = static_cast<int32_t>(c);
+  const int32_t twist = clip_named(model, "twist");
   ASSERT_GE(twist, 0);
   const Capture capture = make_capture_program();
   gl::GpuModel gpu(model);
