@@ -13,8 +13,11 @@
 #include "app/export_pose.h"
 #include "app/record.h"
 #include "app/viewer.h"
+#include "io/import_cache.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   try {
     // `skinview check ...` has a command line of its own (app/check.h); a model file named
     // "check" opens as ./check.
@@ -64,4 +67,15 @@ int main(int argc, char** argv) {
     std::cerr << "skinview: unexpected error\n";
   }
   return sv::kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The model cache's stores run beside the work (a first open's picture is drawn while its entry
+  // is written), and the process waits for them before it exits: io/import_cache.h.
+  sv::set_background_cache_stores(true);
+  const int status = run(argc, argv);
+  sv::finish_cache_stores();
+  return status;
 }

@@ -32,8 +32,10 @@ std::string ModelLoader::start(const std::string& path) {
   path_ = path;
   started_ = std::chrono::steady_clock::now();
   if (import_cache_enabled(options_)) {
-    lookup_ = std::async(std::launch::async,
-                         [path, options = options_] { return look_up_import(path, options); });
+    lookup_ = std::async(std::launch::async, [path, options = options_] {
+      finish_cache_stores();  // an --anim file's store in flight may be this file's entry
+      return look_up_import(path, options);
+    });
     return {};
   }
   return process_.start(path, options_);

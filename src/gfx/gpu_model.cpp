@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
+#include <vector>
 
 #include <glm/gtc/type_precision.hpp>
 #include <glm/vec2.hpp>
@@ -81,16 +83,15 @@ void influence2_attributes(GLuint buffer) noexcept {
 // The compact static buffer of `dst` (positions, `codes`, joints, weights; gpu_model.h) and the
 // two vertex arrays over it; uv and info come from the static buffer, as on the float arrays.
 void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> codes,
-                         std::span<const StaticVertex> verts, GpuMesh& dst) {
-  const std::size_t n = verts.size();
+                         std::span<const glm::vec3> positions, GpuMesh& dst) {
+  const std::size_t n = positions.size();
   const bool narrow = c.narrow_joints();
   const std::size_t joint_bytes = narrow ? sizeof(glm::u8vec4) : sizeof(glm::u16vec4);
   const std::size_t normals_at = n * sizeof(glm::vec3), joints_at = normals_at + n * 4,
                     weights_at = joints_at + n * joint_bytes,
                     total = weights_at + n * sizeof(glm::vec3);
   std::vector<std::byte> bytes(total);
-  for (std::size_t i = 0; i < n; ++i)
-    std::memcpy(bytes.data() + i * sizeof(glm::vec3), &verts[i].position, sizeof(glm::vec3));
+  std::memcpy(bytes.data(), positions.data(), n * sizeof(glm::vec3));
   std::memcpy(bytes.data() + normals_at, codes.data(), n * 4);
   std::memcpy(bytes.data() + joints_at,
               narrow ? static_cast<const void*>(c.joints8.data()) : c.joints16.data(),
@@ -216,8 +217,60 @@ void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
   glUniform1i(count, mesh.morph_count);
 }
 
+namespace {
+
+// One mesh's static vertices into `out` (n of them), each built whole and stored once: `out` may
+// be a write-only mapping of the buffer (never read back).
+void fill_static_vertices(const Mesh& src, const std::vector<glm::vec3>& colors,
+                          StaticVertex* out) noexcept {
+  const std::size_t n = src.vertex_count();
+  for (std::size_t i = 0; i < n; ++i) {
+    StaticVertex v;
+    v.position = src.positions[i];
+    v.normal = i < src.normals.size() ? src.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+    v.uv = i < src.uvs.size() ? src.uvs[i] : glm::vec2(0.0f);
+    v.joints = i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
+    v.weights = i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    // The dominant bone is the largest weight's (slots are in joint order, not weight order).
+    int largest = 0;
+    for (int k = 1; k < 4; ++k)
+      if (v.weights[k] > v.weights[largest]) largest = k;
+    const std::size_t bone = v.joints[largest];
+    const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
+    const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
+    const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
+    const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
+    uint32_t weighted = 0;  // the influences view's count (common.vert: a_info)
+    for (int k = 0; k < 4; ++k) weighted += v.weights[k] > 0.0f ? 1u : 0u;
+    v.info = glm::u32vec2(
+        pack_rgb8(joint_color_in(colors, joint)),
+        flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16 | weighted << 24);
+    out[i] = v;
+  }
+}
+
+// The bound GL_ARRAY_BUFFER made `bytes` long and filled by `fill(T*)` with `count` T: written in
+// place through a mapping (no copy of the model's size in this process), or, where the driver
+// maps nothing or loses the mapping's contents, from a vector.
+template <class T, class Fill>
+void fill_array_buffer(std::size_t count, GLenum usage, Fill&& fill) {
+  const auto bytes = static_cast<GLsizeiptr>(count * sizeof(T));
+  glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, usage);
+  if (count == 0) return;
+  void* mapped =
+      glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+  if (mapped != nullptr) {
+    fill(static_cast<T*>(mapped));
+    if (glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE) return;
+  }
+  std::vector<T> staging(count);
+  fill(staging.data());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging.data());
+}
+
+}  // namespace
+
 GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) {
-  std::vector<StaticVertex> verts;
   meshes_.resize(model.meshes.size());
   // The dominant-joint view's colours (gfx/view_colors.h): each vertex carries its dominant
   // joint's, packed, so the shader needs no table.
@@ -227,29 +280,6 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
     const Mesh& src = model.meshes[m];
     GpuMesh& dst = meshes_[m];
     const std::size_t n = src.vertex_count();
-    verts.assign(n, StaticVertex{});
-    for (std::size_t i = 0; i < n; ++i) {
-      StaticVertex& v = verts[i];
-      v.position = src.positions[i];
-      v.normal = i < src.normals.size() ? src.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
-      v.uv = i < src.uvs.size() ? src.uvs[i] : glm::vec2(0.0f);
-      v.joints = i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
-      v.weights = i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
-      // The dominant bone is the largest weight's (slots are in joint order, not weight order).
-      int largest = 0;
-      for (int k = 1; k < 4; ++k)
-        if (v.weights[k] > v.weights[largest]) largest = k;
-      const std::size_t bone = v.joints[largest];
-      const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
-      const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
-      const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
-      const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
-      uint32_t weighted = 0;  // the influences view's count (common.vert: a_info)
-      for (int k = 0; k < 4; ++k) weighted += v.weights[k] > 0.0f ? 1u : 0u;
-      v.info = glm::u32vec2(
-          pack_rgb8(joint_color_in(colors, joint)),
-          flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16 | weighted << 24);
-    }
     dst.vertex_count = static_cast<GLsizei>(n);
     vertex_total_ += n;
     dst.index_count = static_cast<GLsizei>(src.indices.size());
@@ -265,46 +295,48 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
 
     dst.static_vertices = Buffer::create();
     glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(StaticVertex)), verts.data(),
-                 GL_STATIC_DRAW);
+    fill_array_buffer<StaticVertex>(
+        n, GL_STATIC_DRAW, [&](StaticVertex* out) { fill_static_vertices(src, colors, out); });
     // The streamed buffer starts as the bind pose, so a mesh without normals still has sane
-    // ones on the CPU path (skin_lbs writes no normals for it): positions, normals, and the
+    // ones on the CPU path (skin_lbs writes no normals for it): positions and normals uploaded
+    // from the model's own arrays (no copy of them here unless the normals are missing), then the
     // normals' octahedral codes (the compact CPU path's, after the float ones).
-    std::vector<glm::vec3> bind(2 * n);
-    std::vector<uint32_t> bind_codes(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      bind[i] = verts[i].position;
-      bind[n + i] = verts[i].normal;
-    }
     dst.has_compact = m < compact.size() && compact[m].weights.size() == n;
+    dst.stream_vertices = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
+    const auto half = static_cast<GLsizeiptr>(n * sizeof(glm::vec3));
+    const auto codes_at = static_cast<GLintptr>(2 * half);
+    glBufferData(GL_ARRAY_BUFFER, codes_at + static_cast<GLsizeiptr>(n * sizeof(uint32_t)), nullptr,
+                 GL_STREAM_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, half, src.positions.data());
+    if (src.normals.size() >= n) {
+      glBufferSubData(GL_ARRAY_BUFFER, half, half, src.normals.data());
+    } else {
+      std::vector<glm::vec3> normals(n, glm::vec3(0.0f, 1.0f, 0.0f));
+      std::copy(src.normals.begin(), src.normals.end(), normals.begin());
+      glBufferSubData(GL_ARRAY_BUFFER, half, half, normals.data());
+    }
+    std::vector<uint32_t> bind_codes;
     if (dst.has_compact) {
       const CompactStreams& c = compact[m];
       // A mesh without normals draws +y, as the float path does.
       const uint32_t up = oct_encode_best(glm::vec3(0.0f, 1.0f, 0.0f));
-      for (std::size_t i = 0; i < n; ++i) bind_codes[i] = i < c.normals.size() ? c.normals[i] : up;
+      bind_codes.assign(n, up);
+      std::copy_n(c.normals.begin(), std::min(n, c.normals.size()), bind_codes.begin());
+      glBufferSubData(GL_ARRAY_BUFFER, codes_at, static_cast<GLsizeiptr>(n * sizeof(uint32_t)),
+                      bind_codes.data());
     }
-    const std::size_t codes_at = 2 * n * sizeof(glm::vec3);
-    dst.stream_vertices = Buffer::create();
-    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(codes_at + n * sizeof(uint32_t)), nullptr,
-                 GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(codes_at), bind.data());
-    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(codes_at),
-                    static_cast<GLsizeiptr>(n * sizeof(uint32_t)), bind_codes.data());
     dst.indices = Buffer::create();
-    dst.centers = Buffer::create();
-    glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), bind.data(),
-                 GL_STATIC_DRAW);
+    // No centres buffer until upload_centers: kCenter reads the bind positions from the static
+    // buffer meanwhile (below).
 
     dst.has_influences8 = src.has_influences8();
     if (dst.has_influences8) {
-      std::vector<Influence2> second(n);
-      for (std::size_t i = 0; i < n; ++i) second[i] = {src.joints2[i], src.weights2[i]};
       dst.influences2 = Buffer::create();
       glBindBuffer(GL_ARRAY_BUFFER, dst.influences2.id());
-      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(n * sizeof(Influence2)), second.data(),
-                   GL_STATIC_DRAW);
+      fill_array_buffer<Influence2>(n, GL_STATIC_DRAW, [&](Influence2* out) {
+        for (std::size_t i = 0; i < n; ++i) out[i] = Influence2{src.joints2[i], src.weights2[i]};
+      });
     }
 
     constexpr GLsizei s = sizeof(StaticVertex);
@@ -332,8 +364,8 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
     float_attribute(kPosition, 3, offsetof(StaticVertex, position), s);
     float_attribute(kNormal, 3, offsetof(StaticVertex, normal), s);
     integer_attributes(dst.static_vertices.id());
-    glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
-    float_attribute(kCenter, 3, 0, 0);
+    // Until upload_centers, each vertex's centre is its bind position (CoR then skins as LBS).
+    float_attribute(kCenter, 3, offsetof(StaticVertex, position), s);
     if (dst.has_influences8) influence2_attributes(dst.influences2.id());
 
     dst.vao_cpu = VertexArray::create();
@@ -344,7 +376,8 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
     float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
     integer_attributes(dst.static_vertices.id());
     if (dst.has_influences8) influence2_attributes(dst.influences2.id());
-    if (dst.has_compact) make_compact_arrays(compact[m], bind_codes, verts, dst);
+    if (dst.has_compact)
+      make_compact_arrays(compact[m], bind_codes, std::span(src.positions).first(n), dst);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
@@ -479,12 +512,23 @@ bool GpuModel::upload_vertex_values(std::span<const float> values) noexcept {
 
 void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> centers) noexcept {
   if (mesh >= meshes_.size()) return;
-  const GpuMesh& m = meshes_[mesh];
+  GpuMesh& m = meshes_[mesh];
   const auto n = static_cast<std::size_t>(m.vertex_count);
   if (centers.size() != n || n == 0) return;
-  glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
-                  centers.data());
+  const auto bytes = static_cast<GLsizeiptr>(n * sizeof(glm::vec3));
+  if (m.centers.id() == 0) {
+    // The first centres: their buffer is made now and kCenter moved onto it from the static
+    // buffer's bind positions (once per mesh, not per frame).
+    m.centers = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());
+    glBufferData(GL_ARRAY_BUFFER, bytes, centers.data(), GL_STATIC_DRAW);
+    glBindVertexArray(m.vao_gpu.id());
+    float_attribute(kCenter, 3, 0, 0);
+    glBindVertexArray(0);
+  } else {
+    glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());
+    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, centers.data());
+  }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   SV_GL_CHECK("upload_centers");
 }

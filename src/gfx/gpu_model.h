@@ -13,9 +13,14 @@
 // CoR, upload_method_palette() too (the method palette, skin/skin_method.h: kMethodTexels texels
 // per bone, the same bone order).
 //
-// CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`, in a buffer
-// of their own: they arrive after the load (computed off the UI thread), so upload_centers()
-// writes them when ready; until then that buffer holds the bind positions.
+// CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`: they arrive
+// after the load (computed off the UI thread, and only once CoR is chosen), so until the first
+// upload_centers() the attribute reads the bind positions from the static buffer, and that call
+// makes their buffer and moves the attribute onto it (a model never skinned with CoR has none).
+//
+// The static buffer is written in place through a mapping where the driver gives one, and the
+// streamed buffer's bind pose comes from the model's own arrays: the upload copies nothing of the
+// model's size in this process.
 //
 // A mesh that keeps influences 5-8 (anim/model.h) has them in a third buffer (Influence2: joints
 // and weights, 24 bytes a vertex) on both vertex arrays; a mesh within the 4-limit has none and
@@ -94,7 +99,7 @@ struct GpuMesh {
   Buffer
       stream_vertices;  // positions, normals, then octahedral normals: vertex_count each (CPU path)
   Buffer indices;
-  Buffer centers;      // CoR: vertex_count vec3 (kCenter)
+  Buffer centers;      // CoR: vertex_count vec3 (kCenter); 0 until upload_centers
   Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
   bool has_influences8 = false;
   // --- compact streams (none when the model was uploaded without them) ---

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <filesystem>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "io/import_cache.h"
 #include "io/import_process.h"
@@ -32,6 +34,7 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
     result.error = e;
     return result;
   }
+  finish_cache_stores();  // a store of this process in flight may be this file's entry
   CacheLookup lookup = look_up_import(path, options);
   if (lookup.result) return std::move(*lookup.result);
   ImportOptions child_options = options;
@@ -46,8 +49,14 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
     result.report.notes.push_back(refused_entry_note(lookup.refused));
   if (result.ok() && !lookup.key.empty()) {
     // A cache that cannot be written only means the next open imports again.
-    store_import(lookup.key, path, result.stream, result.provenance.read_files, options);
-    if (!options.keep_stream) std::vector<uint8_t>().swap(result.stream);
+    if (options.keep_stream) {
+      store_import(lookup.key, path, result.stream, result.provenance.read_files, options);
+    } else {
+      // Off this call's path where the process waits for its stores (io/import_cache.h).
+      store_import_later(lookup.key, path, std::move(result.stream), result.provenance.read_files,
+                         options);
+      std::vector<uint8_t>().swap(result.stream);
+    }
   }
   return result;
 }

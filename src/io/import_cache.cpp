@@ -3,9 +3,14 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <system_error>
+#include <thread>
+#include <utility>
 
 #include "io/import_process.h"
 #include "io/model_cache.h"
@@ -115,5 +120,72 @@ std::string store_import(const std::string& key, const std::string& path,
     return path + " changed while it was imported";
   return cache.store(key, stream, read_files, folder_of(path));
 }
+
+namespace {
+
+std::atomic<bool> g_background_stores{false};
+
+// The stores in flight. `joining` lets one waiter at a time take the threads, so a second waiter
+// does not return while the first still joins them.
+struct PendingStores {
+  std::mutex mutex;
+  std::vector<std::thread> threads;
+  std::mutex joining;
+
+  void join_all() {
+    std::lock_guard<std::mutex> one_waiter(joining);
+    std::vector<std::thread> taken;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      taken.swap(threads);
+    }
+    for (std::thread& t : taken) t.join();
+  }
+  // At exit, should a process forget finish_cache_stores: no thread is left joinable.
+  ~PendingStores() { join_all(); }
+};
+
+PendingStores& pending_stores() {
+  static PendingStores stores;
+  return stores;
+}
+
+}  // namespace
+
+void set_background_cache_stores(bool on) noexcept {
+  g_background_stores.store(on, std::memory_order_relaxed);
+}
+
+bool background_cache_stores() noexcept {
+  return g_background_stores.load(std::memory_order_relaxed);
+}
+
+void store_import_later(std::string key, std::string path, std::vector<uint8_t> stream,
+                        std::vector<std::string> read_files, ImportOptions options) {
+  struct Job {
+    std::string key, path;
+    std::vector<uint8_t> stream;
+    std::vector<std::string> read_files;
+    ImportOptions options;
+    void run() const { store_import(key, path, stream, read_files, options); }
+  };
+  // Shared, so that a thread that cannot be started leaves the job here to run.
+  const auto job =
+      std::make_shared<const Job>(Job{std::move(key), std::move(path), std::move(stream),
+                                      std::move(read_files), std::move(options)});
+  if (background_cache_stores()) {
+    PendingStores& stores = pending_stores();
+    std::lock_guard<std::mutex> lock(stores.mutex);
+    try {
+      stores.threads.emplace_back([job] { job->run(); });
+      return;
+    } catch (const std::system_error&) {
+      // No thread: stored here instead.
+    }
+  }
+  job->run();
+}
+
+void finish_cache_stores() { pending_stores().join_all(); }
 
 }  // namespace sv

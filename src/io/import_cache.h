@@ -20,6 +20,7 @@
 // fault injection (SKINVIEW_IMPORT_FAULT, tests only) is set: a cached copy would hide the fault.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,5 +60,24 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
 std::string store_import(const std::string& key, const std::string& path,
                          std::span<const uint8_t> stream, std::span<const std::string> read_files,
                          const ImportOptions& options);
+
+// Stores off the caller's path. A process that waits for its stores before it exits (skinview's
+// main: finish_cache_stores) turns this on; import_model then hands a store it would have made
+// (a cache miss imported, the stream not kept) to a thread of its own and returns at once, so a
+// first open's picture is drawn while its entry is written. Off by default (the library, tests and
+// tools store before import_model returns). Any import_model in this process, and the window's
+// look-ups (app/model_loader.h), wait for the stores in flight before they look the file up, so
+// they find those entries. A store cut short (the process killed) leaves at most a temporary file,
+// never an entry: entries are written whole and then renamed into place (io/model_cache.h).
+void set_background_cache_stores(bool on) noexcept;
+bool background_cache_stores() noexcept;
+
+// store_import on a thread of its own, which takes the stream, while background stores are on;
+// otherwise (or when no thread can be started) here, before it returns.
+void store_import_later(std::string key, std::string path, std::vector<uint8_t> stream,
+                        std::vector<std::string> read_files, ImportOptions options);
+
+// Waits for every store started by store_import_later (none: returns at once).
+void finish_cache_stores();
 
 }  // namespace sv

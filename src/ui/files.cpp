@@ -305,8 +305,9 @@ FileRequest file_section(std::string_view current, const LoadStatus& in, FileSta
   }
   for (const std::string& w : in.shader_warnings) warning_text("%s", w.c_str());
   if (!in.loading.empty()) {
-    warning_text("Loading %.*s ... %.1f s", static_cast<int>(in.loading.size()), in.loading.data(),
-                 in.loading_seconds);
+    const RecentLabel l = recent_label(in.loading);
+    progress_line("Loading", l.name, in.loading_seconds, marks, "text:Loading",
+                  "text:Loading seconds");
     if (in.loading_limit > 0.0) {
       warning_text("(given up on after %g s, --time-limit; the model shown stays)",
                    in.loading_limit);

@@ -18,7 +18,8 @@
 // "Compare with..." does the same for a file to compare the open model with (another version of
 // the rig: app/compare.h); the app shows the weight-change view once it is read and compared.
 // The path box names the open model again after either; the file compared with is named below
-// ("Compared with: NAME"), and a comparison in progress says so ("Comparing with NAME ...").
+// ("Compared with: NAME"), and a comparison in progress says so ("Comparing with NAME ... N s"),
+// as a file being read does ("Loading NAME ... N s"): the name cut to fit, the seconds whole.
 //
 // Recent (the last kRecent files opened) survives restarts in $XDG_CONFIG_HOME/skinview/recent,
 // or ~/.config/skinview/recent when XDG_CONFIG_HOME is unset or not absolute (the XDG base

@@ -5,11 +5,13 @@
 // diagonal.
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "anim/bounds.h"
 #include "anim/model.h"
 #include "anim/pose.h"
 #include "gfx/gpu_model.h"
@@ -129,6 +131,13 @@ TEST(GpuSkinning, PaletteReallyMovesVertices) {
   EXPECT_GT(moved, 0.05f);
 }
 
+// The index of the clip called `name`, or -1.
+int32_t clip_named(const Model& model, const std::string& name) {
+  for (std::size_t c = 0; c < model.clips.size(); ++c)
+    if (model.clips[c].name() == name) return static_cast<int32_t>(c);
+  return -1;
+}
+
 TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
   // Guards the per-method comparisons below against a method uniform that does nothing: on the
   // default character's `twist` half-turn the GPU's DQS and CoR vertices leave LBS's.
@@ -136,9 +145,7 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
   ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
   ASSERT_TRUE(r.ok()) << r.error;
   const Model& model = *r.model;
-  int32_t twist = -1;
-  for (std::size_t c = 0; c < model.clips.size(); ++c)
-    if (model.clips[c].name() == "twist") twist = static_cast<int32_t>(c);
+  const int32_t twist = clip_named(model, "twist");
   ASSERT_GE(twist, 0);
   const auto centers = compute_rotation_centers(model, false);
   const Capture capture = make_capture_program();
@@ -156,6 +163,94 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
     float moved = 0.0f;
     for (std::size_t v = 0; v < g.size(); ++v) moved = std::max(moved, glm::length(g[v] - lbs[v]));
     EXPECT_GT(moved, 0.01f) << skin_method_label(method);
+  }
+}
+
+// Until its centres are uploaded, CoR on the GPU takes each vertex's bind position as its centre
+// (the static buffer's positions: skinned = R (v - v) + LBS(v) = LBS(v)); the first upload moves
+// the attribute onto the centres' own buffer, and a later one rewrites that buffer: centres equal
+// to the bind positions give LBS again.
+TEST(GpuSkinning, CorBeforeItsCentresAreUploadedSkinsAsLbs) {
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Model& model = *r.model;
+  const int32_t twist = clip_named(model, "twist");
+  ASSERT_GE(twist, 0);
+  const Capture capture = make_capture_program();
+  gl::GpuModel gpu(model);
+  EXPECT_EQ(gpu.meshes()[0].centers.id(), 0u) << "a centres buffer before any centres";
+  SkinnedPose animator(model);
+  animator.set_skin(SkinChoice{SkinMethod::Cor, {}});
+  animator.pose.set_clip(model, twist);
+  ASSERT_TRUE(animator.evaluate(model, PoseMode::Clip, 1.0));
+  gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
+  gpu.upload_method_palette(animator.method_palette());
+  const auto lbs = gpu_skin(capture, gpu, 0, SkinMethod::Lbs);
+  Bounds box;
+  for (const glm::vec3& p : lbs) box.add(p);
+  const float tolerance = 1e-5f * box.diagonal();
+  const auto largest_gap = [&](const std::vector<glm::vec3>& g) {
+    EXPECT_EQ(g.size(), lbs.size());
+    float gap = 0.0f;
+    for (std::size_t v = 0; v < g.size() && v < lbs.size(); ++v)
+      gap = std::max(gap, glm::length(g[v] - lbs[v]));
+    return gap;
+  };
+  EXPECT_LE(largest_gap(gpu_skin(capture, gpu, 0, SkinMethod::Cor)), tolerance);
+  const auto centers = compute_rotation_centers(model, false);
+  gpu.upload_centers(0, centers[0]);
+  EXPECT_NE(gpu.meshes()[0].centers.id(), 0u);
+  EXPECT_GT(largest_gap(gpu_skin(capture, gpu, 0, SkinMethod::Cor)), 0.01f);
+  gpu.upload_centers(0, model.meshes[0].positions);
+  EXPECT_LE(largest_gap(gpu_skin(capture, gpu, 0, SkinMethod::Cor)), tolerance);
+}
+
+// What GpuModel's buffers hold after the upload, read back: the static buffer's vertices
+// (StaticVertex: position at byte 0, normal 12, uv 24, joints 32, weights 40 of 64) and the
+// streamed buffer's bind pose (the positions, then the normals), both from the model's arrays;
+// a mesh without normals gets (0, 1, 0) in each.
+TEST(GpuModelUpload, TheBuffersHoldTheModelsArrays) {
+  SV_REQUIRE_GL();
+  for (const bool normals : {true, false}) {
+    Model model = test::make_chain_model(3);
+    Mesh& mesh = model.meshes[0];
+    if (!normals) mesh.normals.clear();
+    const std::size_t n = mesh.vertex_count();
+    ASSERT_EQ(n, 12u);
+    gl::GpuModel gpu(model);
+    const gl::GpuMesh& g = gpu.meshes()[0];
+    ASSERT_EQ(g.vertex_count, 12);
+    std::vector<uint8_t> vertices(64 * n);
+    glBindBuffer(GL_ARRAY_BUFFER, g.static_vertices.id());
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(vertices.size()),
+                       vertices.data());
+    std::vector<glm::vec3> stream(2 * n);
+    glBindBuffer(GL_ARRAY_BUFFER, g.stream_vertices.id());
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(stream.size() * 12),
+                       stream.data());
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint8_t* v = vertices.data() + 64 * i;
+      glm::vec3 position, normal;
+      glm::vec2 uv;
+      glm::u16vec4 joints;
+      glm::vec4 weights;
+      std::memcpy(&position, v, 12);
+      std::memcpy(&normal, v + 12, 12);
+      std::memcpy(&uv, v + 24, 8);
+      std::memcpy(&joints, v + 32, 8);
+      std::memcpy(&weights, v + 40, 16);
+      const glm::vec3 want_normal = normals ? mesh.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+      EXPECT_EQ(position, mesh.positions[i]) << i;
+      EXPECT_EQ(normal, want_normal) << i;
+      EXPECT_EQ(uv, mesh.uvs[i]) << i;
+      EXPECT_EQ(joints, mesh.joints[i]) << i;
+      EXPECT_EQ(weights, mesh.weights[i]) << i;
+      EXPECT_EQ(stream[i], mesh.positions[i]) << i;
+      EXPECT_EQ(stream[n + i], want_normal) << i;
+    }
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
   }
 }
 

@@ -69,6 +69,53 @@ TEST(ImportCache, AReopenIsReadFromTheCacheAndGivesTheSameModel) {
   EXPECT_EQ(entries(dir).size(), 1u);
 }
 
+// Background stores on for one test, off again (and every store joined) at its end, whatever
+// the test did.
+struct BackgroundStores {
+  BackgroundStores() { set_background_cache_stores(true); }
+  ~BackgroundStores() {
+    finish_cache_stores();
+    set_background_cache_stores(false);
+  }
+};
+
+// With background stores on (skinview's main), import_model returns before its entry is
+// stored; finish_cache_stores waits for it, and the next open of the file waits for it by
+// itself: either way the reopen is read from the entry, which is the same model.
+TEST(ImportCache, ABackgroundStoreIsWaitedForBeforeTheNextLookUp) {
+  TempDir dir;
+  BackgroundStores on;
+  const ImportResult first = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(first.ok()) << first.error;
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_TRUE(first.stream.empty()) << "the stream went to the store";
+  // No finish_cache_stores here: import_model waits for the store in flight itself.
+  const ImportResult again = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(again.ok()) << again.error;
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_EQ(encoded(first), encoded(again));
+  // A second file's store: waited for by finish_cache_stores, then its entry is there.
+  const ImportResult box = import_model(kBoxDir + "/BoxTextured.gltf", cached(dir));
+  ASSERT_TRUE(box.ok()) << box.error;
+  EXPECT_FALSE(box.from_cache);
+  finish_cache_stores();
+  EXPECT_EQ(entries(dir).size(), 2u);
+  finish_cache_stores();  // none in flight: returns at once
+}
+
+// keep_stream: the caller keeps the bytes, so the store is made before import_model returns
+// even with background stores on.
+TEST(ImportCache, AKeptStreamIsStoredBeforeTheImportReturns) {
+  TempDir dir;
+  BackgroundStores on;
+  ImportOptions o = cached(dir);
+  o.keep_stream = true;
+  const ImportResult first = import_model(kDefault, o);
+  ASSERT_TRUE(first.ok()) << first.error;
+  EXPECT_FALSE(first.stream.empty());
+  EXPECT_EQ(entries(dir).size(), 1u);
+}
+
 TEST(ImportCache, WithoutAFolderOrUnderFaultInjectionNothingIsCached) {
   TempDir dir;
   ImportOptions none;

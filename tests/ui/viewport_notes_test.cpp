@@ -110,26 +110,51 @@ TEST(ViewportNotes, ALongToastWrapsInsideTheViewport) {
   }
 }
 
-// "Comparing with NAME ... 0.4 s" in the 260-unit outliner: one line, the figure whole beside
-// the name (cut to fit, with its tooltip), inside the panel.
-TEST(ViewportNotes, AComparisonInProgressKeepsItsSecondsOnTheLine) {
-  UiFixture f;
-  const std::string path = "/models/hero_rig_with_a_rather_long_descriptive_name_v2.glb";
-  f.status.load.comparing = path;
-  f.status.load.comparing_seconds = 0.4;
-  f.harness.frames(2);
-  const ui::Landmark* text = f.marks().find("text:Comparing");
-  const ui::Landmark* seconds = f.marks().find("text:Comparing seconds");
-  ASSERT_NE(text, nullptr);
-  ASSERT_NE(seconds, nullptr);
+// A progress line in the 260-unit outliner ("Comparing with NAME ... 0.4 s", "Loading NAME ...
+// 2.5 s"): one line, the figure whole beside the name (cut to fit, with its tooltip), inside the
+// panel.
+void expect_progress_line(const UiFixture& f, const char* mark, const char* seconds_mark,
+                          const char* figure) {
+  const ui::Landmark* text = f.marks().find(mark);
+  const ui::Landmark* seconds = f.marks().find(seconds_mark);
+  ASSERT_NE(text, nullptr) << mark;
+  ASSERT_NE(seconds, nullptr) << seconds_mark;
   const float line = ImGui::GetTextLineHeight();
   EXPECT_LE(text->rect.h, line);
   EXPECT_LE(seconds->rect.h, line);
   EXPECT_FLOAT_EQ(seconds->rect.y, text->rect.y);
   EXPECT_GT(seconds->rect.x, text->rect.right());
   EXPECT_LE(seconds->rect.right(), f.state.layout.outliner.right());
-  // "0.4 s" at this font: the figure's whole width.
-  EXPECT_FLOAT_EQ(seconds->rect.w, ImGui::CalcTextSize("0.4 s").x);
+  // The figure at this font: its whole width.
+  EXPECT_FLOAT_EQ(seconds->rect.w, ImGui::CalcTextSize(figure).x);
+}
+
+TEST(ViewportNotes, AComparisonInProgressKeepsItsSecondsOnTheLine) {
+  UiFixture f;
+  const std::string path = "/models/hero_rig_with_a_rather_long_descriptive_name_v2.glb";
+  f.status.load.comparing = path;
+  f.status.load.comparing_seconds = 0.4;
+  f.harness.frames(2);
+  expect_progress_line(f, "text:Comparing", "text:Comparing seconds", "0.4 s");
+}
+
+// The loading line is the same line: it once wrapped and cut "... 12.5 s" like the comparing
+// line did. Its name is the file's (the folder left out), cut to fit.
+TEST(ViewportNotes, ALoadInProgressKeepsItsSecondsOnTheLine) {
+  UiFixture f;
+  const std::string path =
+      "/models/exports/hero_rig_with_a_rather_long_descriptive_name_and_more_v2.glb";
+  f.status.load.loading = path;
+  f.status.load.loading_seconds = 12.5;
+  f.harness.frames(2);
+  expect_progress_line(f, "text:Loading", "text:Loading seconds", "12.5 s");
+  // The name is cut, not wrapped: narrower than the whole text would be.
+  const ui::Landmark* text = f.marks().find("text:Loading");
+  ASSERT_NE(text, nullptr);
+  EXPECT_LT(text->rect.w,
+            ImGui::CalcTextSize(
+                "Loading hero_rig_with_a_rather_long_descriptive_name_and_more_v2.glb ...")
+                .x);
 }
 
 }  // namespace
