@@ -47,7 +47,7 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
   if (result.ok() && !lookup.key.empty()) {
     // A cache that cannot be written only means the next open imports again.
     store_import(lookup.key, path, result.stream, result.provenance.read_files, options);
-    if (!options.keep_stream) std::vector<uint8_t>().swap(result.stream);
+    if (!options.keep_stream) result.stream = Stream<uint8_t>();
   }
   return result;
 }

@@ -85,7 +85,9 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
       cache.map(out.key, folder_of(path), &files, &out.refused, ModelCache::Checksum::kByReader);
   if (!entry) return out;
   uint64_t hashed = 0;
-  ImportResult r = read_model(entry->bytes(), path, &hashed);
+  // The model's mesh streams borrow from the mapping (entry->keep()): the entry is read once, in
+  // place, and nothing of it is copied.
+  ImportResult r = read_model(entry->bytes(), path, &hashed, entry->keep());
   if (!cache.confirm(out.key, *entry, hashed, &out.refused)) return out;
   if (!r.ok()) {
     // Framed correctly but not a model this reader accepts: damaged, or written by a stranger.
@@ -97,7 +99,7 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
   // The side files where they are now (the stream names them where the worker found them: the
   // same bytes may have been cached from another folder).
   r.provenance.read_files = std::move(files);
-  if (options.keep_stream) r.stream.assign(entry->bytes().begin(), entry->bytes().end());
+  if (options.keep_stream) r.stream = Stream<uint8_t>::borrow(entry->bytes(), entry->keep());
   out.result = std::move(r);
   return out;
 }
