@@ -623,17 +623,28 @@ ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
     std::memcpy(&n, bytes.data() + pos, 8);
     return static_cast<std::size_t>(n);
   };
+  // An array's field: 8 bytes before its first element (format 11 pads from its count up to a
+  // multiple of 16 from the stream's start when it has elements); `elem` bytes each.
+  auto array = [&](std::size_t count_at, std::size_t elem, std::size_t* next) {
+    const std::size_t n = count(count_at);
+    std::size_t first = count_at + 8;
+    if (n > 0) first += (16 - first % 16) % 16;
+    *next = first + elem * n;
+    return first - 8;
+  };
   ClipFields f{};
   at += 8 + count(at);  // name
   f.duration = at;
   f.joints = at + 8;
-  f.times = at + 12;  // the count; elements from +8
-  f.timeline_begin = f.times + 8 + 8 * count(f.times);
-  f.tracks = f.timeline_begin + 8 + 4 * count(f.timeline_begin);
-  f.values = f.tracks + 8 + 13 * count(f.tracks);
-  f.parents = f.values + 8 + 16 * count(f.values);
-  f.uniform = f.parents + 8 + 4 * count(f.parents);
-  f.keyed = f.uniform + 8 + count(f.uniform);
+  std::size_t next = 0;
+  f.times = array(at + 12, 8, &next);
+  f.timeline_begin = array(next, 4, &next);
+  f.tracks = next;  // written by hand: no padding
+  next = f.tracks + 8 + 13 * count(f.tracks);
+  f.values = array(next, 16, &next);
+  f.parents = array(next, 4, &next);
+  f.uniform = array(next, 1, &next);
+  f.keyed = array(next, 1, &next);
   return f;
 }
 
