@@ -59,7 +59,7 @@ uint32_t largest_sum_bits(const float* w, std::size_t b, std::size_t e, float mi
 // The first element of `values` (floats, glm vectors or matrices of them) that is not finite, or
 // values.size().
 template <class T>
-std::size_t first_non_finite(const std::vector<T>& values) {
+std::size_t first_non_finite(std::span<const T> values) {
   static_assert(sizeof(T) % sizeof(float) == 0);
   constexpr std::size_t k = sizeof(T) / sizeof(float);
   const float* f = reinterpret_cast<const float*>(values.data());
@@ -76,7 +76,7 @@ std::size_t first_non_finite(const std::vector<T>& values) {
 }
 
 // The first index at or past `n`, or indices.size().
-std::size_t first_index_past(const std::vector<uint32_t>& indices, std::size_t n) {
+std::size_t first_index_past(std::span<const uint32_t> indices, std::size_t n) {
   for (std::size_t b = 0; b < indices.size(); b += kBlock) {
     const std::size_t e = std::min(indices.size(), b + kBlock);
     uint32_t largest = 0;
@@ -89,7 +89,7 @@ std::size_t first_index_past(const std::vector<uint32_t>& indices, std::size_t n
 }
 
 // The largest joint index of vertices [b, e).
-uint16_t largest_joint(const std::vector<glm::u16vec4>& joints, std::size_t b, std::size_t e) {
+uint16_t largest_joint(std::span<const glm::u16vec4> joints, std::size_t b, std::size_t e) {
   const uint16_t* j = &joints[0].x;
   uint16_t largest = 0;
   for (std::size_t i = 4 * b; i < 4 * e; ++i) largest = std::max(largest, j[i]);
@@ -238,8 +238,9 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
            ", past " + std::to_string(n) + " vertices";
   // The first element that is not finite, or the stream's size (none, or the scan proves it).
   auto first_bad = [&](const auto& values, MeshScan::Stream s) {
-    return proven_finite(covering(scan, s, values.size())) ? values.size()
-                                                           : first_non_finite(values);
+    return proven_finite(covering(scan, s, values.size()))
+               ? values.size()
+               : first_non_finite(std::span(values.data(), values.size()));
   };
   if (std::size_t i = first_bad(mesh.positions, MeshScan::kPositions); i < n)
     return "position " + std::to_string(i) + " is not finite";
@@ -250,7 +251,8 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
     return "source weight sum " + std::to_string(i) + " is not finite";
   if (std::size_t i = first_bad(mesh.uvs, MeshScan::kUvs); i < mesh.uvs.size())
     return "uv " + std::to_string(i) + " is not finite";
-  if (std::size_t i = first_non_finite(mesh.inverse_bind); i < mesh.inverse_bind.size())
+  if (std::size_t i = first_non_finite(std::span<const glm::mat4>(mesh.inverse_bind));
+      i < mesh.inverse_bind.size())
     return "inverse bind matrix " + std::to_string(i) + " is not finite";
   return check_morph_targets(mesh);
 }
@@ -285,6 +287,10 @@ void permute(std::vector<T>& values, const std::vector<uint32_t>& order) {
   out.reserve(values.size());
   for (const uint32_t old : order) out.push_back(values[old]);
   values = std::move(out);
+}
+template <class T>
+void permute(Stream<T>& values, const std::vector<uint32_t>& order) {
+  if (values.size() == order.size()) permute(values.edit(), order);
 }
 
 }  // namespace
@@ -439,8 +445,9 @@ void group_vertices_by_bone_set(Mesh& mesh) {
   if (mesh.joints.size() != n || mesh.weights.size() != n) return;
   const bool second = mesh.joints2.size() == n && mesh.weights2.size() == n;
   const std::vector<uint32_t> order =
-      second ? bone_set_order(mesh.joints, mesh.weights, &mesh.joints2, &mesh.weights2)
-             : bone_set_order(mesh.joints, mesh.weights);
+      second ? bone_set_order(mesh.joints.edit(), mesh.weights.edit(), &mesh.joints2.edit(),
+                              &mesh.weights2.edit())
+             : bone_set_order(mesh.joints.edit(), mesh.weights.edit());
   permute(mesh.positions, order);
   permute(mesh.normals, order);
   permute(mesh.uvs, order);

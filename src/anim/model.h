@@ -9,6 +9,10 @@
 //
 // Positions and normals are as stored in the file (assimp's mVertices/mNormals), i.e. in the
 // mesh's bind space; skinning maps them into model space (see pose.h).
+//
+// A mesh's per-element arrays are Streams (anim/stream.h): a model read from a cache entry or from
+// the import worker's output points them into that mapping instead of copying them, and keeps the
+// mapping alive; a model built in code owns them. Either way they are read-only after load.
 #pragma once
 
 #include <array>
@@ -27,6 +31,7 @@
 #include "anim/clip_runtime.h"
 #include "anim/morph.h"
 #include "anim/skeleton.h"
+#include "anim/stream.h"
 
 namespace sv {
 
@@ -72,25 +77,25 @@ struct Mesh {
   int32_t material = -1;        // index into Model::materials, or -1
   uint32_t max_influences = 0;  // most influences any vertex had in the file (before the 4-limit)
 
-  std::vector<glm::vec3> positions;   // bind space, as stored
-  std::vector<glm::vec3> normals;     // same count as positions
-  std::vector<glm::vec2> uvs;         // empty, or same count as positions
-  std::vector<glm::u16vec4> joints;   // indices into skin_joints
-  std::vector<glm::vec4> weights;     // sum 1; order: see group_vertices_by_bone_set
-  std::vector<uint8_t> vertex_flags;  // VertexFlag bits, same count as positions
+  Stream<glm::vec3> positions;   // bind space, as stored
+  Stream<glm::vec3> normals;     // same count as positions
+  Stream<glm::vec2> uvs;         // empty, or same count as positions
+  Stream<glm::u16vec4> joints;   // indices into skin_joints
+  Stream<glm::vec4> weights;     // sum 1; order: see group_vertices_by_bone_set
+  Stream<uint8_t> vertex_flags;  // VertexFlag bits, same count as positions
   // Each vertex's weights summed as the file stored them, before the 4-limit and renormalising
   // (0 for an unweighted vertex), for the weight-sum view and its counts. Empty, or the same
   // count as positions; empty means every stored sum was exactly 1 (meshes built in code).
-  std::vector<float> source_weight_sums;
-  std::vector<uint32_t> indices;  // triangles
+  Stream<float> source_weight_sums;
+  Stream<uint32_t> indices;  // triangles
   // What the file holds besides triangles: lines (two vertex indices each) and points (one
   // each), drawn as lines and points in the mesh's colour (a file of lines or points only, as
   // f3d shows them). Views, picking and the figures read only the triangles. Usually empty.
-  std::vector<uint32_t> line_indices;
-  std::vector<uint32_t> point_indices;
+  Stream<uint32_t> line_indices;
+  Stream<uint32_t> point_indices;
   // The file's index of each vertex (the importer reorders vertices: see
   // group_vertices_by_bone_set); empty means the file's order.
-  std::vector<uint32_t> source_vertex;
+  Stream<uint32_t> source_vertex;
   int32_t max_joint = 0;  // largest value in `joints` (and `joints2`)
 
   // --- Influences 5-8 (issue 12, deliverable 3) ---------------------------------------------
@@ -106,9 +111,9 @@ struct Mesh {
   //    1 - sum(weights2)). Vertices with 4 or fewer: weights2 = 0.
   //  - cut_weights: the share of the vertex's stored weight sum that the 4-limit drops (0 when
   //    it had 4 or fewer), for the influences view; 8 influences still drop what is past the 8th.
-  std::vector<glm::u16vec4> joints2;
-  std::vector<glm::vec4> weights2;
-  std::vector<float> cut_weights;
+  Stream<glm::u16vec4> joints2;
+  Stream<glm::vec4> weights2;
+  Stream<float> cut_weights;
   bool has_influences8() const noexcept { return !joints2.empty(); }
   // --- end of influences 5-8 ------------------------------------------------------------------
 

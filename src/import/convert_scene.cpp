@@ -363,9 +363,7 @@ std::string SceneConverter::build_mesh(unsigned index,
       continue;
     }
     // Triangles, and the lines and points the file holds besides (drawn as such).
-    std::vector<uint32_t>& to = k == 3   ? mesh.indices
-                                : k == 2 ? mesh.line_indices
-                                         : mesh.point_indices;
+    Stream<uint32_t>& to = k == 3 ? mesh.indices : k == 2 ? mesh.line_indices : mesh.point_indices;
     to.insert(to.end(), face.mIndices, face.mIndices + k);
   }
   if (src->mNumFaces == 0 || !src->mFaces) {

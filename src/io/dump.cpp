@@ -60,8 +60,8 @@ void write_string(std::ostream& out, const std::string& s) {
 
 // `v` in the file's vertex order: element file_order[k] is the file's vertex k (the importer
 // stores vertices grouped by bone set; see Mesh::source_vertex). Empty file_order: as stored.
-void write_vec3s(std::ostream& out, const std::vector<glm::vec3>& v,
-                 const std::vector<uint32_t>& file_order) {
+void write_vec3s(std::ostream& out, std::span<const glm::vec3> v,
+                 std::span<const uint32_t> file_order) {
   const bool reorder = file_order.size() == v.size();
   out << '[';
   for (std::size_t k = 0; k < v.size(); ++k) {

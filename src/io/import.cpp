@@ -52,10 +52,11 @@ ImportResult import_model(const std::string& path, const ImportOptions& options)
     if (options.keep_stream) {
       store_import(lookup.key, path, result.stream, result.provenance.read_files, options);
     } else {
-      // Off this call's path where the process waits for its stores (io/import_cache.h).
+      // Off this call's path where the process waits for its stores (io/import_cache.h). The
+      // stream may borrow the worker's sealed output mapping: the store keeps it alive.
       store_import_later(lookup.key, path, std::move(result.stream), result.provenance.read_files,
                          options);
-      std::vector<uint8_t>().swap(result.stream);
+      result.stream = Stream<uint8_t>();
     }
   }
   return result;

@@ -134,8 +134,9 @@ struct ImportResult {
   std::string error;
   ImportProvenance provenance;
   // The flat binary model the worker wrote (io/model_format.h), when ImportOptions::keep_stream
-  // asked for it and the import succeeded: the bytes a model cache stores.
-  std::vector<uint8_t> stream;
+  // asked for it and the import succeeded: the bytes a model cache stores. Borrowed from the
+  // mapping the model itself was read from when there is one (anim/stream.h), else owned.
+  Stream<uint8_t> stream;
   bool from_cache = false;  // read from the model cache (io/import_cache.h), not by the worker
 
   bool ok() const noexcept { return model.has_value(); }

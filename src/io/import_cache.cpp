@@ -90,7 +90,9 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
       cache.map(out.key, folder_of(path), &files, &out.refused, ModelCache::Checksum::kByReader);
   if (!entry) return out;
   uint64_t hashed = 0;
-  ImportResult r = read_model(entry->bytes(), path, &hashed);
+  // The model's mesh streams borrow from the mapping (entry->keep()): the entry is read once, in
+  // place, and nothing of it is copied.
+  ImportResult r = read_model(entry->bytes(), path, &hashed, entry->keep());
   if (!cache.confirm(out.key, *entry, hashed, &out.refused)) return out;
   if (!r.ok()) {
     // Framed correctly but not a model this reader accepts: damaged, or written by a stranger.
@@ -102,7 +104,7 @@ CacheLookup look_up_import(const std::string& path, const ImportOptions& options
   // The side files where they are now (the stream names them where the worker found them: the
   // same bytes may have been cached from another folder).
   r.provenance.read_files = std::move(files);
-  if (options.keep_stream) r.stream.assign(entry->bytes().begin(), entry->bytes().end());
+  if (options.keep_stream) r.stream = Stream<uint8_t>::borrow(entry->bytes(), entry->keep());
   out.result = std::move(r);
   return out;
 }
@@ -160,11 +162,11 @@ bool background_cache_stores() noexcept {
   return g_background_stores.load(std::memory_order_relaxed);
 }
 
-void store_import_later(std::string key, std::string path, std::vector<uint8_t> stream,
+void store_import_later(std::string key, std::string path, Stream<uint8_t> stream,
                         std::vector<std::string> read_files, ImportOptions options) {
   struct Job {
     std::string key, path;
-    std::vector<uint8_t> stream;
+    Stream<uint8_t> stream;
     std::vector<std::string> read_files;
     ImportOptions options;
     void run() const { store_import(key, path, stream, read_files, options); }

@@ -74,7 +74,7 @@ bool background_cache_stores() noexcept;
 
 // store_import on a thread of its own, which takes the stream, while background stores are on;
 // otherwise (or when no thread can be started) here, before it returns.
-void store_import_later(std::string key, std::string path, std::vector<uint8_t> stream,
+void store_import_later(std::string key, std::string path, Stream<uint8_t> stream,
                         std::vector<std::string> read_files, ImportOptions options);
 
 // Waits for every store started by store_import_later (none: returns at once).

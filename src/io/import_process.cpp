@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -138,11 +140,24 @@ bool pread_full(int fd, uint8_t* out, std::size_t n, uint64_t offset) {
   return true;
 }
 
+// The worker's output as read_model takes it: its bytes, and what keeps them alive and unchanged
+// (the model's mesh streams borrow from them: anim/stream.h).
+struct Output {
+  std::span<const uint8_t> bytes;
+  std::shared_ptr<const void> keep;
+};
+
 // The worker's output, read in two steps: its size (fstat) against `max` and its header against
 // that size, and only then the body. A worker that wrote a huge or a garbage header is refused
 // with nothing of the body read or allocated. nullopt with `why` set on a refusal.
-std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std::string& limit_name,
-                                                std::string* why) {
+// The memory file is sealed first (no write, no resize, from anyone: the worker is gone, but a
+// process it left behind could still hold the file), then mapped and read in place: nothing of
+// it is copied. Where it cannot be sealed (a writable mapping of it survives somewhere) its bytes
+// are copied out once, as before.
+std::optional<Output> read_result(int fd, uint64_t max, const std::string& limit_name,
+                                  std::string* why) {
+  const bool sealed =
+      ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) == 0;
   struct stat st {};
   if (::fstat(fd, &st) != 0 || st.st_size < 0) {
     *why = std::string("cannot read the importer's output (") + std::strerror(errno) + "); refused";
@@ -163,13 +178,24 @@ std::optional<std::vector<uint8_t>> read_result(int fd, uint64_t max, const std:
     *why = "the importer's output is malformed (" + e + "); refused unread";
     return std::nullopt;
   }
+  if (sealed) {
+    // MAP_POPULATE: every page is read at once below; one call fills the page table.
+    const auto n = static_cast<std::size_t>(size);
+    void* m = ::mmap(nullptr, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (m != MAP_FAILED) {
+      std::shared_ptr<const void> keep(m,
+                                       [n](const void* p) { ::munmap(const_cast<void*>(p), n); });
+      return Output{{static_cast<const uint8_t*>(m), n}, std::move(keep)};
+    }
+  }
   bytes.resize(static_cast<std::size_t>(size));
   if (!pread_full(fd, bytes.data() + kModelHeaderBytes, bytes.size() - kModelHeaderBytes,
                   kModelHeaderBytes)) {
     *why = "cannot read the importer's output; refused";
     return std::nullopt;
   }
-  return bytes;
+  auto copy = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+  return Output{*copy, copy};
 }
 
 }  // namespace
@@ -256,7 +282,7 @@ std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
     return name_ + ": cannot start the importer (" + std::strerror(errno) + ")";
   output_fd_ = high_fd(pipe_fds[0]);
   const int output_write = high_fd(pipe_fds[1]);
-  model_fd_ = high_fd(::memfd_create("skinview-model", MFD_CLOEXEC));
+  model_fd_ = high_fd(::memfd_create("skinview-model", MFD_CLOEXEC | MFD_ALLOW_SEALING));
   if (output_fd_ < 0 || output_write < 0 || model_fd_ < 0) {
     const std::string e = name_ + ": cannot start the importer (" + std::strerror(errno) + ")";
     if (output_write >= 0) ::close(output_write);
@@ -449,16 +475,17 @@ ImportResult ImportProcess::finish(int status) {
   // (write_model holds the whole stream): that limit bounds what is read, as the format's does.
   std::string why;
   const bool by_memory = memory_limit_ < kMaxModelBytes;
-  std::optional<std::vector<uint8_t>> bytes = read_result(
+  std::optional<Output> output = read_result(
       model_fd_, by_memory ? memory_limit_ : kMaxModelBytes,
       by_memory ? "the memory limit of " + mib_text(memory_limit_) : "the format's limit", &why);
-  if (!bytes) {
+  if (!output) {
     r.error = name_ + ": " + why;
     return r;
   }
-  r = read_model(*bytes, name_);
+  r = read_model(output->bytes, name_, nullptr, output->keep);
   if (r.ok() && !said.empty()) r.report.notes.push_back("The importer printed: " + said);
-  if (r.ok() && options_.keep_stream) r.stream = std::move(*bytes);
+  if (r.ok() && options_.keep_stream)
+    r.stream = Stream<uint8_t>::borrow(output->bytes, output->keep);
   return r;
 }
 

@@ -33,10 +33,16 @@ namespace {
 //               resolved folder, or absolute), u64 size, 16 bytes XXH3-128
 //   u64         payload size (the rest of the file, exactly)
 //   u64         XXH3-64 of the payload (damage shows as a mismatch)
+//   zero bytes  up to the next multiple of kPayloadAlignment from the file's start (layout 3)
 //   payload
-// Integers are little-endian.
+// Integers are little-endian. The payload starts aligned so that a mapping of the file holds the
+// model format's arrays aligned for their elements (io/model_format.h), to be read in place.
 constexpr char kMagic[8] = {'S', 'V', 'M', 'C', 'A', 'C', 'H', 'E'};
-constexpr uint32_t kEntryVersion = 2;
+constexpr uint32_t kEntryVersion = 3;
+constexpr std::size_t kPayloadAlignment = 16;
+std::size_t padding(std::size_t at) {
+  return (kPayloadAlignment - at % kPayloadAlignment) % kPayloadAlignment;
+}
 constexpr std::size_t kKeyChars = 32;
 constexpr uint32_t kMaxListed = 4096;
 constexpr uint32_t kMaxPath = 4096;
@@ -391,29 +397,6 @@ int ModelCache::open_dir(bool create, std::string* why) const {
   return fd;
 }
 
-MappedPayload::MappedPayload(MappedPayload&& o) noexcept
-    : map_(std::exchange(o.map_, nullptr)),
-      map_bytes_(std::exchange(o.map_bytes_, 0)),
-      data_(std::exchange(o.data_, nullptr)),
-      size_(std::exchange(o.size_, 0)),
-      checksum_(std::exchange(o.checksum_, 0)) {}
-
-MappedPayload& MappedPayload::operator=(MappedPayload&& o) noexcept {
-  if (this != &o) {
-    if (map_ != nullptr) ::munmap(map_, map_bytes_);
-    map_ = std::exchange(o.map_, nullptr);
-    map_bytes_ = std::exchange(o.map_bytes_, 0);
-    data_ = std::exchange(o.data_, nullptr);
-    size_ = std::exchange(o.size_, 0);
-    checksum_ = std::exchange(o.checksum_, 0);
-  }
-  return *this;
-}
-
-MappedPayload::~MappedPayload() {
-  if (map_ != nullptr) ::munmap(map_, map_bytes_);
-}
-
 std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::string& model_dir,
                                              std::vector<std::string>* files, std::string* why,
                                              Checksum checksum_by) {
@@ -443,14 +426,14 @@ std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::
   if (size < kMinEntry) return reject("shorter than an entry's framing");
   MappedPayload out;
   // MAP_POPULATE: the whole entry is read below (checksum, then the model reader), so its page
-  // table is filled in one call rather than fault by fault.
-  void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-                   f.fd, 0);
+  // table is filled in one call rather than fault by fault. No MADV_SEQUENTIAL: the mapping
+  // outlives the read as the model's arrays, and sequential pages are the first reclaimed.
+  const auto map_bytes = static_cast<std::size_t>(size);
+  void* m = ::mmap(nullptr, map_bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd, 0);
   if (m == MAP_FAILED) return std::nullopt;  // out of address space: a miss, the entry is kept
-  out.map_ = m;
-  out.map_bytes_ = static_cast<std::size_t>(size);
-  ::madvise(m, out.map_bytes_, MADV_SEQUENTIAL);
-  SpanReader r(static_cast<const uint8_t*>(m), out.map_bytes_);
+  out.map_ = std::shared_ptr<const void>(
+      m, [map_bytes](const void* p) { ::munmap(const_cast<void*>(p), map_bytes); });
+  SpanReader r(static_cast<const uint8_t*>(m), map_bytes);
   const uint8_t* magic = r.take(sizeof kMagic);
   uint32_t version = 0, listed = 0;
   if (magic == nullptr || std::memcmp(magic, kMagic, sizeof kMagic) != 0)
@@ -484,8 +467,13 @@ std::optional<MappedPayload> ModelCache::map(const std::string& key, const std::
     if (files != nullptr) files->push_back(file);
   }
   uint64_t payload_size = 0, checksum = 0;
-  if (!r.u64(&payload_size) || !r.u64(&checksum) || payload_size != r.left())
+  if (!r.u64(&payload_size) || !r.u64(&checksum))
     return reject("the payload's size is not the rest of the file");
+  const uint8_t* pad = r.take(padding(map_bytes - r.left()));
+  if (pad == nullptr || payload_size != r.left())
+    return reject("the payload's size is not the rest of the file");
+  if (std::any_of(pad, r.at(), [](uint8_t b) { return b != 0; }))
+    return reject("the padding before the payload is not zero");
   out.data_ = r.at();
   out.size_ = static_cast<std::size_t>(payload_size);
   out.checksum_ = checksum;
@@ -539,6 +527,7 @@ std::string ModelCache::store(const std::string& key, std::span<const uint8_t> p
   }
   put64(head, payload.size());
   put64(head, XXH3_64bits(payload.data(), payload.size()));
+  head.resize(head.size() + padding(head.size()), 0);
   if (head.size() + payload.size() > max_bytes_) return "the model is larger than the whole cache";
 
   std::string why;

@@ -20,12 +20,16 @@
 //    FIFO does not hang the reader), read only when fstat says it is a regular file no larger
 //    than the whole cache, then mapped (mmap) and read in place: its framing checked field by
 //    field against the mapping's size, its payload's checksum (XXH3) computed over the mapping.
-//    Entries are only ever replaced by a rename, never rewritten in place, so a mapping keeps the
-//    bytes it was opened on (a same-user program truncating an entry in place while it is read
-//    would fault the reader, as for any mapped file). An entry names the key it was stored under
-//    and is refused under any other (a valid entry copied over another model's is not shown as that
-//    model). The model bytes then go through the model reader's checks. An entry that fails any
-//    of this is removed and treated as a miss.
+//    Entries are only ever replaced by a rename and removed by unlinking, never rewritten or
+//    truncated in place, so a mapping keeps the bytes it was opened on for as long as it lives:
+//    a model read from an entry borrows its mesh arrays from the mapping (anim/stream.h) and
+//    outlives the entry's removal or replacement. What this does not survive is a same-user
+//    program truncating or rewriting an entry file in place while a model read from it is open
+//    (the reader would fault on the truncated pages, as with a shared library truncated while it
+//    is loaded); the folder is this user's, mode 0700, and nothing of skinview's writes in place.
+//    An entry names the key it was stored under and is refused under any other (a valid entry
+//    copied over another model's is not shown as that model). The model bytes then go through the
+//    model reader's checks. An entry that fails any of this is removed and treated as a miss.
 //  - writes: the entry is written to a temporary file of an unpredictable name created with
 //    O_EXCL (mode 0600; never an existing file or link), fsynced, renamed into place and the
 //    folder fsynced, so a reader never sees half an entry, a crash leaves the old entry or the new
@@ -37,6 +41,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,26 +51,23 @@
 namespace sv {
 
 // An entry's payload, mapped read-only from its file (mmap, MAP_PRIVATE) and read in place: no
-// buffer is filled and no page is copied before the model reader's own copy. Valid while this
-// object lives; move-only.
+// buffer is filled and no page is copied. The payload starts 16-byte aligned in the file (entry
+// layout 3), so the model format's arrays lie aligned for their elements and a model's mesh
+// streams can borrow them where they are (read_model's `keep`). The mapping lives as long as this
+// object or any holder of keep() does: a model read from it keeps it, and the file is unmapped
+// when the last of them goes.
 class MappedPayload {
  public:
-  MappedPayload() = default;
-  MappedPayload(MappedPayload&& o) noexcept;
-  MappedPayload& operator=(MappedPayload&& o) noexcept;
-  MappedPayload(const MappedPayload&) = delete;
-  MappedPayload& operator=(const MappedPayload&) = delete;
-  ~MappedPayload();
-
   std::span<const uint8_t> bytes() const noexcept { return {data_, size_}; }
   // The XXH3-64 the entry stores for the payload (what an undamaged payload hashes to).
   uint64_t checksum() const noexcept { return checksum_; }
+  // What keeps the mapping alive (shared; munmap when the last holder goes).
+  const std::shared_ptr<const void>& keep() const noexcept { return map_; }
 
  private:
   friend class ModelCache;
-  void* map_ = nullptr;  // the whole entry file's mapping, or nullptr
-  std::size_t map_bytes_ = 0;
-  const uint8_t* data_ = nullptr;  // the payload within it
+  std::shared_ptr<const void> map_;  // the whole entry file's mapping
+  const uint8_t* data_ = nullptr;    // the payload within it
   std::size_t size_ = 0;
   uint64_t checksum_ = 0;
 };

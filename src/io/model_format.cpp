@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -35,6 +36,9 @@ static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::v
 static_assert(sizeof(glm::mat4) == 64 && sizeof(glm::u16vec4) == 8);
 
 constexpr std::size_t kHeaderBytes = kModelHeaderBytes;
+// An array's elements start at a multiple of this from the stream's start (format version 11),
+// so a stream that starts so aligned (a cache entry's payload, a mapping) can be read in place.
+constexpr std::size_t kArrayAlignment = 16;
 constexpr std::size_t kSectionHeaderBytes = 16;
 // Strings: names, paths and report lines. assimp's own strings hold at most 1,024 bytes.
 constexpr uint64_t kMaxStringBytes = uint64_t{1} << 16;
@@ -127,16 +131,29 @@ class Writer {
     u64(s.size());
     raw(s.data(), s.size());
   }
-  // Arrays of plain components (numbers, glm vectors and matrices of them).
+  // Arrays of plain components (numbers, glm vectors and matrices of them): the count, then,
+  // when there are elements, zero bytes up to the next multiple of kArrayAlignment from the
+  // stream's start (format version 11), then the elements.
   template <class T>
   void array(std::span<const T> v) {
-    static_assert(std::is_trivially_copyable_v<T>);
+    static_assert(std::is_trivially_copyable_v<T> && kArrayAlignment % alignof(T) == 0);
     u64(v.size());
+    if (v.empty()) return;
+    zeros((kArrayAlignment - size_ % kArrayAlignment) % kArrayAlignment);
     raw(v.data(), v.size() * sizeof(T));
   }
   template <class T>
   void array(const std::vector<T>& v) {
     array(std::span<const T>(v));
+  }
+  template <class T>
+  void array(const Stream<T>& v) {
+    array(v.span());
+  }
+  void zeros(std::size_t n) {
+    if (n == 0) return;
+    size_ += n;
+    if (!counting_) out_.resize(out_.size() + n, 0);
   }
   void quat(const glm::quat& q) {
     f32(q.x);
@@ -350,8 +367,8 @@ void reserve_array(std::vector<T>& v, std::size_t n) {
   ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
-// The stream's elements of type T, read from their bytes wherever they lie (the format aligns
-// fields to nothing inside a section, nor does a cache entry's payload start on any boundary):
+// The stream's elements of type T, read from their bytes wherever they lie (arrays are aligned
+// from the stream's start, but a caller's bytes may start anywhere; a copying read does not care):
 // a random-access iterator for vector::assign, so each element is constructed once from the bytes.
 template <class T>
 struct Elements {
@@ -426,7 +443,11 @@ struct Section {
   uint32_t tag = 0;
   const uint8_t* data = nullptr;
   std::size_t size = 0;
-  Digest* digest = nullptr;  // the stream's, when read_model hashes it as it reads
+  Digest* digest = nullptr;         // the stream's, when read_model hashes it as it reads
+  const uint8_t* stream = nullptr;  // the stream's first byte (arrays align from it)
+  // What keeps the stream's bytes alive and unchanged, when read_model was given it: mesh streams
+  // then borrow their elements from the bytes instead of copying them.
+  const std::shared_ptr<const void>* keep = nullptr;
 };
 
 // A big array is copied (and hashed, and scanned) in blocks of about this size: a block's source
@@ -445,7 +466,8 @@ struct NoScan {
 
 class Reader {
  public:
-  explicit Reader(const Section& s) : p_(s.data), end_(s.data + s.size), digest_(s.digest) {}
+  explicit Reader(const Section& s)
+      : p_(s.data), end_(s.data + s.size), digest_(s.digest), stream_(s.stream), keep_(s.keep) {}
 
   bool ok() const noexcept { return error_.empty(); }
   const std::string& error() const noexcept { return error_; }
@@ -498,8 +520,38 @@ class Reader {
   bool array(std::vector<T>& v, uint64_t max, const char* what, Scan&& scan = {}) {
     static_assert(std::is_trivially_copyable_v<T>);
     uint64_t count_read = 0;
-    if (!count(count_read, max, sizeof(T), what)) return false;
+    if (!array_count(count_read, max, sizeof(T), what)) return false;
+    return copy(v, static_cast<std::size_t>(count_read), scan);
+  }
+  // A mesh stream: borrowed in place when read_model was given what keeps the bytes alive and the
+  // elements lie aligned for T (each block hashed, then scanned, in place: the stream is read from
+  // memory once and nothing is written); otherwise copied as above.
+  template <class T, class Scan = NoScan>
+  bool array(Stream<T>& v, uint64_t max, const char* what, Scan&& scan = {}) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    uint64_t count_read = 0;
+    if (!array_count(count_read, max, sizeof(T), what)) return false;
     const auto n = static_cast<std::size_t>(count_read);
+    if (keep_ == nullptr || *keep_ == nullptr ||
+        reinterpret_cast<uintptr_t>(p_) % alignof(T) != 0) {
+      std::vector<T> copied;
+      if (!copy(copied, n, scan)) return false;
+      v = std::move(copied);
+      return true;
+    }
+    const T* elements = reinterpret_cast<const T*>(p_);
+    constexpr std::size_t kBlock = std::max<std::size_t>(1, kCopyBlockBytes / sizeof(T));
+    for (std::size_t b = 0; b < n; b += kBlock) {
+      const std::size_t e = std::min(n, b + kBlock);
+      if (digest_ != nullptr) digest_->to(p_ + e * sizeof(T));
+      scan(std::span<const T>(elements + b, e - b));
+    }
+    v = Stream<T>::borrow(std::span<const T>(elements, n), *keep_);
+    p_ += n * sizeof(T);
+    return true;
+  }
+  template <class T, class Scan>
+  bool copy(std::vector<T>& v, std::size_t n, Scan&& scan) {
     v.clear();
     reserve_array(v, n);
     constexpr std::size_t kBlock = std::max<std::size_t>(1, kCopyBlockBytes / sizeof(T));
@@ -521,6 +573,25 @@ class Reader {
     return true;
   }
   bool vec3(glm::vec3& v, const char* what) { return raw(&v, sizeof v, what); }
+  // An array's count (as count() checks it) and, when it has elements, the zero bytes before them
+  // up to the next multiple of kArrayAlignment from the stream's start.
+  bool array_count(uint64_t& n, uint64_t max, std::size_t elem, const char* what) {
+    if (!scalar(n, what)) return false;
+    if (n > max)
+      return fail(std::string(what) + ": " + std::to_string(n) + ", more than the limit of " +
+                  std::to_string(max));
+    if (n == 0) return true;
+    const auto at = static_cast<std::size_t>(p_ - stream_);
+    const std::size_t pad = (kArrayAlignment - at % kArrayAlignment) % kArrayAlignment;
+    if (pad > left()) return fail(std::string(what) + " runs past the end of its section");
+    for (std::size_t i = 0; i < pad; ++i)
+      if (p_[i] != 0) return fail(std::string(what) + ": the padding before it is not zero");
+    p_ += pad;
+    if (n > left() / elem)
+      return fail(std::string(what) + ": " + std::to_string(n) + " elements run past the end of " +
+                  "their section");
+    return true;
+  }
   bool at_end(const char* what) {
     if (ok() && left() != 0)
       return fail(std::string(what) + " has " + std::to_string(left()) + " bytes left over");
@@ -531,12 +602,14 @@ class Reader {
   const uint8_t* p_;
   const uint8_t* end_;
   Digest* digest_;
+  const uint8_t* stream_;
+  const std::shared_ptr<const void>* keep_;
   std::string error_;
 };
 
 // Checks the header and splits the stream into sections; "" or what is wrong.
 std::string split_sections(std::span<const uint8_t> bytes, Digest* digest,
-                           std::vector<Section>& out) {
+                           const std::shared_ptr<const void>* keep, std::vector<Section>& out) {
   if (std::string e = check_model_header(bytes, bytes.size()); !e.empty()) return e;
   uint32_t sections = 0;
   std::memcpy(&sections, bytes.data() + 12, 4);
@@ -550,6 +623,8 @@ std::string split_sections(std::span<const uint8_t> bytes, Digest* digest,
       return "section " + std::to_string(s) + "'s header runs past the end";
     Section sec;
     sec.digest = digest;
+    sec.stream = bytes.data();
+    sec.keep = keep;
     uint32_t zero = 0;
     uint64_t size = 0;
     std::memcpy(&sec.tag, bytes.data() + at, 4);
@@ -1024,15 +1099,15 @@ std::string check_model_header(std::span<const uint8_t> bytes, uint64_t stream_s
   return {};
 }
 
-ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name,
-                        uint64_t* checksum) {
+ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name, uint64_t* checksum,
+                        std::shared_ptr<const void> keep) {
   ImportResult result;
   std::string problem;
   std::optional<Digest> digest;
   try {
     if (checksum != nullptr) digest.emplace(bytes.data());
     std::vector<Section> sections;
-    problem = split_sections(bytes, digest ? &*digest : nullptr, sections);
+    problem = split_sections(bytes, digest ? &*digest : nullptr, keep ? &keep : nullptr, sections);
     if (problem.empty()) problem = read_sections(sections, result);
   } catch (const std::bad_alloc&) {
     problem = "not enough memory to read it";

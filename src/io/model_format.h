@@ -18,8 +18,11 @@
 // morph weight tracks, REPT (the import report). Inside a payload, scalars are fixed-size; an
 // array is a u64 element count then the elements; a string is an array of bytes. Vectors and
 // matrices are their float components (matrices column-major, as glm); quaternions are x, y, z,
-// w. The format is self-describing and versioned: a reader of another version refuses the stream
-// (no partial reads), so a cache keyed by the version never hands an old layout to a new reader.
+// w. An array with elements has zero bytes between its count and its first element, up to the next
+// multiple of 16 from the stream's start (version 11): a stream that starts 16-byte aligned holds
+// every array aligned for its elements, so a reader can use them where they lie. The format is
+// self-describing and versioned: a reader of another version refuses the stream (no partial reads),
+// so a cache keyed by the version never hands an old layout to a new reader.
 //
 // What read_model() checks, beyond the framing (sizes, tags, order, counts that fit the bytes
 // left, no arithmetic that can overflow): every limit of io/import.h (meshes, vertices, joints,
@@ -41,6 +44,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,7 +63,9 @@ inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a
 // 8: both, 6's images and 7's sandbox line (the two branches merged).
 // 9: meshes carry lines and points besides triangles (Mesh::line_indices, point_indices).
 // 10: the report ends with the file's unit (ImportReport::unit_metres).
-inline constexpr uint32_t kModelFormatVersion = 10;
+// 11: an array's elements (when it has any) start at a multiple of 16 bytes from the stream's
+//     start, zero bytes between its count and them: a mapped stream is read in place.
+inline constexpr uint32_t kModelFormatVersion = 11;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 
@@ -85,7 +91,11 @@ std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance&
 // array's block just before it is copied, so the stream is read from memory once: a cache entry's
 // check fused into its read, io/import_cache.cpp); whoever asks for it must discard the result
 // when it is not what the bytes should hash to.
+// `keep`, when given, keeps `bytes` alive and unchanged for as long as it lives (a cache entry's
+// mapping, the worker's sealed output): the model's mesh streams then borrow their elements from
+// `bytes` where they lie aligned (anim/stream.h), and hold `keep`, instead of copying them; each
+// is still hashed and checked block by block as it is read. Without it every array is copied.
 ImportResult read_model(std::span<const uint8_t> bytes, const std::string& name,
-                        uint64_t* checksum = nullptr);
+                        uint64_t* checksum = nullptr, std::shared_ptr<const void> keep = nullptr);
 
 }  // namespace sv

@@ -121,7 +121,7 @@ double l1(const WeightMap& a, const WeightMap& b) noexcept {
 // coincident points prune each other, so a mesh of repeated positions costs no more).
 class NearestPoints {
  public:
-  explicit NearestPoints(const std::vector<glm::vec3>& points) : points_(points) {
+  explicit NearestPoints(std::span<const glm::vec3> points) : points_(points) {
     order_.resize(points.size());
     std::iota(order_.begin(), order_.end(), 0u);
     build(0, order_.size(), 0);
@@ -169,7 +169,7 @@ class NearestPoints {
       search(p, left_first ? mid + 1 : lo, left_first ? hi : mid, next);
   }
 
-  const std::vector<glm::vec3>& points_;
+  std::span<const glm::vec3> points_;
   std::vector<uint32_t> order_;
   mutable int64_t best_ = -1;
   mutable double best_d2_ = 0.0;

@@ -268,6 +268,43 @@ TEST(ImportCache, ATruncatedEntryIsImportedAgainAndReplaced) {
   EXPECT_TRUE(import_model(kDefault, cached(dir)).from_cache);
 }
 
+// A first open's model borrows its mesh arrays from the worker's output (a sealed memory file,
+// mapped), a reopen's from the cache entry's mapping: nothing of either is copied. The mapping
+// lives with the model, so the entry replaced (store writes a new file and renames it over the
+// old), removed, or the cache trimmed, changes nothing the model holds: the model written back
+// gives the bytes it gave before.
+TEST(ImportCache, AModelOutlivesTheEntryItWasReadFrom) {
+  TempDir dir;
+  ImportResult first = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(first.ok()) << first.error;
+  ASSERT_FALSE(first.model->meshes.empty());
+  EXPECT_TRUE(first.model->meshes[0].positions.borrowed()) << "the worker's output, in place";
+  const std::vector<uint8_t> expected = encoded(first);
+  first = ImportResult();
+  ImportResult again = import_model(kDefault, cached(dir));
+  ASSERT_TRUE(again.from_cache);
+  for (const Mesh& m : again.model->meshes) {
+    EXPECT_TRUE(m.positions.borrowed()) << m.name;
+    EXPECT_TRUE(m.indices.borrowed()) << m.name;
+  }
+  ASSERT_EQ(entries(dir).size(), 1u);
+  const fs::path entry = entries(dir)[0];
+  const std::string key = entry.stem().string();
+  ModelCache cache(dir / "cache");
+  // Replaced by a store of other bytes under the same key, the same size: a new file renamed over.
+  const std::vector<uint8_t> other(static_cast<std::size_t>(fs::file_size(entry)), 0x5a);
+  ASSERT_EQ(cache.store(key, other, {}, dir.path()), "");
+  EXPECT_EQ(encoded(again), expected);
+  // Removed (the cache trimmed to nothing unlinks it): the model still reads what it read.
+  EXPECT_EQ(ModelCache(dir / "cache", 0).trim(), 1u);
+  EXPECT_TRUE(entries(dir).empty());
+  EXPECT_EQ(encoded(again), expected);
+  // A model moved keeps its mapping; the last one gone unmaps it.
+  ImportResult moved = std::move(again);
+  again = ImportResult();
+  EXPECT_EQ(encoded(moved), expected);
+}
+
 TEST(ImportCache, AnEntryTheModelReaderRefusesIsImportedAgainAndReplaced) {
   TempDir dir;
   // Framed as a cache entry with a sound checksum, but a failed import's stream: only read_model

@@ -9,6 +9,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -144,7 +147,12 @@ bool refused(const ImportResult& r) {
 
 // The error for `m` written and read back; "" when it was accepted.
 std::string read_back_error(const Model& m) {
-  const ImportResult r = read_model(write_model(m, {}, {}), "f.bin");
+  const auto bytes = std::make_shared<const std::vector<uint8_t>>(write_model(m, {}, {}));
+  const ImportResult r = read_model(*bytes, "f.bin");
+  // Read in place (mesh streams borrowed from the bytes): the same verdict, word for word.
+  const ImportResult in_place = read_model(*bytes, "f.bin", nullptr, bytes);
+  EXPECT_EQ(in_place.ok(), r.ok());
+  EXPECT_EQ(in_place.error, r.error);
   if (r.ok()) return {};
   EXPECT_TRUE(refused(r)) << r.error;
   return r.error;
@@ -615,17 +623,28 @@ ClipFields clip_fields(const std::vector<uint8_t>& bytes) {
     std::memcpy(&n, bytes.data() + pos, 8);
     return static_cast<std::size_t>(n);
   };
+  // An array's field: 8 bytes before its first element (format 11 pads from its count up to a
+  // multiple of 16 from the stream's start when it has elements); `elem` bytes each.
+  auto array = [&](std::size_t count_at, std::size_t elem, std::size_t* next) {
+    const std::size_t n = count(count_at);
+    std::size_t first = count_at + 8;
+    if (n > 0) first += (16 - first % 16) % 16;
+    *next = first + elem * n;
+    return first - 8;
+  };
   ClipFields f{};
   at += 8 + count(at);  // name
   f.duration = at;
   f.joints = at + 8;
-  f.times = at + 12;  // the count; elements from +8
-  f.timeline_begin = f.times + 8 + 8 * count(f.times);
-  f.tracks = f.timeline_begin + 8 + 4 * count(f.timeline_begin);
-  f.values = f.tracks + 8 + 13 * count(f.tracks);
-  f.parents = f.values + 8 + 16 * count(f.values);
-  f.uniform = f.parents + 8 + 4 * count(f.parents);
-  f.keyed = f.uniform + 8 + count(f.uniform);
+  std::size_t next = 0;
+  f.times = array(at + 12, 8, &next);
+  f.timeline_begin = array(next, 4, &next);
+  f.tracks = next;  // written by hand: no padding
+  next = f.tracks + 8 + 13 * count(f.tracks);
+  f.values = array(next, 16, &next);
+  f.parents = array(next, 4, &next);
+  f.uniform = array(next, 1, &next);
+  f.keyed = array(next, 1, &next);
   return f;
 }
 
@@ -707,6 +726,117 @@ TEST(ModelFormat, TheChecksumTakenWhileReadingIsTheWholeStreams) {
   ASSERT_TRUE(read_model(flipped, "f.bin", &h).ok());
   EXPECT_EQ(h, xxh3(flipped));
   EXPECT_NE(h, xxh3(good));
+}
+
+// Every mesh stream of `mesh`, as spans of bytes, with whether it is borrowed.
+std::vector<std::pair<std::span<const uint8_t>, bool>> mesh_streams(const Mesh& mesh) {
+  std::vector<std::pair<std::span<const uint8_t>, bool>> out;
+  auto add = [&](const auto& s) {
+    out.emplace_back(std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size() * sizeof(s[0])),
+                     s.borrowed());
+  };
+  add(mesh.positions);
+  add(mesh.normals);
+  add(mesh.uvs);
+  add(mesh.joints);
+  add(mesh.weights);
+  add(mesh.vertex_flags);
+  add(mesh.source_weight_sums);
+  add(mesh.indices);
+  add(mesh.line_indices);
+  add(mesh.point_indices);
+  add(mesh.source_vertex);
+  add(mesh.joints2);
+  add(mesh.weights2);
+  add(mesh.cut_weights);
+  return out;
+}
+
+// Given what keeps the bytes alive, read_model points the mesh streams into them (format 11
+// aligns every array to 16 bytes from the stream's start), checks them as strictly (the damage
+// tests above read both ways: read_back_error), and the model holds the bytes while it lives.
+TEST(ModelFormat, AKeptStreamIsReadInPlace) {
+  auto bytes = std::make_shared<const std::vector<uint8_t>>(
+      write_model(big_mesh_model(), sample_report(), sample_provenance()));
+  const std::weak_ptr<const std::vector<uint8_t>> watch = bytes;
+  uint64_t h = 0;
+  std::optional<ImportResult> r = read_model(*bytes, "f.bin", &h, bytes);
+  ASSERT_TRUE(r->ok()) << r->error;
+  EXPECT_EQ(h, XXH3_64bits(bytes->data(), bytes->size()));
+  const uint8_t* begin = bytes->data();
+  const uint8_t* end = begin + bytes->size();
+  for (const auto& [s, borrowed] : mesh_streams(r->model->meshes[0])) {
+    ASSERT_FALSE(s.empty());
+    EXPECT_TRUE(borrowed);
+    EXPECT_TRUE(s.data() >= begin && s.data() + s.size() <= end) << "not inside the stream";
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(s.data()) % 16, 0u);
+  }
+  // The same model as a copying read gives, byte for byte.
+  const ImportResult copied = read_model(*bytes, "f.bin");
+  ASSERT_TRUE(copied.ok());
+  for (const auto& [s, borrowed] : mesh_streams(copied.model->meshes[0])) EXPECT_FALSE(borrowed);
+  EXPECT_EQ(write_model(*r->model, r->report, r->provenance), *bytes);
+  // The model keeps the bytes: dropping the caller's reference frees nothing.
+  const std::vector<uint8_t> expected = *bytes;
+  bytes.reset();
+  ASSERT_FALSE(watch.expired());
+  EXPECT_EQ(write_model(*r->model, r->report, r->provenance), expected);
+  // A write to a borrowed stream makes it the mesh's own copy; the bytes are untouched.
+  Mesh& mesh = r->model->meshes[0];
+  mesh.positions[0].x = 42.0f;
+  EXPECT_FALSE(mesh.positions.borrowed());
+  EXPECT_EQ(mesh.positions[0].x, 42.0f);
+  EXPECT_EQ(mesh.positions[1], big_mesh_model().meshes[0].positions[1]);
+  EXPECT_TRUE(mesh.normals.borrowed());
+  r.reset();
+  EXPECT_TRUE(watch.expired()) << "the last model gone, the bytes go";
+}
+
+// A stream that does not start aligned (bytes copied to an odd address) is read by copying: the
+// same model, nothing borrowed but the vertex flags (bytes: aligned anywhere).
+TEST(ModelFormat, AMisalignedKeptStreamIsCopied) {
+  const std::vector<uint8_t> good =
+      write_model(big_mesh_model(), sample_report(), sample_provenance());
+  auto shifted = std::make_shared<std::vector<uint8_t>>(good.size() + 1);
+  std::copy(good.begin(), good.end(), shifted->begin() + 1);
+  const std::span<const uint8_t> bytes(shifted->data() + 1, good.size());
+  const ImportResult r = read_model(bytes, "f.bin", nullptr, shifted);
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (const auto& [s, borrowed] : mesh_streams(r.model->meshes[0]))
+    EXPECT_EQ(borrowed, s.data() == r.model->meshes[0].vertex_flags.data());
+  EXPECT_TRUE(r.model->meshes[0].vertex_flags.borrowed());
+  EXPECT_EQ(write_model(*r.model, r.report, r.provenance), good);
+}
+
+// Format 11's padding before an array's elements is zero: any other byte there is refused.
+TEST(ModelFormat, NonZeroPaddingBeforeAnArrayIsRefused) {
+  const Model m = sample_model();
+  const std::vector<uint8_t> good = write_model(m, sample_report(), sample_provenance());
+  // The positions and the normals (4 each): whichever has padding between its count and its
+  // elements (one of them does: a vec3 array of 4 is 48 bytes, its count 8).
+  int tried = 0;
+  for (const auto& [stream, name] : {std::pair{m.meshes[0].positions.span(), "positions"},
+                                     {m.meshes[0].normals.span(), "normals"}}) {
+    const auto* p = reinterpret_cast<const uint8_t*>(stream.data());
+    const auto d = static_cast<std::size_t>(
+        std::search(good.begin(), good.end(), p, p + stream.size_bytes()) - good.begin());
+    ASSERT_LT(d, good.size());
+    ASSERT_EQ(d % 16, 0u) << name << " start aligned";
+    const uint64_t four = 4;
+    std::size_t pad = 0;
+    while (pad < 16 && std::memcmp(&good[d - 8 - pad], &four, 8) != 0) ++pad;
+    ASSERT_LT(pad, 16u) << name << "'s count not found";
+    if (pad == 0) continue;
+    ++tried;
+    std::vector<uint8_t> bytes = good;
+    bytes[d - 1] = 1;
+    const ImportResult r = read_model(bytes, "f.bin");
+    EXPECT_TRUE(refused(r));
+    EXPECT_NE(r.error.find(std::string(name) + ": the padding before it is not zero"),
+              std::string::npos)
+        << r.error;
+  }
+  EXPECT_GT(tried, 0);
 }
 
 TEST(ModelFormat, EachBrokenClipPromiseIsRefused) {

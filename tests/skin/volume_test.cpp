@@ -349,7 +349,7 @@ TEST(Volume, CancelStopsTheWork) {
     Mesh& box = m.meshes[0];
     box.positions.clear();
     box.indices.clear();
-    grid_box(100, box.positions, box.indices);
+    grid_box(100, box.positions.edit(), box.indices.edit());
     const std::size_t n = box.positions.size();
     box.normals.assign(n, glm::vec3(0, 0, 1));
     box.joints.assign(n, glm::u16vec4(0));
