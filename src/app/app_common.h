@@ -17,7 +17,7 @@ struct Model;
 struct Options;
 struct Scene;
 struct RenderOptions;
-class OrbitCamera;
+struct OrbitCamera;
 class WorkerPool;
 enum class ViewMode : int32_t;
 namespace gl {

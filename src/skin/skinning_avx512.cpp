@@ -37,8 +37,6 @@ namespace {
 #define SV_AVX512 __attribute__((target("avx512f,avx2,fma,bmi,bmi2")))
 #define SV_INLINE inline __attribute__((always_inline))
 
-constexpr std::size_t kLanes = 16;
-
 // Lane index tables for _mm512_permutex2var_ps (bit 4 picks the second source).
 using Index = std::array<int32_t, 16>;
 
