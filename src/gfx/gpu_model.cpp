@@ -533,35 +533,41 @@ void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> cente
   SV_GL_CHECK("upload_centers");
 }
 
-void GpuModel::upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
-                                      std::span<const uint32_t> normals) noexcept {
-  const GpuMesh& m = meshes_[mesh];
+namespace {
+
+// Writes one mesh's skinned positions at the start of its streamed buffer and, when there are as
+// many, its normals at `normals_at` bytes (gpu_model.h: the float normals after the positions,
+// the octahedral codes after both).
+template <class Normal>
+void upload_stream(const GpuMesh& m, std::span<const glm::vec3> positions,
+                   std::span<const Normal> normals, std::size_t normals_at) noexcept {
   const auto n = static_cast<std::size_t>(m.vertex_count);
   if (positions.size() != n) return;
   glBindBuffer(GL_ARRAY_BUFFER, m.stream_vertices.id());
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
                   positions.data());
   if (normals.size() == n) {
-    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(2 * n * sizeof(glm::vec3)),
-                    static_cast<GLsizeiptr>(n * sizeof(uint32_t)), normals.data());
+    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(normals_at),
+                    static_cast<GLsizeiptr>(n * sizeof(Normal)), normals.data());
   }
   glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+}  // namespace
+
+void GpuModel::upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
+                                      std::span<const uint32_t> normals) noexcept {
+  const GpuMesh& m = meshes_[mesh];
+  upload_stream(m, positions, normals,
+                2 * static_cast<std::size_t>(m.vertex_count) * sizeof(glm::vec3));
   SV_GL_CHECK("upload_skinned_compact");
 }
 
 void GpuModel::upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
                               std::span<const glm::vec3> normals) noexcept {
   const GpuMesh& m = meshes_[mesh];
-  const auto n = static_cast<std::size_t>(m.vertex_count);
-  if (positions.size() != n) return;
-  glBindBuffer(GL_ARRAY_BUFFER, m.stream_vertices.id());
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
-                  positions.data());
-  if (normals.size() == n) {
-    glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(n * sizeof(glm::vec3)),
-                    static_cast<GLsizeiptr>(n * sizeof(glm::vec3)), normals.data());
-  }
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  upload_stream(m, positions, normals,
+                static_cast<std::size_t>(m.vertex_count) * sizeof(glm::vec3));
   SV_GL_CHECK("upload_skinned");
 }
 
