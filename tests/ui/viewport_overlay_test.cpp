@@ -88,6 +88,20 @@ WeightStats stats() {
 const std::vector<std::string> kNames = {"root", "spine", "arm"};
 const std::vector<JointInfluence> kJoints = {{0, 0.0f}, {60, 1.0f}, {50, 0.5f}};
 
+// A legend input over kJoints and kNames; the fields after hovered_joint keep their defaults
+// (set one by one: a braced list that stops early draws clang's missing-field warning).
+ui::LegendInput legend_input(ViewMode view, const WeightStats* stats, int32_t selected,
+                             int32_t hovered) {
+  ui::LegendInput in;
+  in.view = view;
+  in.stats = stats;
+  in.joints = kJoints;
+  in.names = kNames;
+  in.selected_joint = selected;
+  in.hovered_joint = hovered;
+  return in;
+}
+
 TEST(Legend, ShadedHasNone) {
   ui::LegendInput in;
   const Drawn d = draw(in, ImVec2(10, 10));
@@ -97,7 +111,7 @@ TEST(Legend, ShadedHasNone) {
 
 TEST(Legend, WeightsRampFromBlueToRed) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Weights, &s, kJoints, kNames, 1, -1};
+  ui::LegendInput in = legend_input(ViewMode::Weights, &s, 1, -1);
   const ImVec2 at(500, 300);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -108,7 +122,7 @@ TEST(Legend, WeightsRampFromBlueToRed) {
 
 TEST(Legend, InfluenceClassesHaveTheViewsColours) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Influences, &s, kJoints, kNames, -1, -1};
+  ui::LegendInput in = legend_input(ViewMode::Influences, &s, -1, -1);
   const ImVec2 at(0, 0);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -120,7 +134,7 @@ TEST(Legend, InfluenceClassesHaveTheViewsColours) {
 
 TEST(Legend, WeightSumClassesAndErrorRamp) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  ui::LegendInput in = legend_input(ViewMode::WeightSum, &s, -1, -1);
   const ImVec2 at(20, 40);
   const Drawn d = draw(in, at);
   expect_inside(d, at);
@@ -132,7 +146,7 @@ TEST(Legend, WeightSumClassesAndErrorRamp) {
 
 TEST(Legend, DominantNamesTheSelectedAndHoveredJoints) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::Dominant, &s, kJoints, kNames, 1, 2};
+  ui::LegendInput in = legend_input(ViewMode::Dominant, &s, 1, 2);
   const std::vector<glm::vec3> colors = joint_colors({-1, 0, 0});
   in.joint_colors = colors;
   const ImVec2 at(0, 0);
@@ -162,7 +176,7 @@ TEST(Legend, HoverSwatchesTakeTheViewsColours) {
 // announces, and shorter than the whole legend; legend_title_size is that size.
 TEST(Legend, CollapsedIsTheTitleRow) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  ui::LegendInput in = legend_input(ViewMode::WeightSum, &s, -1, -1);
   const Drawn open = draw(in, ImVec2(0, 0));
   in.collapsed = true;
   const Drawn closed = draw(in, ImVec2(0, 0));
@@ -183,7 +197,7 @@ TEST(Legend, CollapsedIsTheTitleRow) {
 // ImGui (the viewport neither orbits nor picks under it).
 TEST(Legend, ClickingTheTitleRowCollapsesIt) {
   const WeightStats s = stats();
-  ui::LegendInput in{ViewMode::WeightSum, &s, kJoints, kNames, -1, -1};
+  ui::LegendInput in = legend_input(ViewMode::WeightSum, &s, -1, -1);
   test::ImGuiHarness imgui;
   const ImVec2 at(600, 300);
   int toggles = 0;
@@ -228,7 +242,7 @@ TEST(Legend, DifferenceViewsRampAndFigures) {
   diff.over = 12;
   for (ViewMode view : {ViewMode::CpuGpu, ViewMode::MethodDiff}) {
     SCOPED_TRACE(static_cast<int>(view));
-    ui::LegendInput in{ViewMode::Shaded, &s, kJoints, kNames, -1, -1};
+    ui::LegendInput in = legend_input(ViewMode::Shaded, &s, -1, -1);
     in.view = view;
     in.difference = &diff;
     in.diff_a = SkinMethod::Lbs;
@@ -248,7 +262,7 @@ TEST(Legend, DifferenceViewsRampAndFigures) {
 }
 
 TEST(Legend, WithoutStatsItStillDraws) {
-  ui::LegendInput in{ViewMode::Influences, nullptr, kJoints, kNames, -1, -1};
+  ui::LegendInput in = legend_input(ViewMode::Influences, nullptr, -1, -1);
   const Drawn d = draw(in, ImVec2(0, 0));
   expect_inside(d, ImVec2(0, 0));
 }
