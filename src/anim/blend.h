@@ -144,8 +144,9 @@ bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, cons
 // The base clip at full weight (the pose it makes replaces whatever `pose` held) and a layer over
 // it in one pass: sample_runtime(base, base_t, base_cursor, pose) then sample_blend(clip, t,
 // cursor, layer, pose), up to the rounding of fused multiply-adds (within 1e-6), without writing
-// the base's pose out and reading it back. False, writing nothing, where either step would
-// refuse, or when the two clips are for different joint counts.
+// the base's pose out and reading it back. Each clip has its own cursor (both are located before
+// either is sampled). False, writing nothing, where either step would refuse, when the two clips
+// are for different joint counts, or when base_cursor and cursor are one object.
 bool sample_base_blend(const ClipRuntime& base, double base_t, RuntimeCursor& base_cursor,
                        const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                        const LayerBlend& layer, LocalLanes& pose) noexcept;

@@ -367,7 +367,8 @@ bool sample_base_blend(const ClipRuntime& base, double base_t, RuntimeCursor& ba
                        const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                        const LayerBlend& layer, LocalLanes& pose) noexcept {
   const std::size_t n = clip.joints();
-  if (base.joints() != n || !pose.fits(n) || !base_cursor.fits(base) || !cursor.fits(clip))
+  if (base.joints() != n || !pose.fits(n) || !base_cursor.fits(base) || !cursor.fits(clip) ||
+      &base_cursor == &cursor)
     return false;
   if ((!layer.keyed.empty() && layer.keyed.size() != n) ||
       (!layer.mask.empty() && layer.mask.size() != n))

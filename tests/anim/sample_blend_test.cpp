@@ -448,6 +448,9 @@ TEST(SampleBaseBlend, WrongSizesAreRefused) {
   EXPECT_FALSE(sample_base_blend(base, 0.5, cb, short_clip, 0.5, cs, how, pose));  // 4 joints
   EXPECT_FALSE(sample_base_blend(base, 0.5, unset, c, 0.5, cc, how, pose));
   EXPECT_FALSE(sample_base_blend(base, 0.5, cb, c, 0.5, unset, how, pose));
+  RuntimeCursor both;  // one cursor for two clips of one layout: refused
+  both.reset(c);
+  EXPECT_FALSE(sample_base_blend(c, 0.5, both, c, 0.5, both, how, pose));
   const std::array<float, 4> short_mask = {1, 1, 1, 1};
   how.mask = short_mask;
   EXPECT_FALSE(sample_base_blend(base, 0.5, cb, c, 0.5, cc, how, pose));
