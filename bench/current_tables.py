@@ -8,10 +8,17 @@ together, so a figure and its baseline (8 against 4 influences, blend/2 and blen
 against blend/1) see the same load on a shared machine. A figure is the best repetition (least
 CPU time): the one least disturbed by other processes.
 
+Google Benchmark's blend ratios swing between runs on a shared VM (blend/2 over blend/1 read
+1.63 to 1.95), so when the run has blend benchmarks the script also runs the steady measure,
+`build/bench/blend_frames --time ROUNDS` (about 10 s: the four stacks taken in turn in blocks of
+8 frames, the 10th percentile of the block times; BENCHMARKS.md round 21), and puts its ratios
+to blend/1 beside Google Benchmark's in the "Poses and blending" table.
+
     python3 bench/current_tables.py                 # the full set, a few minutes
     python3 bench/current_tables.py --quick         # fewer benchmarks and repetitions
     python3 bench/current_tables.py --filter 'skin_method8|skin_method/.*rigid:1'
     python3 bench/current_tables.py --from-json run.json   # tables of a saved run (no run)
+    python3 bench/current_tables.py --quick --filter '^blend'   # the blend rows, both measures
 
 Python 3 standard library only.
 """
@@ -27,6 +34,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BENCH = os.path.join("build", "bench", "skinview_bench")
+DEFAULT_BLEND_FRAMES = os.path.join("build", "bench", "blend_frames")
+# blend_frames --time rounds: ~4.5 s of CPU, ~10 s of wall at load 6 on this 2-core VM.
+DEFAULT_STEADY_ROUNDS = 1500
 
 # The names issue 25 holds stable for scripts, as regular expressions over the run names.
 FULL_FILTER = ("^(skin_method/method:[0-2]/vertices:1000000/threads:[12]/rigid:[01]"
@@ -194,7 +204,24 @@ def compact_table(figures):
                     "compact / float", "reps"], rows)
 
 
-def pose_table(figures):
+# One row of `blend_frames --time`'s table: | `blend/2` | p10 ns | p25 ns | median ns | p10 x | ...
+STEADY_ROW = re.compile(r"^\|\s*`([a-z_]+/\d+)`\s*\|\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|"
+                        r"\s*([\d.]+)\s*\|\s*([\d.]+)\s*\|")
+
+
+def parse_steady(text):
+    """{case: (p10 ns per frame, p10 ratio to blend/1)} from blend_frames --time's output."""
+    steady = {}
+    for line in text.splitlines():
+        m = STEADY_ROW.match(line.strip())
+        if m:
+            steady[m.group(1)] = (float(m.group(2)), float(m.group(5)))
+    return steady
+
+
+def pose_table(figures, steady=None):
+    """steady: parse_steady's figures, or None when blend_frames did not run."""
+    steady = steady or {}
     rows = []
     base = figures.get("blend/1")
     for name, fig in figures.items():
@@ -209,16 +236,30 @@ def pose_table(figures):
             rel = ratio(fig.cpu_s, base.cpu_s) if ok else "n/a"
             # Two layers, an override or an additive one, against one clip's pose.
             aim = "<= 1.6" if arg == "2" else ""
+        steady_us, steady_rel = "", ""
+        if name in steady:
+            ns, rel_p10 = steady[name]
+            steady_us = fmt(ns * 1e-3)
+            steady_rel = "" if name == "blend/1" else f"**{rel_p10:.2f}**"
+        elif kind.startswith("blend") and steady:
+            steady_us = steady_rel = "n/a"
         cpu = f"failed: {fig.error}" if not fig.ok() else fmt(fig.cpu_s * 1e6)
         order = {"pose": 0, "animator": 1}.get(kind, 2)
-        rows.append((order, kind, int(arg), [
-            f"`{name}`", cpu, fmt(fig.wall_s and fig.wall_s * 1e6), baseline, rel, aim,
-            str(fig.reps)]))
-    return section("Poses and blending (60 joints)",
-                   "CPU time per pose; the ratio is the figure's CPU time over its baseline's, "
-                   "the aim issue 25's.",
-                   ["benchmark", "CPU us per pose", "wall us", "baseline", "ratio", "aim", "reps"],
-                   rows)
+        cells = [f"`{name}`", cpu, fmt(fig.wall_s and fig.wall_s * 1e6), baseline, rel]
+        if steady:
+            cells += [steady_us, steady_rel]
+        rows.append((order, kind, int(arg), cells + [aim, str(fig.reps)]))
+    note = ("CPU time per pose; the ratio is the figure's CPU time over its baseline's (Google "
+            "Benchmark's: it moves by 0.1-0.3 between runs on a shared machine), the aim issue "
+            "25's.")
+    header = ["benchmark", "CPU us per pose", "wall us", "baseline", "ratio"]
+    if steady:
+        note += (" **The steady measure** (`blend_frames --time`, the two columns before the "
+                 "aim): the 10th percentile of 8-frame blocks' time per pose, the stacks taken "
+                 "in turn so that each sees the same load, and its ratio to `blend/1`'s; runs "
+                 "agree within 0.01-0.02, so read the aim against this ratio.")
+        header += ["steady us (p10)", "steady ratio"]
+    return section("Poses and blending (60 joints)", note, header + ["aim", "reps"], rows)
 
 
 def open_table(figures):
@@ -243,11 +284,28 @@ def open_table(figures):
                     "reps"], rows)
 
 
-def tables(figures):
-    """The markdown tables, one per path, of the figures present."""
-    parts = [t(figures)
-             for t in (skin4_table, skin8_table, compact_table, pose_table, open_table)]
+def tables(figures, steady=None):
+    """The markdown tables, one per path, of the figures present (steady: see pose_table)."""
+    parts = [skin4_table(figures), skin8_table(figures), compact_table(figures),
+             pose_table(figures, steady), open_table(figures)]
     return "\n\n".join(p for p in parts if p)
+
+
+def run_steady(binary, rounds):
+    """blend_frames --time's figures (parse_steady), its command, the load average before it, and
+    an error line (None when it ran)."""
+    cmd = [binary, "--time", str(rounds)]
+    load = load_average()
+    try:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    except OSError as e:
+        return {}, cmd, load, f"{cmd[0]}: {e}"
+    if proc.returncode != 0:
+        return {}, cmd, load, f"{cmd[0]} exited with {proc.returncode}"
+    steady = parse_steady(proc.stdout)
+    if "blend/1" not in steady:
+        return {}, cmd, load, f"{cmd[0]} printed no blend/1 row"
+    return steady, cmd, load, None
 
 
 def cpu_model():
@@ -298,6 +356,11 @@ def main(argv=None):
     ap.add_argument("--min-time", default="0.2", help="--benchmark_min_time (%(default)s s)")
     ap.add_argument("--save-json", help="also write the run's JSON here")
     ap.add_argument("--from-json", help="make the tables from a saved run instead of running")
+    ap.add_argument("--blend-frames", default=DEFAULT_BLEND_FRAMES,
+                    help="the steady measure's program, run when blend benchmarks are "
+                    "(%(default)s)")
+    ap.add_argument("--steady-rounds", type=int, default=DEFAULT_STEADY_ROUNDS,
+                    help="blend_frames --time ROUNDS (%(default)s: about 10 s); 0: do not run it")
     args = ap.parse_args(argv)
 
     if args.from_json:
@@ -324,6 +387,12 @@ def main(argv=None):
         with open(args.save_json, "w", encoding="utf-8") as f:
             f.write(proc.stdout)
 
+    figures = collect(data["benchmarks"])
+    steady, steady_cmd, steady_load, steady_error = {}, None, None, None
+    if args.steady_rounds > 0 and any(POSE.match(n) and n.startswith("blend") for n in figures):
+        steady, steady_cmd, steady_load, steady_error = run_steady(args.blend_frames,
+                                                                   args.steady_rounds)
+
     minutes = (datetime.datetime.now(datetime.timezone.utc) - start).total_seconds() / 60
     given = sys.argv[1:] if argv is None else argv
     invocation = " ".join(["python3 bench/current_tables.py"] + [shlex.quote(a) for a in given])
@@ -337,9 +406,17 @@ def main(argv=None):
         print("\n**The machine was busy** (load average above its core count): other processes "
               "took the cores, so wall times include waiting for one and swing from run to run; "
               "compare the CPU columns and the ratios of a figure to its baseline.")
-    print("\nThe command:\n")
-    print("```sh\n" + " ".join(shlex.quote(c) for c in cmd) + "\n```\n")
-    print(tables(collect(data["benchmarks"])))
+    if steady_cmd is None:
+        print("\nThe command:\n")
+        print("```sh\n" + " ".join(shlex.quote(c) for c in cmd) + "\n```\n")
+    else:
+        print("\nThe commands (the second, the steady measure, right after the first; load "
+              f"average {steady_load} when it started):\n")
+        print("```sh\n" + " ".join(shlex.quote(c) for c in cmd) + "\n" +
+              " ".join(shlex.quote(c) for c in steady_cmd) + "\n```\n")
+        if steady_error:
+            print(f"The steady measure did not run: {steady_error}.\n")
+    print(tables(figures, steady))
     return 0
 
 

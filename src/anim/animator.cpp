@@ -149,15 +149,43 @@ bool Animator::evaluate(const Model& model, std::span<const Layer> layers) noexc
   return finish(t0);
 }
 
+namespace {
+
+// How layer l, playing `clip`, is blended (sample_blend, sample_base_blend).
+LayerBlend layer_blend(const Layer& l, const ClipRuntime& clip,
+                       const AdditiveReference& reference) noexcept {
+  LayerBlend how;
+  how.mode = l.mode;
+  how.weight = l.weight;
+  // A cross-fade's target blends every component (animator.h's Layer::every_channel).
+  if (l.mode == BlendMode::Additive || !l.every_channel) how.keyed = clip.keyed();
+  how.mask = l.mask;
+  how.reference = &reference;
+  return how;
+}
+
+}  // namespace
+
 bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept {
   std::size_t first = 0;
   const Layer& base = layers[0];
   if (base.mode == BlendMode::Override && blend_weight(base.weight) >= 1.0f && base.mask.empty()) {
-    // The base at full weight replaces the rest pose entirely: sample it in place.
-    if (!sample_runtime(model.clips[static_cast<std::size_t>(base.clip)], base.time,
-                        slots_[0].cursor, local_))
-      return false;
+    // The base at full weight replaces the rest pose entirely: sample it in place, together with
+    // the next layer that blends anything (one pass, the base's pose never read back).
+    const ClipRuntime& base_clip = model.clips[static_cast<std::size_t>(base.clip)];
     first = 1;
+    while (first < layers.size() && blend_weight(layers[first].weight) == 0.0f) ++first;
+    if (first < layers.size()) {
+      const Layer& l = layers[first];
+      const ClipRuntime& clip = model.clips[static_cast<std::size_t>(l.clip)];
+      if (!sample_base_blend(base_clip, base.time, slots_[0].cursor, clip, l.time,
+                             slots_[first].cursor, layer_blend(l, clip, slots_[first].reference),
+                             local_))
+        return false;
+      ++first;
+    } else if (!sample_runtime(base_clip, base.time, slots_[0].cursor, local_)) {
+      return false;
+    }
   } else {
     if (local_.lanes.size() != rest_local_.lanes.size()) return false;
     std::copy(rest_local_.lanes.begin(), rest_local_.lanes.end(), local_.lanes.begin());
@@ -165,16 +193,10 @@ bool Animator::blend(const Model& model, std::span<const Layer> layers) noexcept
   for (std::size_t i = first; i < layers.size(); ++i) {
     const Layer& l = layers[i];
     if (blend_weight(l.weight) == 0.0f) continue;
-    Slot& s = slots_[i];
     const ClipRuntime& clip = model.clips[static_cast<std::size_t>(l.clip)];
-    LayerBlend how;
-    how.mode = l.mode;
-    how.weight = l.weight;
-    // A cross-fade's target blends every component (animator.h's Layer::every_channel).
-    if (l.mode == BlendMode::Additive || !l.every_channel) how.keyed = clip.keyed();
-    how.mask = l.mask;
-    how.reference = &s.reference;
-    if (!sample_blend(clip, l.time, s.cursor, how, local_)) return false;
+    if (!sample_blend(clip, l.time, slots_[i].cursor, layer_blend(l, clip, slots_[i].reference),
+                      local_))
+      return false;
   }
   return pose_from_local(layout_.rest, local_, layout_.skin_joints, layout_.inverse_bind, model_,
                          palette_, pose_scratch_);

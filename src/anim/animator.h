@@ -3,8 +3,9 @@
 // K = Model x InverseBind, morph weights) is what skinning (src/skin/, skinned_pose.h) reads.
 //
 //   one clip:   evaluate_pose (sample + local->model + palette, one pass; clip_runtime.h)
-//   a blend:    the base sample_runtime, then per layer sample_blend (blend.h: sampled and
-//               blended onto the pose below in one pass, 4 joints at a time) -> pose_from_local
+//   a blend:    the base and the first layer in one pass (sample_base_blend) where the base is
+//               at full weight, then per layer sample_blend (blend.h: sampled and blended onto
+//               the pose below in one pass, 4 joints at a time) -> pose_from_local
 //               (evaluate_pose's local->model and palette), all on poses in the sampler's lanes
 //               (local_lanes.h): matrices are made once
 //   morphs:     per layer, its clip's morph tracks (anim/morph.h) sampled and blended onto the

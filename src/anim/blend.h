@@ -46,7 +46,9 @@
 //
 // Sampling fused with blending (sample_blend): a layer's clip is sampled 4 joints at a time into
 // registers and blended onto the pose there, so the layer's own pose is never written out and
-// read back; groups of 4 joints the layer leaves alone (weights 0 there) are not even sampled.
+// read back; groups of 4 joints the layer leaves alone (weights 0 there) are not even sampled. The
+// base at full weight and the first layer go through one pass together (sample_base_blend), so
+// the base's pose is not written out and read back either.
 //
 // Every function checks sizes and returns false, writing nothing, when a span does not fit;
 // the blends allocate nothing (the mask builders and AdditiveReference::prepare are for set-up,
@@ -138,5 +140,15 @@ struct LayerBlend {
 // (clip_runtime.cpp), whose kernels it runs.
 bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, const LayerBlend& layer,
                   LocalLanes& pose) noexcept;
+
+// The base clip at full weight (the pose it makes replaces whatever `pose` held) and a layer over
+// it in one pass: sample_runtime(base, base_t, base_cursor, pose) then sample_blend(clip, t,
+// cursor, layer, pose), up to the rounding of fused multiply-adds (within 1e-6), without writing
+// the base's pose out and reading it back. Each clip has its own cursor (both are located before
+// either is sampled). False, writing nothing, where either step would refuse, when the two clips
+// are for different joint counts, or when base_cursor and cursor are one object.
+bool sample_base_blend(const ClipRuntime& base, double base_t, RuntimeCursor& base_cursor,
+                       const ClipRuntime& clip, double t, RuntimeCursor& cursor,
+                       const LayerBlend& layer, LocalLanes& pose) noexcept;
 
 }  // namespace sv

@@ -363,6 +363,55 @@ bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, cons
 #endif
 }
 
+bool sample_base_blend(const ClipRuntime& base, double base_t, RuntimeCursor& base_cursor,
+                       const ClipRuntime& clip, double t, RuntimeCursor& cursor,
+                       const LayerBlend& layer, LocalLanes& pose) noexcept {
+  const std::size_t n = clip.joints();
+  if (base.joints() != n || !pose.fits(n) || !base_cursor.fits(base) || !cursor.fits(clip) ||
+      &base_cursor == &cursor)
+    return false;
+  if ((!layer.keyed.empty() && layer.keyed.size() != n) ||
+      (!layer.mask.empty() && layer.mask.size() != n))
+    return false;
+  const bool additive = layer.mode == BlendMode::Additive;
+  if (additive && (layer.reference == nullptr || !layer.reference->fits(n))) return false;
+  const float w0 = blend_weight(layer.weight);
+  if (w0 == 0.0f || clip.empty()) return sample_runtime(base, base_t, base_cursor, pose);
+#if defined(__SSE2__)
+  const RuntimeView bv = RuntimeAccess::view(base);
+  const RuntimeView v = RuntimeAccess::view(clip);
+  locate_all(bv, base_t, base_cursor);
+  locate_all(v, t, cursor);
+  const Segment* bsegs = base_cursor.segments.data();
+  const Segment* segs = cursor.segments.data();
+  const LocalLanes* ready = additive ? &layer.reference->ready : nullptr;
+  // The layer's rotations wait in its cursor's scratch (4 lane vectors per group: it has 17).
+  float* held = &cursor.scratch.data()->x;
+#if defined(SV_RUNTIME_X86)
+  if (has_avx2_fma()) {
+    if (additive)
+      avx2::sample_base_blend_groups<true>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
+                                           held, pose);
+    else
+      avx2::sample_base_blend_groups<false>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
+                                            held, pose);
+    return true;
+  }
+#endif
+  if (additive)
+    sse2::sample_base_blend_groups<true>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
+                                         held, pose);
+  else
+    sse2::sample_base_blend_groups<false>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
+                                          held, pose);
+  return true;
+#else
+  // No SSE: the two steps, joint by joint (checked above: neither refuses).
+  return sample_runtime(base, base_t, base_cursor, pose) &&
+         sample_blend(clip, t, cursor, layer, pose);
+#endif
+}
+
 bool evaluate_pose(const ClipRuntime& clip, double t, RuntimeCursor& cursor,
                    std::span<const int32_t> skin_joints, std::span<const glm::mat4> inverse_bind,
                    std::span<glm::mat4> model, std::span<glm::mat4> palette) noexcept {

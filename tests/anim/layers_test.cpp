@@ -1,7 +1,8 @@
 // The Animator's layer stack (anim/animator.h) on clips built in code, against poses computed by
 // hand: a two-joint chain blended at known weights, a mask that keeps the lower body, an additive
 // layer that is its own reference, a cross-fade from its first clip to its second, weights that
-// sum to 0 or above 1, sparse tracks; and the fused single-clip path against the blend path.
+// sum to 0 or above 1, layers at 0 before the first that blends, sparse tracks; and the fused
+// single-clip path against the blend path.
 #include "anim/animator.h"
 
 #include <gtest/gtest.h>
@@ -259,6 +260,32 @@ TEST(Layers, WeightsThatSumAboveOneAreAStackNotASum) {
   // Negative and NaN weights count as 0.
   pose(an, m, {layer(b, 0), layer(c, 0, -2.0f), layer(c, 0, std::nanf(""))});
   EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 1, 0), 1e-6f);
+}
+
+TEST(Layers, TheFirstLayerWithAWeightJoinsTheBasesPass) {
+  // The base at full weight is sampled in one pass with the first layer that has a weight
+  // (sample_base_blend), skipping layers at 0 before it; the layers after go on as before.
+  Model m = make_model(true);
+  const auto lift = [&](const char* name, float y) {
+    return add_clip(m, name, 1.0, {{0, {{0, y, 0}, {0, y, 0}}, {}, {}}});
+  };
+  const int32_t a = lift("a", 0.0f), b = lift("b", 1.0f), c = lift("c", 2.0f), d = lift("d", 3.0f);
+  // The root from (0,0,0) at 0 s to (0,4,0) at 1 s: at 0.5 s, (0,2,0) more than at 0 s.
+  const int32_t rise = add_clip(m, "rise", 1.0, {{0, {{0, 0, 0}, {0, 4, 0}}, {}, {}}});
+  Animator an(m);
+  // 0 -> c at 0.5: 1; b at 0 does nothing.
+  pose(an, m, {layer(a, 0), layer(b, 0, 0.0f), layer(c, 0, 0.5f)});
+  EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 1, 0), 1e-6f);
+  EXPECT_NEAR_GLM(an.local(m, 0).translation, glm::vec3(0, 1, 0), 1e-6f);
+  // Then d at 0.5 over it: 1 + 0.5 (3 - 1) = 2.
+  pose(an, m, {layer(a, 0), layer(b, 0, 0.0f), layer(c, 0, 0.5f), layer(d, 0, 0.5f)});
+  EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 2, 0), 1e-6f);
+  // An additive first layer: b's 1 + 0.5 (2 - 0) = 2.
+  pose(an, m, {layer(b, 0), layer(c, 0, 0.0f), layer(rise, 0.5, 0.5f, BlendMode::Additive)});
+  EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 2, 0), 1e-6f);
+  // Every layer over the base at 0: the base alone, through the blend path.
+  pose(an, m, {layer(d, 0), layer(c, 0, 0.0f), layer(b, 0, 0.0f)});
+  EXPECT_NEAR_GLM(origin(an, 0), glm::vec3(0, 3, 0), 1e-6f);
 }
 
 TEST(Layers, WeightsThatSumToZeroGiveTheRestPose) {

@@ -4,7 +4,8 @@
 The fixture holds round numbers, so every cell below is worked out by hand: the best repetition
 is the one with the least CPU time, aggregates are ignored, a figure is set beside its baseline
 (8 against 4 influences by rate, blend/2 and blend_additive/2 against blend/1 by CPU time), a
-failed benchmark says why.
+failed benchmark says why; the steady measure's figures (blend_frames --time's table, given as
+text or printed by a stand-in program) go beside Google Benchmark's.
 """
 
 import contextlib
@@ -12,6 +13,7 @@ import importlib.util
 import io
 import json
 import os
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -112,6 +114,71 @@ class TablesTest(unittest.TestCase):
         with contextlib.redirect_stdout(out):
             self.assertEqual(current_tables.main(["--from-json", FIXTURE]), 0)
         self.assertEqual(out.getvalue().rstrip("\n"), self.text)
+
+
+# What `blend_frames --time` prints (round numbers; no blend/4 row).
+STEADY_OUTPUT = """| case | p10 ns | p25 ns | median ns | p10 x `blend/1` | p25 x | median x |
+| --- | --- | --- | --- | --- | --- | --- |
+| `blend/1` | 1600 | 1610 | 1630 | 1.00 | 1.00 | 1.00 |
+| `blend/2` | 2400 | 2420 | 2450 | 1.50 | 1.50 | 1.50 |
+| `blend_additive/2` | 2480 | 2600 | 2700 | 1.55 | 1.61 | 1.66 |
+"""
+
+
+class SteadyTest(unittest.TestCase):
+    def test_parse_takes_the_10th_percentile_and_its_ratio(self):
+        steady = current_tables.parse_steady(STEADY_OUTPUT)
+        self.assertEqual(set(steady), {"blend/1", "blend/2", "blend_additive/2"})
+        self.assertEqual(steady["blend/1"], (1600.0, 1.0))
+        self.assertEqual(steady["blend_additive/2"], (2480.0, 1.55))  # not 1.61 or 1.66
+
+    def test_steady_columns_beside_google_benchmarks(self):
+        text = current_tables.tables(fixture_figures(), current_tables.parse_steady(STEADY_OUTPUT))
+        self.assertIn("| benchmark | CPU us per pose | wall us | baseline | ratio | steady us (p10)"
+                      " | steady ratio | aim | reps |", text)
+        self.assertIn("| `pose/60` | 1.00 | 1.50 |  |  |  |  |  | 1 |", text)
+        self.assertIn("| `blend/1` | 2.00 | 3.50 |  |  | 1.60 |  |  | 2 |", text)
+        # Google Benchmark's 3 us / 2 us = 1.50 and the steady 2400 ns at 1.50 beside it.
+        self.assertIn("| `blend/2` | 3.00 | 6.00 | `blend/1` | 1.50 | 2.40 | **1.50** | "
+                      "<= 1.6 | 2 |", text)
+        # 1.70 from Google Benchmark, 1.55 steady: the two measures side by side as they came.
+        self.assertIn("| `blend_additive/2` | 3.40 | 5.00 | `blend/1` | 1.70 | 2.48 | **1.55** | "
+                      "<= 1.6 | 2 |", text)
+        self.assertIn("**The steady measure**", text)
+
+    def test_a_case_the_steady_run_lacks_says_so(self):
+        only_two = {k: v for k, v in current_tables.parse_steady(STEADY_OUTPUT).items()
+                    if k != "blend_additive/2"}
+        text = current_tables.tables(fixture_figures(), only_two)
+        self.assertIn("| `blend_additive/2` | 3.40 | 5.00 | `blend/1` | 1.70 | n/a | n/a | "
+                      "<= 1.6 | 2 |", text)
+
+    def test_run_steady_reads_the_programs_table_and_reports_failures(self):
+        with tempfile.TemporaryDirectory() as d:
+            good = os.path.join(d, "good")
+            with open(good, "w", encoding="utf-8") as f:
+                f.write("#!/bin/sh\n[ \"$1 $2\" = \"--time 7\" ] || exit 3\ncat <<'END'\n" +
+                        STEADY_OUTPUT + "END\n")
+            bad = os.path.join(d, "bad")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write("#!/bin/sh\nexit 1\n")
+            empty = os.path.join(d, "empty")
+            with open(empty, "w", encoding="utf-8") as f:
+                f.write("#!/bin/sh\necho nothing\n")
+            for path in (good, bad, empty):
+                os.chmod(path, 0o755)
+            steady, cmd, _, error = current_tables.run_steady(good, 7)
+            self.assertIsNone(error)
+            self.assertEqual(cmd, [good, "--time", "7"])
+            self.assertEqual(steady["blend/2"], (2400.0, 1.5))
+            steady, _, _, error = current_tables.run_steady(bad, 7)
+            self.assertEqual(steady, {})
+            self.assertIn("exited with 1", error)
+            steady, _, _, error = current_tables.run_steady(empty, 7)
+            self.assertEqual(steady, {})
+            self.assertIn("no blend/1 row", error)
+            _, _, _, error = current_tables.run_steady(os.path.join(d, "missing"), 7)
+            self.assertIsNotNone(error)
 
 
 class HelpersTest(unittest.TestCase):
