@@ -259,7 +259,8 @@ std::unique_ptr<Scene> make_scene(Document doc) {
   doc.weight_stats = compute_weight_stats(doc.model);
   doc.has_influences8 = std::any_of(doc.model.meshes.begin(), doc.model.meshes.end(),
                                     [](const Mesh& m) { return m.has_influences8(); });
-  // Once per load, over the frame's pool (~0.04 s of CPU on 1M vertices: BENCHMARKS.md round 22).
+  // Once per load, over the frame's pool: 36 ms of CPU on 1M vertices (BENCHMARKS.md, "the
+  // window on the compact streams").
   doc.compact = encode_compact(doc.model, &skin_pool());
   // Keeps no reference to the model or the streams: the document may move.
   gl::GpuModel gpu(doc.model, doc.compact);

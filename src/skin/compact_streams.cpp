@@ -76,9 +76,9 @@ uint32_t oct_encode_best(const glm::vec3& n) noexcept {
   // The nearest direction has the largest cos^2 = (c.n)^2 / (|c|^2 |n|^2) with c.n > 0. |n| is
   // the same for every candidate, so the candidates compare by (c.n) |c.n| / |c|^2, cross-
   // multiplied: no square root and no division per candidate, and no branch but the pick (a
-  // load encodes every normal of the model: BENCHMARKS.md round 22). In double, the candidates'
-  // cos^2 (which differ by ~1e-10) are resolved; an exact tie (mirrored codes) keeps the first,
-  // in the order (x0 y0) (x1 y0) (x0 y1) (x1 y1).
+  // load encodes every normal of the model: BENCHMARKS.md, "the window on the compact streams"). In
+  // double, the candidates' cos^2 (which differ by ~1e-10) are resolved; an exact tie (mirrored
+  // codes) keeps the first, in the order (x0 y0) (x1 y0) (x0 y1) (x1 y1).
   const glm::dvec3 d(n);
   double num[4], den[4];
   for (int32_t k = 0; k < 4; ++k) {

@@ -113,7 +113,7 @@ CompactStreams encode_compact(std::span<const glm::u16vec4> joints,
 CompactStreams encode_compact(const Mesh& mesh);
 // Per mesh of `model`, encode_compact(mesh): what a load builds once (the viewer's Document). The
 // vertices are split over `pool`'s threads when one is given (each vertex is encoded alone: the
-// same codes). oct_encode_best costs ~0.1 us a vertex (BENCHMARKS.md round 22).
+// same codes). About 36 ns of CPU a vertex (BENCHMARKS.md, "the window on the compact streams").
 std::vector<CompactStreams> encode_compact(const Model& model, WorkerPool* pool = nullptr);
 
 }  // namespace sv
