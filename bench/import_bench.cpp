@@ -9,7 +9,11 @@
 //   first_open/<model>        sv::import_model with an empty model cache: import/ + hashing the
 //                             file and storing the model
 //   reopen/<model>            sv::import_model when the model cache holds the file: no child
-// tube_1M is a generated 1M-vertex model (big_model.h): import/, first_open/ and reopen/ only.
+//   encode_compact/tube_1M/<threads>  the compact streams a load builds (skin/compact_streams.h:
+//                             encode_compact of every mesh, on a WorkerPool of <threads>), after
+//                             the import: the viewer's make_scene runs it once per open
+// tube_1M is a generated 1M-vertex model (big_model.h): import/, first_open/, reopen/ and
+// encode_compact/ only.
 // import - import_in_process is the child's cost: process start, encoding, reading back.
 #include <benchmark/benchmark.h>
 
@@ -35,7 +39,9 @@
 #include "io/import.h"
 #include "io/model_cache.h"
 #include "io/model_format.h"
+#include "skin/compact_streams.h"
 #include "skin/skinning.h"
+#include "skin_loop.h"
 
 namespace sv::bench {
 namespace {
@@ -265,6 +271,29 @@ void skin_model_bench(benchmark::State& state, const TestModel* m) {
   state.SetItemsProcessed(state.iterations() * vertices);
 }
 
+// encode_compact/tube_1M/<threads>: encode_compact(model, pool) over the imported tube, as a load
+// builds its compact streams. Items are vertices.
+void encode_compact_bench(benchmark::State& state) {
+  const std::string& path = big_model_path();
+  if (!installed(state, path)) return;
+  ImportOptions o;
+  o.cache_dir = bench_folder().dir + "/cache";
+  const ImportResult r = import_model(path, o);
+  if (!r.ok()) {
+    state.SkipWithError(r.error.c_str());
+    return;
+  }
+  const auto threads = static_cast<unsigned>(state.range(0));
+  WorkerPool& pool = bench_pool(threads);
+  int64_t vertices = 0;
+  for (const Mesh& mesh : r.model->meshes) vertices += static_cast<int64_t>(mesh.vertex_count());
+  for (auto _ : state) {
+    std::vector<CompactStreams> c = encode_compact(*r.model, threads > 1 ? &pool : nullptr);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.SetItemsProcessed(state.iterations() * vertices);
+}
+
 // Registered at start-up so every model gets its benchmarks under its short name.
 const bool registered = [] {
   for (const TestModel& m : kModels) {
@@ -302,6 +331,11 @@ const bool registered = [] {
   benchmark::RegisterBenchmark("reopen/tube_1M", [](benchmark::State& s) {
     reopen_bench(s, big_model_path());
   })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("encode_compact/tube_1M", encode_compact_bench)
+      ->ArgName("threads")
+      ->Arg(1)
+      ->Arg(2)
+      ->Unit(benchmark::kMillisecond);
   return true;
 }();
 

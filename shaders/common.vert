@@ -86,6 +86,21 @@ vec3 oct_decode_raw(uint code) {
   return vec3(x, y, z);
 }
 
+// compact_streams.h's oct_encode (the CPU kernels' rounding of their output normal): divide by
+// the L1 norm, fold the lower half, round to nearest even; no direction (an L1 norm below 2^-120,
+// or not finite) encodes as 0. skin.vert rounds its compact output normal through it, so the GPU
+// path shades the direction the CPU path's code gives.
+uint oct_encode(vec3 n) {
+  SV_PRECISE float l1 = (abs(n.x) + abs(n.y)) + abs(n.z);
+  // kOctMinL1 (2^-120) and the largest float, as bits.
+  if (!(l1 >= uintBitsToFloat(0x03800000u) && l1 <= uintBitsToFloat(0x7f7fffffu))) return 0u;
+  SV_PRECISE float inv = 1.0 / l1;
+  SV_PRECISE vec2 p = vec2(n.x * inv, n.y * inv);
+  if (n.z < 0.0) p = vec2((1.0 - abs(p.y)) * oct_sign(p.x), (1.0 - abs(p.x)) * oct_sign(p.y));
+  ivec2 q = ivec2(roundEven(p * 32767.0));
+  return (uint(q.x) & 0xffffu) | (uint(q.y) << 16);
+}
+
 // Fills g_bind_normal, g_joints and g_weights; main() calls it first.
 void read_vertex() {
   g_joints = a_joints;

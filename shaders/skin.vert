@@ -20,7 +20,8 @@
 // Compact streams (src/skin/compact_streams.h; u_compact, common.vert's read_vertex): the bind
 // normal, joints and weights decoded first; then the same LBS as the float streams, its sums
 // written in the CPU reference loop's order and `precise` (common.vert), so the GPU's positions
-// equal skin_lbs_compact_reference's exactly (tests/gfx/compact_gl_test.cpp).
+// equal skin_lbs_compact_reference's exactly (tests/gfx/compact_gl_test.cpp); the output normal
+// is rounded through its octahedral code, as the CPU path stores it.
 //
 // Morph targets (src/anim/morph.h) apply first, in bind space: p and n above are
 //   p = a_position + sum_i w_i dp_i      n = g_bind_normal + sum_i w_i dn_i
@@ -67,6 +68,9 @@ void select_instance() {
 // --- end of crowds ------------------------------------------------------------------------------
 
 out vec3 v_model_position;  // skinned, model space: captured by transform feedback in tests
+// The skinned normal as the kernels write it (on compact streams: the code's direction, of L1
+// norm 1), model space, before the shading's normalisation: captured in tests as above.
+out vec3 v_model_normal;
 
 vec3 g_position;  // the vertex after its morph targets, bind space (apply_morphs)
 vec3 g_normal;
@@ -182,11 +186,19 @@ void main() {
                    ((r2.x * p.x + r2.y * p.y) + r2.z * p.z) + r2.w);
     normal = vec3((n0.x * n.x + n0.y * n.y) + n0.z * n.z, (n1.x * n.x + n1.y * n.y) + n1.z * n.z,
                   (n2.x * n.x + n2.y * n.y) + n2.z * n.z);
+    // The CPU path writes this normal as its octahedral code (skin_lbs_compact) and shades the
+    // code's direction: rounded the same way here, both paths shade the same normal (up to a code
+    // where the two sums differ in their last bit).
+    if (u_compact != 0) normal = oct_decode_raw(oct_encode(normal));
   }
 
   v_model_position = skinned;
+  v_model_normal = normal;
   vec4 world = world_matrix * vec4(skinned, 1.0);
-  v_world_normal = mat3(world_matrix) * normal;
+  // A code's direction has L1 norm 1, so its length (1/sqrt(3) to 1) depends on the direction:
+  // made unit before it is interpolated (as mesh.vert does), or the shading between two vertices
+  // would lean towards the longer normal. The float blend is unit to within the blend's shrink.
+  v_world_normal = mat3(world_matrix) * (u_compact != 0 ? normalize(normal) : normal);
   v_uv = a_uv;
   v_color = view_color();
   v_flat_color = v_color;

@@ -65,7 +65,9 @@ void cpu_vs_gpu(Scene& scene) {
     const std::span<glm::vec3> gpu = d.gpu_positions[m];
     const std::span<float> dist = std::span<float>(d.distances).subspan(offset, gpu.size());
     offset += gpu.size();
-    if (!d.readback.read(scene.gpu, m, method, animator.skin().influences, gpu))
+    // The streams the GPU path draws from (compact where the CPU path skinned compact too).
+    if (!d.readback.read(scene.gpu, m, method, animator.skin().influences, gpu,
+                         animator.compact(m)))
       return fail(scene, "the GPU's vertices could not be read back");
     if (!vertex_distances(animator.skinned_positions(m), gpu, dist))
       return fail(scene, "the CPU path has not skinned this pose");

@@ -3,7 +3,8 @@
 //
 // CPU vs GPU: the pose is skinned on the CPU (Animator::skin_cpu, the kernels the CPU path draws
 // with) and on the GPU (skin.vert, read back through transform feedback: gfx/skin_readback.h)
-// with the method the scene draws with; the per-vertex distance goes on a log heat ramp
+// with the method the scene draws with, both from the compact streams where the frame skins
+// from them (SkinnedPose::compact()); the per-vertex distance goes on a log heat ramp
 // (gfx/view_colors.h: cpu_gpu_ramp). The GPU side is the shader's actual output under the
 // palettes the renderer uploads, so a wrong shader, a wrong upload or a driver bug shows.
 //

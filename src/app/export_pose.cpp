@@ -322,7 +322,11 @@ std::string export_scene_pose(Scene& scene, SkinMethod method, bool skinned,
   const int influences = scene.frame.animator.skin().influences;
   if (method == SkinMethod::Cor && !centers_fit(scene, influences))
     return "the centres of rotation are not known yet: export again when they are";
-  if (!scene.frame.animator.skin_cpu(m, &skin_pool())) return "the mesh could not be skinned";
+  // The float streams, whatever the frame skinned from: the file gets full-precision normals
+  // (a frame skinned compact holds them as octahedral codes), and skinned_normals is then current
+  // for every mesh. The next frame skins again.
+  if (!scene.frame.animator.skin_cpu(m, &skin_pool(), false))
+    return "the mesh could not be skinned";
   PosedModel pose;
   const auto joints = scene.frame.animator.pose.model_matrices();
   pose.joint_model.assign(joints.begin(), joints.end());

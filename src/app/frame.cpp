@@ -60,7 +60,10 @@ void pose_stage(const Model& model, Playback& play, FrameProducts& out,
                                             : PoseMode::Clip;
     pose.evaluate(model, mode, play.player.time);
   }
-  if (!options.gpu_skinning || options.view == ViewMode::CpuGpu) pose.skin_cpu(model, &skin_pool());
+  // From the compact streams where SkinnedPose::compact() holds, as the GPU path draws (the
+  // renderer picks the same per mesh): both paths read one layout.
+  if (!options.gpu_skinning || options.view == ViewMode::CpuGpu)
+    pose.skin_cpu(model, &skin_pool(), true);
 }
 
 // 7. The camera for a picture: framed on the clip's bounds (and the crowd's) from the load

@@ -12,7 +12,9 @@
 //   2. jobs     what the frame needs that is computed off the frame: CoR's centres for the method
 //               in force (started once, LBS drawn until they are known, uploaded once);
 //   3. pose     sample + blend + morph weights -> local -> model -> palettes (SkinnedPose);
-//   4. skin     CPU skinning where the CPU path or a view needs the vertices;
+//   4. skin     CPU skinning where the CPU path or a view needs the vertices, from the
+//               document's compact streams where SkinnedPose::compact() holds (LBS, 4
+//               influences, no morph weight), as the GPU path draws;
 //   5. derive   the difference views' figures (CPU vs GPU, method vs method);
 //   6. crowd    the instances' poses and palettes, uploaded;
 //   7. frame    the camera framed when the target asks (pictures), else kept (the window);

@@ -259,11 +259,17 @@ std::unique_ptr<Scene> make_scene(Document doc) {
   doc.weight_stats = compute_weight_stats(doc.model);
   doc.has_influences8 = std::any_of(doc.model.meshes.begin(), doc.model.meshes.end(),
                                     [](const Mesh& m) { return m.has_influences8(); });
-  gl::GpuModel gpu(doc.model);  // keeps no reference to the model: the document may move
+  // Once per load, over the frame's pool: 36 ms of CPU on 1M vertices (BENCHMARKS.md, "the
+  // window on the compact streams").
+  doc.compact = encode_compact(doc.model, &skin_pool());
+  // Keeps no reference to the model or the streams: the document may move.
+  gl::GpuModel gpu(doc.model, doc.compact);
   for (const std::string& w : gpu.warnings()) doc.report.push_back(w);
   auto scene = std::make_unique<Scene>(std::move(doc), std::move(gpu));
   const Model& model = scene->doc.model;
   scene->frame.animator = SkinnedPose(model);
+  // The document's streams, where they stay until the scene goes (the pose goes first).
+  scene->frame.animator.set_compact(model, scene->doc.compact);
   scene->play.player.clip = model.clips.empty() ? -1 : 0;
   scene->play.z_up = format_is_z_up(scene->doc.path);
   scene->frame.animator.pose.set_clip(model, scene->play.player.clip);

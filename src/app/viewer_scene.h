@@ -25,6 +25,7 @@
 #include "gfx/crowd_gpu.h"
 #include "gfx/gpu_model.h"
 #include "io/import.h"
+#include "skin/compact_streams.h"
 #include "skin/crowd.h"
 #include "skin/rig_compare.h"
 #include "skin/volume.h"
@@ -43,6 +44,10 @@ struct Document {
   bool has_influences8 = false;           // some mesh keeps 8 influences per vertex
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts
+  // Per mesh its compact vertex streams (skin/compact_streams.h), encoded once at load: both
+  // skinning paths read them where SkinnedPose::compact() holds (the frame's SkinnedPose keeps a
+  // span of them, the GPU a copy). The vector moves with the document without moving its entries.
+  std::vector<CompactStreams> compact;
 };
 
 // What the session chose for this model's playback, with the clocks that play it: the clip, its

@@ -80,6 +80,25 @@ void influence2_attributes(GLuint buffer) noexcept {
   float_attribute(kWeights2, 4, offsetof(Influence2, weights), s);
 }
 
+// The bound GL_ARRAY_BUFFER made `bytes` long and filled by `fill(T*)` with `count` T: written in
+// place through a mapping (no copy of the model's size in this process), or, where the driver
+// maps nothing or loses the mapping's contents, from a vector.
+template <class T, class Fill>
+void fill_array_buffer(std::size_t count, GLenum usage, Fill&& fill) {
+  const auto bytes = static_cast<GLsizeiptr>(count * sizeof(T));
+  glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, usage);
+  if (count == 0) return;
+  void* mapped =
+      glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
+  if (mapped != nullptr) {
+    fill(static_cast<T*>(mapped));
+    if (glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE) return;
+  }
+  std::vector<T> staging(count);
+  fill(staging.data());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging.data());
+}
+
 // The compact static buffer of `dst` (positions, `codes`, joints, weights; gpu_model.h) and the
 // two vertex arrays over it; uv and info come from the static buffer, as on the float arrays.
 void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> codes,
@@ -90,16 +109,17 @@ void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> code
   const std::size_t normals_at = n * sizeof(glm::vec3), joints_at = normals_at + n * 4,
                     weights_at = joints_at + n * joint_bytes,
                     total = weights_at + n * sizeof(glm::vec3);
-  std::vector<std::byte> bytes(total);
-  std::memcpy(bytes.data(), positions.data(), n * sizeof(glm::vec3));
-  std::memcpy(bytes.data() + normals_at, codes.data(), n * 4);
-  std::memcpy(bytes.data() + joints_at,
-              narrow ? static_cast<const void*>(c.joints8.data()) : c.joints16.data(),
-              n * joint_bytes);
-  std::memcpy(bytes.data() + weights_at, c.weights.data(), n * sizeof(glm::vec3));
   dst.compact_vertices = Buffer::create();
   glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(total), bytes.data(), GL_STATIC_DRAW);
+  // Stream by stream into the mapping, from where they are (a load).
+  fill_array_buffer<std::byte>(total, GL_STATIC_DRAW, [&](std::byte* out) {
+    std::memcpy(out, positions.data(), n * sizeof(glm::vec3));
+    std::memcpy(out + normals_at, codes.data(), n * 4);
+    std::memcpy(out + joints_at,
+                narrow ? static_cast<const void*>(c.joints8.data()) : c.joints16.data(),
+                n * joint_bytes);
+    std::memcpy(out + weights_at, c.weights.data(), n * sizeof(glm::vec3));
+  });
   const GLenum joint_type = narrow ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
   const auto compact_joints_and_weights = [&] {
     glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
@@ -249,25 +269,6 @@ void fill_static_vertices(const Mesh& src, const std::vector<glm::vec3>& colors,
   }
 }
 
-// The bound GL_ARRAY_BUFFER made `bytes` long and filled by `fill(T*)` with `count` T: written in
-// place through a mapping (no copy of the model's size in this process), or, where the driver
-// maps nothing or loses the mapping's contents, from a vector.
-template <class T, class Fill>
-void fill_array_buffer(std::size_t count, GLenum usage, Fill&& fill) {
-  const auto bytes = static_cast<GLsizeiptr>(count * sizeof(T));
-  glBufferData(GL_ARRAY_BUFFER, bytes, nullptr, usage);
-  if (count == 0) return;
-  void* mapped =
-      glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
-  if (mapped != nullptr) {
-    fill(static_cast<T*>(mapped));
-    if (glUnmapBuffer(GL_ARRAY_BUFFER) == GL_TRUE) return;
-  }
-  std::vector<T> staging(count);
-  fill(staging.data());
-  glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging.data());
-}
-
 }  // namespace
 
 GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) {
@@ -316,15 +317,20 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
       std::copy(src.normals.begin(), src.normals.end(), normals.begin());
       glBufferSubData(GL_ARRAY_BUFFER, half, half, normals.data());
     }
+    // The bind normals' codes: the mesh's own, or +y for a mesh without normals (as the float
+    // path draws it; copied only then).
     std::vector<uint32_t> bind_codes;
+    std::span<const uint32_t> codes;
     if (dst.has_compact) {
       const CompactStreams& c = compact[m];
-      // A mesh without normals draws +y, as the float path does.
-      const uint32_t up = oct_encode_best(glm::vec3(0.0f, 1.0f, 0.0f));
-      bind_codes.assign(n, up);
-      std::copy_n(c.normals.begin(), std::min(n, c.normals.size()), bind_codes.begin());
+      codes = c.normals;
+      if (c.normals.size() != n) {
+        bind_codes.assign(n, oct_encode_best(glm::vec3(0.0f, 1.0f, 0.0f)));
+        std::copy_n(c.normals.begin(), std::min(n, c.normals.size()), bind_codes.begin());
+        codes = bind_codes;
+      }
       glBufferSubData(GL_ARRAY_BUFFER, codes_at, static_cast<GLsizeiptr>(n * sizeof(uint32_t)),
-                      bind_codes.data());
+                      codes.data());
     }
     dst.indices = Buffer::create();
     // No centres buffer until upload_centers: kCenter reads the bind positions from the static
@@ -377,7 +383,7 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
     integer_attributes(dst.static_vertices.id());
     if (dst.has_influences8) influence2_attributes(dst.influences2.id());
     if (dst.has_compact)
-      make_compact_arrays(compact[m], bind_codes, std::span(src.positions).first(n), dst);
+      make_compact_arrays(compact[m], codes, std::span(src.positions).first(n), dst);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <glm/geometric.hpp>
 
 #include "anim/model.h"
+#include "anim/worker_pool.h"
 #include "skin/skinning_kernels.h"
 
 namespace sv {
@@ -24,6 +26,17 @@ glm::vec2 fold(const glm::vec3& p) noexcept {
 
 uint32_t pack(int32_t qx, int32_t qy) noexcept {
   return (static_cast<uint32_t>(qx) & 0xffffu) | (static_cast<uint32_t>(qy) << 16);
+}
+
+// The decode of compact_streams.h, split so that oct_encode_best decodes each of its candidates'
+// two x and two y codes once: the same float operations as oct_decode_raw, which is these two.
+float decoded_coordinate(int16_t q) noexcept {
+  return std::max(static_cast<float>(q) * kOctScale, -1.0f);
+}
+glm::vec3 decoded(float x, float y) noexcept {
+  const float z = (1.0f - std::fabs(x)) - std::fabs(y);
+  if (z < 0.0f) return {(1.0f - std::fabs(y)) * sign_of(x), (1.0f - std::fabs(x)) * sign_of(y), z};
+  return {x, y, z};
 }
 
 // The L1-normalised vector, or false when n has no direction (see kOctMinL1).
@@ -49,32 +62,39 @@ uint32_t oct_encode_best(const glm::vec3& n) noexcept {
   glm::vec3 p;
   if (!l1_normalised(n, &p)) return 0;
   const glm::vec2 f = fold(p);
-  const glm::dvec3 unit = glm::normalize(glm::dvec3(n));
   const auto fx = static_cast<int32_t>(std::floor(f.x * 32767.0f));
   const auto fy = static_cast<int32_t>(std::floor(f.y * 32767.0f));
-  uint32_t best = 0;
-  double best_dot = -2.0;
-  for (int32_t dy = 0; dy < 2; ++dy)
-    for (int32_t dx = 0; dx < 2; ++dx) {
-      const int32_t qx = std::clamp(fx + dx, -32767, 32767),
-                    qy = std::clamp(fy + dy, -32767, 32767);
-      const uint32_t code = pack(qx, qy);
-      const double d = glm::dot(glm::normalize(glm::dvec3(oct_decode_raw(code))), unit);
-      if (d > best_dot) {
-        best_dot = d;
-        best = code;
-      }
-    }
-  return best;
+  // The 4 codes around f: 2 x codes by 2 y codes, each coordinate decoded once.
+  int32_t qx[2], qy[2];
+  float x[2], y[2];
+  for (int32_t i = 0; i < 2; ++i) {
+    qx[i] = std::clamp(fx + i, -32767, 32767);
+    qy[i] = std::clamp(fy + i, -32767, 32767);
+    x[i] = decoded_coordinate(static_cast<int16_t>(qx[i]));
+    y[i] = decoded_coordinate(static_cast<int16_t>(qy[i]));
+  }
+  // The nearest direction has the largest cos^2 = (c.n)^2 / (|c|^2 |n|^2) with c.n > 0. |n| is
+  // the same for every candidate, so the candidates compare by (c.n) |c.n| / |c|^2, cross-
+  // multiplied: no square root and no division per candidate, and no branch but the pick (a
+  // load encodes every normal of the model: BENCHMARKS.md, "the window on the compact streams"). In
+  // double, the candidates' cos^2 (which differ by ~1e-10) are resolved; an exact tie (mirrored
+  // codes) keeps the first, in the order (x0 y0) (x1 y0) (x0 y1) (x1 y1).
+  const glm::dvec3 d(n);
+  double num[4], den[4];
+  for (int32_t k = 0; k < 4; ++k) {
+    const glm::dvec3 c(decoded(x[k & 1], y[k >> 1]));
+    const double dot = glm::dot(c, d);
+    num[k] = dot * std::fabs(dot);
+    den[k] = glm::dot(c, c);
+  }
+  int32_t best = 0;
+  for (int32_t k = 1; k < 4; ++k) best = num[k] * den[best] > num[best] * den[k] ? k : best;
+  return pack(qx[best & 1], qy[best >> 1]);
 }
 
 glm::vec3 oct_decode_raw(uint32_t code) noexcept {
-  const auto sx = static_cast<int16_t>(code & 0xffffu), sy = static_cast<int16_t>(code >> 16);
-  const float x = std::max(static_cast<float>(sx) * kOctScale, -1.0f);
-  const float y = std::max(static_cast<float>(sy) * kOctScale, -1.0f);
-  const float z = (1.0f - std::fabs(x)) - std::fabs(y);
-  if (z < 0.0f) return {(1.0f - std::fabs(y)) * sign_of(x), (1.0f - std::fabs(x)) * sign_of(y), z};
-  return {x, y, z};
+  return decoded(decoded_coordinate(static_cast<int16_t>(code & 0xffffu)),
+                 decoded_coordinate(static_cast<int16_t>(code >> 16)));
 }
 
 glm::vec3 oct_decode(uint32_t code) noexcept { return glm::normalize(oct_decode_raw(code)); }
@@ -95,31 +115,91 @@ std::size_t CompactStreams::bytes_per_vertex(bool with_normals) const noexcept {
   return 12 + joints + 12 + 12 + (with_normals ? 4 + 4 : 0);
 }
 
-CompactStreams encode_compact(std::span<const glm::u16vec4> joints,
-                              std::span<const glm::vec4> weights,
-                              std::span<const glm::vec3> normals, int32_t max_joint) {
-  CompactStreams c;
+namespace {
+
+// One encoding job: the float streams and the compact ones, sized; encode_range fills a range.
+struct EncodeJob {
+  std::span<const glm::u16vec4> joints;
+  std::span<const glm::vec4> weights;
+  std::span<const glm::vec3> normals;
+  CompactStreams* out = nullptr;
+};
+
+// Each stream is encoded over [begin, end) within its own size.
+void encode_range(const EncodeJob& job, std::size_t begin, std::size_t end) noexcept {
+  CompactStreams& c = *job.out;
+  const auto bounded = [&](std::size_t size) { return std::min(end, size); };
+  if (c.narrow_joints()) {
+    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v)
+      c.joints8[v] = glm::u8vec4(job.joints[v]);
+  } else {
+    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v) c.joints16[v] = job.joints[v];
+  }
+  for (std::size_t v = begin; v < bounded(job.weights.size()); ++v) {
+    const glm::vec4& w = job.weights[v];
+    c.weights[v] = glm::vec3(w.x, w.y, w.z);
+  }
+  for (std::size_t v = begin; v < bounded(job.normals.size()); ++v)
+    c.normals[v] = oct_encode_best(job.normals[v]);
+}
+
+// The most entries any stream of the job has.
+std::size_t job_size(const EncodeJob& job) noexcept {
+  return std::max({job.joints.size(), job.weights.size(), job.normals.size()});
+}
+
+// Sizes `c` for the job's streams (joints and weights: the vertex count; normals: theirs).
+EncodeJob sized_job(std::span<const glm::u16vec4> joints, std::span<const glm::vec4> weights,
+                    std::span<const glm::vec3> normals, int32_t max_joint, CompactStreams& c) {
   if (max_joint < 0) {
     uint16_t m = 0;
     for (const glm::u16vec4& j : joints) m = std::max({m, j.x, j.y, j.z, j.w});
     max_joint = m;
   }
   c.max_joint = max_joint;
-  if (max_joint < 256) {
-    c.joints8.reserve(joints.size());
-    for (const glm::u16vec4& j : joints) c.joints8.emplace_back(j);
-  } else {
-    c.joints16.assign(joints.begin(), joints.end());
-  }
-  c.weights.reserve(weights.size());
-  for (const glm::vec4& w : weights) c.weights.emplace_back(w.x, w.y, w.z);
-  c.normals.reserve(normals.size());
-  for (const glm::vec3& n : normals) c.normals.push_back(oct_encode_best(n));
+  if (max_joint < 256)
+    c.joints8.resize(joints.size());
+  else
+    c.joints16.resize(joints.size());
+  c.weights.resize(weights.size());
+  c.normals.resize(normals.size());
+  return EncodeJob{joints, weights, normals, &c};
+}
+
+}  // namespace
+
+CompactStreams encode_compact(std::span<const glm::u16vec4> joints,
+                              std::span<const glm::vec4> weights,
+                              std::span<const glm::vec3> normals, int32_t max_joint) {
+  CompactStreams c;
+  const EncodeJob job = sized_job(joints, weights, normals, max_joint, c);
+  encode_range(job, 0, job_size(job));
   return c;
 }
 
 CompactStreams encode_compact(const Mesh& mesh) {
   return encode_compact(mesh.joints, mesh.weights, mesh.normals, mesh.max_joint);
+}
+
+std::vector<CompactStreams> encode_compact(const Model& model, WorkerPool* pool) {
+  std::vector<CompactStreams> out(model.meshes.size());
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    EncodeJob job = sized_job(mesh.joints, mesh.weights, mesh.normals, mesh.max_joint, out[m]);
+    if (pool == nullptr || pool->size() < 2) {
+      encode_range(job, 0, job_size(job));
+      continue;
+    }
+    // Equal parts of the vertices, one per thread: every vertex costs the same.
+    pool->run(
+        [](void* context, unsigned part, unsigned parts) {
+          const EncodeJob& j = *static_cast<const EncodeJob*>(context);
+          const std::size_t n = job_size(j);
+          encode_range(j, n * part / parts, n * (part + 1) / parts);
+        },
+        &job);
+  }
+  return out;
 }
 
 namespace detail {

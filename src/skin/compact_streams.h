@@ -41,7 +41,9 @@
 // Encoding in the kernels (oct_encode): divide by the L1 norm, fold the lower half as above,
 // round x * 32767 and y * 32767 to nearest (even on ties). A vector of L1 norm below 2^-120, or
 // not finite, has no direction: it encodes as 0 (decodes to +z), where the float path writes a
-// zero normal.
+// zero normal. skin.vert rounds its output normal through common.vert's copy of oct_encode, so
+// the GPU path shades the direction the CPU path's code decodes to (both make it unit before it
+// is interpolated: a code's direction has L1 norm 1, its length varies with the direction).
 #pragma once
 
 #include <cstddef>
@@ -56,6 +58,8 @@
 namespace sv {
 
 struct Mesh;
+struct Model;
+class WorkerPool;
 
 inline constexpr float kOctScale = 1.0f / 32767.0f;
 // Below this L1 norm (or not finite) a normal encodes as 0.
@@ -107,5 +111,9 @@ CompactStreams encode_compact(std::span<const glm::u16vec4> joints,
                               std::span<const glm::vec3> normals, int32_t max_joint = -1);
 // The same from a mesh's 4-influence streams.
 CompactStreams encode_compact(const Mesh& mesh);
+// Per mesh of `model`, encode_compact(mesh): what a load builds once (the viewer's Document). The
+// vertices are split over `pool`'s threads when one is given (each vertex is encoded alone: the
+// same codes). About 36 ns of CPU a vertex (BENCHMARKS.md, "the window on the compact streams").
+std::vector<CompactStreams> encode_compact(const Model& model, WorkerPool* pool = nullptr);
 
 }  // namespace sv

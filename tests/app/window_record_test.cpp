@@ -379,5 +379,34 @@ TEST(WindowExportPose, WritesTheCommandLinesFilesForTheSamePose) {
   EXPECT_FALSE(fs::exists(tmp / "pose.obj"));
 }
 
+// After a frame the CPU path skinned from the compact streams (LBS: the window's default), whose
+// normals are octahedral codes, the export still writes the float streams' full-precision
+// normals: the same file as --export-pose, which never skins compact.
+TEST(WindowExportPose, AfterACompactFrameTheFileIsTheCommandLinesToo) {
+  SV_REQUIRE_GL();
+  WindowLike w;
+  ASSERT_TRUE(w.ok);
+  TempDir tmp;
+  Scene& s = *w.scene;
+  s.play.player.clip = w.clip("walk");
+  s.play.player.time = 0.5;
+  RenderOptions ro;
+  ro.gpu_skinning = false;
+  compute_frame(s, ro, frames);
+  bool any_compact = false;
+  for (std::size_t m = 0; m < s.doc.model.meshes.size(); ++m)
+    any_compact = any_compact || s.frame.animator.skinned_compact(m);
+  ASSERT_TRUE(any_compact) << "the frame was expected to skin from the compact streams";
+  ASSERT_EQ(export_scene_pose(s, ro.method, false, tmp / "window.glb"), "");
+  for (std::size_t m = 0; m < s.doc.model.meshes.size(); ++m)
+    EXPECT_FALSE(s.frame.animator.skinned_compact(m)) << m;  // skinned_normals current again
+  ProcessResult r = run_process(
+      {kExe, kModel, "--clip", "walk", "--time", "0.5", "--export-pose", tmp / "cli.glb"}, 120.0);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<uint8_t> a = bytes_of(tmp / "window.glb");
+  EXPECT_FALSE(a.empty());
+  EXPECT_TRUE(a == bytes_of(tmp / "cli.glb")) << "the window's export differs from --export-pose's";
+}
+
 }  // namespace
 }  // namespace sv::test

@@ -98,7 +98,8 @@ TEST(DifferenceView, CpuAgainstGpuOnRealModelsWithinTheTolerance) {
 
 // The GPU's own vertex moved by a known amount: the view reports exactly that vertex and amount.
 // At the bind pose the palette is the identity up to rounding, so the GPU skins the moved vertex
-// to where it was moved; the CPU reads the model's unmoved copy.
+// to where it was moved; the CPU reads the model's unmoved positions (the compact streams keep the
+// mesh's own).
 TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   SV_REQUIRE_GL();
   std::unique_ptr<Scene> scene = load(kDefault);
@@ -112,10 +113,14 @@ TEST(DifferenceView, AGpuOutputThatIsOffIsReportedWhereAndByHowMuch) {
   EXPECT_LE(scene->frame.difference.stats.relative(), 1e-5);
 
   constexpr std::size_t kVertex = 777;
-  constexpr GLintptr kStride = 64;  // gfx/gpu_model.cpp: StaticVertex, position first
+  // The GPU path reads the mesh's compact streams here (LBS, no morph weight: as the CPU path
+  // skins them), whose buffer holds the positions first, packed (gfx/gpu_model.h).
+  ASSERT_TRUE(scene->frame.animator.compact(0));
+  ASSERT_TRUE(scene->gpu.meshes()[0].has_compact);
+  constexpr GLintptr kStride = sizeof(glm::vec3);
   const glm::vec3 moved = scene->doc.model.meshes[0].positions[kVertex] +
                           glm::vec3(0.0f, 0.01f * static_cast<float>(size), 0.0f);
-  glBindBuffer(GL_ARRAY_BUFFER, scene->gpu.meshes()[0].static_vertices.id());
+  glBindBuffer(GL_ARRAY_BUFFER, scene->gpu.meshes()[0].compact_vertices.id());
   glBufferSubData(GL_ARRAY_BUFFER, kVertex * kStride, sizeof(glm::vec3), &moved);
   compute_frame(*scene, ro, frames);
   const DifferenceStats& s = scene->frame.difference.stats;

@@ -1,8 +1,9 @@
 // "No allocation per frame": after loading, one frame of the viewer's pipeline (advance, sample
 // with the cursor, local->model, palettes, CPU skinning, palette/stream uploads, draw with the
 // skeleton overlay, a pick of the mesh under the cursor and of an overlay joint) performs no C++
-// heap allocation on either skinning path, for one clip and for a blend (a cross-fade with a
-// masked override layer and an additive layer over it). Counted by replacing the global operator
+// heap allocation on either skinning path (from the compact streams under LBS, as the window
+// skins; from the float streams under DQS and CoR), for one clip and for a blend (a cross-fade with
+// a masked override layer and an additive layer over it). Counted by replacing the global operator
 // new in this test program.
 #include <functional>
 #include <string>
@@ -21,6 +22,7 @@
 #include "gfx/renderer.h"
 #include "gl_context.h"
 #include "skin/clip_bounds.h"
+#include "skin/compact_streams.h"
 #include "skin/rotation_centers.h"
 #include "skin/skinned_pose.h"
 #include "synthetic_models.h"
@@ -71,6 +73,8 @@ Model chain_with_two_clips() {
 // picker.
 struct Rig {
   const Model model = chain_with_two_clips();
+  // As a loaded document's (app/viewer_scene.h): LBS frames skin from them on both paths.
+  const std::vector<CompactStreams> compact = encode_compact(model);
   gl::Renderer renderer;
   gl::GpuModel gpu;
   SkinnedPose animator;
@@ -79,7 +83,8 @@ struct Rig {
   RenderOptions options;
   gl::Picker picker;
   gl::PickInput pick;
-  long picked = 0;  // picks that found what they aimed at
+  long picked = 0;          // picks that found what they aimed at
+  long compact_frames = 0;  // CPU-path frames skinned from the compact streams
 
   bool init() {
     std::string error;
@@ -89,8 +94,9 @@ struct Rig {
       return false;
     }
     renderer.prepare(model);
-    gpu = gl::GpuModel(model);
+    gpu = gl::GpuModel(model, compact);
     animator = SkinnedPose(model);
+    animator.set_compact(model, compact);
     target.bind();
     camera.frame(clip_bounds(model, 0, PoseMode::Clip), 160.0f / 120.0f);
     options.skeleton = true;
@@ -107,7 +113,8 @@ struct Rig {
   // joint with the overlay's joints pickable, both at the pixels where they are drawn.
   void draw(bool gpu_path) {
     if (!gpu_path) {
-      ASSERT_TRUE(animator.skin_cpu(model));
+      ASSERT_TRUE(animator.skin_cpu(model, nullptr, true));  // as run_frame skins
+      compact_frames += animator.skinned_compact(0) ? 1 : 0;
     }
     renderer.draw(model, gpu, animator, camera, options, 160, 120);
     pick.gpu_skinning = gpu_path;
@@ -142,6 +149,7 @@ TEST(Frame, NoHeapAllocationPerFrame) {
             }),
             0);
   EXPECT_EQ(rig.picked, 2 * 2 * 11);  // every pick found what it aimed at
+  EXPECT_EQ(rig.compact_frames, 11);  // every CPU-path frame skinned compact (LBS)
 }
 
 // DQS and CoR add the method palette (built per frame into the Animator's buffer) and its upload;

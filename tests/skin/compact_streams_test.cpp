@@ -11,6 +11,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/model.h"
 #include "anim/pose.h"
 #include "anim/worker_pool.h"
 #include "random_bones.h"
@@ -88,6 +89,61 @@ TEST(OctNormals, AngleErrorIsBounded) {
   EXPECT_LT(worst_round, 7e-5);
   EXPECT_LT(worst_best, 5e-5);
   EXPECT_LE(worst_best, worst_round);
+}
+
+// The encoder's pick as it was first written, the plain way: each of the 4 codes around the
+// projected point decoded, normalised in double, its cosine with n's unit vector; the largest
+// (the first of equals). oct_encode_best compares the same thing without roots or divisions.
+uint32_t nearest_of_four(const glm::vec3& n) {
+  const float l1 = (std::fabs(n.x) + std::fabs(n.y)) + std::fabs(n.z);
+  const float inv = 1.0f / l1;
+  float x = n.x * inv, y = n.y * inv;
+  if (n.z < 0.0f) {
+    const float fx = (1.0f - std::fabs(y)) * (x >= 0.0f ? 1.0f : -1.0f);
+    y = (1.0f - std::fabs(x)) * (y >= 0.0f ? 1.0f : -1.0f);
+    x = fx;
+  }
+  const auto fx = static_cast<int32_t>(std::floor(x * 32767.0f));
+  const auto fy = static_cast<int32_t>(std::floor(y * 32767.0f));
+  const glm::dvec3 unit = glm::normalize(glm::dvec3(n));
+  uint32_t best = 0;
+  double best_dot = -2.0;
+  for (int32_t dy = 0; dy < 2; ++dy)
+    for (int32_t dx = 0; dx < 2; ++dx) {
+      const uint32_t code =
+          oct_code(std::clamp(fx + dx, -32767, 32767), std::clamp(fy + dy, -32767, 32767));
+      const double d = glm::dot(glm::normalize(glm::dvec3(oct_decode_raw(code))), unit);
+      if (d > best_dot) {
+        best_dot = d;
+        best = code;
+      }
+    }
+  return best;
+}
+
+TEST(OctNormals, TheEncoderPicksTheNearestOfTheFourCodesAround) {
+  std::mt19937 rng(11u);
+  std::normal_distribution<float> g;
+  std::size_t same = 0, ties = 0;
+  for (int i = 0; i < 200000; ++i) {
+    // Every octant and fold, at unit length and far from it (the pick compares unnormalised).
+    const float scale = i % 3 == 0 ? 1.0f : i % 3 == 1 ? 1e-30f : 1e30f;
+    const glm::vec3 n = scale * glm::vec3(g(rng), g(rng), g(rng));
+    const uint32_t got = oct_encode_best(n), want = nearest_of_four(n);
+    if (got == want) {
+      ++same;
+      continue;
+    }
+    // Another code only where the two are as near (a tie the two ways resolve differently).
+    const double a = angle_between(oct_decode_raw(got), n),
+                 b = angle_between(oct_decode_raw(want), n);
+    EXPECT_NEAR(a, b, 1e-12) << i;
+    ++ties;
+  }
+  EXPECT_GE(same, 199990u) << ties << " ties";
+  // The diagonal's mirrored codes are an exact tie: the first in the loop's order, (10923, 10922).
+  EXPECT_EQ(oct_encode_best({1, 1, 1}), oct_code(10923, 10922));
+  EXPECT_EQ(nearest_of_four({1, 1, 1}), oct_code(10923, 10922));
 }
 
 TEST(CompactStreams, TheFourthWeightIsWhatTheFirstThreeLeave) {
@@ -260,6 +316,47 @@ TEST(SkinLbsCompact, ParallelMatchesSingleThreadExactly) {
   ASSERT_TRUE(skin_lbs_compact_parallel(pool, d.palette, d.normal_palette, in, p2, n2));
   EXPECT_TRUE(p1 == p2);
   EXPECT_TRUE(n1 == n2);
+}
+
+// A load's encoding (encode_compact(model, pool)): per mesh, the single-threaded encoding of that
+// mesh, whatever the split; a mesh past 255 joints keeps u16 joints, one without normals none.
+TEST(CompactStreams, AModelEncodedOnAPoolEqualsItsMeshesEncodedOneByOne) {
+  Model model;
+  for (int k = 0; k < 3; ++k) {
+    const CompactCase d = compact_case(kCompactRuns, k == 1 ? 300 : 60, 61u + k);
+    Mesh mesh;
+    mesh.positions = d.positions;
+    if (k != 2) mesh.normals = d.normals;
+    std::vector<glm::u16vec4> joints = d.joints;
+    if (k == 1) joints[5].y = 299;
+    mesh.joints = joints;
+    mesh.weights = d.weights;
+    mesh.max_joint = -1;  // scanned by the encoder
+    model.meshes.push_back(std::move(mesh));
+  }
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    WorkerPool pool(threads);
+    const std::vector<CompactStreams> all = encode_compact(model, &pool);
+    ASSERT_EQ(all.size(), 3u);
+    for (std::size_t m = 0; m < 3; ++m) {
+      const CompactStreams one = encode_compact(model.meshes[m]);
+      EXPECT_EQ(all[m].normals, one.normals) << m;
+      EXPECT_EQ(all[m].joints8, one.joints8) << m;
+      EXPECT_EQ(all[m].joints16, one.joints16) << m;
+      EXPECT_EQ(all[m].weights, one.weights) << m;
+      EXPECT_EQ(all[m].max_joint, one.max_joint) << m;
+      EXPECT_EQ(all[m].weights.size(), model.meshes[m].vertex_count()) << m;
+    }
+    EXPECT_TRUE(all[0].narrow_joints());
+    EXPECT_FALSE(all[1].narrow_joints());
+    EXPECT_EQ(all[1].max_joint, 299);
+    EXPECT_TRUE(all[2].normals.empty());
+    // And each code is the encoder's (not, say, a zeroed entry a part skipped).
+    for (std::size_t v = 0; v < model.meshes[0].vertex_count(); ++v)
+      ASSERT_EQ(all[0].normals[v], oct_encode_best(model.meshes[0].normals[v])) << v;
+  }
+  EXPECT_TRUE(encode_compact(model, nullptr)[1].joints16 ==
+              encode_compact(model.meshes[1]).joints16);
 }
 
 TEST(SkinLbsCompact, MoreThan256JointsKeepSixteenBitJoints) {
