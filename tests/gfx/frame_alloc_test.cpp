@@ -170,6 +170,42 @@ TEST(Frame, NoHeapAllocationPerFrameUnderEveryMethod) {
   }
 }
 
+// The mesh programs are built at their first draw (gfx/renderer.h): init() builds the GPU path's
+// shaded one; a frame on the CPU path or in a debug view builds its own once, and the frames
+// after it allocate nothing.
+TEST(Frame, MeshProgramsAreBuiltAtTheirFirstDraw) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  SV_REQUIRE_GL();
+  Rig rig;
+  ASSERT_TRUE(rig.init());
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);
+  ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
+  rig.options.gpu_skinning = true;
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);  // the shaded GPU program, built at init
+  rig.options.gpu_skinning = false;
+  rig.draw(false);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // + mesh.vert, shaded
+  rig.options.view = ViewMode::Weights;
+  rig.options.gpu_skinning = true;
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 3);  // + skin.vert, every view
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 3);  // built once
+  rig.options.view = ViewMode::Dominant;             // the same program as the weights view
+  rig.options.gpu_skinning = false;
+  rig.draw(false);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 4);  // + mesh.vert, every view
+  EXPECT_TRUE(rig.renderer.late_problems().empty());
+  // Both views' programs built: a debug view's frames allocate nothing either.
+  EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
+              rig.options.gpu_skinning = gpu_path;
+              rig.draw(gpu_path);
+            }),
+            0);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 4);
+}
+
 TEST(Frame, NoHeapAllocationPerBlendedFrame) {
   if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
   SV_REQUIRE_GL();
