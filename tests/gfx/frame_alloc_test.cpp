@@ -4,6 +4,10 @@
 // heap allocation on either skinning path, for one clip and for a blend (a cross-fade with a
 // masked override layer and an additive layer over it). Counted by replacing the global operator
 // new in this test program.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,6 +23,7 @@
 #include "gfx/gpu_model.h"
 #include "gfx/picker.h"
 #include "gfx/renderer.h"
+#include "gfx/shader.h"
 #include "gl_context.h"
 #include "skin/clip_bounds.h"
 #include "skin/rotation_centers.h"
@@ -204,6 +209,38 @@ TEST(Frame, MeshProgramsAreBuiltAtTheirFirstDraw) {
             }),
             0);
   EXPECT_EQ(rig.renderer.mesh_programs_built(), 4);
+}
+
+// A program built at its first draw whose disk file fails says so in late_problems() and is built
+// from the embedded copy: here a broken mesh.vert, read first by the CPU path's frame.
+TEST(Frame, AProgramBuiltLateSaysWhatFailed) {
+  SV_REQUIRE_GL();
+  const std::filesystem::path from = gl::shader_directory();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("skinview-late-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const auto& e : std::filesystem::directory_iterator(from))
+    std::filesystem::copy_file(e.path(), dir / e.path().filename(),
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "mesh.vert") << "void main() { gl_Position = not_declared; }\n";
+  ::setenv("SKINVIEW_SHADER_DIR", dir.c_str(), 1);
+  {
+    Rig rig;
+    ASSERT_TRUE(rig.init());
+    ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
+    rig.options.gpu_skinning = true;
+    rig.draw(true);
+    EXPECT_TRUE(rig.renderer.late_problems().empty());  // skin.vert read from disk
+    rig.options.gpu_skinning = false;
+    rig.draw(false);
+    ASSERT_EQ(rig.renderer.late_problems().size(), 1u);
+    EXPECT_NE(rig.renderer.late_problems()[0].find("embedded"), std::string::npos)
+        << rig.renderer.late_problems()[0];
+    EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // from the embedded copy
+    EXPECT_EQ(rig.picked, 2 * 2);                      // both frames drew the mesh where it is
+  }
+  ::unsetenv("SKINVIEW_SHADER_DIR");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Frame, NoHeapAllocationPerBlendedFrame) {
