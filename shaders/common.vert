@@ -154,6 +154,12 @@ vec3 dominant_color(uint bits) {
 }
 
 vec4 view_color() {
+#ifdef SV_SHADED_ONLY
+  // The shaded view's programs (gfx/renderer.h): llvmpipe runs every branch of an `if` on a
+  // uniform, masked, so the debug views' code below cost every vertex of a shaded draw (a tenth
+  // of a 1M-vertex first open's CPU, BENCHMARKS.md round 24); they have programs of their own.
+  return u_base_color;
+#else
   if (u_view_mode == 1) {
     float w = 0.0;
     float share = first_share();
@@ -180,4 +186,5 @@ vec4 view_color() {
     return v < 0.0 ? vec4(SV_NO_VALUE_COLOR, 1.0) : vec4(heat(v), 1.0);
   }
   return u_base_color;
+#endif
 }

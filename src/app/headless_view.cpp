@@ -137,6 +137,10 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
   target.height = height_;
   target.viewport = viewport_;
   run_frame(s, choices, FrameClock::picture(time), target, frames_);
+  // A mesh program built at this frame (gfx/renderer.h) whose disk shaders failed: said once.
+  const std::vector<std::string>& late = gl.renderer().late_problems();
+  for (; late_seen_ < late.size(); ++late_seen_)
+    std::fprintf(stderr, "skinview: %s\n", late[late_seen_].c_str());
   if (ui_) {
     draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, camera_,
                       gl.warnings(), legend_open_);

@@ -67,10 +67,11 @@ class HeadlessView {
  private:
   HeadlessScene h_;
   RenderOptions ro_;
-  FrameState frames_;   // the pictures' frames (run_frame on a picture clock)
-  OrbitCamera camera_;  // framed by each frame
-  LayerStack stack_;    // the blend, resolved against the model before any window opens
-  CrowdRequest crowd_;  // --crowd
+  FrameState frames_;          // the pictures' frames (run_frame on a picture clock)
+  std::size_t late_seen_ = 0;  // of the renderer's late_problems(), said already
+  OrbitCamera camera_;         // framed by each frame
+  LayerStack stack_;           // the blend, resolved against the model before any window opens
+  CrowdRequest crowd_;         // --crowd
   int32_t joint_ = -1;
   bool ui_ = false;
   bool legend_open_ = false;  // --legend-open

@@ -238,6 +238,7 @@ class Viewer final : public WindowFrameHooks {
   FrameState frames_;        // the window's frames: their record and true times
   ViewportFrame viewport_frame_;
   Status status_;
+  std::size_t late_problems_seen_ = 0;  // of renderer_.late_problems(), said already
   long frames_drawn_ = 0;
   bool adding_animations_ = false;                   // the read in progress is add_animations'
   ui::FontGlyphs font_glyphs_{ui::find_cjk_font()};  // glyphs of the names shown (CJK)
@@ -561,6 +562,13 @@ void Viewer::frame(double wall_seconds) {
   in.framebuffer_width = fw;
   in.framebuffer_height = fh;
   window_frame(in, *this);
+  // A mesh program built at its first draw (gfx/renderer.h) whose disk shaders failed, or that
+  // could not be built: said once, beside init's shader warnings.
+  for (; late_problems_seen_ < renderer_.late_problems().size(); ++late_problems_seen_) {
+    const std::string& problem = renderer_.late_problems()[late_problems_seen_];
+    std::fprintf(stderr, "skinview: %s\n", problem.c_str());
+    status_.shader_warnings.push_back(problem);
+  }
   input_.count = 0;
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

@@ -47,39 +47,59 @@ bool build(const ProgramDesc& desc, Program* out, std::string* error,
 
 }  // namespace
 
+bool Renderer::build_mesh_program(bool gpu_path, bool shaded_only, std::string* error,
+                                  std::vector<std::string>* warnings) {
+  MeshProgram& slot = mesh_programs_[gpu_path ? 1 : 0][shaded_only ? 1 : 0];
+  slot.tried = true;
+  std::vector<std::string> defines = skin_program_defines();
+  if (shaded_only) defines.emplace_back("SV_SHADED_ONLY 1");
+  if (!build({{"common.vert", gpu_path ? "skin.vert" : "mesh.vert"}, {"mesh.frag"}, defines, {}},
+             &slot.program, error, warnings))
+    return false;
+  ++mesh_programs_built_;
+  const GLuint p = slot.program.id();
+  MeshUniforms* u = &slot.u;
+  u->world = glGetUniformLocation(p, "u_world");
+  u->view_proj = glGetUniformLocation(p, "u_view_proj");
+  u->base_color = glGetUniformLocation(p, "u_base_color");
+  u->view_mode = glGetUniformLocation(p, "u_view_mode");
+  u->selected_bone = glGetUniformLocation(p, "u_selected_bone");
+  u->palette = glGetUniformLocation(p, "u_palette");
+  u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
+  u->palette_base = glGetUniformLocation(p, "u_palette_base");
+  u->method_palette = glGetUniformLocation(p, "u_method_palette");
+  u->method = glGetUniformLocation(p, "u_method");
+  u->influences = glGetUniformLocation(p, "u_influences");
+  u->light_dir = glGetUniformLocation(p, "u_light_dir");
+  u->light_color = glGetUniformLocation(p, "u_light_color");
+  u->sky = glGetUniformLocation(p, "u_sky_color");
+  u->ground = glGetUniformLocation(p, "u_ground_color");
+  u->lit = glGetUniformLocation(p, "u_lit");
+  u->has_texture = glGetUniformLocation(p, "u_has_texture");
+  u->base_texture = glGetUniformLocation(p, "u_base_texture");
+  u->morph.locate(p);
+  u->vertex_values = glGetUniformLocation(p, "u_vertex_values");
+  u->vertex_base = glGetUniformLocation(p, "u_vertex_base");
+  u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
+  u->compact = glGetUniformLocation(p, "u_compact");
+  return true;
+}
+
+const Renderer::MeshProgram* Renderer::mesh_program(bool gpu_path, bool shaded_only) {
+  MeshProgram& slot = mesh_programs_[gpu_path ? 1 : 0][shaded_only ? 1 : 0];
+  if (!slot.tried) {
+    std::string error;
+    if (!build_mesh_program(gpu_path, shaded_only, &error, &late_problems_))
+      late_problems_.push_back(error);
+  }
+  return slot.program ? &slot : nullptr;
+}
+
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
-  if (!build({{"common.vert", "skin.vert"}, {"mesh.frag"}, skin_program_defines(), {}}, &skin_,
-             error, warnings) ||
-      !build({{"common.vert", "mesh.vert"}, {"mesh.frag"}, skin_program_defines(), {}}, &mesh_,
-             error, warnings) ||
+  // The programs a first frame draws by default; the other mesh programs at their first use.
+  if (!build_mesh_program(true, true, error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
-  }
-  for (auto [program, u] : {std::pair{&skin_, &skin_u_}, std::pair{&mesh_, &mesh_u_}}) {
-    const GLuint p = program->id();
-    u->world = glGetUniformLocation(p, "u_world");
-    u->view_proj = glGetUniformLocation(p, "u_view_proj");
-    u->base_color = glGetUniformLocation(p, "u_base_color");
-    u->view_mode = glGetUniformLocation(p, "u_view_mode");
-    u->selected_bone = glGetUniformLocation(p, "u_selected_bone");
-    u->palette = glGetUniformLocation(p, "u_palette");
-    u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
-    u->palette_base = glGetUniformLocation(p, "u_palette_base");
-    u->method_palette = glGetUniformLocation(p, "u_method_palette");
-    u->method = glGetUniformLocation(p, "u_method");
-    u->influences = glGetUniformLocation(p, "u_influences");
-    u->light_dir = glGetUniformLocation(p, "u_light_dir");
-    u->light_color = glGetUniformLocation(p, "u_light_color");
-    u->sky = glGetUniformLocation(p, "u_sky_color");
-    u->ground = glGetUniformLocation(p, "u_ground_color");
-    u->lit = glGetUniformLocation(p, "u_lit");
-    u->has_texture = glGetUniformLocation(p, "u_has_texture");
-    u->base_texture = glGetUniformLocation(p, "u_base_texture");
-    u->morph.locate(p);
-    u->vertex_values = glGetUniformLocation(p, "u_vertex_values");
-    u->vertex_base = glGetUniformLocation(p, "u_vertex_base");
-    u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
-    u->compact = glGetUniformLocation(p, "u_compact");
   }
   line_view_proj_ = glGetUniformLocation(line_.id(), "u_view_proj");
   line_point_size_ = glGetUniformLocation(line_.id(), "u_point_size");
@@ -140,8 +160,10 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
   // alone, not a crowd whose instances its values do not describe.
   const bool crowd =
       gpu_path && crowd_ != nullptr && crowd_->instances() > 0 && !is_difference_view(options.view);
-  const MeshUniforms& u = gpu_path ? skin_u_ : mesh_u_;
-  glUseProgram(gpu_path ? skin_.id() : mesh_.id());
+  const MeshProgram* program = mesh_program(gpu_path, options.view == ViewMode::Shaded);
+  if (program == nullptr) return;  // cannot be built (late_problems() says why)
+  const MeshUniforms& u = program->u;
+  glUseProgram(program->program.id());
   if (gpu_path) {
     gpu.upload_palette(animator.pose.palette(), animator.normal_palette());
     // The Animator's method is what its method palette was built for (the caller keeps it

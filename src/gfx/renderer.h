@@ -4,6 +4,13 @@
 // It owns the programs and the overlay line buffer (sized per model by prepare(), so drawing
 // allocates nothing). Per frame the caller evaluates the Animator; draw() uploads the palette
 // (GPU path) or the CPU-skinned vertices (CPU path) and issues the draw calls.
+//
+// The meshes have four programs: skin.vert (GPU path) or mesh.vert (CPU path), each for the
+// shaded view alone (SV_SHADED_ONLY: the material colour) or for every view. On llvmpipe a branch
+// on a uniform costs every vertex what both sides cost, and the debug views' colours were a tenth
+// of a 1M-vertex first open's CPU (BENCHMARKS.md round 24). init() builds the one a first frame
+// draws by default (GPU path, shaded); the others are built at the first draw that needs them
+// (that frame allocates; the frames after it do not).
 #pragma once
 
 #include <cstdint>
@@ -64,6 +71,13 @@ class Renderer {
   // negative until one is available.
   double gpu_seconds() const noexcept { return gpu_seconds_; }
 
+  // How many of the four mesh programs have been built so far (init() builds one).
+  int mesh_programs_built() const noexcept { return mesh_programs_built_; }
+  // What building a mesh program after init() reported: the logs of disk shaders that failed and
+  // were replaced, or of a program that could not be built at all (its meshes are then not
+  // drawn). Empty while nothing went wrong.
+  const std::vector<std::string>& late_problems() const noexcept { return late_problems_; }
+
  private:
   struct LineVertex {
     glm::vec3 position;
@@ -83,16 +97,24 @@ class Renderer {
     GLint crowd_records = -1;
     GLint compact = -1;  // common.vert's u_compact
   };
+  struct MeshProgram {
+    Program program;
+    MeshUniforms u;
+    bool tried = false;  // built, or failed to build (not tried again)
+  };
   void select_bones(const Model& model, int32_t joint);  // fills selected_bones_
+  // The mesh program for the path and view, built at its first use; null when it cannot be built.
+  const MeshProgram* mesh_program(bool gpu_path, bool shaded_only);
+  bool build_mesh_program(bool gpu_path, bool shaded_only, std::string* error,
+                          std::vector<std::string>* warnings);
   void draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose& animator,
                    const RenderOptions& options, const glm::mat4& view_proj,
                    const glm::vec3& light_dir);
 
-  Program skin_;
-  Program mesh_;
+  MeshProgram mesh_programs_[2][2];  // [GPU path][shaded only]
+  int mesh_programs_built_ = 0;
+  std::vector<std::string> late_problems_;
   Program line_;
-  MeshUniforms skin_u_;
-  MeshUniforms mesh_u_;
   GLint line_view_proj_ = -1;
   GLint line_point_size_ = -1;
   VertexArray line_vao_;

@@ -121,7 +121,7 @@ std::string percent_text(float share) {
 // them) into the mesh's second set, and the share of `total` the 4-limit cuts (anim/model.h).
 // The streams are made on the mesh's first vertex with more than 4, so a mesh within the limit
 // has none.
-void keep_influences8(const std::vector<Influence>& inf, double total, std::size_t v, Mesh& mesh) {
+void keep_influences8(std::span<const Influence> inf, double total, std::size_t v, Mesh& mesh) {
   const std::size_t n = mesh.positions.size();
   if (mesh.joints2.empty()) {
     mesh.joints2.assign(n, glm::u16vec4(0));
@@ -406,9 +406,11 @@ std::string SceneConverter::build_mesh(unsigned index,
 
   mesh.skinned = true;
   mesh.source_weight_sums.assign(nv, 0.0f);
-  std::vector<std::vector<Influence>> influences(nv);
+  // Each vertex's influences in one flat array, vertex v's from first[v] to first[v + 1], in the
+  // file's order (bone by bone): counted, then filled. A vector per vertex cost a 1M-vertex mesh
+  // a few million allocations (BENCHMARKS.md round 24).
+  std::vector<int32_t> bone_skin_index(src->mNumBones, -1);  // -1: dropped
   uint64_t bones_dropped = 0;
-  uint64_t weights_invalid = 0;
   for (unsigned b = 0; b < src->mNumBones; ++b) {
     const aiBone* bone = src->mBones[b];
     if (!bone) continue;
@@ -437,18 +439,41 @@ std::string SceneConverter::build_mesh(unsigned index,
       inverse_bind_from_bone[joint] = 1;
       model.skeleton.inverse_bind[joint] = offset;
     }
+    bone_skin_index[b] = skin_index;
+  }
+  // A weight kept: finite, in [0, kHugeWeight] but not 0, on a vertex of the mesh.
+  const auto kept_weight = [nv](const aiVertexWeight& vw) {
+    return std::isfinite(vw.mWeight) && vw.mVertexId < nv && vw.mWeight > 0.0f &&
+           vw.mWeight <= kHugeWeight;
+  };
+  std::vector<uint32_t> first(nv + 1, 0);
+  uint64_t weights_invalid = 0;
+  for (unsigned b = 0; b < src->mNumBones; ++b) {
+    if (bone_skin_index[b] < 0) continue;
+    const aiBone* bone = src->mBones[b];
     for (unsigned w = 0; w < bone->mNumWeights; ++w) {
       const aiVertexWeight& vw = bone->mWeights[w];
-      if (!std::isfinite(vw.mWeight)) {
+      if (kept_weight(vw)) {
+        ++first[vw.mVertexId + 1];
+      } else if (!std::isfinite(vw.mWeight)) {
         ++weights_nonfinite;
-        continue;
-      }
-      if (vw.mVertexId >= nv || vw.mWeight < 0.0f || vw.mWeight > kHugeWeight) {
+      } else if (vw.mVertexId >= nv || vw.mWeight < 0.0f || vw.mWeight > kHugeWeight) {
         ++weights_invalid;
-        continue;
       }
-      if (vw.mWeight == 0.0f) continue;
-      influences[vw.mVertexId].push_back({vw.mWeight, skin_index});
+    }
+  }
+  for (std::size_t v = 0; v < nv; ++v) first[v + 1] += first[v];
+  std::vector<Influence> influences(first[nv]);
+  {
+    std::vector<uint32_t> next(first.begin(), first.end() - 1);
+    for (unsigned b = 0; b < src->mNumBones; ++b) {
+      if (bone_skin_index[b] < 0) continue;
+      const aiBone* bone = src->mBones[b];
+      const auto skin_index = static_cast<uint16_t>(bone_skin_index[b]);
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        const aiVertexWeight& vw = bone->mWeights[w];
+        if (kept_weight(vw)) influences[next[vw.mVertexId]++] = {vw.mWeight, skin_index};
+      }
     }
   }
   report.bones_without_node += bones_dropped;
@@ -464,7 +489,7 @@ std::string SceneConverter::build_mesh(unsigned index,
   // Of the renormalised, those off by more than the weight-sum view's tolerance.
   uint64_t off_in_view = 0;
   for (std::size_t v = 0; v < nv; ++v) {
-    auto& inf = influences[v];
+    std::span<Influence> inf(influences.data() + first[v], first[v + 1] - first[v]);
     mesh.max_influences = std::max(mesh.max_influences, static_cast<uint32_t>(inf.size()));
     if (inf.empty()) {
       if (rigid_bone < 0) {
@@ -480,8 +505,14 @@ std::string SceneConverter::build_mesh(unsigned index,
       ++unweighted;
       continue;
     }
-    std::stable_sort(inf.begin(), inf.end(),
-                     [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    // Largest first, equal weights in the file's order: an insertion sort (stable) of the few
+    // (std::stable_sort asked for a buffer per vertex).
+    for (std::size_t i = 1; i < inf.size(); ++i) {
+      const Influence x = inf[i];
+      std::size_t k = i;
+      for (; k > 0 && inf[k - 1].weight < x.weight; --k) inf[k] = inf[k - 1];
+      inf[k] = x;
+    }
     double total = 0.0;
     for (const Influence& i : inf) total += i.weight;
     mesh.source_weight_sums[v] = static_cast<float>(total);
@@ -502,7 +533,7 @@ std::string SceneConverter::build_mesh(unsigned index,
       }
       report.largest_cut_weight =
           std::max(report.largest_cut_weight, static_cast<double>(mesh.cut_weights[v]));
-      inf.resize(4);
+      inf = inf.first(4);
     }
     double kept = 0.0;
     for (const Influence& i : inf) kept += i.weight;

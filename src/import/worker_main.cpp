@@ -12,6 +12,7 @@
 // seccomp, rlimits), reading only the model's folder, the --read-dir folders and the libraries,
 // and writes the layers in force into its result.
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <new>
 #include <sstream>
 #include <string>
@@ -227,6 +229,14 @@ int usage(const char* why) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every block from the heap, and the heap never handed back: a worker lives for one file, and
+  // its large buffers come and go in turn (the file, the parser's copies, assimp's arrays, the
+  // model, the stream). glibc gives each block over its mmap threshold fresh pages and unmaps
+  // them at free, so every buffer paid its own page faults (~12 us each on a virtual machine,
+  // BENCHMARKS.md round 16b); kept in the heap, a later buffer reuses the pages an earlier one
+  // freed. The address-space limit below bounds the heap as it bounded the mappings.
+  ::mallopt(M_MMAP_MAX, 0);
+  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "--extensions") {
     for (const std::string& e : assimp_extensions()) std::printf("%s\n", e.c_str());

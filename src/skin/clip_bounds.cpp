@@ -9,7 +9,9 @@
 #include <glm/mat4x4.hpp>
 
 #include "anim/model.h"
+#include "anim/morph.h"
 #include "skin/skinned_pose.h"
+#include "skin/skinning.h"
 
 namespace sv {
 
@@ -110,6 +112,55 @@ std::vector<double> pose_times(const ClipRuntime& c, std::size_t work) {
   return times;
 }
 
+// The box of `a`'s skinned vertices (its palettes evaluated), each mesh skinned kBoxBlock
+// vertices at a time into one small buffer (positions only) instead of into a copy of the whole
+// mesh: the rest pose of a 1M-vertex mesh took 24 MB of fresh pages (positions and normals) for
+// one box. A block gives its vertices the floats the whole mesh would (skin() is the same
+// per-vertex arithmetic however the vertices are split, as skin_parallel's threads split them).
+// A mesh whose morph targets weigh in this pose needs its whole morphed stream: `a` skins it
+// whole. False when a mesh cannot be skinned.
+constexpr std::size_t kBoxBlock = 16384;
+
+bool add_skinned_box(const Model& model, SkinnedPose& a, WorkerPool* pool, Bounds& b) {
+  const std::span<const glm::mat4> palette = a.pose.palette();
+  std::vector<glm::vec3> block;
+  bool whole = false;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const Mesh& mesh = model.meshes[m];
+    if (any_morph_weight(a.pose.morph_weights(m))) {
+      whole = true;
+      continue;
+    }
+    const std::size_t n = mesh.skin_joints.size();
+    const std::size_t base = a.pose.palette_base(m);
+    if (base + n > palette.size()) return false;
+    SkinPalettes palettes;
+    palettes.palette = palette.subspan(base, n);
+    const std::size_t count = mesh.vertex_count();
+    block.resize(std::min(count, kBoxBlock));
+    for (std::size_t first = 0; first < count; first += kBoxBlock) {
+      const std::size_t k = std::min(kBoxBlock, count - first);
+      SkinInput in;
+      in.positions = std::span<const glm::vec3>(mesh.positions).subspan(first, k);
+      in.joints = std::span<const glm::u16vec4>(mesh.joints).subspan(first, k);
+      in.weights = std::span<const glm::vec4>(mesh.weights).subspan(first, k);
+      in.max_joint = mesh.max_joint;
+      const std::span<glm::vec3> out(block.data(), k);
+      const bool ok = pool != nullptr ? skin_parallel(*pool, SkinMethod::Lbs, palettes, in, out, {})
+                                      : skin(SkinMethod::Lbs, palettes, in, out, {});
+      if (!ok) return false;
+      for (const glm::vec3& p : out) b.add(p);
+    }
+  }
+  if (!whole) return true;
+  if (!a.skin_cpu(model, pool)) return false;
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    if (!any_morph_weight(a.pose.morph_weights(m))) continue;
+    for (const glm::vec3& p : a.skinned_positions(m)) b.add(p);
+  }
+  return true;
+}
+
 }  // namespace
 
 Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* pool,
@@ -162,10 +213,16 @@ Bounds clip_bounds(const Model& model, int32_t clip, PoseMode mode, WorkerPool* 
       for (const glm::mat4& m : a.pose.model_matrices()) b.add(glm::vec3(m[3]));
       continue;
     }
-    if (!a.skin_cpu(model, pool)) continue;
-    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
-      for (const glm::vec3& p : a.skinned_positions(m)) b.add(p);
+    if (has_clip) {
+      // A clip of a model with morph targets: every sampled pose skinned whole.
+      if (!a.skin_cpu(model, pool)) continue;
+      for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        for (const glm::vec3& p : a.skinned_positions(m)) b.add(p);
+      }
+      continue;
     }
+    Bounds pose;
+    if (add_skinned_box(model, a, pool, pose)) b = pose;
   }
   return b;
 }

@@ -1,6 +1,7 @@
 #include "skin/skinned_pose.h"
 
 #include <chrono>
+#include <new>
 
 #include "anim/model.h"
 #include "anim/morph.h"
@@ -15,20 +16,31 @@ SkinnedPose::SkinnedPose(const Model& model) : pose(model) {
   const std::size_t bones = pose.palette().size();
   normal_palette_.resize(bones, glm::mat3(1.0f));
   method_palette_.resize(bones);
+  // The vertex arrays themselves are made by the first skin_cpu() (size_cpu_arrays).
   const std::size_t meshes = model.meshes.size();
   skinned_positions_.resize(meshes);
   skinned_normals_.resize(meshes);
   morphed_positions_.resize(meshes);
   morphed_normals_.resize(meshes);
-  for (std::size_t m = 0; m < meshes; ++m) {
-    const Mesh& mesh = model.meshes[m];
-    const std::size_t normals = mesh.normals.empty() ? 0 : mesh.vertex_count();
-    skinned_positions_[m].resize(mesh.vertex_count());
-    skinned_normals_[m].resize(normals);
-    if (mesh.morph_targets.empty()) continue;
-    morphed_positions_[m].resize(mesh.vertex_count());
-    morphed_normals_[m].resize(normals);
+}
+
+bool SkinnedPose::size_cpu_arrays(const Model& model) noexcept {
+  if (cpu_arrays_sized_) return true;
+  try {
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+      const Mesh& mesh = model.meshes[m];
+      const std::size_t normals = mesh.normals.empty() ? 0 : mesh.vertex_count();
+      skinned_positions_[m].resize(mesh.vertex_count());
+      skinned_normals_[m].resize(normals);
+      if (mesh.morph_targets.empty()) continue;
+      morphed_positions_[m].resize(mesh.vertex_count());
+      morphed_normals_[m].resize(normals);
+    }
+  } catch (const std::bad_alloc&) {
+    return false;
   }
+  cpu_arrays_sized_ = true;
+  return true;
 }
 
 bool SkinnedPose::evaluate(const Model& model, PoseMode mode, double time) noexcept {
@@ -75,7 +87,7 @@ bool SkinnedPose::compact(std::size_t mesh) const noexcept {
 
 bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool, bool use_compact) noexcept {
   const auto t0 = Clock::now();
-  if (skinned_positions_.size() != model.meshes.size()) return false;
+  if (skinned_positions_.size() != model.meshes.size() || !size_cpu_arrays(model)) return false;
   const std::span<const glm::mat4> palette = pose.palette();
   for (std::size_t m = 0; m < model.meshes.size(); ++m) {
     const Mesh& mesh = model.meshes[m];

@@ -15,7 +15,10 @@
 // the CPU path (and every view that needs the vertices on the CPU: the difference views, --dump,
 // the bounds and volume figures) calls skin_cpu() and reads skinned_positions/normals. The
 // animation runtime knows nothing of this file: skinning reads its output, never the reverse.
-// Nothing here allocates after construction.
+// The CPU path's vertex arrays (skinned, and morphed where a mesh has targets) are made by the
+// first skin_cpu(), not at construction: a pose drawn on the GPU path never touches them (on a
+// 1M-vertex mesh, 24 MB of fresh pages a first open spent for nothing). Nothing allocates after
+// that first skin_cpu().
 #pragma once
 
 #include <cstddef>
@@ -62,7 +65,8 @@ class SkinnedPose {
   using Clock = Animator::Clock;
 
   SkinnedPose() = default;
-  explicit SkinnedPose(const Model& model);  // sizes every buffer for `model`
+  // Sizes the palettes for `model`; the vertex arrays wait for the first skin_cpu().
+  explicit SkinnedPose(const Model& model);
 
   // The pose; evaluate it through the calls below so the palettes follow.
   Animator pose;
@@ -93,12 +97,13 @@ class SkinnedPose {
   // `pool`'s threads when one is given. With `use_compact`, a mesh for which compact() holds is
   // skinned by skin_lbs_compact instead: its normals go to skinned_oct_normals (skinned_normals
   // is then stale for it; skinned_compact says which). False when a mesh cannot be skinned (CoR
-  // without its centres).
+  // without its centres, or memory for the vertex arrays the first call makes).
   bool skin_cpu(const Model& model, WorkerPool* pool = nullptr, bool use_compact = false) noexcept;
 
   std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
   // The palette split for DQS and CoR (the palette's layout); stale while the method is LBS.
   std::span<const MethodBone> method_palette() const noexcept { return method_palette_; }
+  // The last skin_cpu()'s vertices of mesh `mesh`, model space (empty before the first one).
   std::span<const glm::vec3> skinned_positions(std::size_t mesh) const noexcept {
     return skinned_positions_[mesh];
   }
@@ -133,6 +138,8 @@ class SkinnedPose {
   std::vector<std::vector<glm::vec3>> morphed_positions_;
   std::vector<std::vector<glm::vec3>> morphed_normals_;
   StageTimes times_;
+  bool cpu_arrays_sized_ = false;
+  bool size_cpu_arrays(const Model& model) noexcept;  // false without the memory
 };
 
 }  // namespace sv

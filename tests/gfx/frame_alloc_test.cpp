@@ -5,6 +5,10 @@
 // skins; from the float streams under DQS and CoR), for one clip and for a blend (a cross-fade with
 // a masked override layer and an additive layer over it). Counted by replacing the global operator
 // new in this test program.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,6 +24,7 @@
 #include "gfx/gpu_model.h"
 #include "gfx/picker.h"
 #include "gfx/renderer.h"
+#include "gfx/shader.h"
 #include "gl_context.h"
 #include "skin/clip_bounds.h"
 #include "skin/compact_streams.h"
@@ -176,6 +181,74 @@ TEST(Frame, NoHeapAllocationPerFrameUnderEveryMethod) {
               0)
         << skin_method_label(method);
   }
+}
+
+// The mesh programs are built at their first draw (gfx/renderer.h): init() builds the GPU path's
+// shaded one; a frame on the CPU path or in a debug view builds its own once, and the frames
+// after it allocate nothing.
+TEST(Frame, MeshProgramsAreBuiltAtTheirFirstDraw) {
+  if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
+  SV_REQUIRE_GL();
+  Rig rig;
+  ASSERT_TRUE(rig.init());
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);
+  ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
+  rig.options.gpu_skinning = true;
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);  // the shaded GPU program, built at init
+  rig.options.gpu_skinning = false;
+  rig.draw(false);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // + mesh.vert, shaded
+  rig.options.view = ViewMode::Weights;
+  rig.options.gpu_skinning = true;
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 3);  // + skin.vert, every view
+  rig.draw(true);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 3);  // built once
+  rig.options.view = ViewMode::Dominant;             // the same program as the weights view
+  rig.options.gpu_skinning = false;
+  rig.draw(false);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 4);  // + mesh.vert, every view
+  EXPECT_TRUE(rig.renderer.late_problems().empty());
+  // Both views' programs built: a debug view's frames allocate nothing either.
+  EXPECT_EQ(allocations_per_10_frames([&](bool gpu_path) {
+              rig.options.gpu_skinning = gpu_path;
+              rig.draw(gpu_path);
+            }),
+            0);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 4);
+}
+
+// A program built at its first draw whose disk file fails says so in late_problems() and is built
+// from the embedded copy: here a broken mesh.vert, read first by the CPU path's frame.
+TEST(Frame, AProgramBuiltLateSaysWhatFailed) {
+  SV_REQUIRE_GL();
+  const std::filesystem::path from = gl::shader_directory();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("skinview-late-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const auto& e : std::filesystem::directory_iterator(from))
+    std::filesystem::copy_file(e.path(), dir / e.path().filename(),
+                               std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "mesh.vert") << "void main() { gl_Position = not_declared; }\n";
+  ::setenv("SKINVIEW_SHADER_DIR", dir.c_str(), 1);
+  {
+    Rig rig;
+    ASSERT_TRUE(rig.init());
+    ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
+    rig.options.gpu_skinning = true;
+    rig.draw(true);
+    EXPECT_TRUE(rig.renderer.late_problems().empty());  // skin.vert read from disk
+    rig.options.gpu_skinning = false;
+    rig.draw(false);
+    ASSERT_EQ(rig.renderer.late_problems().size(), 1u);
+    EXPECT_NE(rig.renderer.late_problems()[0].find("embedded"), std::string::npos)
+        << rig.renderer.late_problems()[0];
+    EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // from the embedded copy
+    EXPECT_EQ(rig.picked, 2 * 2);                      // both frames drew the mesh where it is
+  }
+  ::unsetenv("SKINVIEW_SHADER_DIR");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Frame, NoHeapAllocationPerBlendedFrame) {

@@ -3,6 +3,7 @@
 // (uploaded through GpuModel, which packs the dominant joint and the weight-sum level), equals
 // gfx/view_colors.h's functions for every view mode.
 #include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include <string>
 #include <vector>
@@ -87,6 +88,65 @@ std::vector<glm::vec4> shader_colors(const gl::GpuModel& gpu, int mode, int infl
   std::vector<glm::vec4> colors =
       test::capture_vertices<glm::vec4>(p, gpu, 0, SkinMethod::Lbs, influences);
   return colors;
+}
+
+// One output of skin.vert, built with every view (`shaded_only` false) or for the shaded view
+// alone (SV_SHADED_ONLY, as the renderer draws that view), in view `mode`, base colour `base`.
+template <class T>
+std::vector<T> skin_output(const gl::GpuModel& gpu, const char* varying, bool shaded_only, int mode,
+                           const glm::vec4& base) {
+  std::vector<std::string> defines = gl::skin_program_defines();
+  if (shaded_only) defines.emplace_back("SV_SHADED_ONLY 1");
+  gl::ProgramResult r =
+      gl::build_program({{"common.vert", "skin.vert"}, {"mesh.frag"}, defines, {varying}});
+  EXPECT_TRUE(r.ok()) << r.error;
+  const GLuint p = r.program.id();
+  glUseProgram(p);
+  glUniform1i(glGetUniformLocation(p, "u_view_mode"), mode);
+  glUniform1i(glGetUniformLocation(p, "u_selected_bone"), 0);
+  glUniform4f(glGetUniformLocation(p, "u_base_color"), base.r, base.g, base.b, base.a);
+  return test::capture_vertices<T>(p, gpu, 0);
+}
+
+// The shaded view's program paints every vertex the base colour, as the full program does in that
+// view, and skins it to the same floats: a palette moving bone 0 by (1, 2, 3) and bone 1 by
+// (-4, 0, 0.5) puts vertex v (at (v, 0, 0)) at (v, 0, 0) + w0 (1, 2, 3) + w1 (-4, 0, 0.5).
+TEST(ViewColorsGl, TheShadedProgramPaintsTheBaseColourAndSkinsAlike) {
+  SV_REQUIRE_GL();
+  const Model model = color_model();
+  gl::GpuModel gpu(model);
+  std::vector<glm::mat4> palette(4, glm::mat4(1.0f));
+  palette[0] = glm::translate(glm::mat4(1.0f), glm::vec3(1, 2, 3));
+  palette[1] = glm::translate(glm::mat4(1.0f), glm::vec3(-4, 0, 0.5f));
+  const std::vector<glm::mat3> normals(4, glm::mat3(1.0f));
+  gpu.upload_palette(palette, normals);
+  const glm::vec4 base(0.25f, 0.5f, 0.75f, 1.0f);
+  const auto shaded = skin_output<glm::vec4>(gpu, "v_color", true, 0, base);
+  const auto full = skin_output<glm::vec4>(gpu, "v_color", false, 0, base);
+  // In another view the shaded program still paints the base colour (the renderer does not
+  // draw a debug view with it), where the full program paints the view's colours.
+  const auto shaded_in_weights = skin_output<glm::vec4>(gpu, "v_color", true, 1, base);
+  const auto full_in_weights = skin_output<glm::vec4>(gpu, "v_color", false, 1, base);
+  const auto at_shaded = skin_output<glm::vec3>(gpu, "v_model_position", true, 0, base);
+  const auto at_full = skin_output<glm::vec3>(gpu, "v_model_position", false, 0, base);
+  ASSERT_EQ(shaded.size(), kCases.size());
+  ASSERT_EQ(at_full.size(), kCases.size());
+  const Mesh& mesh = model.meshes[0];
+  for (std::size_t v = 0; v < kCases.size(); ++v) {
+    SCOPED_TRACE("vertex " + std::to_string(v));
+    EXPECT_EQ(shaded[v], base);
+    EXPECT_EQ(full[v], base);
+    EXPECT_EQ(shaded_in_weights[v], base);
+    EXPECT_EQ(at_shaded[v], at_full[v]);  // the same floats
+    glm::vec3 expected = mesh.positions[v];
+    for (int i = 0; i < 4; ++i) {
+      if (mesh.joints[v][i] == 0) expected += mesh.weights[v][i] * glm::vec3(1, 2, 3);
+      if (mesh.joints[v][i] == 1) expected += mesh.weights[v][i] * glm::vec3(-4, 0, 0.5f);
+    }
+    EXPECT_NEAR_GLM(at_shaded[v], expected, 1e-5f);
+  }
+  EXPECT_NE(full_in_weights[0], base);  // the heat ramp's blue (guards against a vacuous pass)
+  EXPECT_NEAR_GLM(glm::vec3(at_full[9]), glm::vec3(9 - 0.2f * 4 + 0.8f * 0, 0, 0.2f * 0.5f), 1e-5f);
 }
 
 TEST(ViewColorsGl, ShadersPaintWhatTheLegendsDraw) {

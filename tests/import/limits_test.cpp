@@ -282,6 +282,63 @@ TEST(Limits, BadWeightsAreDroppedAndCounted) {
   }
 }
 
+// Five bones b0..b4 (children of the root, bound in that order) over the triangle's vertices,
+// each bone's weights listed in an order of its own. Each vertex keeps its 4 largest, ties in the
+// order the bones are bound (b0 first): vertex 0 has 0.4 b0, 0.2 b1, 0.2 b2 and a tie of 0.1 (b3,
+// b4) across the 4-limit, so b3 stays in the first set and b4 goes to the second; vertex 1 has
+// 0.25 b4 and 0.75 b1; vertex 2 has b2 alone.
+TEST(Limits, EachVertexKeepsItsLargestWeightsTiesInBoneOrder) {
+  auto scene = basic_scene();
+  aiNode* root = scene->mRootNode;
+  for (unsigned i = 0; i < root->mNumChildren; ++i) delete root->mChildren[i];
+  delete[] root->mChildren;
+  add_children(root, 5);
+  const char* names[5] = {"b0", "b1", "b2", "b3", "b4"};
+  for (unsigned i = 0; i < 5; ++i) set_name(root->mChildren[i], names[i]);
+  const std::vector<std::vector<std::pair<unsigned, float>>> weights = {{{0, 0.4f}},
+                                                                        {{1, 0.75f}, {0, 0.2f}},
+                                                                        {{2, 1.0f}, {0, 0.2f}},
+                                                                        {{0, 0.1f}},
+                                                                        {{1, 0.25f}, {0, 0.1f}}};
+  aiMesh* mesh = scene->mMeshes[0];
+  mesh->mNumBones = 5;
+  mesh->mBones = new aiBone*[5];
+  for (unsigned b = 0; b < 5; ++b) {
+    auto* bone = new aiBone();
+    bone->mName.Set(names[b]);
+    bone->mNumWeights = static_cast<unsigned>(weights[b].size());
+    bone->mWeights = new aiVertexWeight[weights[b].size()];
+    for (std::size_t i = 0; i < weights[b].size(); ++i)
+      bone->mWeights[i] = aiVertexWeight(weights[b][i].first, weights[b][i].second);
+    mesh->mBones[b] = bone;
+  }
+  ImportResult r = convert_scene(*scene, "test");
+  ASSERT_TRUE(r.ok()) << r.error;
+  const Mesh& m = r.model->meshes[0];
+  ASSERT_EQ(m.skin_joints.size(), 5u);  // skin bone i is b<i>
+  for (uint16_t b = 0; b < 5; ++b)
+    EXPECT_EQ(r.model->skeleton.names[static_cast<std::size_t>(m.skin_joints[b])], names[b]);
+  EXPECT_EQ(m.max_influences, 5u);
+  EXPECT_EQ(r.report.vertices_over_4_influences, 1u);
+  // Slots in the canonical order (weighted first, by skin bone).
+  const std::size_t v0 = test::file_vertex(m, 0), v1 = test::file_vertex(m, 1),
+                    v2 = test::file_vertex(m, 2);
+  EXPECT_EQ(m.joints[v0], glm::u16vec4(0, 1, 2, 3));
+  // The first set renormalised over the 4 kept (0.9).
+  EXPECT_NEAR_GLM(m.weights[v0], glm::vec4(0.4f, 0.2f, 0.2f, 0.1f) / 0.9f, 1e-6f);
+  ASSERT_EQ(m.joints2.size(), 3u);
+  EXPECT_EQ(m.joints2[v0], glm::u16vec4(4, 0, 0, 0));
+  EXPECT_NEAR_GLM(m.weights2[v0], glm::vec4(0.1f, 0, 0, 0), 1e-6f);  // of the top 8's sum, 1
+  EXPECT_NEAR(m.cut_weights[v0], 0.1f, 1e-6f);
+  EXPECT_NEAR(m.source_weight_sums[v0], 1.0f, 1e-6f);
+  EXPECT_EQ(m.joints[v1], glm::u16vec4(1, 4, 0, 0));
+  EXPECT_NEAR_GLM(m.weights[v1], glm::vec4(0.75f, 0.25f, 0, 0), 1e-6f);
+  EXPECT_EQ(m.joints[v2], glm::u16vec4(2, 0, 0, 0));
+  EXPECT_EQ(m.weights[v2], glm::vec4(1, 0, 0, 0));
+  EXPECT_EQ(m.joints2[v1], glm::u16vec4(0));
+  EXPECT_EQ(m.weights2[v2], glm::vec4(0));
+}
+
 TEST(Limits, FacesPastTheVerticesAreDropped) {
   auto scene = basic_scene();
   aiMesh* mesh = scene->mMeshes[0];
