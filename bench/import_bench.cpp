@@ -11,9 +11,12 @@
 //   reopen/<model>            sv::import_model when the model cache holds the file: no child
 //   encode_compact/tube_1M/<threads>  the compact streams a load builds (skin/compact_streams.h:
 //                             encode_compact of every mesh, on a WorkerPool of <threads>), after
-//                             the import: the viewer's make_scene runs it once per open
-// tube_1M is a generated 1M-vertex model (big_model.h): import/, first_open/, reopen/ and
-// encode_compact/ only.
+//                             the import: what make_scene ran once per open before format 12
+//                             (now only for a model without stored streams)
+//   reopen_compact/tube_1M/<threads>  reopen/ and then the compact streams make_scene takes
+//                             (load_compact: stored in the entry since model format 12)
+// tube_1M is a generated 1M-vertex model (big_model.h): import/, first_open/, reopen/,
+// encode_compact/ and reopen_compact/ only.
 // import - import_in_process is the child's cost: process start, encoding, reading back.
 #include <benchmark/benchmark.h>
 
@@ -294,6 +297,30 @@ void encode_compact_bench(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * vertices);
 }
 
+// reopen_compact/tube_1M/<threads>: reopen/ and then the compact streams the viewer's make_scene
+// takes (load_compact: the entry's stored ones since model format 12, encoded on a WorkerPool of
+// <threads> only for a model without them): a reopen's cost in the window short of the GL upload.
+void reopen_compact_bench(benchmark::State& state) {
+  const std::string& path = big_model_path();
+  if (!installed(state, path)) return;
+  ImportOptions o;
+  o.cache_dir = bench_folder().dir + "/cache";
+  if (const ImportResult first = import_model(path, o); !first.ok()) {
+    state.SkipWithError(first.error.c_str());
+    return;
+  }
+  wait_until_settled(path);
+  const auto threads = static_cast<unsigned>(state.range(0));
+  WorkerPool& pool = bench_pool(threads);
+  for (auto _ : state) {
+    ImportResult r = import_model(path, o);
+    if (!r.ok() || !r.from_cache) state.SkipWithError("not read from the model cache");
+    std::vector<CompactStreams> c = load_compact(*r.model, threads > 1 ? &pool : nullptr);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::DoNotOptimize(r);
+  }
+}
+
 // Registered at start-up so every model gets its benchmarks under its short name.
 const bool registered = [] {
   for (const TestModel& m : kModels) {
@@ -332,6 +359,11 @@ const bool registered = [] {
     reopen_bench(s, big_model_path());
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("encode_compact/tube_1M", encode_compact_bench)
+      ->ArgName("threads")
+      ->Arg(1)
+      ->Arg(2)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("reopen_compact/tube_1M", reopen_compact_bench)
       ->ArgName("threads")
       ->Arg(1)
       ->Arg(2)

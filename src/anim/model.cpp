@@ -151,6 +151,62 @@ std::string check_influences8(const Mesh& mesh, const MeshScan* scan) {
   return {};
 }
 
+// The largest byte of vertices [b, e)'s u8 joints.
+uint8_t largest_joint8(const glm::u8vec4* joints, std::size_t b, std::size_t e) noexcept {
+  const uint8_t* j = &joints[0].x;
+  uint8_t largest = 0;
+  for (std::size_t i = 4 * b; i < 4 * e; ++i) largest = std::max(largest, j[i]);
+  return largest;
+}
+
+// The compact streams (model.h): none, or one per vertex each, joints of the width max_joint asks
+// for and within it (so within the skin, whose joints are within the skeleton), weights finite
+// and in [0, 1]. Any u32 is an octahedral code (every one decodes to a direction): their count is
+// all there is to check of the normals.
+std::string check_compact(const Mesh& mesh, const MeshScan* scan) {
+  const std::size_t n = mesh.vertex_count();
+  if (mesh.compact_normals.empty() && mesh.compact_joints8.empty() &&
+      mesh.compact_joints16.empty() && mesh.compact_weights.empty())
+    return {};
+  const bool narrow = mesh.max_joint < 256;
+  if (mesh.compact_normals.size() != mesh.normals.size() || mesh.compact_weights.size() != n ||
+      mesh.compact_joints8.size() != (narrow ? n : 0) ||
+      mesh.compact_joints16.size() != (narrow ? 0 : n))
+    return "compact streams differ in length (normals " +
+           std::to_string(mesh.compact_normals.size()) + ", joints u8 " +
+           std::to_string(mesh.compact_joints8.size()) + ", joints u16 " +
+           std::to_string(mesh.compact_joints16.size()) + ", weights " +
+           std::to_string(mesh.compact_weights.size()) + ", vertices " + std::to_string(n) +
+           ", max_joint " + std::to_string(mesh.max_joint) + ")";
+  const auto max_joint = static_cast<uint32_t>(mesh.max_joint);
+  const MeshScan::Reduction* j =
+      covering(scan, narrow ? MeshScan::kCompactJoints8 : MeshScan::kCompactJoints16, n);
+  const MeshScan::Reduction* w = covering(scan, MeshScan::kCompactWeights, n);
+  if (j != nullptr && w != nullptr && j->max_bits <= max_joint && !float_scan(*w).may_be_bad(1.0f))
+    return {};
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    const std::size_t e = std::min(n, b + kBlock);
+    const float* w = &mesh.compact_weights[0].x;
+    const uint32_t largest = narrow ? largest_joint8(mesh.compact_joints8.data(), b, e)
+                                    : largest_joint(mesh.compact_joints16, b, e);
+    if (largest <= max_joint && !scan_floats(w, 3 * b, 3 * e).may_be_bad(1.0f)) continue;
+    for (std::size_t v = b; v < e; ++v) {
+      const glm::u16vec4 j =
+          narrow ? glm::u16vec4(mesh.compact_joints8[v]) : mesh.compact_joints16[v];
+      for (int i = 0; i < 4; ++i)
+        if (j[i] > max_joint)
+          return "vertex " + std::to_string(v) + " uses skin bone " + std::to_string(j[i]) +
+                 " in its compact joints, above max_joint " + std::to_string(mesh.max_joint);
+      const glm::vec3 c = mesh.compact_weights[v];
+      for (int i = 0; i < 3; ++i)
+        if (!std::isfinite(c[i]) || c[i] < 0.0f || c[i] > 1.0f)
+          return "vertex " + std::to_string(v) +
+                 " has compact weights that are negative, not finite or above 1";
+    }
+  }
+  return {};
+}
+
 std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t material_count,
                        const MeshScan* scan) {
   const std::size_t n = mesh.vertex_count();
@@ -211,6 +267,7 @@ std::string check_mesh(const Mesh& mesh, std::size_t joint_count, std::size_t ma
     }
   }
   if (std::string e = check_influences8(mesh, scan); !e.empty()) return e;
+  if (std::string e = check_compact(mesh, scan); !e.empty()) return e;
   if (mesh.indices.size() % 3 != 0)
     return std::to_string(mesh.indices.size()) + " indices is not a whole number of triangles";
   if (std::size_t i = proven_below(covering(scan, MeshScan::kIndices, mesh.indices.size()), n)
@@ -392,6 +449,13 @@ void MeshScan::largest(Stream s, const uint32_t* v, std::size_t values,
   merge(r_[s], scan_block(ScanKind::kLargest32, v, values), elements);
 }
 
+void MeshScan::compact_joints8(std::span<const glm::u8vec4> v) noexcept {
+  Reduction& r = r_[kCompactJoints8];
+  r.max_bits =
+      std::max<uint32_t>(r.max_bits, v.empty() ? 0 : largest_joint8(v.data(), 0, v.size()));
+  r.count += v.size();
+}
+
 void MeshScan::weight_sums(Stream s, std::span<const glm::vec4> v, float minus) noexcept {
   merge(r_[s], scan_block(ScanKind::kWeightSums, v.data(), 4 * v.size(), minus), v.size());
 }
@@ -443,6 +507,8 @@ std::vector<uint32_t> bone_set_order(std::vector<glm::u16vec4>& joints,
 void group_vertices_by_bone_set(Mesh& mesh) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.joints.size() != n || mesh.weights.size() != n) return;
+  // They were made from the streams in their old order (the importer makes them after this).
+  mesh.clear_compact();
   const bool second = mesh.joints2.size() == n && mesh.weights2.size() == n;
   const std::vector<uint32_t> order =
       second ? bone_set_order(mesh.joints.edit(), mesh.weights.edit(), &mesh.joints2.edit(),

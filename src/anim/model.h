@@ -117,6 +117,28 @@ struct Mesh {
   bool has_influences8() const noexcept { return !joints2.empty(); }
   // --- end of influences 5-8 ------------------------------------------------------------------
 
+  // --- compact streams (skin/compact_streams.h; model format 12) ------------------------------
+  // What skin/compact_streams.h's encode_compact(mesh) makes of `normals`, `joints` and `weights`
+  // (octahedral normals, joints narrowed to u8 when max_joint < 256, the first 3 weights), made
+  // once by the import worker after the streams above are final and kept in the model stream, so
+  // a load reads them in place instead of encoding them (BENCHMARKS.md, round 25). Their
+  // max_joint is the mesh's. Either all empty (a model built in code: the viewer encodes them
+  // itself) or, per vertex: compact_normals and compact_weights, and exactly one of
+  // compact_joints8 (max_joint < 256) and compact_joints16 (max_joint >= 256). Whoever changes
+  // normals, joints or weights after they were made clears them (clear_compact).
+  Stream<uint32_t> compact_normals;
+  Stream<glm::u8vec4> compact_joints8;
+  Stream<glm::u16vec4> compact_joints16;
+  Stream<glm::vec3> compact_weights;  // w0 w1 w2 (w3 = 1 - ((w0 + w1) + w2))
+  bool has_compact() const noexcept { return !compact_weights.empty(); }
+  void clear_compact() noexcept {
+    compact_normals.clear();
+    compact_joints8.clear();
+    compact_joints16.clear();
+    compact_weights.clear();
+  }
+  // --- end of compact streams -----------------------------------------------------------------
+
   std::vector<int32_t> skin_joints;     // skin bone -> skeleton joint
   std::vector<glm::mat4> inverse_bind;  // per skin bone: model space -> bone space at bind time
 
@@ -170,6 +192,13 @@ class MeshScan {
   void point_indices(std::span<const uint32_t> v) noexcept {
     largest(kPointIndices, v.data(), v.size(), v.size());
   }
+  void compact_joints8(std::span<const glm::u8vec4> v) noexcept;
+  void compact_joints16(std::span<const glm::u16vec4> v) noexcept {
+    largest(kCompactJoints16, reinterpret_cast<const uint16_t*>(v.data()), 4 * v.size(), v.size());
+  }
+  void compact_weights(std::span<const glm::vec3> v) noexcept {
+    floats(kCompactWeights, reinterpret_cast<const float*>(v.data()), 3, v.size());
+  }
   // Weights: their floats as floats() takes them, and each vertex's sum less `minus` (1 for the
   // first four, which sum to 1; 0 for influences 5-8, which sum to at most 1).
   void weights(std::span<const glm::vec4> v) noexcept { weight_sums(kWeights, v, 1.0f); }
@@ -188,6 +217,9 @@ class MeshScan {
     kPointIndices,
     kWeights,
     kWeights2,
+    kCompactJoints8,
+    kCompactJoints16,
+    kCompactWeights,
     kStreams
   };
   // The reductions of one stream so far.
@@ -259,6 +291,7 @@ std::vector<JointInfluence> joint_influences(const Model& model);
 //    mesh keeps one, is put in the same canonical order and orders the vertices within each
 //    run of equal `joints`: the runs of 4 joints stay whole (the 4-influence kernels), and
 //    within them vertices with the same 8 joints are consecutive (the 8-influence kernels).
+//    The compact streams, made from the old order, are cleared (clear_compact).
 // Why: a run of vertices with the same 4 bones is skinned 16 at a time with the bones as
 // constants (skin/skinning_avx512.cpp), about 3x the per-vertex rate; real meshes have tens to
 // hundreds of vertices per bone set but do not store them together. The dominant bone of a

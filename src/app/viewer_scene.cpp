@@ -259,9 +259,12 @@ std::unique_ptr<Scene> make_scene(Document doc) {
   doc.weight_stats = compute_weight_stats(doc.model);
   doc.has_influences8 = std::any_of(doc.model.meshes.begin(), doc.model.meshes.end(),
                                     [](const Mesh& m) { return m.has_influences8(); });
-  // Once per load, over the frame's pool: 36 ms of CPU on 1M vertices (BENCHMARKS.md, "the
-  // window on the compact streams").
-  doc.compact = encode_compact(doc.model, &skin_pool());
+  // The compact streams the import worker stored with each mesh (model format 12), borrowed
+  // where the model is: a cache entry's mapping or the worker's output, read in place
+  // (BENCHMARKS.md, round 25). Encoded here, over the frame's pool, only for a model that keeps
+  // none: one built in memory by a test or a tool, without the worker (36 ms of CPU on 1M
+  // vertices: BENCHMARKS.md, "the window on the compact streams").
+  doc.compact = load_compact(doc.model, &skin_pool());
   // Keeps no reference to the model or the streams: the document may move.
   gl::GpuModel gpu(doc.model, doc.compact);
   for (const std::string& w : gpu.warnings()) doc.report.push_back(w);

@@ -44,7 +44,8 @@ struct Document {
   bool has_influences8 = false;           // some mesh keeps 8 influences per vertex
   std::vector<JointInfluence> influence;  // per joint: vertices it weighs on, largest weight
   WeightStats weight_stats;               // the legends' counts
-  // Per mesh its compact vertex streams (skin/compact_streams.h), encoded once at load: both
+  // Per mesh its compact vertex streams (skin/compact_streams.h), the import worker's, shared with
+  // the model's meshes (load_compact; encoded at load only for a model without them): both
   // skinning paths read them where SkinnedPose::compact() holds (the frame's SkinnedPose keeps a
   // span of them, the GPU a copy). The vector moves with the document without moving its entries.
   std::vector<CompactStreams> compact;

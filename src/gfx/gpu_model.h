@@ -169,7 +169,7 @@ class GpuModel {
   GpuModel() = default;
 
   // Uploads every mesh and sizes the palette buffers. Needs a current GL context. `compact`: per
-  // mesh its compact streams (encode_compact), or empty for none; a mesh whose streams do not fit
+  // mesh its compact streams (load_compact), or empty for none; a mesh whose streams do not fit
   // it (another vertex count) gets none.
   explicit GpuModel(const Model& model, std::span<const CompactStreams> compact = {});
 

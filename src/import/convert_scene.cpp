@@ -26,6 +26,7 @@
 #include "anim/finite.h"
 #include "import/convert.h"
 #include "import/scene_converter.h"
+#include "skin/compact_streams.h"
 #include "skin/weight_stats.h"
 
 namespace sv {
@@ -682,6 +683,10 @@ std::string SceneConverter::run() {
   if (std::string e = build_runtime_clips(); !e.empty()) return e;
   build_materials();
   if (model.meshes.empty() && model.clips.empty()) return fail(nothing_to_show());
+  // The compact streams, once, here where the float streams are final (the worker's CPU and its
+  // limits, not the viewer's on every open: model format 12, BENCHMARKS.md round 25). One thread:
+  // the worker starts none.
+  for (Mesh& mesh : model.meshes) store_compact(mesh);
   if (std::string e = model.validate(); !e.empty()) return fail("invalid data: " + e);
   return {};
 }

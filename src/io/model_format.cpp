@@ -33,7 +33,7 @@ static_assert(std::endian::native == std::endian::little,
 // Arrays of these are copied as their float/integer components, so their layout must be exactly
 // the components (glm without forced alignment).
 static_assert(sizeof(glm::vec2) == 8 && sizeof(glm::vec3) == 12 && sizeof(glm::vec4) == 16);
-static_assert(sizeof(glm::mat4) == 64 && sizeof(glm::u16vec4) == 8);
+static_assert(sizeof(glm::mat4) == 64 && sizeof(glm::u16vec4) == 8 && sizeof(glm::u8vec4) == 4);
 
 constexpr std::size_t kHeaderBytes = kModelHeaderBytes;
 // An array's elements start at a multiple of this from the stream's start (format version 11),
@@ -229,6 +229,11 @@ void write_mesh(Writer& w, const Mesh& m) {
   w.array(m.joints2);
   w.array(m.weights2);
   w.array(m.cut_weights);
+  // The compact streams (format version 12): empty arrays when the mesh keeps none.
+  w.array(m.compact_normals);
+  w.array(m.compact_joints8);
+  w.array(m.compact_joints16);
+  w.array(m.compact_weights);
   w.array(m.skin_joints);
   w.array(m.inverse_bind);
   w.end();
@@ -751,6 +756,12 @@ std::string read_mesh(const Section& s, std::size_t joints, uint64_t& vertices_l
   in.array(m.joints2, n, "joint indices 5-8", scanning(scan, &MeshScan::joints2));
   in.array(m.weights2, n, "weights 5-8", scanning(scan, &MeshScan::weights2));
   in.array(m.cut_weights, n, "cut weights", scanning(scan, &MeshScan::cut_weights));
+  in.array(m.compact_normals, n, "compact normals");
+  in.array(m.compact_joints8, n, "compact joint indices (u8)",
+           scanning(scan, &MeshScan::compact_joints8));
+  in.array(m.compact_joints16, n, "compact joint indices (u16)",
+           scanning(scan, &MeshScan::compact_joints16));
+  in.array(m.compact_weights, n, "compact weights", scanning(scan, &MeshScan::compact_weights));
   in.array(m.skin_joints, kMaxSkinBones, "skin joints");
   in.array(m.inverse_bind, kMaxSkinBones, "skin inverse bind matrices");
   if (!in.at_end("the mesh section")) return in.error();

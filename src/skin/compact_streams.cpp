@@ -127,20 +127,25 @@ struct EncodeJob {
 
 // Each stream is encoded over [begin, end) within its own size.
 void encode_range(const EncodeJob& job, std::size_t begin, std::size_t end) noexcept {
+  // sized_job made every stream owned: data() is then the elements, never a copy.
   CompactStreams& c = *job.out;
   const auto bounded = [&](std::size_t size) { return std::min(end, size); };
   if (c.narrow_joints()) {
+    glm::u8vec4* j8 = c.joints8.data();
     for (std::size_t v = begin; v < bounded(job.joints.size()); ++v)
-      c.joints8[v] = glm::u8vec4(job.joints[v]);
+      j8[v] = glm::u8vec4(job.joints[v]);
   } else {
-    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v) c.joints16[v] = job.joints[v];
+    glm::u16vec4* j16 = c.joints16.data();
+    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v) j16[v] = job.joints[v];
   }
+  glm::vec3* w3 = c.weights.data();
   for (std::size_t v = begin; v < bounded(job.weights.size()); ++v) {
     const glm::vec4& w = job.weights[v];
-    c.weights[v] = glm::vec3(w.x, w.y, w.z);
+    w3[v] = glm::vec3(w.x, w.y, w.z);
   }
+  uint32_t* normals = c.normals.data();
   for (std::size_t v = begin; v < bounded(job.normals.size()); ++v)
-    c.normals[v] = oct_encode_best(job.normals[v]);
+    normals[v] = oct_encode_best(job.normals[v]);
 }
 
 // The most entries any stream of the job has.
@@ -273,5 +278,33 @@ void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* pa
 #endif
 
 }  // namespace detail
+
+CompactStreams stored_compact(const Mesh& mesh) {
+  CompactStreams c;
+  c.normals = mesh.compact_normals;
+  c.joints8 = mesh.compact_joints8;
+  c.joints16 = mesh.compact_joints16;
+  c.weights = mesh.compact_weights;
+  c.max_joint = mesh.max_joint;
+  return c;
+}
+
+std::vector<CompactStreams> load_compact(const Model& model, WorkerPool* pool) {
+  const bool stored = std::all_of(model.meshes.begin(), model.meshes.end(),
+                                  [](const Mesh& m) { return m.has_compact(); });
+  if (!stored) return encode_compact(model, pool);
+  std::vector<CompactStreams> out;
+  out.reserve(model.meshes.size());
+  for (const Mesh& m : model.meshes) out.push_back(stored_compact(m));
+  return out;
+}
+
+void store_compact(Mesh& mesh) {
+  CompactStreams c = encode_compact(mesh);
+  mesh.compact_normals = std::move(c.normals);
+  mesh.compact_joints8 = std::move(c.joints8);
+  mesh.compact_joints16 = std::move(c.joints16);
+  mesh.compact_weights = std::move(c.weights);
+}
 
 }  // namespace sv

@@ -1,8 +1,10 @@
 // Compact vertex streams for skinning (issue 25, deliverable 3): one layout for the CPU kernels
-// and the GPU's skinning shader, built from a mesh's float streams once per load (the viewer's
-// Document). The window skins from them on both paths where they apply (LBS, 4 influences, no
-// morph weight: SkinnedPose::compact); the GPU reads the same streams from a static buffer
-// (gfx/gpu_model.h) and shaders/common.vert decodes them with the operations below.
+// and the GPU's skinning shader, built from a mesh's float streams once, by the import worker
+// (store_compact; model format 12 keeps them with the mesh: Mesh::compact_*), and read in place
+// by every load (load_compact: the viewer's Document). The window skins from them on both paths
+// where they apply (LBS, 4 influences, no morph weight: SkinnedPose::compact); the GPU reads the
+// same streams from a static buffer (gfx/gpu_model.h) and shaders/common.vert decodes them with the
+// operations below.
 //
 // Per vertex, read by LBS:
 //   position  f32 x3                                   12 B  (unchanged: Mesh::positions)
@@ -55,6 +57,8 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "anim/stream.h"
+
 namespace sv {
 
 struct Mesh;
@@ -90,12 +94,13 @@ struct CompactSkinInput {
   std::size_t vertex_count() const noexcept { return positions.size(); }
 };
 
-// The compact streams of one mesh (positions stay the mesh's own).
+// The compact streams of one mesh (positions stay the mesh's own). Streams (anim/stream.h): owned
+// when encode_compact made them, borrowed where they are a model's stored ones (stored_compact).
 struct CompactStreams {
-  std::vector<uint32_t> normals;
-  std::vector<glm::u8vec4> joints8;    // max_joint < 256
-  std::vector<glm::u16vec4> joints16;  // max_joint >= 256: u16 kept (the scalar loop's)
-  std::vector<glm::vec3> weights;
+  Stream<uint32_t> normals;
+  Stream<glm::u8vec4> joints8;    // max_joint < 256
+  Stream<glm::u16vec4> joints16;  // max_joint >= 256: u16 kept (the scalar loop's)
+  Stream<glm::vec3> weights;
   int32_t max_joint = 0;
 
   bool narrow_joints() const noexcept { return joints16.empty(); }
@@ -111,9 +116,22 @@ CompactStreams encode_compact(std::span<const glm::u16vec4> joints,
                               std::span<const glm::vec3> normals, int32_t max_joint = -1);
 // The same from a mesh's 4-influence streams.
 CompactStreams encode_compact(const Mesh& mesh);
-// Per mesh of `model`, encode_compact(mesh): what a load builds once (the viewer's Document). The
+// Per mesh of `model`, encode_compact(mesh): load_compact's fallback for a model whose meshes keep
+// no streams (a model built in memory, without the import worker). The
 // vertices are split over `pool`'s threads when one is given (each vertex is encoded alone: the
 // same codes). About 36 ns of CPU a vertex (BENCHMARKS.md, "the window on the compact streams").
 std::vector<CompactStreams> encode_compact(const Model& model, WorkerPool* pool = nullptr);
+
+// The streams a mesh keeps (Mesh::compact_*, made by the import worker: store_compact), sharing
+// its elements (a copy of a borrowed Stream borrows the same bytes; an owned one is copied), or
+// empty streams when it keeps none.
+CompactStreams stored_compact(const Mesh& mesh);
+// Makes `mesh` keep encode_compact(mesh): what the import worker does to every mesh once its
+// float streams are final, so the model stream carries them (model format 12).
+void store_compact(Mesh& mesh);
+// What a load uses (the viewer's Document): per mesh its stored streams, shared, when every mesh
+// keeps them (a model from the import worker or the cache: nothing encoded or copied); otherwise
+// encode_compact(model, pool), for a model built in memory by a test or a tool.
+std::vector<CompactStreams> load_compact(const Model& model, WorkerPool* pool = nullptr);
 
 }  // namespace sv

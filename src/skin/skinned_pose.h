@@ -83,7 +83,7 @@ class SkinnedPose {
   void set_skin(const SkinChoice& choice) noexcept { skin_ = choice; }
   const SkinChoice& skin() const noexcept { return skin_; }
 
-  // Per mesh its compact streams (encode_compact of the model's meshes), owned by the caller and
+  // Per mesh its compact streams (load_compact: the meshes' own), owned by the caller and
   // kept alive while set; empty turns them off. Sizes the octahedral normal outputs (allocates:
   // call at load).
   void set_compact(const Model& model, std::span<const CompactStreams> streams);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,6 +20,7 @@
 #include "io/model_cache.h"
 #include "io/model_format.h"
 #include "io/worker_protocol.h"
+#include "skin/compact_streams.h"
 
 #include "temp_dir.h"
 
@@ -286,6 +288,23 @@ TEST(ImportCache, AModelOutlivesTheEntryItWasReadFrom) {
   for (const Mesh& m : again.model->meshes) {
     EXPECT_TRUE(m.positions.borrowed()) << m.name;
     EXPECT_TRUE(m.indices.borrowed()) << m.name;
+    // The worker's compact streams (format 12) too, and the viewer's CompactStreams share them:
+    // a reopen neither encodes nor copies them.
+    ASSERT_TRUE(m.has_compact()) << m.name;
+    EXPECT_TRUE(m.compact_normals.borrowed()) << m.name;
+    EXPECT_TRUE(m.compact_weights.borrowed()) << m.name;
+    EXPECT_TRUE(m.compact_joints8.borrowed() || m.compact_joints16.borrowed()) << m.name;
+    const CompactStreams c = stored_compact(m);
+    EXPECT_EQ(c.weights.data(), m.compact_weights.data()) << m.name;
+    EXPECT_EQ(c.normals.data(), m.compact_normals.data()) << m.name;
+    EXPECT_EQ(c.max_joint, m.max_joint) << m.name;
+    // And they are what the viewer would have encoded, bit for bit.
+    const CompactStreams want = encode_compact(m);
+    ASSERT_EQ(c.weights.size(), want.weights.size()) << m.name;
+    EXPECT_EQ(std::memcmp(c.weights.data(), want.weights.data(), want.weights.size() * 12), 0);
+    EXPECT_EQ(c.normals, want.normals) << m.name;
+    EXPECT_EQ(c.joints8, want.joints8) << m.name;
+    EXPECT_EQ(c.joints16, want.joints16) << m.name;
   }
   ASSERT_EQ(entries(dir).size(), 1u);
   const fs::path entry = entries(dir)[0];

@@ -62,6 +62,11 @@ Model sample_model() {
   mesh.joints2 = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
   mesh.weights2 = {glm::vec4(0.0f), glm::vec4(0.0f), glm::vec4(0.0f), {0.2f, 0, 0, 0}};
   mesh.cut_weights = {0.0f, 0.0f, 0.0f, 0.2f};
+  // Format 12's compact streams, by hand: +z is octahedral (0, 0), code 0; max_joint 1 < 256
+  // keeps u8 joints; the first 3 weights.
+  mesh.compact_normals = {0u, 0u, 0u, 0u};
+  mesh.compact_joints8 = {{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+  mesh.compact_weights = {{1, 0, 0}, {0.25f, 0.75f, 0}, {1, 0, 0}, {1, 0, 0}};
   mesh.skin_joints = {1, 2};
   mesh.inverse_bind = {sk.inverse_bind[1], sk.inverse_bind[2]};
   // Two morph targets: one with normal deltas and a default weight, one positions only.
@@ -187,6 +192,9 @@ Model big_mesh_model() {
     mesh.joints2.push_back({1, 0, 0, 0});
     mesh.weights2.push_back({0.125f, 0, 0, 0});
     mesh.cut_weights.push_back(0.0f);
+    mesh.compact_normals.push_back(0u);
+    mesh.compact_joints8.push_back({0, 1, 0, 0});
+    mesh.compact_weights.push_back({0.5f, 0.5f, 0});
   }
   for (std::size_t i = 0; i + 2 < n; ++i)
     for (std::size_t k = 0; k < 3; ++k) mesh.indices.push_back(static_cast<uint32_t>(i + k));
@@ -235,6 +243,10 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(a.weights2, b.weights2);
   EXPECT_EQ(a.cut_weights, b.cut_weights);
   EXPECT_TRUE(a.has_influences8());
+  EXPECT_EQ(a.compact_normals, b.compact_normals);
+  EXPECT_EQ(a.compact_joints8, b.compact_joints8);
+  EXPECT_TRUE(a.compact_joints16.empty());
+  EXPECT_EQ(a.compact_weights, b.compact_weights);
   EXPECT_EQ(a.skin_joints, b.skin_joints);
   EXPECT_EQ(a.inverse_bind, b.inverse_bind);
   ASSERT_EQ(a.morph_targets.size(), 2u);
@@ -448,6 +460,50 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
     Model m = sample_model();
     m.images[0].width = kMaxImageSide + 1;
     EXPECT_NE(read_back_error(m).find("on a side"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].compact_joints8[2].y = 2;  // a compact joint past max_joint (and the skin)
+    EXPECT_NE(read_back_error(m).find("uses skin bone 2 in its compact joints, above max_joint 1"),
+              std::string::npos)
+        << read_back_error(m);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].compact_weights[1].z = 1.5f;
+    EXPECT_NE(read_back_error(m).find("vertex 1 has compact weights"), std::string::npos);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].compact_weights.pop_back();  // one short of the vertices
+    EXPECT_NE(read_back_error(m).find("compact streams differ in length (normals 4, joints u8 4, "
+                                      "joints u16 0, weights 3, vertices 4, max_joint 1)"),
+              std::string::npos)
+        << read_back_error(m);
+  }
+  {
+    Model m = sample_model();
+    m.meshes[0].compact_normals.push_back(0u);  // one past the vertices: refused by its count
+    EXPECT_NE(read_back_error(m).find("compact normals: 5, more than the limit of 4"),
+              std::string::npos)
+        << read_back_error(m);
+  }
+  {
+    // u16 joints where max_joint asks for u8: the joints' width is max_joint's.
+    Model m = sample_model();
+    Mesh& mesh = m.meshes[0];
+    mesh.compact_joints16 = {{0, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    mesh.compact_joints8.clear();
+    EXPECT_NE(read_back_error(m).find("joints u8 0, joints u16 4"), std::string::npos)
+        << read_back_error(m);
+  }
+  {
+    // The streams are all or nothing: none is a model without them (accepted), some is refused.
+    Model m = sample_model();
+    m.meshes[0].clear_compact();
+    EXPECT_EQ(read_back_error(m), "");
+    m.meshes[0].compact_normals = {0u, 0u, 0u, 0u};
+    EXPECT_NE(read_back_error(m).find("compact streams differ in length"), std::string::npos);
   }
   {
     Model m = sample_model();
@@ -676,6 +732,11 @@ TEST(ModelFormat, ABadValueInAnyBlockOfABigStreamIsRefusedAsValidateWordsIt) {
       [](Mesh& m, std::size_t v) { m.joints2[v].x = 2; },
       [](Mesh& m, std::size_t v) { m.weights2[v] = glm::vec4(0.3f); },
       [](Mesh& m, std::size_t v) { m.cut_weights[v] = 1.5f; },
+      [](Mesh& m, std::size_t v) { m.compact_joints8[v].z = 2; },
+      [](Mesh& m, std::size_t v) {
+        m.compact_weights[v].y = std::numeric_limits<float>::quiet_NaN();
+      },
+      [](Mesh& m, std::size_t v) { m.compact_weights[v].x = -0.25f; },
   };
   for (const std::size_t v : {kBigVertices / 2, kBigVertices - 1}) {
     for (std::size_t d = 0; d < std::size(damages); ++d) {
@@ -749,6 +810,9 @@ std::vector<std::pair<std::span<const uint8_t>, bool>> mesh_streams(const Mesh& 
   add(mesh.joints2);
   add(mesh.weights2);
   add(mesh.cut_weights);
+  add(mesh.compact_normals);
+  add(mesh.compact_joints8);
+  add(mesh.compact_weights);
   return out;
 }
 
@@ -793,7 +857,8 @@ TEST(ModelFormat, AKeptStreamIsReadInPlace) {
 }
 
 // A stream that does not start aligned (bytes copied to an odd address) is read by copying: the
-// same model, nothing borrowed but the vertex flags (bytes: aligned anywhere).
+// same model, nothing borrowed but the vertex flags and the u8 compact joints (bytes: aligned
+// anywhere).
 TEST(ModelFormat, AMisalignedKeptStreamIsCopied) {
   const std::vector<uint8_t> good =
       write_model(big_mesh_model(), sample_report(), sample_provenance());
@@ -802,9 +867,13 @@ TEST(ModelFormat, AMisalignedKeptStreamIsCopied) {
   const std::span<const uint8_t> bytes(shifted->data() + 1, good.size());
   const ImportResult r = read_model(bytes, "f.bin", nullptr, shifted);
   ASSERT_TRUE(r.ok()) << r.error;
-  for (const auto& [s, borrowed] : mesh_streams(r.model->meshes[0]))
-    EXPECT_EQ(borrowed, s.data() == r.model->meshes[0].vertex_flags.data());
-  EXPECT_TRUE(r.model->meshes[0].vertex_flags.borrowed());
+  // Byte streams lie aligned anywhere: the vertex flags and the u8 compact joints.
+  const Mesh& mesh = r.model->meshes[0];
+  const auto* joints8 = reinterpret_cast<const uint8_t*>(mesh.compact_joints8.data());
+  for (const auto& [s, borrowed] : mesh_streams(mesh))
+    EXPECT_EQ(borrowed, s.data() == mesh.vertex_flags.data() || s.data() == joints8);
+  EXPECT_TRUE(mesh.vertex_flags.borrowed());
+  EXPECT_TRUE(mesh.compact_joints8.borrowed());
   EXPECT_EQ(write_model(*r.model, r.report, r.provenance), good);
 }
 
