@@ -159,10 +159,21 @@ uint8_t largest_joint8(const glm::u8vec4* joints, std::size_t b, std::size_t e) 
   return largest;
 }
 
+// The largest first-three-weight sum of vertices [b, e), summed as fourth_weight sums them
+// (skin/compact_streams.h). Weights already known finite.
+float largest_sum3(const glm::vec3* w, std::size_t b, std::size_t e) noexcept {
+  float largest = 0.0f;
+  for (std::size_t v = b; v < e; ++v) largest = std::max(largest, (w[v].x + w[v].y) + w[v].z);
+  return largest;
+}
+
 // The compact streams (model.h): none, or one per vertex each, joints of the width max_joint asks
 // for and within it (so within the skin, whose joints are within the skeleton), weights finite
-// and in [0, 1]. Any u32 is an octahedral code (every one decodes to a direction): their count is
-// all there is to check of the normals.
+// and in [0, 1], and the first three summing to at most 1 + 1e-3: the implied fourth weight,
+// 1 - their sum, is then no more negative than the float weights' sums may be off (check_mesh's
+// 1e-3), so a stream whose weights each pass but overshoot together is refused, not drawn with
+// a negative weight. Any u32 is an octahedral code (every one decodes to a direction): their
+// count is all there is to check of the normals.
 std::string check_compact(const Mesh& mesh, const MeshScan* scan) {
   const std::size_t n = mesh.vertex_count();
   if (mesh.compact_normals.empty() && mesh.compact_joints8.empty() &&
@@ -182,9 +193,9 @@ std::string check_compact(const Mesh& mesh, const MeshScan* scan) {
   const MeshScan::Reduction* j =
       covering(scan, narrow ? MeshScan::kCompactJoints8 : MeshScan::kCompactJoints16, n);
   const MeshScan::Reduction* w = covering(scan, MeshScan::kCompactWeights, n);
-  if (j != nullptr && w != nullptr && j->max_bits <= max_joint && !float_scan(*w).may_be_bad(1.0f))
-    return {};
-  for (std::size_t b = 0; b < n; b += kBlock) {
+  const bool scanned =
+      j != nullptr && w != nullptr && j->max_bits <= max_joint && !float_scan(*w).may_be_bad(1.0f);
+  for (std::size_t b = 0; !scanned && b < n; b += kBlock) {
     const std::size_t e = std::min(n, b + kBlock);
     const float* w = &mesh.compact_weights[0].x;
     const uint32_t largest = narrow ? largest_joint8(mesh.compact_joints8.data(), b, e)
@@ -202,6 +213,17 @@ std::string check_compact(const Mesh& mesh, const MeshScan* scan) {
         if (!std::isfinite(c[i]) || c[i] < 0.0f || c[i] > 1.0f)
           return "vertex " + std::to_string(v) +
                  " has compact weights that are negative, not finite or above 1";
+    }
+  }
+  constexpr float kMostSum3 = 1.0f + 1e-3f;
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    const std::size_t e = std::min(n, b + kBlock);
+    if (largest_sum3(mesh.compact_weights.data(), b, e) <= kMostSum3) continue;
+    for (std::size_t v = b; v < e; ++v) {
+      const glm::vec3 c = mesh.compact_weights[v];
+      if ((c.x + c.y) + c.z > kMostSum3)
+        return "vertex " + std::to_string(v) +
+               " has compact weights whose first three sum past 1 (the fourth would be negative)";
     }
   }
   return {};

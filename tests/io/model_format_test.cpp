@@ -474,6 +474,19 @@ TEST(ModelFormat, EachBrokenPromiseIsRefused) {
     EXPECT_NE(read_back_error(m).find("vertex 1 has compact weights"), std::string::npos);
   }
   {
+    // Each weight in [0, 1] but the three summing to 1.8: the implied fourth would be -0.8.
+    Model m = sample_model();
+    m.meshes[0].compact_weights[2] = {0.6f, 0.6f, 0.6f};
+    EXPECT_NE(read_back_error(m).find("vertex 2 has compact weights whose first three sum past 1"),
+              std::string::npos);
+  }
+  {
+    // Within the float weights' 1e-3: kept (1 - 1.0005 is a fourth weight of -0.0005).
+    Model m = sample_model();
+    m.meshes[0].compact_weights[2] = {0.5f, 0.25f, 0.2505f};
+    EXPECT_EQ(read_back_error(m), "");
+  }
+  {
     Model m = sample_model();
     m.meshes[0].compact_weights.pop_back();  // one short of the vertices
     EXPECT_NE(read_back_error(m).find("compact streams differ in length (normals 4, joints u8 4, "
