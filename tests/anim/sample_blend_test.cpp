@@ -42,18 +42,23 @@ Skeleton chain5() {
   return s;
 }
 
-// Joint `joint` held at (t, r, s) over 1 s (two equal keys); the other joints not keyed.
-ClipRuntime held(const Skeleton& s, int32_t joint, glm::vec3 t, glm::quat r, glm::vec3 sc) {
-  Clip c;
-  c.name = "held";
-  c.duration = 1.0;
+// A channel holding joint `joint` at (t, r, sc) over 1 s (two equal keys).
+JointChannel held_channel(int32_t joint, glm::vec3 t, glm::quat r, glm::vec3 sc) {
   JointChannel ch;
   ch.joint = joint;
   ch.translation.times = ch.rotation.times = ch.scale.times = {0.0, 1.0};
   ch.translation.values = {t, t};
   ch.rotation.values = {r, r};
   ch.scale.values = {sc, sc};
-  c.channels.push_back(ch);
+  return ch;
+}
+
+// Joint `joint` held at (t, r, s) over 1 s; the other joints not keyed.
+ClipRuntime held(const Skeleton& s, int32_t joint, glm::vec3 t, glm::quat r, glm::vec3 sc) {
+  Clip c;
+  c.name = "held";
+  c.duration = 1.0;
+  c.channels.push_back(held_channel(joint, t, r, sc));
   ClipRuntime rt;
   EXPECT_EQ(rt.build(c, s), "");
   return rt;
@@ -304,13 +309,7 @@ TEST(SampleBaseBlend, AnAdditiveLayerAtFullWeightOnTheBase) {
   bc.name = ac.name = "two joints";
   bc.duration = ac.duration = 1.0;
   const auto hold = [](Clip& c, int32_t joint, glm::vec3 t, glm::quat r, glm::vec3 sc) {
-    JointChannel ch;
-    ch.joint = joint;
-    ch.translation.times = ch.rotation.times = ch.scale.times = {0.0, 1.0};
-    ch.translation.values = {t, t};
-    ch.rotation.values = {r, r};
-    ch.scale.values = {sc, sc};
-    c.channels.push_back(ch);
+    c.channels.push_back(held_channel(joint, t, r, sc));
   };
   hold(bc, 1, {1, 0, 0}, turn(20, kAxisX), glm::vec3(2));
   hold(bc, 4, {0, 0, 3}, turn(90, glm::vec3(0, 1, 0)), glm::vec3(1));
