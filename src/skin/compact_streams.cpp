@@ -92,6 +92,17 @@ uint32_t oct_encode_best(const glm::vec3& n) noexcept {
   return pack(qx[best & 1], qy[best >> 1]);
 }
 
+void oct_encode_best(std::span<const glm::vec3> normals, uint32_t* codes) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  // Chosen once per call (skin_best_isa caches what the CPU has): Avx2Fma or Avx512.
+  if (skin_best_isa() >= SkinIsa::Avx2Fma) {
+    detail::oct_encode_best_avx2(normals.data(), codes, normals.size());
+    return;
+  }
+#endif
+  for (std::size_t v = 0; v < normals.size(); ++v) codes[v] = oct_encode_best(normals[v]);
+}
+
 glm::vec3 oct_decode_raw(uint32_t code) noexcept {
   return decoded(decoded_coordinate(static_cast<int16_t>(code & 0xffffu)),
                  decoded_coordinate(static_cast<int16_t>(code >> 16)));
@@ -130,22 +141,27 @@ void encode_range(const EncodeJob& job, std::size_t begin, std::size_t end) noex
   // sized_job made every stream owned: data() is then the elements, never a copy.
   CompactStreams& c = *job.out;
   const auto bounded = [&](std::size_t size) { return std::min(end, size); };
+  // Sources, destinations and bounds in locals: the u8 stores may alias anything (char types),
+  // and through `job` and `c` the loops would reload every pointer and bound after each store.
+  const glm::u16vec4* joints = job.joints.data();
+  const std::size_t joints_end = bounded(job.joints.size());
   if (c.narrow_joints()) {
     glm::u8vec4* j8 = c.joints8.data();
-    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v)
-      j8[v] = glm::u8vec4(job.joints[v]);
-  } else {
-    glm::u16vec4* j16 = c.joints16.data();
-    for (std::size_t v = begin; v < bounded(job.joints.size()); ++v) j16[v] = job.joints[v];
+    for (std::size_t v = begin; v < joints_end; ++v) j8[v] = glm::u8vec4(joints[v]);
+  } else if (begin < joints_end) {
+    std::memcpy(c.joints16.data() + begin, joints + begin,
+                (joints_end - begin) * sizeof(glm::u16vec4));
   }
+  const glm::vec4* weights = job.weights.data();
   glm::vec3* w3 = c.weights.data();
-  for (std::size_t v = begin; v < bounded(job.weights.size()); ++v) {
-    const glm::vec4& w = job.weights[v];
+  const std::size_t weights_end = bounded(job.weights.size());
+  for (std::size_t v = begin; v < weights_end; ++v) {
+    const glm::vec4& w = weights[v];
     w3[v] = glm::vec3(w.x, w.y, w.z);
   }
-  uint32_t* normals = c.normals.data();
-  for (std::size_t v = begin; v < bounded(job.normals.size()); ++v)
-    normals[v] = oct_encode_best(job.normals[v]);
+  const std::size_t normals_end = bounded(job.normals.size());
+  if (begin < normals_end)
+    oct_encode_best(job.normals.subspan(begin, normals_end - begin), c.normals.data() + begin);
 }
 
 // The most entries any stream of the job has.

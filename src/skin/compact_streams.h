@@ -77,6 +77,9 @@ uint32_t oct_encode(const glm::vec3& n) noexcept;
 // The encoder's: of the 4 codes around the projected point, the one whose decoded direction is
 // nearest n's (the angle to n is then below 4.3e-5 rad, against 6.3e-5 for rounding).
 uint32_t oct_encode_best(const glm::vec3& n) noexcept;
+// oct_encode_best of every normal into codes[0, normals.size()): with AVX2 where the CPU has it
+// (the same codes), as the import worker encodes a model.
+void oct_encode_best(std::span<const glm::vec3> normals, uint32_t* codes) noexcept;
 // The decoded vector of L1 norm 1 (what the kernels multiply), and the unit vector.
 glm::vec3 oct_decode_raw(uint32_t code) noexcept;
 glm::vec3 oct_decode(uint32_t code) noexcept;

@@ -117,6 +117,9 @@ void skin_range8(const SkinJob& job, std::size_t begin, std::size_t end) noexcep
 // DQS or CoR (job.method), one vertex at a time in glm (skinning_methods.cpp).
 void skin_range_method_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 #if defined(__x86_64__) || defined(__i386__)
+// oct_encode_best of normals[0, count) into codes, 4 at a time (compact_encode_avx2.cpp): the same
+// codes as the scalar encoder, bit for bit. Only where the CPU has AVX2 and FMA.
+void oct_encode_best_avx2(const glm::vec3* normals, uint32_t* codes, std::size_t count) noexcept;
 void skin_range_sse2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                      std::size_t end) noexcept;
 void skin_range_avx2(const SkinJob& job, const PackedBone* packed, std::size_t begin,
