@@ -73,6 +73,18 @@ const char* view_name(ViewMode v) {
   }
 }
 
+// How many meshes the last frame drew from their compact streams (skin/compact_streams.h), as the
+// renderer picks per mesh: on the GPU path where SkinnedPose::compact() holds, on the CPU path
+// where the last skin_cpu() skinned compact.
+std::size_t compact_drawn(const Scene* scene, bool gpu_path) {
+  if (scene == nullptr) return 0;
+  const SkinnedPose& pose = scene->frame.animator;
+  std::size_t n = 0;
+  for (std::size_t m = 0; m < scene->doc.model.meshes.size(); ++m)
+    n += (gpu_path ? pose.compact(m) : pose.skinned_compact(m)) ? 1 : 0;
+  return n;
+}
+
 }  // namespace
 
 bool write_exit_json(const std::string& path, const ExitState& in, std::string* error) {
@@ -134,6 +146,7 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
                        : -1.0f)
     << ",\"influences\":" << r.influences
     << ",\"influencesDrawn\":" << (scene != nullptr ? scene->frame.animator.skin().influences : 4)
+    << ",\"compactDrawn\":" << compact_drawn(scene, r.gpu_skinning)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
     << ",\"flatColors\":" << b(r.flat_colors) << ",\"helpOpen\":" << b(st.help_open);

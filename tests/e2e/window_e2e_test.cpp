@@ -146,14 +146,23 @@ TEST(WindowE2E, TheSkinningMethodIsChosenByOptionKeyAndRadioButton) {
   s = w.wait_until([](const nlohmann::json& j) { return j["methodDrawn"] == "cor"; });
   EXPECT_EQ(s["methodDrawn"], "cor");
   EXPECT_EQ(s["centers"].get<double>(), 1.0);
+  // The compact streams serve LBS only: CoR draws every mesh from the float streams.
+  EXPECT_EQ(s["compactDrawn"], 0);
   ASSERT_TRUE(w.click_landmark(s, "radio:CPU"));
   s = w.state();
   EXPECT_EQ(s["skinning"], "cpu");
   EXPECT_EQ(s["methodDrawn"], "cor");
+  EXPECT_EQ(s["compactDrawn"], 0);
   ASSERT_TRUE(w.click_landmark(s, "radio:LBS"));
   s = w.state();
   EXPECT_EQ(s["method"], "lbs");
   EXPECT_EQ(s["methodDrawn"], "lbs");
+  // LBS on the CPU path: at least the body (the face may carry a morph weight) skinned compact.
+  EXPECT_GE(s["compactDrawn"].get<int>(), 1);
+  ASSERT_TRUE(w.click_landmark(s, "radio:GPU"));
+  s = w.state();
+  EXPECT_EQ(s["skinning"], "gpu");
+  EXPECT_GE(s["compactDrawn"].get<int>(), 1);
   EXPECT_EQ(w.quit(), 0);
 }
 
