@@ -557,7 +557,7 @@ RigComparison compare_rigs(const Model& a, const Model& b, const CompareToleranc
   r.tolerances = tolerances;
   Run run(budget, cancel);
   if (!run.cancelled()) {
-    r.model_size = model_size(a);
+    r.model_size = stored_size(a);
     if (compare_joints(a, b, r, run) && compare_weights(a, b, r, run) &&
         compare_clips(a, b, r, run))
       return r;

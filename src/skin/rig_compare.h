@@ -46,7 +46,7 @@ namespace sv {
 
 struct Model;
 
-// When two things count as the same. Translations are a fraction of A's size (model_size: the
+// When two things count as the same. Translations are a fraction of A's size (stored_size: the
 // diagonal of its meshes' bounds; 1 model unit for a model without vertices), so a centimetre
 // rig and a metre rig are judged alike.
 struct CompareTolerances {

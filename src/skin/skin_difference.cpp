@@ -6,15 +6,25 @@
 #include "anim/bounds.h"
 #include "anim/model.h"
 #include "anim/morph.h"
+#include "skin/clip_bounds.h"
 #include "skin/skinned_pose.h"
 
 namespace sv {
 
-double model_size(const Model& model) noexcept {
+double stored_size(const Model& model) noexcept {
   Bounds b;
   for (const Mesh& mesh : model.meshes)
     for (const glm::vec3& p : mesh.positions) b.add(p);
   return b.valid() ? static_cast<double>(b.diagonal()) : 0.0;
+}
+
+double model_size(const Model& model) {
+  bool any = false;
+  for (const Mesh& mesh : model.meshes) any |= !mesh.positions.empty();
+  if (!any) return 0.0;
+  const Bounds rest = clip_bounds(model, -1, PoseMode::Rest);
+  if (rest.valid() && rest.diagonal() > 0.0f) return static_cast<double>(rest.diagonal());
+  return stored_size(model);
 }
 
 bool vertex_distances(std::span<const glm::vec3> a, std::span<const glm::vec3> b,

@@ -9,9 +9,13 @@
 //   skin: LBS's candy wrapper at a twist, DQS's bulge at a bend.
 //
 // The per-vertex value is the Euclidean distance |a_i - b_i| in model units (the space skinning
-// writes). Figures are also given as a fraction of the model's size, the diagonal of the bounding
-// box of every mesh's bind-space positions (model_size): constant per model, so a figure does not
-// change with the pose, and the same yardstick the GPU tests use (1e-5 of the size).
+// writes). Figures are also given as a fraction of the model's size (model_size): the diagonal of
+// the rest pose's skinned box, in that same space, the size the inspector and --info show. It is
+// constant per model, so a figure does not change with the pose, and it is the yardstick the GPU
+// tests use (1e-5 of the skinned box's diagonal). The bind-space positions are no yardstick: a
+// file may store its mesh at another scale than the one skinning writes (FBX/huesitos.fbx's mesh
+// spans 8.3 units, its skinned rest pose 832: against the former, the CPU-vs-GPU view counted
+// rounding 100 times too strictly and marked vertices over its tolerance).
 //
 // Distances are stored concatenated over the meshes (mesh m's vertices from vertex_offset(m)),
 // the layout the renderer's per-vertex value buffer takes (gfx/gpu_model.h). Nothing allocates
@@ -33,9 +37,16 @@ struct Model;
 class SkinnedPose;
 class WorkerPool;
 
-// The diagonal of the bounding box of every mesh's bind-space positions, model units; 0 for a
-// model without vertices.
-double model_size(const Model& model) noexcept;
+// The diagonal of the box of every mesh's stored (bind-space) positions, model units; 0 for a
+// model without vertices. The rig comparison's yardstick (skin/rig_compare.h: joints' local
+// translations, which live at the stored scale).
+double stored_size(const Model& model) noexcept;
+
+// The diagonal of the rest pose's skinned box (skin/clip_bounds.h, one exact pose), model units;
+// where that box is empty or flat to a point (every joint scaled to 0), the diagonal of the
+// meshes' stored positions; 0 for a model without vertices. Skins every vertex once: call it once
+// per model, never per frame.
+double model_size(const Model& model);
 
 // What a difference view's legend says about the latest comparison.
 struct DifferenceStats {

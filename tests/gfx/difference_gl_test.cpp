@@ -60,7 +60,7 @@ TEST(DifferenceView, CpuAgainstGpuOnRealModelsWithinTheTolerance) {
   SV_REQUIRE_GL();
   for (const std::string& path :
        {kDefault, kModels + "/X/BCN_Epileptic.X", kModels + "/FBX/animation_with_skeleton.fbx",
-        kModels + "/glTF2/simple_skin/simple_skin.gltf"}) {
+        kModels + "/glTF2/simple_skin/simple_skin.gltf", kModels + "/FBX/huesitos.fbx"}) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) continue;  // assimp-testmodels not installed
     std::fclose(f);

@@ -77,7 +77,10 @@ TEST(DifferenceStats, AccumulateFindsTheLargestAndCountsOverTheThreshold) {
 //   3: (1, 1, 0), 0.75/0.25. LBS: 0.75 (1, 1, 0) + 0.25 (1, -1, 0) = (1, 0.5, 0). DQS: the
 //      blend 0.75 + 0.25 i is a turn of 2 atan(1/3) (cos 0.8, sin 0.6): (1, 0.8, 0.6).
 //      Apart by sqrt(0.3^2 + 0.6^2) = sqrt(0.45).
-// The bind positions span (0.3, 0, 0)..(2, 1, 0): the model's size is sqrt(1.7^2 + 1) = sqrt(3.89).
+// The stored positions span (0.3, 0, 0)..(2, 1, 0): stored_size is sqrt(1.7^2 + 1) = sqrt(3.89).
+// Skinned at the rest pose (LBS, as clip_bounds skins one pose): (0.3, 0, 0), (0.3, -1, 0),
+// (2, 0, 0), (1, 0.5, 0), which span (0.3, -1, 0)..(2, 0.5, 0): model_size is
+// sqrt(1.7^2 + 1.5^2) = sqrt(5.14).
 Model twist_model() {
   Model m;
   m.skeleton.names = {"root", "twist"};
@@ -103,9 +106,24 @@ Model twist_model() {
   return m;
 }
 
-TEST(ModelSize, IsTheBindPositionsDiagonal) {
-  EXPECT_NEAR(model_size(twist_model()), std::sqrt(3.89), 1e-6);
+TEST(ModelSize, IsTheRestPosesSkinnedDiagonal) {
+  EXPECT_NEAR(model_size(twist_model()), std::sqrt(5.14), 1e-6);
+  EXPECT_NEAR(stored_size(twist_model()), std::sqrt(3.89), 1e-6);
   EXPECT_EQ(model_size(Model{}), 0.0);
+  EXPECT_EQ(stored_size(Model{}), 0.0);
+}
+
+// A mesh stored at 1/100 of the scale skinning writes (FBX/huesitos.fbx's case: its armature
+// scaled by 100, its inverse binds not): the size is the skinned one, 100 times the stored one,
+// so a difference in the skinned space is a fraction of a size in that same space.
+TEST(ModelSize, IsMeasuredInTheSpaceSkinningWrites) {
+  Model m = twist_model();
+  m.skeleton.rest[0] = test::trs(glm::vec3(0), glm::quat(1, 0, 0, 0), glm::vec3(100.0f));
+  EXPECT_NEAR(model_size(m), 100.0 * std::sqrt(5.14), 1e-4);
+  EXPECT_NEAR(stored_size(m), std::sqrt(3.89), 1e-6);
+  // Every joint scaled to nothing: the rest pose is a point, and the stored size stands in.
+  m.skeleton.rest[0] = test::trs(glm::vec3(0), glm::quat(1, 0, 0, 0), glm::vec3(0.0f));
+  EXPECT_NEAR(model_size(m), std::sqrt(3.89), 1e-6);
 }
 
 TEST(MethodDifference, HalfTurnTwistLbsAgainstDqsByHand) {
@@ -133,7 +151,7 @@ TEST(MethodDifference, HalfTurnTwistLbsAgainstDqsByHand) {
     EXPECT_EQ(s.vertex, 0u);
     EXPECT_EQ(s.vertices, 4u);
     EXPECT_EQ(s.over, 2u);  // vertices 0 and 3 (over 1e-3 of the size)
-    EXPECT_NEAR(s.relative(), 1.0 / std::sqrt(3.89), 1e-6);
+    EXPECT_NEAR(s.relative(), 1.0 / std::sqrt(5.14), 1e-6);
   }
   // Order does not matter; a method against itself is 0 everywhere.
   ASSERT_TRUE(diff.run(model, animator, SkinMethod::Dqs, SkinMethod::Lbs, {}));
