@@ -264,6 +264,17 @@ bool has_avx512() noexcept {
 [[maybe_unused]] int g_max_isa = 2;
 #endif
 
+// The layer-blend kernel `name` for this CPU and the layer's mode, as a function pointer: the
+// four instantiations (AVX2+FMA or SSE2, override or additive) picked in one place for
+// sample_blend and sample_base_blend (blending dispatches no AVX-512 copy).
+#if defined(SV_RUNTIME_X86)
+#define SV_RT_BLEND_KERNEL(name, additive)                                \
+  (has_avx2_fma() ? ((additive) ? &avx2::name<true> : &avx2::name<false>) \
+                  : ((additive) ? &sse2::name<true> : &sse2::name<false>))
+#else
+#define SV_RT_BLEND_KERNEL(name, additive) ((additive) ? &sse2::name<true> : &sse2::name<false>)
+#endif
+
 #endif  // __SSE2__
 
 }  // namespace
@@ -328,19 +339,8 @@ bool sample_blend(const ClipRuntime& clip, double t, RuntimeCursor& cursor, cons
   const Segment* segs = cursor.segments.data();
 #if defined(__SSE2__)
   const LocalLanes* ready = additive ? &layer.reference->ready : nullptr;
-#if defined(SV_RUNTIME_X86)
-  if (has_avx2_fma()) {
-    if (additive)
-      avx2::sample_blend_groups<true>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
-    else
-      avx2::sample_blend_groups<false>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
-    return true;
-  }
-#endif
-  if (additive)
-    sse2::sample_blend_groups<true>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
-  else
-    sse2::sample_blend_groups<false>(v, segs, layer.keyed, layer.mask, w0, ready, pose);
+  SV_RT_BLEND_KERNEL(sample_blend_groups, additive)
+  (v, segs, layer.keyed, layer.mask, w0, ready, pose);
   return true;
 #else
   // No SSE: joint by joint through the scalar blends, on one-joint spans.
@@ -387,23 +387,8 @@ bool sample_base_blend(const ClipRuntime& base, double base_t, RuntimeCursor& ba
   const LocalLanes* ready = additive ? &layer.reference->ready : nullptr;
   // The layer's rotations wait in its cursor's scratch (4 lane vectors per group: it has 17).
   float* held = &cursor.scratch.data()->x;
-#if defined(SV_RUNTIME_X86)
-  if (has_avx2_fma()) {
-    if (additive)
-      avx2::sample_base_blend_groups<true>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
-                                           held, pose);
-    else
-      avx2::sample_base_blend_groups<false>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
-                                            held, pose);
-    return true;
-  }
-#endif
-  if (additive)
-    sse2::sample_base_blend_groups<true>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
-                                         held, pose);
-  else
-    sse2::sample_base_blend_groups<false>(bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready,
-                                          held, pose);
+  SV_RT_BLEND_KERNEL(sample_base_blend_groups, additive)
+  (bv, bsegs, v, segs, layer.keyed, layer.mask, w0, ready, held, pose);
   return true;
 #else
   // No SSE: the two steps, joint by joint (checked above: neither refuses).
