@@ -105,9 +105,11 @@ using KeyOf = std::remove_const_t<std::remove_pointer_t<decltype(Streams::joints
 // while the key stays k, up to `end`; returns the vertex after them. Each kernel's run() is
 // this, compiled for its instruction set with everything inlined into it (flatten), so the
 // loop is one stream of instructions rather than two calls per block.
-template <class Kernel, bool kNormals, class Streams>
-inline std::size_t run_blocks(const Streams& s, const float* const b[4], KeyOf<Streams> k,
-                              std::size_t v, std::size_t end) noexcept {
+// `b` is what Kernel::block takes for the run's bones: the 4 packed bones, or a table the
+// kernel made from them (the AVX2 compact kernel's).
+template <class Kernel, bool kNormals, class Streams, class Bones>
+inline std::size_t run_blocks(const Streams& s, const Bones& b, KeyOf<Streams> k, std::size_t v,
+                              std::size_t end) noexcept {
   for (;;) {
     const std::size_t window = std::min(Kernel::kLanes, end - v);
     const std::size_t n = Kernel::leading_equal(s.joints + v, window, k);
