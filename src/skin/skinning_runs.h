@@ -21,9 +21,11 @@
 //   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
 //       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
 // The streams may be RunStreams (keys uint64_t: 4 x u16 joints) or CompactRunStreams (keys
-// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either, and the LBS kernels
-// are templated over both (their stream I/O: FloatIo / CompactIo). per_vertex is the walk's
-// callable: skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
+// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either. The AVX-512 LBS
+// kernel is templated over both (its stream I/O: FloatIo / CompactIo); the AVX2 one has a
+// compact kernel of its own (Avx2CompactRuns: its run() makes a table of the run's bones, which
+// run_blocks passes to its blocks in place of the bones). per_vertex is the walk's callable:
+// skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
 #pragma once
 
 #include <algorithm>
