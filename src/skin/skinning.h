@@ -131,12 +131,14 @@ bool skin_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes, cons
 // LBS reading the compact streams and writing positions (f32 x3) and octahedral normals (one
 // u32 each: 48 B per vertex moved against the float streams' 72). The contract of skin_lbs,
 // with `out_normals` octahedral. AVX-512 and AVX2 skin runs of vertices that share their 4
-// joints with the float path's run walk and kernels (skinning_runs.h, templated over the
-// streams); short runs go through the per-vertex AVX2 kernel in batches; u16 joints (meshes
-// of more than 256 joints), SSE2 and Scalar take skin_lbs_compact_reference's loop.
+// joints with the float path's run walk (skinning_runs.h; AVX-512 with the float kernel
+// templated over the streams, AVX2 with a kernel of its own that blends each vertex's matrix from
+// differences to bone 0); short runs go through the per-vertex AVX2 kernel in batches; u16
+// joints (meshes of more than 256 joints), SSE2 and Scalar take skin_lbs_compact_reference's loop.
 // The output normal is octahedral rather than f32 x3 to write 4 B instead of 12 (what a
 // renderer reading them must decode: oct_decode); positions differ from skin_lbs's on the
-// float streams only by the 4th weight's rounding (see compact_streams.h).
+// float streams by the 4th weight's rounding (see compact_streams.h) and the kernels' own
+// roundings (within 1e-6 of each vertex's magnitude, as the float kernels from their reference).
 bool skin_lbs_compact_isa(SkinIsa isa, std::span<const glm::mat4> palette,
                           std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
                           std::span<glm::vec3> out_positions,

@@ -9,6 +9,10 @@
 // Normals are normalised with a 12-bit reciprocal square root refined by one Newton step
 // (relative error below 4e-7, as in the per-vertex AVX2 kernel); a blended normal of zero or
 // extreme length takes the reference's exact formula.
+//
+// Compact streams (skin/compact_streams.h) take the same walk with a block of their own
+// (Avx2CompactRuns, below): the matrix blended per lane from differences to bone 0, the normals
+// decoded and encoded without a conversion per coordinate.
 #include "skin/skinning_runs.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -91,9 +95,8 @@ SV_AVX2 SV_INLINE void load_weights(const float* w, __m256 out[4]) noexcept {
 
 SV_AVX2 SV_INLINE __m256 bcast(const float* f) noexcept { return _mm256_broadcast_ss(f); }
 
-// The stream I/O of skin8: float streams, or compact ones (skin/compact_streams.h; the
-// lane-wise octahedral decode and encode as in skinning_avx512.cpp's CompactIo). Words are
-// 4-byte units per vertex.
+// The stream I/O of skin8 (float streams; the compact ones have a block of their own below,
+// Avx2CompactRuns). Words are 4-byte units per vertex.
 struct FloatIo8 {
   using Streams = RunStreams;
   using NormalIn = float;
@@ -131,63 +134,6 @@ struct FloatIo8 {
         out_n[3 * l + 2] = z[l] * sc;
       }
     }
-  }
-};
-
-SV_AVX2 SV_INLINE __m256 abs8(__m256 a) noexcept {
-  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
-}
-
-// where a >= 0: t, else -t.
-SV_AVX2 SV_INLINE __m256 signed_by(__m256 a, __m256 t) noexcept {
-  const __m256 neg = _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NGE_UQ);
-  return _mm256_xor_ps(t, _mm256_and_ps(neg, _mm256_set1_ps(-0.0f)));
-}
-
-struct CompactIo8 {
-  using Streams = CompactRunStreams;
-  using NormalIn = uint32_t;
-  using NormalOut = uint32_t;
-  static constexpr std::size_t kNormalInWords = 1, kNormalOutWords = 1, kWeightWords = 3;
-  SV_AVX2 SV_INLINE static void weights(const float* w, __m256 out[4]) noexcept {
-    const Vec3x8 w3 = load_xyz(w);
-    out[0] = w3.x;
-    out[1] = w3.y;
-    out[2] = w3.z;
-    out[3] = _mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_add_ps(w3.x, w3.y), w3.z));
-  }
-  SV_AVX2 SV_INLINE static Vec3x8 normals(const uint32_t* n) noexcept {
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(n));
-    const __m256 scale = _mm256_set1_ps(kOctScale), minus1 = _mm256_set1_ps(-1.0f);
-    const __m256 x = _mm256_max_ps(
-        _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16)), scale),
-        minus1);
-    const __m256 y =
-        _mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(c, 16)), scale), minus1);
-    const __m256 one = _mm256_set1_ps(1.0f);
-    const __m256 ax = abs8(x), ay = abs8(y);
-    const __m256 z = _mm256_sub_ps(_mm256_sub_ps(one, ax), ay);
-    const __m256 low = _mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_LT_OQ);
-    return {_mm256_blendv_ps(x, signed_by(x, _mm256_sub_ps(one, ay)), low),
-            _mm256_blendv_ps(y, signed_by(y, _mm256_sub_ps(one, ax)), low), z};
-  }
-  SV_AVX2 SV_INLINE static void store_normals(uint32_t* out_n, const Vec3x8& rn) noexcept {
-    const __m256 one = _mm256_set1_ps(1.0f);
-    const __m256 l1 = _mm256_add_ps(_mm256_add_ps(abs8(rn.x), abs8(rn.y)), abs8(rn.z));
-    const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(kOctMinL1), _CMP_GE_OQ),
-                                    _mm256_cmp_ps(l1, _mm256_set1_ps(0x1.fffffep127f), _CMP_LE_OQ));
-    const __m256 inv = _mm256_div_ps(one, l1);
-    const __m256 px = _mm256_mul_ps(rn.x, inv), py = _mm256_mul_ps(rn.y, inv);
-    const __m256 low = _mm256_cmp_ps(rn.z, _mm256_setzero_ps(), _CMP_LT_OQ);
-    const __m256 ox = _mm256_blendv_ps(px, signed_by(px, _mm256_sub_ps(one, abs8(py))), low);
-    const __m256 oy = _mm256_blendv_ps(py, signed_by(py, _mm256_sub_ps(one, abs8(px))), low);
-    const __m256 q = _mm256_set1_ps(32767.0f);
-    const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(ox, q));
-    const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(oy, q));
-    const __m256i code = _mm256_and_si256(
-        _mm256_castps_si256(ok), _mm256_or_si256(_mm256_and_si256(qx, _mm256_set1_epi32(0xffff)),
-                                                 _mm256_slli_epi32(qy, 16)));
-    _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(out_n), code);
   }
 };
 
@@ -320,8 +266,7 @@ SV_AVX2 SV_INLINE uint64_t same_as_previous8(const uint32_t* keys, std::size_t v
   return same;
 }
 
-// The kernel for skin_runs (skinning_runs.h), over float (FloatIo8) or compact (CompactIo8)
-// streams.
+// The kernel for skin_runs (skinning_runs.h) over float streams (FloatIo8).
 template <class Io>
 struct Avx2LbsRuns {
   using Streams = typename Io::Streams;
@@ -382,6 +327,239 @@ struct Avx2LbsRuns {
 };
 
 using Avx2Runs = Avx2LbsRuns<FloatIo8>;
+
+// ---- LBS over compact streams (skin/compact_streams.h) ------------------------------------
+// Not the float kernel with a decoding front and an encoding back (the first way, 0.90-0.93x the
+// float kernel's rate on an AVX2 CPU: BENCHMARKS.md round 27): the compact layout makes three
+// things cheaper, and the block is written for them.
+//  - The weights sum to 1 by construction (w3 = 1 - ((w0 + w1) + w2)), so a vertex's blended
+//    matrix is K0 + w1 (K1 - K0) + w2 (K2 - K0) + w3 (K3 - K0): three multiply-adds per entry,
+//    the differences made once per run. Each lane blends the matrix first and then transforms
+//    (12 + 9 entries: 36 + 9 multiply-adds for the position, 27 + 9 for the normal, against 48
+//    and 48 bone by bone). Bone 0 is the base because its weight is the largest (the importer's
+//    order): its coefficient, 1 - (w1 + w2 + w3), carries fourth_weight's rounding (at most
+//    2^-24), where the reference puts it on bone 3; a slot of weight 0 adds exactly nothing.
+//  - The output normal only needs a direction, so the input's is decoded in integers, scaled
+//    by 32767 (exact, no conversion and clamp per coordinate as floats), and the output's
+//    octahedral fold is taken on the unnormalised vector: (|x| + |z|) sign(x) is l1 (1 - |y|/l1)
+//    sign(x), so one division (32767 / l1) scales both coordinates, off the fold's path.
+//  - Lanes whose blended normal has no usable L1 norm (zero, NaN, below 2^-100 or above 2^100)
+//    take the reference's formula alone (compact_normal_exact): the rare case costs a branch.
+// The codes differ from the reference loop's (decode, blend, oct_encode) only where the two
+// roundings straddle a half step of the code grid: a neighbouring code.
+
+// The 21 entries a lane blends, as offsets into a PackedBone (see skin8): K's rows (columns 0-2,
+// then the translation), then N's rows.
+constexpr int kCompactEntries = 21;
+constexpr int kCompactEntry[kCompactEntries] = {0,  8, 16, 3,  1, 9,  17, 11, 2,  10, 18,
+                                                19, 4, 12, 20, 5, 13, 21, 6,  14, 22};
+
+// What a run of the compact kernel blends with: bone 0's packed floats and bones 1-3's
+// differences from them (d[i][f] = b[i][f] - b[0][f] for i > 0), made 8 floats at a time. A
+// block broadcasts each of an entry's 4 coefficients from here (CompactBones), or, on a run long
+// enough to pay for it, takes them from a table where they are broadcast once per run
+// (CompactTable: 84 registers' worth, each multiply-add of a block then takes its operand from
+// memory instead of a broadcast of its own). The two give the same results.
+struct CompactBones {
+  alignas(32) float d[4][24];
+  const float* const* b;  // the run's 4 packed bones (compact_normal_exact)
+  SV_AVX2 SV_INLINE __m256 at(int e, int i) const noexcept {
+    return _mm256_broadcast_ss(&d[i][kCompactEntry[e]]);
+  }
+};
+
+struct CompactTable {
+  __m256 c[kCompactEntries][4];
+  const float* const* b;
+  SV_AVX2 SV_INLINE __m256 at(int e, int i) const noexcept { return c[e][i]; }
+};
+
+SV_AVX2 SV_INLINE void make_bones(const float* const b[4], CompactBones& t) noexcept {
+  for (int g = 0; g < 24; g += 8) {
+    const __m256 k0 = _mm256_load_ps(b[0] + g);
+    _mm256_store_ps(&t.d[0][g], k0);
+    for (int i = 1; i < 4; ++i)
+      _mm256_store_ps(&t.d[i][g], _mm256_sub_ps(_mm256_load_ps(b[i] + g), k0));
+  }
+  t.b = b;
+}
+
+SV_AVX2 SV_INLINE void make_table(const CompactBones& bones, CompactTable& t) noexcept {
+  for (int e = 0; e < kCompactEntries; ++e)
+    for (int i = 0; i < 4; ++i) t.c[e][i] = bones.at(e, i);
+  t.b = bones.b;
+}
+
+// Entry e of the 8 lanes' blended matrices: ((K0 + w1 D1) + w2 D2) + w3 D3.
+template <class Table>
+SV_AVX2 SV_INLINE __m256 blended(const Table& t, int e, __m256 w1, __m256 w2, __m256 w3) noexcept {
+  const __m256 m = _mm256_fmadd_ps(w1, t.at(e, 1), t.at(e, 0));
+  return _mm256_fmadd_ps(w3, t.at(e, 3), _mm256_fmadd_ps(w2, t.at(e, 2), m));
+}
+
+// 8 octahedral codes decoded to vectors of L1 norm 32767 (oct_decode_raw's, scaled; exact in
+// integers): x and y as stored (-32768 read as -32767), z = 32767 - |x| - |y|, and where z < 0
+// the fold undone, x = (32767 - |y|) sign(x), y = (32767 - |x|) sign(y) (x and y are never 0
+// there, so psign's "0 for 0" never applies).
+SV_AVX2 SV_INLINE Vec3x8 oct_decode_scaled(const uint32_t* codes) noexcept {
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(codes));
+  const __m256i lowest = _mm256_set1_epi32(-32767), top = _mm256_set1_epi32(32767);
+  const __m256i x = _mm256_max_epi32(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16), lowest);
+  const __m256i y = _mm256_max_epi32(_mm256_srai_epi32(c, 16), lowest);
+  const __m256i rest_x = _mm256_sub_epi32(top, _mm256_abs_epi32(x));  // 32767 - |x|
+  const __m256i rest_y = _mm256_sub_epi32(top, _mm256_abs_epi32(y));
+  const __m256i z = _mm256_sub_epi32(rest_x, _mm256_abs_epi32(y));
+  const __m256 folded = _mm256_castsi256_ps(z);  // sign bit: z < 0
+  const __m256 fx = _mm256_blendv_ps(_mm256_castsi256_ps(x),
+                                     _mm256_castsi256_ps(_mm256_sign_epi32(rest_y, x)), folded);
+  const __m256 fy = _mm256_blendv_ps(_mm256_castsi256_ps(y),
+                                     _mm256_castsi256_ps(_mm256_sign_epi32(rest_x, y)), folded);
+  return {_mm256_cvtepi32_ps(_mm256_castps_si256(fx)), _mm256_cvtepi32_ps(_mm256_castps_si256(fy)),
+          _mm256_cvtepi32_ps(z)};
+}
+
+SV_AVX2 SV_INLINE __m256 abs8(__m256 a) noexcept {
+  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
+}
+
+// where a >= 0 (or -0): t, else -t (sign_of in compact_streams.cpp).
+SV_AVX2 SV_INLINE __m256 signed_by(__m256 a, __m256 t) noexcept {
+  const __m256 neg = _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NGE_UQ);
+  return _mm256_xor_ps(t, _mm256_and_ps(neg, _mm256_set1_ps(-0.0f)));
+}
+
+// A vertex's normal code by the reference's formula (skin_range_compact_scalar: the decoded
+// normal, the 4 normal matrices blended with the stored weights, oct_encode), for a lane whose
+// blended normal the vector encoder does not take. Packed N row r column c is f[8c + 4 + r].
+__attribute__((noinline, cold)) uint32_t compact_normal_exact(const float* const b[4],
+                                                              const float* w3,
+                                                              uint32_t code) noexcept {
+  const glm::vec3 w(w3[0], w3[1], w3[2]);
+  const float w4[4] = {w.x, w.y, w.z, fourth_weight(w)};
+  // lbs_vertex's sum: ((N0 w0 + N1 w1) + N2 w2) + N3 w3, entry by entry, then m n.
+  glm::mat3 m;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) {
+      m[c][r] = b[0][8 * c + 4 + r] * w4[0];
+      for (int i = 1; i < 4; ++i) m[c][r] += b[i][8 * c + 4 + r] * w4[i];
+    }
+  return oct_encode(m * oct_decode_raw(code));
+}
+
+// The octahedral codes of 8 blended normals (any length): l1 = |x| + |y| + |z|; where z < 0 the
+// fold (|x| + |z|) sign(x), (|y| + |z|) sign(y); both scaled by 32767 / l1 and rounded to
+// nearest (even). z = -0 folds too: then the fold is the identity but for the sign of a zero.
+template <class Table>
+SV_AVX2 SV_INLINE void store_oct8(uint32_t* out, const Vec3x8& r, const Table& t, const float* wts,
+                                  const uint32_t* codes) noexcept {
+  const __m256 ax = abs8(r.x), ay = abs8(r.y), az = abs8(r.z);
+  const __m256 l1 = _mm256_add_ps(_mm256_add_ps(ax, ay), az);
+  // Lanes whose l1 and 32767 / l1 are normal floats; NaN fails both comparisons.
+  const int fast =
+      _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(0x1p-100f), _CMP_GE_OQ),
+                                       _mm256_cmp_ps(l1, _mm256_set1_ps(0x1p100f), _CMP_LE_OQ)));
+  const __m256 scale = _mm256_div_ps(_mm256_set1_ps(32767.0f), l1);
+  const __m256 fx = _mm256_blendv_ps(r.x, signed_by(r.x, _mm256_add_ps(ax, az)), r.z);
+  const __m256 fy = _mm256_blendv_ps(r.y, signed_by(r.y, _mm256_add_ps(ay, az)), r.z);
+  const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(fx, scale));
+  const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(fy, scale));
+  // (qx & 0xffff) | (qy << 16): the odd 16-bit words from qy's low half.
+  _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(out),
+                      _mm256_blend_epi16(qx, _mm256_slli_epi32(qy, 16), 0xAA));
+  if (__builtin_expect(fast != 0xFF, 0)) {
+    for (int l = 0; l < 8; ++l)
+      if (((fast >> l) & 1) == 0) out[l] = compact_normal_exact(t.b, wts + 3 * l, codes[l]);
+  }
+}
+
+// 8 whole vertices of a run (normals may be null).
+template <bool kNormals, class Table>
+SV_AVX2 SV_INLINE void compact8(const float* pos, const uint32_t* nrm_in, const float* wts,
+                                const Table& table, float* out_p, uint32_t* out_n) noexcept {
+  // The table's address laundered per block: otherwise GCC hoists the 84 loads out of the run's
+  // loop, and with 16 registers copies most of them from the table to other stack slots on
+  // every block (~60 instructions a block).
+  const Table* tp = &table;
+  __asm__("" : "+r"(tp));
+  const Table& t = *tp;
+  const Vec3x8 w = load_xyz(wts);
+  const __m256 w3 =
+      _mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_add_ps(w.x, w.y), w.z));
+  const Vec3x8 p = load_xyz(pos);
+  // Row r: M[r][0] x + M[r][1] y + M[r][2] z + t[r], from the translation up.
+  __m256 rp[3];
+#pragma GCC unroll 3
+  for (int r = 0; r < 3; ++r) {
+    const int e = 4 * r;
+    __m256 a =
+        _mm256_fmadd_ps(blended(t, e + 2, w.y, w.z, w3), p.z, blended(t, e + 3, w.y, w.z, w3));
+    a = _mm256_fmadd_ps(blended(t, e + 1, w.y, w.z, w3), p.y, a);
+    rp[r] = _mm256_fmadd_ps(blended(t, e, w.y, w.z, w3), p.x, a);
+  }
+  store_xyz(out_p, {rp[0], rp[1], rp[2]});
+  if constexpr (kNormals) {
+    const Vec3x8 n = oct_decode_scaled(nrm_in);
+    __m256 rn[3];
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; ++r) {
+      const int e = 12 + 3 * r;
+      __m256 a = _mm256_mul_ps(blended(t, e + 2, w.y, w.z, w3), n.z);
+      a = _mm256_fmadd_ps(blended(t, e + 1, w.y, w.z, w3), n.y, a);
+      rn[r] = _mm256_fmadd_ps(blended(t, e, w.y, w.z, w3), n.x, a);
+    }
+    store_oct8(out_n, {rn[0], rn[1], rn[2]}, t, wts, nrm_in);
+  }
+}
+
+// The kernel for skin_runs_compact (skinning_runs.h): a table per run, then its blocks.
+struct Avx2CompactRuns {
+  using Streams = CompactRunStreams;
+  static constexpr std::size_t kLanes = 8;
+
+  template <bool kNormals, class Table>
+  SV_AVX2 static void block(const Streams& s, const Table& t, std::size_t v,
+                            std::size_t n) noexcept {
+    const uint32_t* nrm = kNormals ? s.normals + v : nullptr;
+    uint32_t* on = kNormals ? s.out_normals + v : nullptr;
+    if (n == kLanes) {
+      compact8<kNormals>(s.positions + 3 * v, nrm, s.weights + 3 * v, t, s.out_positions + 3 * v,
+                         on);
+      return;
+    }
+    // A partial block through zero-padded copies, as Avx2LbsRuns::block.
+    alignas(32) float p[24] = {}, w[24] = {}, op[24];
+    alignas(32) uint32_t nn[8] = {}, onn[8];
+    std::memcpy(p, s.positions + 3 * v, 12 * n);
+    if constexpr (kNormals) std::memcpy(nn, nrm, 4 * n);
+    std::memcpy(w, s.weights + 3 * v, 12 * n);
+    compact8<kNormals>(p, nn, w, t, op, onn);
+    std::memcpy(s.out_positions + 3 * v, op, 12 * n);
+    if constexpr (kNormals) std::memcpy(on, onn, 4 * n);
+  }
+  SV_AVX2 static std::size_t leading_equal(const uint32_t* keys, std::size_t n,
+                                           uint32_t key) noexcept {
+    return leading_equal8(keys, n, key);
+  }
+  SV_AVX2 static uint64_t same_as_previous(const uint32_t* keys, std::size_t v,
+                                           std::size_t total) noexcept {
+    return same_as_previous8(keys, v, total);
+  }
+  template <bool kNormals>
+  SV_AVX2 __attribute__((flatten)) static std::size_t run(const Streams& s, const float* const b[4],
+                                                          uint32_t key, std::size_t v,
+                                                          std::size_t end) noexcept {
+    CompactBones bones;
+    make_bones(b, bones);
+    // A run that lasts 3 blocks more (a guess from one key: only the speed depends on it) makes
+    // the table; a shorter one broadcasts per block (the table's 84 stores cost about a block).
+    if (end - v >= 3 * kLanes && key_at(s.joints, v + 3 * kLanes - 1) == key) {
+      CompactTable t;
+      make_table(bones, t);
+      return run_blocks<Avx2CompactRuns, kNormals>(s, t, key, v, end);
+    }
+    return run_blocks<Avx2CompactRuns, kNormals>(s, bones, key, v, end);
+  }
+};
 
 // ---- DQS and CoR (skinning_method_lanes.inc) ----------------------------------------------
 
@@ -496,9 +674,9 @@ void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, st
                              std::size_t end) noexcept {
   if (begin >= end) return;
   if (job.out_normals != nullptr)
-    skin_runs_compact<Avx2LbsRuns<CompactIo8>, true>(job, packed, begin, end);
+    skin_runs_compact<Avx2CompactRuns, true>(job, packed, begin, end);
   else
-    skin_runs_compact<Avx2LbsRuns<CompactIo8>, false>(job, packed, begin, end);
+    skin_runs_compact<Avx2CompactRuns, false>(job, packed, begin, end);
 }
 
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,

@@ -132,8 +132,9 @@ void skin_range_avx512(const SkinJob& job, const PackedBone* packed, std::size_t
                        std::size_t end) noexcept;
 void skin_range_avx2_runs(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                           std::size_t end) noexcept;
-// Compact streams with u8 joints over runs (the same walk and kernels); short runs decoded in
-// batches into the per-vertex AVX2 kernel (skin_range_compact_avx2_batches, compact_streams.cpp).
+// Compact streams with u8 joints over runs (the same walk; AVX-512 with the float kernel, AVX2
+// with a block of its own, skinning_avx2_runs.cpp); short runs decoded in batches into the
+// per-vertex AVX2 kernel (skin_range_compact_avx2_batches, compact_streams.cpp).
 void skin_range_avx512_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,
                                std::size_t end) noexcept;
 void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, std::size_t begin,

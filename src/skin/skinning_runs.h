@@ -21,9 +21,11 @@
 //   static void per_vertex(const SkinJob&, const PackedBone*, std::size_t begin, std::size_t end);
 //       // the vertices of short runs (LBS: skin_range_avx2; DQS, CoR: the scalar loop)
 // The streams may be RunStreams (keys uint64_t: 4 x u16 joints) or CompactRunStreams (keys
-// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either, and the LBS kernels
-// are templated over both (their stream I/O: FloatIo / CompactIo). per_vertex is the walk's
-// callable: skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
+// uint32_t: 4 x u8 joints, skin/compact_streams.h); walk_runs takes either. The AVX-512 LBS
+// kernel is templated over both (its stream I/O: FloatIo / CompactIo); the AVX2 one has a
+// compact kernel of its own (Avx2CompactRuns: its run() makes a table of the run's bones, which
+// run_blocks passes to its blocks in place of the bones). per_vertex is the walk's callable:
+// skin_runs passes Kernel::per_vertex, skin_runs_compact the compact batches.
 #pragma once
 
 #include <algorithm>
@@ -105,9 +107,11 @@ using KeyOf = std::remove_const_t<std::remove_pointer_t<decltype(Streams::joints
 // while the key stays k, up to `end`; returns the vertex after them. Each kernel's run() is
 // this, compiled for its instruction set with everything inlined into it (flatten), so the
 // loop is one stream of instructions rather than two calls per block.
-template <class Kernel, bool kNormals, class Streams>
-inline std::size_t run_blocks(const Streams& s, const float* const b[4], KeyOf<Streams> k,
-                              std::size_t v, std::size_t end) noexcept {
+// `b` is what Kernel::block takes for the run's bones: the 4 packed bones, or a table the
+// kernel made from them (the AVX2 compact kernel's).
+template <class Kernel, bool kNormals, class Streams, class Bones>
+inline std::size_t run_blocks(const Streams& s, const Bones& b, KeyOf<Streams> k, std::size_t v,
+                              std::size_t end) noexcept {
   for (;;) {
     const std::size_t window = std::min(Kernel::kLanes, end - v);
     const std::size_t n = Kernel::leading_equal(s.joints + v, window, k);

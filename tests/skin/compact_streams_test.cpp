@@ -410,6 +410,116 @@ TEST(SkinLbsCompact, ParallelMatchesSingleThreadExactly) {
   EXPECT_TRUE(n1 == n2);
 }
 
+// Normals the vector encoders cannot take (a blended normal of zero, NaN, or an L1 norm too small
+// or too large for their scaling) get the reference loop's code exactly, on every instruction set,
+// whichever way a run's block reads its bones (the AVX2 kernel: a broadcast table on runs of 24
+// or more, broadcasts per block on shorter ones) and in partial blocks. Slot 0 carries the largest
+// weight, as the importer orders them.
+TEST(SkinLbsCompact, DegenerateNormalsGetTheReferencesCode) {
+  std::mt19937 rng(71u);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<glm::mat4> palette;
+  std::vector<glm::mat3> normal_palette;
+  ASSERT_TRUE(test::random_bones(rng, 8, palette, normal_palette));
+  // Bone 4 scaled to nothing, 5 tiny (1e-36: a direction for the reference, below the vector
+  // encoders' range), 6 huge (1e30, above it), 7 not a number.
+  normal_palette[4] = glm::mat3(0.0f);
+  normal_palette[5] = glm::mat3(1e-36f);
+  normal_palette[6] = glm::mat3(1e30f);
+  normal_palette[7] = glm::mat3(NAN);
+  // Per degenerate bone k, runs of 40 and 13 vertices on joints (k, 0, 1, 2): weights (1, 0, 0)
+  // (the blend is bone k's alone) and (0.5, 0.5, 0) in turn.
+  std::vector<glm::vec3> positions, normals;
+  std::vector<glm::u16vec4> joints;
+  std::vector<glm::vec4> weights;
+  std::vector<int> alone;  // per vertex: k when weighted by bone k alone, else -1
+  for (uint16_t k = 4; k < 8; ++k)
+    for (const int run : {40, 13}) {
+      for (int i = 0; i < run; ++i) {
+        positions.push_back(glm::vec3(u(rng), u(rng), u(rng)));
+        normals.push_back(glm::normalize(glm::vec3(u(rng), u(rng), u(rng))));
+        joints.push_back({k, 0, 1, 2});
+        weights.push_back(i % 2 == 0 ? glm::vec4(1, 0, 0, 0) : glm::vec4(0.5f, 0.5f, 0, 0));
+        alone.push_back(i % 2 == 0 ? k : -1);
+      }
+    }
+  const CompactStreams c = encode_compact(joints, weights, normals);
+  const CompactSkinInput in = c.input(positions);
+  const std::size_t n = positions.size();
+  std::vector<glm::vec3> want_p(n);
+  std::vector<uint32_t> want_n(n);
+  ASSERT_TRUE(skin_lbs_compact_reference(palette, normal_palette, in, want_p, want_n));
+  // Hand-known: no direction (zero, NaN) encodes as 0; a tiny normal matrix keeps the direction.
+  for (std::size_t v = 0; v < n; ++v) {
+    if (alone[v] == 4 || alone[v] == 7 || joints[v].x == 7) {
+      EXPECT_EQ(want_n[v], 0u) << v;
+    }
+    if (alone[v] == 5) {
+      EXPECT_NE(want_n[v], 0u) << v;
+      EXPECT_LT(angle_between(oct_decode(want_n[v]), oct_decode(c.normals[v])), 1e-4) << v;
+    }
+  }
+  for (const SkinIsa isa : kCompactIsas) {
+    SCOPED_TRACE(skin_isa_name(isa));
+    std::vector<glm::vec3> p(n);
+    std::vector<uint32_t> nn(n);
+    ASSERT_TRUE(skin_lbs_compact_isa(isa, palette, normal_palette, in, p, nn));
+    for (std::size_t v = 0; v < n; ++v) {
+      // The blends the vector encoders refuse: bone 4, 5, 6 or 7 alone, and any blend with 6 or 7.
+      if (alone[v] >= 4 || joints[v].x >= 6) {
+        ASSERT_EQ(nn[v], want_n[v]) << "vertex " << v;
+      }
+      const auto dx =
+          static_cast<int16_t>(nn[v] & 0xffffu) - static_cast<int16_t>(want_n[v] & 0xffffu);
+      const auto dy = static_cast<int16_t>(nn[v] >> 16) - static_cast<int16_t>(want_n[v] >> 16);
+      ASSERT_LE(std::abs(dx), 1) << "vertex " << v;
+      ASSERT_LE(std::abs(dy), 1) << "vertex " << v;
+    }
+  }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+// The AVX2 compact kernel over any range [begin, end) gives each vertex the code and position the
+// whole range gives it, bit for bit: how a run's block reads its bones depends on where the range
+// starts within the run and where it ends (a table on 24 vertices or more ahead, broadcasts
+// otherwise), and the two must agree, as skin_lbs_compact_parallel's chunks rely on.
+TEST(SkinLbsCompact, Avx2RangesStartingAndEndingAnywhereAgree) {
+  if (skin_best_isa() < SkinIsa::Avx2Fma) GTEST_SKIP() << "no AVX2 + FMA on this CPU";
+  const CompactCase d = compact_case({40, 13, 100, 7, 24, 25, 23, 64}, 30, 73u);
+  const std::size_t n = d.positions.size();
+  const CompactSkinInput in = d.compact.input(d.positions);
+  std::vector<detail::PackedBone> packed(d.palette.size());
+  detail::pack_palette(d.palette.data(), d.normal_palette.data(), d.palette.size(), packed.data());
+  std::vector<glm::vec3> all_p(n);
+  std::vector<uint32_t> all_n(n);
+  const detail::CompactJob all{d.palette.data(), d.normal_palette.data(), &in, all_p.data(),
+                               all_n.data()};
+  detail::skin_range_avx2_compact(all, packed.data(), 0, n);
+  // The kernel against the reference too (not merely against itself).
+  std::vector<glm::vec3> want_p(n);
+  std::vector<uint32_t> want_n(n);
+  ASSERT_TRUE(skin_lbs_compact_reference(d.palette, d.normal_palette, in, want_p, want_n));
+  expect_positions_close(all_p, want_p, d.positions, 1e-6f);
+  std::size_t ranges = 0;
+  for (std::size_t begin = 0; begin < n; begin += 5)
+    for (const std::size_t length : {1, 6, 9, 23, 24, 31, 57}) {
+      const std::size_t end = std::min(n, begin + length);
+      std::vector<glm::vec3> p(n, glm::vec3(7.0f));
+      std::vector<uint32_t> nn(n, 77u);
+      const detail::CompactJob job{d.palette.data(), d.normal_palette.data(), &in, p.data(),
+                                   nn.data()};
+      detail::skin_range_avx2_compact(job, packed.data(), begin, end);
+      for (std::size_t v = 0; v < n; ++v) {
+        const bool inside = v >= begin && v < end;
+        ASSERT_EQ(p[v], inside ? all_p[v] : glm::vec3(7.0f)) << begin << " " << end << " " << v;
+        ASSERT_EQ(nn[v], inside ? all_n[v] : 77u) << begin << " " << end << " " << v;
+      }
+      ++ranges;
+    }
+  EXPECT_GT(ranges, 100u);
+}
+#endif
+
 // A load's encoding (encode_compact(model, pool)): per mesh, the single-threaded encoding of that
 // mesh, whatever the split; a mesh past 255 joints keeps u16 joints, one without normals none.
 TEST(CompactStreams, AModelEncodedOnAPoolEqualsItsMeshesEncodedOneByOne) {
