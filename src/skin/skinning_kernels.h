@@ -50,6 +50,17 @@ struct CompactJob {
   uint32_t* out_normals;  // null: positions only
 };
 
+// DQS or CoR over compact streams (skin_compact): the method palette (and for CoR the palette
+// and the centres), octahedral normals out.
+struct CompactMethodJob {
+  const glm::mat4* palette;  // CoR only
+  const MethodBone* method_palette;
+  const CompactSkinInput* in;
+  glm::vec3* out_positions;
+  uint32_t* out_normals;  // null: positions only
+  SkinMethod method;
+};
+
 // One vertex of LBS in glm, the reference's formula: the blended position, and the blended
 // normal before normalising (when nk is not null).
 inline glm::vec3 lbs_vertex(const glm::mat4* k, const glm::mat3* nk, const std::size_t j[4],
@@ -111,6 +122,9 @@ void pack_method(const glm::mat4* palette, const MethodBone* method, std::size_t
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 // Compact streams, one vertex at a time (u8 or u16 joints; compact_streams.cpp).
 void skin_range_compact_scalar(const CompactJob& job, std::size_t begin, std::size_t end) noexcept;
+// DQS or CoR over compact streams, one vertex at a time (u8 or u16 joints; compact_methods.cpp).
+void skin_range_compact_method_scalar(const CompactMethodJob& job, std::size_t begin,
+                                      std::size_t end) noexcept;
 // Any method (job.method) with up to 8 influences (SkinInput::joints2), one vertex at a time
 // (skinning8.cpp).
 void skin_range8(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
@@ -140,6 +154,11 @@ void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, st
                              std::size_t end) noexcept;
 void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* packed,
                                      std::size_t begin, std::size_t end) noexcept;
+// DQS or CoR over compact streams with u8 joints: 64-vertex batches decoded into float streams
+// on the stack, skinned by skin_range_avx512_method (avx512) or skin_range_avx2_method, their
+// normals encoded (compact_methods.cpp). packed: pack_method's layout.
+void skin_range_compact_method_batches(const CompactMethodJob& job, const PackedBone* packed,
+                                       bool avx512, std::size_t begin, std::size_t end) noexcept;
 // DQS or CoR over runs (pack_method's layout), short runs per vertex.
 void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                               std::size_t end) noexcept;
