@@ -9,12 +9,7 @@
 // (tests/gfx/compact_gl_test.cpp). Built alone with -ffp-contract=off (skin/CMakeLists.txt): a
 // -march=native or -mfma build would otherwise fuse its products, and the GPU's would not be.
 //
-// The vector path decodes 64 vertices at a time into float streams on the stack (L1-resident,
-// 3.3 KB) and runs the float method kernels over them (the same run walk: a block of 8 or 16
-// lanes with the run's bones as constants), then encodes their normals. Batches start at the
-// range's start, and skin_compact_parallel's chunks are multiples of 64, so a split job's
-// batches are a single thread's and the results are identical.
-#include <algorithm>
+// The vector path (AVX2) is compact_methods_avx2.cpp.
 #include <cmath>
 
 #include <glm/geometric.hpp>
@@ -92,49 +87,5 @@ void skin_range_compact_method_scalar(const CompactMethodJob& job, std::size_t b
     job.out_normals[v] = oct_encode(rotate(c0, n));
   }
 }
-
-#if defined(__x86_64__) || defined(__i386__)
-void skin_range_compact_method_batches(const CompactMethodJob& job, const PackedBone* packed,
-                                       bool avx512, std::size_t begin, std::size_t end) noexcept {
-  constexpr std::size_t kBatch = 64;
-  const CompactSkinInput& in = *job.in;
-  const bool normals = job.out_normals != nullptr;
-  const bool cor = job.method == SkinMethod::Cor;
-  glm::u16vec4 joints[kBatch];
-  glm::vec4 weights[kBatch];
-  glm::vec3 nrm[kBatch], out_n[kBatch];
-  // Only u8 joints come here (skin_compact_isa): the packed palette has at most 256 bones.
-  const glm::u8vec4* j8 = in.joints8.data();
-  const glm::vec3* w3 = in.weights.data();
-  const uint32_t* codes = in.normals.data();
-  for (std::size_t b = begin; b < end; b += kBatch) {
-    const std::size_t n = std::min(kBatch, end - b);
-    for (std::size_t i = 0; i < n; ++i) {
-      joints[i] = glm::u16vec4(j8[b + i]);
-      const glm::vec3 w = w3[b + i];
-      weights[i] = glm::vec4(w, fourth_weight(w));
-    }
-    if (normals)
-      for (std::size_t i = 0; i < n; ++i) nrm[i] = oct_decode_raw(codes[b + i]);
-    SkinInput batch;
-    batch.positions = in.positions.subspan(b, n);
-    if (normals) batch.normals = std::span<const glm::vec3>(nrm, n);
-    batch.joints = std::span<const glm::u16vec4>(joints, n);
-    batch.weights = std::span<const glm::vec4>(weights, n);
-    batch.max_joint = in.max_joint;
-    if (cor) batch.centers = in.centers.subspan(b, n);
-    SkinJob fjob{job.palette, nullptr, &batch, job.out_positions + b, normals ? out_n : nullptr};
-    fjob.method = job.method;
-    fjob.method_palette = job.method_palette;
-    fjob.centers = cor ? batch.centers.data() : nullptr;
-    if (avx512)
-      skin_range_avx512_method(fjob, packed, 0, n);
-    else
-      skin_range_avx2_method(fjob, packed, 0, n);
-    if (normals)
-      for (std::size_t i = 0; i < n; ++i) job.out_normals[b + i] = oct_encode(out_n[i]);
-  }
-}
-#endif
 
 }  // namespace sv::detail

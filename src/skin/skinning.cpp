@@ -268,10 +268,9 @@ struct CompactMethodPrepared {
 void run_range(const CompactMethodPrepared& p, std::size_t begin, std::size_t end) noexcept {
   switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
-    case SkinIsa::Avx512:
+    case SkinIsa::Avx512:  // AVX2's 8 lanes (no 16-lane compact DQS/CoR kernel yet)
     case SkinIsa::Avx2Fma:
-      detail::skin_range_compact_method_batches(p.job, p.packed, p.isa == SkinIsa::Avx512, begin,
-                                                end);
+      detail::skin_range_avx2_compact_method(p.job, p.packed, begin, end);
       return;
 #endif
     default:

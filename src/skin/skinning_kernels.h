@@ -154,11 +154,16 @@ void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, st
                              std::size_t end) noexcept;
 void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* packed,
                                      std::size_t begin, std::size_t end) noexcept;
-// DQS or CoR over compact streams with u8 joints: 64-vertex batches decoded into float streams
-// on the stack, skinned by skin_range_avx512_method (avx512) or skin_range_avx2_method, their
-// normals encoded (compact_methods.cpp). packed: pack_method's layout.
-void skin_range_compact_method_batches(const CompactMethodJob& job, const PackedBone* packed,
-                                       bool avx512, std::size_t begin, std::size_t end) noexcept;
+// oct_decode_raw of codes[0, count) into out, and oct_encode of normals[0, count) into codes, 8
+// at a time (compact_methods_avx2.cpp): the scalar functions' results, bit for bit. Only
+// where the CPU has AVX2.
+void oct_decode_raw_avx2(const uint32_t* codes, glm::vec3* out, std::size_t count) noexcept;
+void oct_encode_avx2(const glm::vec3* normals, uint32_t* codes, std::size_t count) noexcept;
+// DQS or CoR over compact streams with u8 joints, runs of vertices sharing their 4 joints 8
+// at a time (the float kernels' MethodLanes over the compact streams), short runs through
+// skin_range_compact_method_scalar (compact_methods_avx2.cpp). packed: pack_method's layout.
+void skin_range_avx2_compact_method(const CompactMethodJob& job, const PackedBone* packed,
+                                    std::size_t begin, std::size_t end) noexcept;
 // DQS or CoR over runs (pack_method's layout), short runs per vertex.
 void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                               std::size_t end) noexcept;

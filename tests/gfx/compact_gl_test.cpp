@@ -255,7 +255,7 @@ TEST_P(CompactRealModel, GpuMatchesTheCompactKernels) {
 // positions and normal codes equal skin_compact_reference's exactly; the vector kernels within
 // the bound below of them (they normalise the blended rotation with a refined reciprocal square
 // root, fuse products and sum in another order).
-constexpr double kMethodKernelUlps = 64.0;
+constexpr double kMethodKernelUlps = 64.0;  // measured up to 24 (BCN_Epileptic, DQS)
 
 TEST(CompactGpu, DefaultCharacterDqsAndCorMatchTheCompactKernels) {
   SV_REQUIRE_GL();

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "skin/compact_streams.h"
 #include "skin/skin_method.h"
 #include "skin/skinning.h"
+#include "skin/skinning_kernels.h"
 
 namespace sv {
 namespace {
@@ -104,6 +107,59 @@ TEST(SkinCompactMethods, CorOfTwoBonesWorkedByHand) {
     EXPECT_NEAR(p[0].z, 0.0, 1e-6);
     EXPECT_EQ(n[0], code_of(-9293, 23474));
   }
+}
+
+// ---- The batches' vector decode and encode (compact_methods_avx2.cpp) ------------------
+
+// Bit for bit the scalar functions', over every lane and the scalar tail: random directions at
+// three scales, then the edges (axes, the folded half, the square's edge, no direction).
+TEST(SkinCompactMethods, TheVectorCodecGivesTheScalarCodes) {
+#if defined(__x86_64__) || defined(__i386__)
+  if (skin_best_isa() < SkinIsa::Avx2Fma) GTEST_SKIP() << "no AVX2 on this CPU";
+  std::mt19937 rng(107u);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<glm::vec3> vectors;
+  for (const float scale : {1.0f, 1e-30f, 1e30f})
+    for (int i = 0; i < 20000; ++i) vectors.push_back(scale * glm::vec3(u(rng), u(rng), u(rng)));
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const glm::vec3& e : std::vector<glm::vec3>{{1, 0, 0},
+                                                   {-1, 0, 0},
+                                                   {0, 1, 0},
+                                                   {0, -1, 0},
+                                                   {0, 0, 1},
+                                                   {0, 0, -1},
+                                                   {0.5f, -0.5f, 0},
+                                                   {-0.25f, 0.25f, -0.5f},
+                                                   {0, 0, 0},
+                                                   {-0.0f, 0, -0.0f},
+                                                   {0x1p-126f, 0, 0},
+                                                   {inf, 0, 0},
+                                                   {nan, 1, 0},
+                                                   {1, 1, -1}})
+    for (int lane = 0; lane < 9; ++lane) vectors.insert(vectors.begin() + lane * 7, e);
+  const std::size_t n = vectors.size();
+  std::vector<uint32_t> want(n), got(n + 1, 77u);
+  for (std::size_t i = 0; i < n; ++i) want[i] = oct_encode(vectors[i]);
+  detail::oct_encode_avx2(vectors.data(), got.data(), n);
+  EXPECT_EQ(got[n], 77u);  // nothing written past the count
+  got.pop_back();
+  EXPECT_TRUE(got == want);
+  // Decoding: the codes above, and every code of a 16-bit lattice's corners and edges.
+  std::vector<uint32_t> codes = want;
+  for (const int32_t a : {-32768, -32767, -1, 0, 1, 32767})
+    for (const int32_t b : {-32768, -32767, -16384, 0, 16384, 32767})
+      codes.push_back(code_of(a, b));
+  std::vector<glm::vec3> decoded(codes.size() + 1, glm::vec3(7.0f));
+  detail::oct_decode_raw_avx2(codes.data(), decoded.data(), codes.size());
+  EXPECT_EQ(decoded.back(), glm::vec3(7.0f));
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const glm::vec3 w = oct_decode_raw(codes[i]);
+    ASSERT_EQ(std::memcmp(&decoded[i], &w, sizeof w), 0) << "code " << codes[i];
+  }
+#else
+  GTEST_SKIP() << "x86 only";
+#endif
 }
 
 // ---- Random cases -------------------------------------------------------------------------
