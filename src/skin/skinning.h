@@ -161,9 +161,12 @@ bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
 // stored, so the blended normal is not normalised first). CoR reads `in.centers` (f32 x3, one per
 // vertex). The contract of skin(), with `out_normals` octahedral; u16 joints (meshes of more than
 // 256 joints), SSE2 and Scalar take skin_compact_reference's loop (skinning_methods.cpp's,
-// operation for operation: what skin.vert mirrors for the compact GPU path); AVX2 and AVX-512
-// decode 64-vertex batches into the float method kernels (their run walk) and encode their normals
-// (compact_methods.cpp).
+// operation for operation: what skin.vert mirrors for the compact GPU path); AVX2 (and AVX-512,
+// on its AVX2: no 16-lane compact kernel yet) skins runs of vertices that share their 4 joints 8
+// at a time with the float kernels' lanes, the weights and normals decoded and the normals
+// encoded in lanes (compact_methods_avx2.cpp), short runs through the scalar loop. Where the
+// vector kernels normalise the blended normal before encoding it, the code may differ from the
+// scalar loop's by one step.
 bool skin_compact_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes,
                       const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                       std::span<uint32_t> out_normals) noexcept;
