@@ -152,8 +152,8 @@ TEST(SkinnedPose, MorphsComeBeforeSkinning) {
   EXPECT_NEAR_GLM(p.skinned_positions(0)[1], glm::vec3(1, 1, 0), 1e-6f);
 }
 
-// The compact streams (compact_streams.h) where they apply: LBS, 4 influences, no morph weight;
-// the same hand-worked arm, its normals as octahedral codes.
+// The compact streams (compact_streams.h) where they apply: every method, 4 influences, no morph
+// weight; the same hand-worked arm, its normals as octahedral codes.
 TEST(SkinnedPose, SkinsFromTheCompactStreamsWhereTheyApply) {
   const Model m = arm_model();
   const std::vector<CompactStreams> compact = {encode_compact(m.meshes[0]),
