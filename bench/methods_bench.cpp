@@ -12,10 +12,11 @@
 //       set of 4 more bones (base+12 .. base+21) holding 0.3 of the weight, through the
 //       8-influence loop (skin/skinning8.cpp). Every vertex with 8 is that loop's worst case.
 //   skin_compact/<method>/<vertices>/<threads>
-//       skin_method's LBS (method 0 only; rigid palette) on the compact streams of
-//       skin/compact_streams.h (octahedral normals in and out, u8 joints, 3 f32 weights): 48 B
-//       per vertex moved against skin_method's 72 (issue 25, deliverable 3). Compare with
-//       skin_method/method:0/.../rigid:1 in the same run.
+//       skin_method (rigid palette) on the compact streams of skin/compact_streams.h
+//       (octahedral normals in and out, u8 joints, 3 f32 weights; skin_compact): 48 B per
+//       vertex moved against skin_method's 72 (CoR: 60 against 84, its centres f32 on both)
+//       (issue 25, deliverable 3). Compare with skin_method/method:<method>/.../rigid:1 in the
+//       same run.
 //   method_palette/<bones>             build_method_palette of a posed palette
 //   cor_precompute/tube/<vertices>     compute_rotation_centers on make_tube_mesh (2 threads)
 //   cor_precompute/default             the same on the default character's mesh (needs sv::io)
@@ -119,25 +120,29 @@ const CompactStreams& compact_streams(const MethodData& d) {
 }
 
 void skin_compact(benchmark::State& state) {
+  const auto method = static_cast<SkinMethod>(state.range(0));
   const auto n = static_cast<std::size_t>(state.range(1));
   const auto threads = static_cast<unsigned>(state.range(2));
   const MethodData& d = method_data(n, true);
   const CompactStreams& c = compact_streams(d);
-  const CompactSkinInput in = c.input(d.skin.positions);
+  CompactSkinInput in = c.input(d.skin.positions);
+  in.centers = d.centers;
+  const SkinPalettes pal{d.palette, d.normal_palette, d.method};
   std::vector<glm::vec3> out_p(n);
   std::vector<uint32_t> out_n(n);
   WorkerPool& workers = bench_pool(threads);
   time_skinning(state, n, out_p, out_n, [&] {
-    return threads == 1
-               ? skin_lbs_compact(d.palette, d.normal_palette, in, out_p, out_n)
-               : skin_lbs_compact_parallel(workers, d.palette, d.normal_palette, in, out_p, out_n);
+    return threads == 1 ? skin_compact(method, pal, in, out_p, out_n)
+                        : skin_compact_parallel(workers, method, pal, in, out_p, out_n);
   });
-  state.SetLabel("LBS compact " + std::to_string(c.bytes_per_vertex(true)) + " B/vertex " +
-                 skin_isa_name(skin_best_isa()));
+  // CoR also reads its centres (f32 x3, as on the float streams).
+  const std::size_t bytes = c.bytes_per_vertex(true) + (method == SkinMethod::Cor ? 12 : 0);
+  state.SetLabel(std::string(skin_method_label(method)) + " compact " + std::to_string(bytes) +
+                 " B/vertex " + skin_isa_name(skin_best_isa()));
 }
 BENCHMARK(skin_compact)
     ->ArgNames({"method", "vertices", "threads"})
-    ->ArgsProduct({{0}, {1000000}, {1, 2}})
+    ->ArgsProduct({{0, 1, 2}, {1000000}, {1, 2}})
     ->Unit(benchmark::kMicrosecond);
 
 struct SecondSet {

@@ -21,7 +21,8 @@
 // normal, joints and weights decoded first; then the same LBS as the float streams, its sums
 // written in the CPU reference loop's order and `precise` (common.vert), so the GPU's positions
 // equal skin_lbs_compact_reference's exactly (tests/gfx/compact_gl_test.cpp); the output normal
-// is rounded through its octahedral code, as the CPU path stores it.
+// is rounded through its octahedral code, as the CPU path stores it. DQS and CoR likewise
+// (skin_method_compact, against skin_compact_reference).
 //
 // Morph targets (src/anim/morph.h) apply first, in bind space: p and n above are
 //   p = a_position + sum_i w_i dp_i      n = g_bind_normal + sum_i w_i dn_i
@@ -155,13 +156,109 @@ void skin_method(out vec3 skinned, out vec3 normal) {
   normal = rl > 0.0 ? r * inversesqrt(rl) : vec3(0.0);
 }
 
+// The compact streams' DQS and CoR (u_compact 1, u_method 1 or 2): the CPU's scalar loop
+// (src/skin/compact_methods.cpp, which is skinning_methods.cpp's) operation for operation, its
+// sums in glm's order and its products unfused (`precise`), so that the positions and the normal's
+// code equal skin_compact_reference's (tests/gfx/compact_gl_test.cpp). Every slot is summed, a
+// zero weight too, as that loop does; the normal is not normalised (only its code's direction is
+// kept). 4 influences only (SkinnedPose::compact).
+vec3 cross_glm(vec3 x, vec3 y) {
+  precise vec3 r = vec3(x.y * y.z - y.y * x.z, x.z * y.x - y.z * x.x, x.x * y.y - y.x * x.y);
+  return r;
+}
+float dot_glm(vec3 a, vec3 b) {
+  precise float r = (a.x * b.x + a.y * b.y) + a.z * b.z;
+  return r;
+}
+float dot4_glm(vec4 a, vec4 b) {
+  precise float r = ((a.x * b.x + a.y * b.y) + a.z * b.z) + a.w * b.w;
+  return r;
+}
+vec3 rotate_glm(vec4 q, vec3 v) {
+  precise vec3 inner = cross_glm(q.xyz, v) + q.w * v;
+  precise vec3 r = v + 2.0 * cross_glm(q.xyz, inner);
+  return r;
+}
+
+void skin_method_compact(out vec3 skinned, out vec3 normal) {
+  int pivot = 0;
+  for (int i = 1; i < 4; ++i)
+    if (g_weights[i] > g_weights[pivot]) pivot = i;
+  vec4 qp = texelFetch(u_method_palette, SV_METHOD_TEXELS * (palette_base + int(g_joints[pivot])));
+  precise vec4 b0 = vec4(0.0), be = vec4(0.0);
+  bool scaled = false;
+  for (int i = 0; i < 4; ++i) {
+    int t = SV_METHOD_TEXELS * (palette_base + int(g_joints[i]));
+    vec4 real = texelFetch(u_method_palette, t);
+    scaled = scaled || texelFetch(u_method_palette, t + 2).w != 0.0;
+    float s = dot4_glm(real, qp) < 0.0 ? -g_weights[i] : g_weights[i];
+    b0 = b0 + real * s;
+    be = be + texelFetch(u_method_palette, t + 1) * s;
+  }
+  precise float len2 = dot4_glm(b0, b0);
+  precise float inv = len2 > 0.0 ? 1.0 / sqrt(len2) : 0.0;
+  precise vec4 c0 = b0 * inv;
+  // The blended stretch's rows, summed slot by slot as glm sums the matrices.
+  precise vec3 a0 = vec3(0.0), a1 = vec3(0.0), a2 = vec3(0.0);
+  if (scaled) {
+    for (int i = 0; i < 4; ++i) {
+      int t = SV_METHOD_TEXELS * (palette_base + int(g_joints[i]));
+      float w = g_weights[i];
+      if (i == 0) {
+        a0 = texelFetch(u_method_palette, t + 2).xyz * w;
+        a1 = texelFetch(u_method_palette, t + 3).xyz * w;
+        a2 = texelFetch(u_method_palette, t + 4).xyz * w;
+      } else {
+        a0 = a0 + texelFetch(u_method_palette, t + 2).xyz * w;
+        a1 = a1 + texelFetch(u_method_palette, t + 3).xyz * w;
+        a2 = a2 + texelFetch(u_method_palette, t + 4).xyz * w;
+      }
+    }
+  }
+  precise vec3 p = g_position;
+  if (u_method == 2) {
+    // sum_i w_i K_i c, K_i c as glm's mat4 * vec4: (K0 c.x + K1 c.y) + (K2 c.z + K3).
+    precise vec3 lc = vec3(0.0);
+    vec3 c = a_center;
+    for (int i = 0; i < 4; ++i) {
+      int t = 3 * (palette_base + int(g_joints[i]));
+      vec4 r0 = texelFetch(u_palette, t), r1 = texelFetch(u_palette, t + 1),
+           r2 = texelFetch(u_palette, t + 2);
+      precise vec3 kc = vec3((r0.x * c.x + r0.y * c.y) + (r0.z * c.z + r0.w),
+                             (r1.x * c.x + r1.y * c.y) + (r1.z * c.z + r1.w),
+                             (r2.x * c.x + r2.y * c.y) + (r2.z * c.z + r2.w));
+      lc = i == 0 ? kc * g_weights[i] : lc + kc * g_weights[i];
+    }
+    precise vec3 d = p - c;
+    if (scaled) d = vec3(dot_glm(a0, d), dot_glm(a1, d), dot_glm(a2, d));
+    precise vec3 out_p = rotate_glm(c0, d) + lc;
+    skinned = out_p;
+  } else {
+    precise vec4 ce = be * inv;
+    precise vec3 p1 = scaled ? vec3(dot_glm(a0, p), dot_glm(a1, p), dot_glm(a2, p)) : p;
+    precise vec3 t = 2.0 * ((c0.w * ce.xyz - ce.w * c0.xyz) + cross_glm(c0.xyz, ce.xyz));
+    precise vec3 out_p = rotate_glm(c0, p1) + t;
+    skinned = out_p;
+  }
+  precise vec3 n = g_normal;
+  if (scaled) {
+    // stretch_normal (skinning_kernels.h): the cofactor of A, oriented by the sign of det A.
+    precise vec3 k0 = cross_glm(a1, a2), k1 = cross_glm(a2, a0), k2 = cross_glm(a0, a1);
+    float sign = dot_glm(a0, k0) < 0.0 ? -1.0 : 1.0;
+    n = sign * vec3(dot_glm(k0, n), dot_glm(k1, n), dot_glm(k2, n));
+  }
+  normal = oct_decode_raw(oct_encode(rotate_glm(c0, n)));
+}
+
 void main() {
   read_vertex();
   select_instance();
   apply_morphs();
   SV_PRECISE vec3 skinned;
   SV_PRECISE vec3 normal;
-  if (u_method == 1 || u_method == 2) {
+  if ((u_method == 1 || u_method == 2) && u_compact != 0) {
+    skin_method_compact(skinned, normal);
+  } else if (u_method == 1 || u_method == 2) {
     skin_method(skinned, normal);
   } else {
     vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);

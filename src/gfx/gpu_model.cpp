@@ -136,7 +136,8 @@ void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> code
   float_attribute(kPosition, 3, 0, 0);
   glEnableVertexAttribArray(kOctNormal);
   glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(normals_at));
-  glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
+  // CoR's centres: the bind positions (this buffer's first stream) until upload_centers moves
+  // kCenter onto the centres' buffer, as on vao_gpu.
   float_attribute(kCenter, 3, 0, 0);
 
   dst.vao_cpu_compact = VertexArray::create();
@@ -530,6 +531,11 @@ void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> cente
     glBufferData(GL_ARRAY_BUFFER, bytes, centers.data(), GL_STATIC_DRAW);
     glBindVertexArray(m.vao_gpu.id());
     float_attribute(kCenter, 3, 0, 0);
+    if (m.has_compact) {
+      // The compact GPU path skins CoR too (SkinnedPose::compact): the same centres.
+      glBindVertexArray(m.vao_gpu_compact.id());
+      float_attribute(kCenter, 3, 0, 0);
+    }
     glBindVertexArray(0);
   } else {
     glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());

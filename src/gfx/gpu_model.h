@@ -30,9 +30,10 @@
 // ones the CPU kernels read) go into one more static buffer per mesh, stream after stream:
 // positions f32 x3, octahedral normals u32, joints u8 x4 (u16 x4 past 255 joints), the first 3
 // weights f32. Two more vertex arrays read it: `vao_gpu_compact` (skin.vert, u_compact 1: the GPU
-// path decodes exactly what skin_lbs_compact decodes) and `vao_cpu_compact` (mesh.vert: the
-// positions and octahedral normals skin_lbs_compact wrote, upload_skinned_compact). Which pair a
-// frame draws is SkinnedPose::compact()'s call (LBS, 4 influences, no morph weight).
+// path decodes exactly what skin_compact decodes; CoR's centres as on vao_gpu) and
+// `vao_cpu_compact` (mesh.vert: the positions and octahedral normals skin_compact wrote,
+// upload_skinned_compact). Which pair a frame draws is SkinnedPose::compact()'s call (any method,
+// 4 influences, no morph weight).
 #pragma once
 
 #include <cstdint>

@@ -2,9 +2,11 @@
 // and the GPU's skinning shader, built from a mesh's float streams once, by the import worker
 // (store_compact; model format 12 keeps them with the mesh: Mesh::compact_*), and read in place
 // by every load (load_compact: the viewer's Document). The window skins from them on both paths
-// where they apply (LBS, 4 influences, no morph weight: SkinnedPose::compact); the GPU reads the
-// same streams from a static buffer (gfx/gpu_model.h) and shaders/common.vert decodes them with the
-// operations below.
+// where they apply (any method: LBS, DQS, CoR; 4 influences; no morph weight:
+// SkinnedPose::compact); the GPU reads the same streams from a static buffer (gfx/gpu_model.h)
+// and shaders/common.vert decodes them with the operations below. DQS and CoR read the same
+// joints, weights and normal codes (CoR its centres too, f32 x3: CompactSkinInput::centers) and
+// write the same outputs (skin_compact, compact_methods.cpp).
 //
 // Per vertex, read by LBS:
 //   position  f32 x3                                   12 B  (unchanged: Mesh::positions)
@@ -89,8 +91,8 @@ void oct_encode_best(std::span<const glm::vec3> normals, uint32_t* codes) noexce
 glm::vec3 oct_decode_raw(uint32_t code) noexcept;
 glm::vec3 oct_decode(uint32_t code) noexcept;
 
-// A view of compact streams for skin_lbs_compact (skin/skinning.h). Exactly one of joints8 and
-// joints16 has the vertex count of entries; normals may be empty (positions only).
+// A view of compact streams for skin_lbs_compact and skin_compact (skin/skinning.h). Exactly one of
+// joints8 and joints16 has the vertex count of entries; normals may be empty (positions only).
 struct CompactSkinInput {
   std::span<const glm::vec3> positions;
   std::span<const uint32_t> normals;
@@ -99,6 +101,10 @@ struct CompactSkinInput {
   std::span<const glm::vec3> weights;  // w0 w1 w2; w3 = fourth_weight
   // Largest joint index when known; -1 makes the skinning scan them.
   int32_t max_joint = -1;
+  // CoR only (skin_compact): each vertex's centre of rotation, f32 x3 as the float path reads
+  // them (rotation_centers.h). Not rounded: p' = R A (p - c) + sum_i w_i K_i c moves with c as
+  // with p itself, and positions stay f32 for the error bound above.
+  std::span<const glm::vec3> centers = {};
   std::size_t vertex_count() const noexcept { return positions.size(); }
 };
 

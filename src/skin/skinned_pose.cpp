@@ -31,7 +31,8 @@ bool SkinnedPose::size_cpu_arrays(const Model& model) noexcept {
       const Mesh& mesh = model.meshes[m];
       const std::size_t normals = mesh.normals.empty() ? 0 : mesh.vertex_count();
       skinned_positions_[m].resize(mesh.vertex_count());
-      skinned_normals_[m].resize(normals);
+      // skinned_normals_[m] waits for the mesh's first float skinning (float_normals): a mesh
+      // skinned compact writes octahedral codes instead (12 MB unused on a 1M-vertex mesh).
       if (mesh.morph_targets.empty()) continue;
       morphed_positions_[m].resize(mesh.vertex_count());
       morphed_normals_[m].resize(normals);
@@ -41,6 +42,18 @@ bool SkinnedPose::size_cpu_arrays(const Model& model) noexcept {
   }
   cpu_arrays_sized_ = true;
   return true;
+}
+
+std::span<glm::vec3> SkinnedPose::float_normals(std::size_t mesh, std::size_t count) noexcept {
+  std::vector<glm::vec3>& out = skinned_normals_[mesh];
+  if (out.size() != count) {
+    try {
+      out.resize(count);
+    } catch (const std::bad_alloc&) {
+      return {};
+    }
+  }
+  return out;
 }
 
 bool SkinnedPose::evaluate(const Model& model, PoseMode mode, double time) noexcept {
@@ -80,7 +93,6 @@ void SkinnedPose::set_compact(const Model& model, std::span<const CompactStreams
 
 bool SkinnedPose::compact(std::size_t mesh) const noexcept {
   if (mesh >= compact_mesh_.size() || (compact_mesh_[mesh] & 1) == 0) return false;
-  if (skin_.method != SkinMethod::Lbs) return false;
   if (skin_.influences == 8 && (compact_mesh_[mesh] & 2) != 0) return false;
   return !any_morph_weight(pose.morph_weights(mesh));
 }
@@ -96,16 +108,23 @@ bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool, bool use_compac
     if (base + n > palette.size()) return false;
     const bool compact_now = use_compact && compact(m);
     if (m < skinned_compact_.size()) skinned_compact_[m] = compact_now ? 1 : 0;
+    SkinPalettes palettes;
+    palettes.palette = palette.subspan(base, n);
+    palettes.normal_palette = std::span<const glm::mat3>(normal_palette_).subspan(base, n);
+    palettes.method = std::span<const MethodBone>(method_palette_).subspan(base, n);
+    std::span<const glm::vec3> centers;
+    if (skin_.method == SkinMethod::Cor) {
+      if (m >= skin_.centers.size()) return false;
+      centers = skin_.centers[m];
+    }
     if (compact_now) {
-      const CompactSkinInput in = compact_[m].input(mesh.positions);
-      const std::span<const glm::mat4> k = palette.subspan(base, n);
-      const std::span<const glm::mat3> nk =
-          std::span<const glm::mat3>(normal_palette_).subspan(base, n);
-      const bool ok =
-          pool != nullptr
-              ? skin_lbs_compact_parallel(*pool, k, nk, in, skinned_positions_[m],
-                                          skinned_oct_normals_[m])
-              : skin_lbs_compact(k, nk, in, skinned_positions_[m], skinned_oct_normals_[m]);
+      CompactSkinInput in = compact_[m].input(mesh.positions);
+      in.centers = centers;
+      const bool ok = pool != nullptr
+                          ? skin_compact_parallel(*pool, skin_.method, palettes, in,
+                                                  skinned_positions_[m], skinned_oct_normals_[m])
+                          : skin_compact(skin_.method, palettes, in, skinned_positions_[m],
+                                         skinned_oct_normals_[m]);
       if (!ok) return false;
       continue;
     }
@@ -127,18 +146,13 @@ bool SkinnedPose::skin_cpu(const Model& model, WorkerPool* pool, bool use_compac
       in.joints2 = mesh.joints2;
       in.weights2 = mesh.weights2;
     }
-    if (skin_.method == SkinMethod::Cor) {
-      if (m >= skin_.centers.size()) return false;
-      in.centers = skin_.centers[m];
-    }
-    SkinPalettes palettes;
-    palettes.palette = palette.subspan(base, n);
-    palettes.normal_palette = std::span<const glm::mat3>(normal_palette_).subspan(base, n);
-    palettes.method = std::span<const MethodBone>(method_palette_).subspan(base, n);
-    const bool ok = pool != nullptr ? skin_parallel(*pool, skin_.method, palettes, in,
-                                                    skinned_positions_[m], skinned_normals_[m])
-                                    : sv::skin(skin_.method, palettes, in, skinned_positions_[m],
-                                               skinned_normals_[m]);
+    in.centers = centers;
+    const std::span<glm::vec3> out_n = float_normals(m, in.normals.size());
+    if (out_n.size() != in.normals.size()) return false;
+    const bool ok =
+        pool != nullptr
+            ? skin_parallel(*pool, skin_.method, palettes, in, skinned_positions_[m], out_n)
+            : sv::skin(skin_.method, palettes, in, skinned_positions_[m], out_n);
     if (!ok) return false;
   }
   times_.cpu_skin = seconds_since(t0);

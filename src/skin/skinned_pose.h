@@ -6,8 +6,8 @@
 //                     -> [CPU path] apply_morphs, skin (the chosen method, skinning.h) per mesh
 //
 // Compact streams (compact_streams.h, set_compact: the document's, built once at load) serve
-// both paths where they apply (compact(): LBS, 4 influences, no morph weight): skin_cpu(..,
-// true) then runs skin_lbs_compact into the positions and octahedral normals
+// both paths where they apply (compact(): every method, 4 influences, no morph weight):
+// skin_cpu(.., true) then runs skin_compact into the positions and octahedral normals
 // (skinned_oct_normals), and the renderer draws the GPU path from the same streams (gfx/
 // gpu_model.h), so both paths read one layout. Elsewhere the float streams serve, as before.
 //
@@ -17,8 +17,9 @@
 // animation runtime knows nothing of this file: skinning reads its output, never the reverse.
 // The CPU path's vertex arrays (skinned, and morphed where a mesh has targets) are made by the
 // first skin_cpu(), not at construction: a pose drawn on the GPU path never touches them (on a
-// 1M-vertex mesh, 24 MB of fresh pages a first open spent for nothing). Nothing allocates after
-// that first skin_cpu().
+// 1M-vertex mesh, 24 MB of fresh pages a first open spent for nothing); a mesh's float normals
+// wait for its first skinning from the float streams (a mesh skinned compact writes codes).
+// Nothing allocates after those first calls.
 #pragma once
 
 #include <cstddef>
@@ -88,16 +89,17 @@ class SkinnedPose {
   // call at load).
   void set_compact(const Model& model, std::span<const CompactStreams> streams);
   // Whether mesh `mesh` is skinned from its compact streams this frame, on both paths: streams
-  // set for it, LBS, 4 influences (or the mesh keeps no second set), no morph target weighing.
-  // skin_lbs_compact covers LBS only; DQS, CoR, 8 influences and morphs take the float streams.
+  // set for it, 4 influences (or the mesh keeps no second set), no morph target weighing; any
+  // method (skin_compact: LBS, DQS, CoR). 8 influences and morphs take the float streams.
   bool compact(std::size_t mesh) const noexcept;
 
   // Skins every mesh on the CPU from the current palettes into skinned_positions/normals with
   // the chosen method (morphs first, where the pose's morph weights are not zero), split over
   // `pool`'s threads when one is given. With `use_compact`, a mesh for which compact() holds is
-  // skinned by skin_lbs_compact instead: its normals go to skinned_oct_normals (skinned_normals
-  // is then stale for it; skinned_compact says which). False when a mesh cannot be skinned (CoR
-  // without its centres, or memory for the vertex arrays the first call makes).
+  // skinned by skin_compact instead: its normals go to skinned_oct_normals (skinned_normals is
+  // then stale for it, or empty before its first float skinning; skinned_compact says which).
+  // False when a mesh cannot be skinned (CoR without its centres, or memory for the vertex arrays
+  // the first call makes).
   bool skin_cpu(const Model& model, WorkerPool* pool = nullptr, bool use_compact = false) noexcept;
 
   std::span<const glm::mat3> normal_palette() const noexcept { return normal_palette_; }
@@ -140,6 +142,9 @@ class SkinnedPose {
   StageTimes times_;
   bool cpu_arrays_sized_ = false;
   bool size_cpu_arrays(const Model& model) noexcept;  // false without the memory
+  // skinned_normals_[mesh] sized to `count` (made at the mesh's first float skinning, kept after);
+  // empty without the memory.
+  std::span<glm::vec3> float_normals(std::size_t mesh, std::size_t count) noexcept;
 };
 
 }  // namespace sv

@@ -257,6 +257,74 @@ bool prepare_compact(SkinIsa isa, std::span<const glm::mat4> palette,
   return true;
 }
 
+// ---- DQS and CoR over compact streams ----
+
+struct CompactMethodPrepared {
+  detail::CompactMethodJob job;
+  SkinIsa isa;
+  const PackedBone* packed;
+};
+
+void run_range(const CompactMethodPrepared& p, std::size_t begin, std::size_t end) noexcept {
+  switch (p.isa) {
+#if defined(__x86_64__) || defined(__i386__)
+    case SkinIsa::Avx512:  // AVX2's 8 lanes (no 16-lane compact DQS/CoR kernel yet)
+    case SkinIsa::Avx2Fma:
+      detail::skin_range_avx2_compact_method(p.job, p.packed, begin, end);
+      return;
+#endif
+    default:
+      detail::skin_range_compact_method_scalar(p.job, begin, end);
+      return;
+  }
+}
+
+// The checks of prepare_compact for the streams and of fits() for the method's palettes; then
+// the job, the kernel (u16 joints and SSE2 take the scalar loop) and the packed method palette.
+bool prepare_compact_method(SkinIsa isa, SkinMethod method, const SkinPalettes& pal,
+                            const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                            std::span<uint32_t> out_normals, PackedBone* packed,
+                            CompactMethodPrepared& out) noexcept {
+  const std::size_t n = in.positions.size();
+  const bool with_normals = !in.normals.empty();
+  const bool narrow = !in.joints8.empty();
+  if ((narrow ? in.joints8.size() : in.joints16.size()) != n || in.weights.size() != n ||
+      out_positions.size() != n || (narrow && !in.joints16.empty()))
+    return false;
+  if (with_normals && (in.normals.size() != n || out_normals.size() != n)) return false;
+  const bool cor = method == SkinMethod::Cor;
+  // DQS reads the method palette only (any palette given must match it); CoR both, and centres.
+  if (!pal.palette.empty() || cor) {
+    if (pal.method.size() != pal.palette.size()) return false;
+  }
+  if (cor && in.centers.size() != n) return false;
+  const std::size_t bones = pal.method.size();
+  if (n != 0) {
+    int32_t max_joint = in.max_joint;
+    if (max_joint < 0) {
+      uint16_t m = 0;
+      for (const glm::u8vec4& j : in.joints8) m = std::max<uint16_t>({m, j.x, j.y, j.z, j.w});
+      for (const glm::u16vec4& j : in.joints16) m = std::max({m, j.x, j.y, j.z, j.w});
+      max_joint = m;
+    }
+    if (static_cast<std::size_t>(max_joint) >= bones) return false;
+  }
+  out.job = detail::CompactMethodJob{cor ? pal.palette.data() : nullptr,
+                                     pal.method.data(),
+                                     &in,
+                                     out_positions.data(),
+                                     with_normals ? out_normals.data() : nullptr,
+                                     method};
+  out.isa = resolve(isa, bones);
+  if (!narrow || out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
+  out.packed = nullptr;
+  if (out.isa != SkinIsa::Scalar && n != 0) {
+    detail::pack_method(out.job.palette, out.job.method_palette, bones, packed);
+    out.packed = packed;
+  }
+  return true;
+}
+
 // Checks, picks the kernel and repacks the palette into `packed` (kSkinMaxSimdBones entries,
 // on the caller's stack) when a SIMD kernel is picked. False when the input does not fit.
 bool prepare(SkinIsa isa, SkinMethod method, const SkinPalettes& pal, const SkinInput& in,
@@ -420,6 +488,46 @@ bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
                                 std::span<uint32_t> out_normals) noexcept {
   return skin_lbs_compact_isa(SkinIsa::Scalar, palette, normal_palette, in, out_positions,
                               out_normals);
+}
+
+bool skin_compact_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes,
+                      const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                      std::span<uint32_t> out_normals) noexcept {
+  if (method == SkinMethod::Lbs)
+    return skin_lbs_compact_isa(isa, palettes.palette, palettes.normal_palette, in, out_positions,
+                                out_normals);
+  PackedBone packed[kSkinMaxSimdBones];
+  CompactMethodPrepared p;
+  if (!prepare_compact_method(isa, method, palettes, in, out_positions, out_normals, packed, p))
+    return false;
+  run_range(p, 0, in.positions.size());
+  return true;
+}
+
+bool skin_compact(SkinMethod method, const SkinPalettes& palettes, const CompactSkinInput& in,
+                  std::span<glm::vec3> out_positions, std::span<uint32_t> out_normals) noexcept {
+  return skin_compact_isa(SkinIsa::Auto, method, palettes, in, out_positions, out_normals);
+}
+
+bool skin_compact_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& palettes,
+                           const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                           std::span<uint32_t> out_normals) noexcept {
+  if (method == SkinMethod::Lbs)
+    return skin_lbs_compact_parallel(pool, palettes.palette, palettes.normal_palette, in,
+                                     out_positions, out_normals);
+  PackedBone packed[kSkinMaxSimdBones];
+  CompactMethodPrepared p;
+  if (!prepare_compact_method(SkinIsa::Auto, method, palettes, in, out_positions, out_normals,
+                              packed, p))
+    return false;
+  run_split(pool, p, in.positions.size());
+  return true;
+}
+
+bool skin_compact_reference(SkinMethod method, const SkinPalettes& palettes,
+                            const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                            std::span<uint32_t> out_normals) noexcept {
+  return skin_compact_isa(SkinIsa::Scalar, method, palettes, in, out_positions, out_normals);
 }
 
 bool skin_lbs_isa(SkinIsa isa, std::span<const glm::mat4> palette,

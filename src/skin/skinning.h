@@ -157,6 +157,32 @@ bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
                                 const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                                 std::span<uint32_t> out_normals) noexcept;
 
+// Any method over the compact streams: LBS is skin_lbs_compact exactly; DQS and CoR are the
+// formulas of skin_method.h on the decoded joints, weights (w3 = fourth_weight) and normal, with
+// the output normal rounded through oct_encode as skin_lbs_compact's (only its direction is
+// stored, so the blended normal is not normalised first). CoR reads `in.centers` (f32 x3, one per
+// vertex). The contract of skin(), with `out_normals` octahedral; u16 joints (meshes of more than
+// 256 joints), SSE2 and Scalar take skin_compact_reference's loop (skinning_methods.cpp's,
+// operation for operation: what skin.vert mirrors for the compact GPU path); AVX2 (and AVX-512,
+// on its AVX2: no 16-lane compact kernel yet) skins runs of vertices that share their 4 joints 8
+// at a time with the float kernels' lanes, the weights and normals decoded and the normals
+// encoded in lanes (compact_methods_avx2.cpp), short runs through the scalar loop. Where the
+// vector kernels normalise the blended normal before encoding it, the code may differ from the
+// scalar loop's by one step.
+bool skin_compact_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes,
+                      const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                      std::span<uint32_t> out_normals) noexcept;
+bool skin_compact(SkinMethod method, const SkinPalettes& palettes, const CompactSkinInput& in,
+                  std::span<glm::vec3> out_positions, std::span<uint32_t> out_normals) noexcept;
+// The same split over `pool`'s threads; results identical to skin_compact's.
+bool skin_compact_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& palettes,
+                           const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                           std::span<uint32_t> out_normals) noexcept;
+// The scalar loop (skin_compact_isa with SkinIsa::Scalar).
+bool skin_compact_reference(SkinMethod method, const SkinPalettes& palettes,
+                            const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                            std::span<uint32_t> out_normals) noexcept;
+
 // The plain scalar loop, one vertex at a time in glm: the yardstick that the fast paths are
 // tested and benchmarked against. Same contract as skin_lbs.
 bool skin_lbs_reference(std::span<const glm::mat4> palette,

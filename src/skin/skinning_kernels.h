@@ -50,6 +50,17 @@ struct CompactJob {
   uint32_t* out_normals;  // null: positions only
 };
 
+// DQS or CoR over compact streams (skin_compact): the method palette (and for CoR the palette
+// and the centres), octahedral normals out.
+struct CompactMethodJob {
+  const glm::mat4* palette;  // CoR only
+  const MethodBone* method_palette;
+  const CompactSkinInput* in;
+  glm::vec3* out_positions;
+  uint32_t* out_normals;  // null: positions only
+  SkinMethod method;
+};
+
 // One vertex of LBS in glm, the reference's formula: the blended position, and the blended
 // normal before normalising (when nk is not null).
 inline glm::vec3 lbs_vertex(const glm::mat4* k, const glm::mat3* nk, const std::size_t j[4],
@@ -111,6 +122,9 @@ void pack_method(const glm::mat4* palette, const MethodBone* method, std::size_t
 void skin_range_scalar(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
 // Compact streams, one vertex at a time (u8 or u16 joints; compact_streams.cpp).
 void skin_range_compact_scalar(const CompactJob& job, std::size_t begin, std::size_t end) noexcept;
+// DQS or CoR over compact streams, one vertex at a time (u8 or u16 joints; compact_methods.cpp).
+void skin_range_compact_method_scalar(const CompactMethodJob& job, std::size_t begin,
+                                      std::size_t end) noexcept;
 // Any method (job.method) with up to 8 influences (SkinInput::joints2), one vertex at a time
 // (skinning8.cpp).
 void skin_range8(const SkinJob& job, std::size_t begin, std::size_t end) noexcept;
@@ -141,6 +155,16 @@ void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, st
                              std::size_t end) noexcept;
 void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* packed,
                                      std::size_t begin, std::size_t end) noexcept;
+// oct_decode_raw of codes[0, count) into out, and oct_encode of normals[0, count) into codes, 8
+// at a time (compact_methods_avx2.cpp): the scalar functions' results, bit for bit. Only
+// where the CPU has AVX2.
+void oct_decode_raw_avx2(const uint32_t* codes, glm::vec3* out, std::size_t count) noexcept;
+void oct_encode_avx2(const glm::vec3* normals, uint32_t* codes, std::size_t count) noexcept;
+// DQS or CoR over compact streams with u8 joints, runs of vertices sharing their 4 joints 8
+// at a time (the float kernels' MethodLanes over the compact streams), short runs through
+// skin_range_compact_method_scalar (compact_methods_avx2.cpp). packed: pack_method's layout.
+void skin_range_avx2_compact_method(const CompactMethodJob& job, const PackedBone* packed,
+                                    std::size_t begin, std::size_t end) noexcept;
 // DQS or CoR over runs (pack_method's layout), short runs per vertex.
 void skin_range_avx512_method(const SkinJob& job, const PackedBone* packed, std::size_t begin,
                               std::size_t end) noexcept;

@@ -1,7 +1,7 @@
 // The window's frame skins from the document's compact streams on both paths (issue 25,
 // deliverable 3): a scene builds them at load, run_frame's CPU path skins every mesh where
-// SkinnedPose::compact() holds from them (LBS, 4 influences, no morph weight) and the GPU path
-// draws the same streams; elsewhere (DQS, 8 influences on a mesh that keeps them, a morph weight)
+// SkinnedPose::compact() holds from them (any method, 4 influences, no morph weight) and the GPU
+// path draws the same streams; elsewhere (8 influences on a mesh that keeps them, a morph weight)
 // both take the float streams. Checked on a mesh bound rigidly to one joint turned 90 degrees
 // about +z, whose skinned normals are known by hand: R (x, y, z) = (-y, x, z).
 #include <cmath>
@@ -155,11 +155,21 @@ TEST(CompactFrame, TheFloatStreamsServeWhereCompactDoesNotApply) {
   compute_frame(*scene, ro, frames);
   EXPECT_TRUE(pose.skinned_compact(0));  // LBS with 4: compact
 
-  // DQS and 8 influences on a mesh that keeps them: the float streams, on both paths.
-  for (const bool dqs : {true, false}) {
-    SCOPED_TRACE(dqs ? "DQS" : "8 influences");
-    ro.method = dqs ? SkinMethod::Dqs : SkinMethod::Lbs;
-    ro.influences = dqs ? 4 : 8;
+  // DQS with 4 influences: the compact streams too (skin_compact), its codes the turn's image
+  // within the bound LBS's are held to above (one bone, weight 1: DQS turns as LBS does).
+  ro.method = SkinMethod::Dqs;
+  compute_frame(*scene, ro, frames);
+  EXPECT_TRUE(pose.compact(0));
+  EXPECT_TRUE(pose.skinned_compact(0));
+  const auto codes = pose.skinned_oct_normals(0);
+  ASSERT_EQ(codes.size(), m0.vertex_count());
+  for (std::size_t v = 0; v < m0.vertex_count(); ++v)
+    EXPECT_LE(angle(oct_decode(codes[v]), quarter_turn(m0.normals[v])), kOctRoundBound) << v;
+  // 8 influences on a mesh that keeps them (any method): the float streams, on both paths.
+  for (const SkinMethod method : {SkinMethod::Dqs, SkinMethod::Lbs}) {
+    SCOPED_TRACE(std::string("8 influences, ") + skin_method_label(method));
+    ro.method = method;
+    ro.influences = 8;
     compute_frame(*scene, ro, frames);
     EXPECT_FALSE(pose.compact(0));
     EXPECT_FALSE(pose.skinned_compact(0));

@@ -11,7 +11,9 @@
 //    (8 measured with the AVX2 kernel, 6 before it blended from differences to bone 0); on the
 //    default character, the 1,000-joint chain and the real models;
 //  - the shader really reads the compact buffer (weights altered there move the output) and u16
-//    joints (the 1,000-joint chain).
+//    joints (the 1,000-joint chain);
+//  - DQS and CoR the same way (skin.vert's skin_method_compact against skin_compact_reference:
+//    exactly equal positions and codes; the vector kernels within kMethodKernelUlps).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -28,6 +30,7 @@
 #include "gl_context.h"
 #include "io/import.h"
 #include "skin/compact_streams.h"
+#include "skin/rotation_centers.h"
 #include "skin/skinned_pose.h"
 #include "skin/skinning.h"
 #include "synthetic_models.h"
@@ -134,8 +137,10 @@ struct CompactAgreement {
 };
 
 // Poses `model` at `fractions` of its first clip (the rest pose without one); per mesh, the GPU's
-// compact output against both CPU compact kernels.
-CompactAgreement compare_compact(const Model& model, std::initializer_list<float> fractions) {
+// compact output against both CPU compact kernels, with `method` (CoR: the centres computed once
+// and uploaded, as the document does).
+CompactAgreement compare_compact(const Model& model, std::initializer_list<float> fractions,
+                                 SkinMethod method = SkinMethod::Lbs) {
   CompactAgreement a;
   const std::vector<CompactStreams> compact = encode_meshes(model);
   gl::GpuModel gpu(model, compact);
@@ -143,6 +148,13 @@ CompactAgreement compare_compact(const Model& model, std::initializer_list<float
   const gl::Program normals = compact_capture_program("v_model_normal");
   SkinnedPose pose(model);
   pose.set_compact(model, compact);
+  std::vector<std::vector<glm::vec3>> centers;
+  if (method == SkinMethod::Cor) {
+    centers = compute_rotation_centers(model, false);
+    EXPECT_EQ(centers.size(), model.meshes.size());
+    for (std::size_t m = 0; m < centers.size(); ++m) gpu.upload_centers(m, centers[m]);
+  }
+  pose.set_skin(SkinChoice{method, centers});
   const int32_t clip = model.clips.empty() ? -1 : 0;
   pose.pose.set_clip(model, clip);
   for (float f : fractions) {
@@ -150,6 +162,7 @@ CompactAgreement compare_compact(const Model& model, std::initializer_list<float
     EXPECT_TRUE(pose.evaluate(model, mode, clip < 0 ? 0.0 : f * model.clips[0].duration()));
     EXPECT_TRUE(pose.skin_cpu(model, nullptr, true));
     gpu.upload_palette(pose.pose.palette(), pose.normal_palette());
+    if (method != SkinMethod::Lbs) gpu.upload_method_palette(pose.method_palette());
     gpu.upload_morph_weights([&](std::size_t m) { return pose.pose.morph_weights(m); });
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
       const Mesh& mesh = model.meshes[m];
@@ -162,12 +175,15 @@ CompactAgreement compare_compact(const Model& model, std::initializer_list<float
       const auto nk = pose.normal_palette().subspan(base, bones);
       std::vector<glm::vec3> ref_p(n);
       std::vector<uint32_t> ref_n(mesh.normals.size());
-      EXPECT_TRUE(
-          skin_lbs_compact_reference(k, nk, compact[m].input(mesh.positions), ref_p, ref_n));
-      const auto g =
-          test::capture_vertices<glm::vec3>(positions.id(), gpu, m, SkinMethod::Lbs, 4, true);
-      const auto gn =
-          test::capture_vertices<glm::vec3>(normals.id(), gpu, m, SkinMethod::Lbs, 4, true);
+      SkinPalettes pal;
+      pal.palette = k;
+      pal.normal_palette = nk;
+      pal.method = pose.method_palette().subspan(base, bones);
+      CompactSkinInput in = compact[m].input(mesh.positions);
+      if (method == SkinMethod::Cor) in.centers = centers[m];
+      EXPECT_TRUE(skin_compact_reference(method, pal, in, ref_p, ref_n));
+      const auto g = test::capture_vertices<glm::vec3>(positions.id(), gpu, m, method, 4, true);
+      const auto gn = test::capture_vertices<glm::vec3>(normals.id(), gpu, m, method, 4, true);
       const auto cpu_p = pose.skinned_positions(m);
       const auto cpu_n = pose.skinned_oct_normals(m);
       EXPECT_EQ(g.size(), n);
@@ -188,7 +204,8 @@ CompactAgreement compare_compact(const Model& model, std::initializer_list<float
   return a;
 }
 
-void expect_agreement(const CompactAgreement& a, const std::string& what) {
+void expect_agreement(const CompactAgreement& a, const std::string& what,
+                      double kernel_ulps_bound = 16.0) {
   EXPECT_GT(a.vertices, 0u) << what;
   std::printf(
       "%s: %zu vertices, %zu positions and %zu normal codes not equal to the reference's; "
@@ -200,10 +217,11 @@ void expect_agreement(const CompactAgreement& a, const std::string& what) {
   EXPECT_EQ(a.differing, 0u) << what;
   EXPECT_EQ(a.reference_ulps, 0.0) << what;
   EXPECT_EQ(a.normal_codes_differing, 0u) << what;
-  // The SIMD kernels fuse multiply-adds and sum in another order (AVX2: each vertex's matrix
-  // blended from differences to bone 0): measured up to 8 ulps of the vertex's largest coordinate
-  // on these models (animation_with_skeleton.fbx; 6 on BCN_Epileptic), bounded at 16.
-  EXPECT_LE(a.kernel_ulps, 16.0) << what;
+  // The SIMD kernels fuse multiply-adds and sum in another order (LBS on AVX2: each vertex's
+  // matrix blended from differences to bone 0): LBS measured up to 8 ulps of the vertex's largest
+  // coordinate on these models (animation_with_skeleton.fbx; 6 on BCN_Epileptic), bounded at 16;
+  // DQS and CoR bounded by the caller (kMethodKernelUlps).
+  EXPECT_LE(a.kernel_ulps, kernel_ulps_bound) << what;
   // Their octahedral code against the GPU's: where the two sums differ in the last bits, a
   // neighbouring code (one step of the code grid, below 1e-4 rad).
   EXPECT_LE(a.normal_angle, 1e-4) << what;
@@ -234,6 +252,42 @@ TEST_P(CompactRealModel, GpuMatchesTheCompactKernels) {
   ImportResult r = import_model(path);
   ASSERT_TRUE(r.ok()) << r.error;
   expect_agreement(compare_compact(*r.model, {0.1f, 0.5f, 0.9f}), GetParam());
+}
+
+// DQS and CoR on the compact streams (skin_compact; skin.vert's skin_method_compact): the GPU's
+// positions and normal codes equal skin_compact_reference's exactly; the vector kernels within
+// the bound below of them (they normalise the blended rotation with a refined reciprocal square
+// root, fuse products and sum in another order).
+constexpr double kMethodKernelUlps = 64.0;  // measured up to 24 (BCN_Epileptic, DQS)
+
+TEST(CompactGpu, DefaultCharacterDqsAndCorMatchTheCompactKernels) {
+  SV_REQUIRE_GL();
+  ImportResult r = import_model(std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb");
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (const SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor})
+    expect_agreement(compare_compact(*r.model, {0.1f, 0.5f, 0.9f}, method),
+                     std::string("default.glb ") + skin_method_label(method), kMethodKernelUlps);
+}
+
+TEST(CompactGpu, WideJointIndicesDqsAndCorMatchTheCompactKernels) {
+  SV_REQUIRE_GL();
+  const Model model = test::make_chain_model(1000, 0.01f);
+  for (const SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor})
+    expect_agreement(compare_compact(model, {0.0f, 0.5f, 0.9f}, method),
+                     std::string("1000-joint chain ") + skin_method_label(method),
+                     kMethodKernelUlps);
+}
+
+TEST_P(CompactRealModel, GpuDqsAndCorMatchTheCompactKernels) {
+  SV_REQUIRE_GL();
+  const std::string path = std::string(SKINVIEW_TEST_MODELS) + "/" + GetParam();
+  if (!model_installed(path))
+    GTEST_SKIP() << path << " not installed (Debian package assimp-testmodels)";
+  ImportResult r = import_model(path);
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (const SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor})
+    expect_agreement(compare_compact(*r.model, {0.1f, 0.5f, 0.9f}, method),
+                     std::string(GetParam()) + " " + skin_method_label(method), kMethodKernelUlps);
 }
 
 INSTANTIATE_TEST_SUITE_P(AssimpTestModels, CompactRealModel,

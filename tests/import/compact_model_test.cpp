@@ -1,9 +1,9 @@
 // Compact vertex streams (skin/compact_streams.h) on the real skinned test models, imported in
-// this process: LBS on the compact streams against LBS on the float streams at several times of
-// the first clip, positions within 1e-6 of the model's size (its skinned bounding box's
-// diagonal at that time), normals within the octahedral bound. Each model's figures are
-// printed (BENCHMARKS.md round 20d quotes them), with what 16-bit weights would have cost: the
-// reason the layout keeps 3 f32 weights.
+// this process: LBS (and DQS, CoR) on the compact streams against the same method on the float
+// streams at several times of the first clip, positions within 1e-6 of the model's size (its
+// skinned bounding box's diagonal at that time), normals within the octahedral bound. Each model's
+// figures are printed (BENCHMARKS.md round 20d quotes them), with what 16-bit weights would have
+// cost: the reason the layout keeps 3 f32 weights.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +21,8 @@
 #include "import/worker_import.h"
 #include "io/model_format.h"
 #include "skin/compact_streams.h"
+#include "skin/rotation_centers.h"
+#include "skin/skin_method.h"
 #include "skin/skinning.h"
 
 namespace sv {
@@ -163,6 +165,85 @@ TEST(CompactStreamsOnRealModels, WithinOneMillionthOfTheModelsSize) {
     EXPECT_LE(worst, 1e-6);
     // Two octahedral roundings, the input's turned by the normal matrix (rigid here: by 1).
     EXPECT_LT(worst_angle, 5e-5 + 7e-5 + 1e-5);
+    ++models;
+  }
+  if (models == 0) GTEST_SKIP() << "assimp-testmodels not installed";
+}
+
+// DQS and CoR on the same compact streams (skin_compact) against the same methods on the float
+// streams, with the same bounds: positions within 1e-6 of the model's size, normals within the
+// two octahedral roundings (each method turns a normal by a rotation, times the blended
+// stretch's cofactor where a bone is scaled: on these rigs a uniform scale, which turns nothing).
+// CoR's centres are the float path's (computed once, f32 x3 on both paths).
+TEST(CompactStreamsOnRealModels, DqsAndCorWithinOneMillionthOfTheModelsSize) {
+  int models = 0;
+  for (const char* rel : kCompactModels) {
+    const std::string path = std::string(rel) == "@default"
+                                 ? std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb"
+                                 : std::string(SKINVIEW_TEST_MODELS) + "/" + rel;
+    if (!std::filesystem::exists(path)) continue;  // assimp-testmodels not installed
+    SCOPED_TRACE(rel);
+    const ImportResult r = import_file_here(path);
+    ASSERT_TRUE(r.ok()) << r.error;
+    const Model& model = *r.model;
+    std::vector<CompactStreams> compact;
+    for (const Mesh& mesh : model.meshes) compact.push_back(encode_compact(mesh));
+    const std::vector<std::vector<glm::vec3>> centers = compute_rotation_centers(model, false);
+    ASSERT_EQ(centers.size(), model.meshes.size());
+    Animator pose(model);
+    const bool clip = !model.clips.empty();
+    if (clip) pose.set_clip(model, 0);
+    for (const SkinMethod method : {SkinMethod::Dqs, SkinMethod::Cor}) {
+      double worst = 0.0, worst_angle = 0.0;
+      std::size_t vertices = 0;
+      for (const double fraction : {0.0, 0.3, 0.55, 0.8}) {
+        ASSERT_TRUE(pose.evaluate(model, clip ? PoseMode::Clip : PoseMode::Rest,
+                                  fraction * (clip ? model.clips[0].duration() : 0.0)));
+        const std::span<const glm::mat4> palette = pose.palette();
+        std::vector<MethodBone> method_palette(palette.size());
+        ASSERT_TRUE(build_method_palette(palette, method_palette));
+        struct Out {
+          std::vector<glm::vec3> fp, fn, cp;
+          std::vector<uint32_t> cn;
+        };
+        std::vector<Out> outs(model.meshes.size());
+        Bounds box;
+        for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+          const Mesh& mesh = model.meshes[m];
+          const std::size_t n = mesh.vertex_count();
+          const std::size_t base = pose.palette_base(m), bones = mesh.skin_joints.size();
+          SkinPalettes pal;
+          pal.palette = palette.subspan(base, bones);
+          pal.method = std::span<const MethodBone>(method_palette).subspan(base, bones);
+          Out& o = outs[m];
+          o.fp.resize(n), o.fn.resize(mesh.normals.size()), o.cp.resize(n),
+              o.cn.resize(mesh.normals.size());
+          SkinInput in{mesh.positions, mesh.normals, mesh.joints, mesh.weights, mesh.max_joint};
+          in.centers = centers[m];
+          ASSERT_TRUE(skin(method, pal, in, o.fp, o.fn));
+          CompactSkinInput cin = compact[m].input(mesh.positions);
+          cin.centers = centers[m];
+          ASSERT_TRUE(skin_compact(method, pal, cin, o.cp, o.cn));
+          for (const glm::vec3& p : o.fp) box.add(p);
+          vertices += n;
+        }
+        const double size = box.diagonal();
+        ASSERT_GT(size, 0.0);
+        for (const Out& o : outs) {
+          for (std::size_t v = 0; v < o.fp.size(); ++v)
+            worst = std::max(worst, glm::length(glm::dvec3(o.cp[v]) - glm::dvec3(o.fp[v])) / size);
+          for (std::size_t v = 0; v < o.fn.size(); ++v)
+            if (glm::dot(o.fn[v], o.fn[v]) > 0.0f)
+              worst_angle = std::max(worst_angle, angle_of(oct_decode(o.cn[v]), o.fn[v]));
+        }
+      }
+      std::printf(
+          "compact streams: %-36s %s %7zu vertex-poses  position error %.2e of the size  "
+          "normal %.1e rad\n",
+          rel, skin_method_label(method), vertices, worst, worst_angle);
+      EXPECT_LE(worst, 1e-6) << skin_method_label(method);
+      EXPECT_LT(worst_angle, 5e-5 + 7e-5 + 1e-5) << skin_method_label(method);
+    }
     ++models;
   }
   if (models == 0) GTEST_SKIP() << "assimp-testmodels not installed";

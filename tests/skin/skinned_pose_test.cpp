@@ -152,8 +152,8 @@ TEST(SkinnedPose, MorphsComeBeforeSkinning) {
   EXPECT_NEAR_GLM(p.skinned_positions(0)[1], glm::vec3(1, 1, 0), 1e-6f);
 }
 
-// The compact streams (compact_streams.h) where they apply: LBS, 4 influences, no morph weight;
-// the same hand-worked arm, its normals as octahedral codes.
+// The compact streams (compact_streams.h) where they apply: every method, 4 influences, no morph
+// weight; the same hand-worked arm, its normals as octahedral codes.
 TEST(SkinnedPose, SkinsFromTheCompactStreamsWhereTheyApply) {
   const Model m = arm_model();
   const std::vector<CompactStreams> compact = {encode_compact(m.meshes[0]),
@@ -189,12 +189,23 @@ TEST(SkinnedPose, SkinsFromTheCompactStreamsWhereTheyApply) {
   EXPECT_FALSE(p.skinned_compact(1));
   EXPECT_NEAR_GLM(p.skinned_positions(1)[2], glm::vec3(1, 2, 0.5f), 1e-6f);
   p.pose.clear_morph_overrides();
-  // DQS and CoR: the float streams (the compact kernels are LBS only).
+  // DQS (and CoR) from the compact streams too (skin_compact). Vertex 0 blends the identity
+  // (2/3) and the forearm's quarter turn about the z axis through (1,0,0) (1/3): both turns about
+  // that axis, so the dual-quaternion blend is one turn about it, by theta with tan(theta/2) =
+  // (sin 45 / 3) / (2/3 + cos 45 / 3) = sin 45 / (2 + cos 45). (1.5,0,0) goes to
+  // (1,0,0) + 0.5 (cos theta, sin theta, 0), its normal +y to (-sin theta, cos theta, 0).
   p.set_skin(SkinChoice{SkinMethod::Dqs, {}});
   ASSERT_TRUE(p.evaluate(m, PoseMode::Clip, 0.5));
-  EXPECT_FALSE(p.compact(0));
+  EXPECT_TRUE(p.compact(0));
   ASSERT_TRUE(p.skin_cpu(m, nullptr, true));
-  EXPECT_FALSE(p.skinned_compact(0));
+  EXPECT_TRUE(p.skinned_compact(0));
+  EXPECT_TRUE(p.skinned_compact(1));
+  const double h = std::sqrt(0.5), t = h / (2.0 + h);
+  const double cos_t = (1 - t * t) / (1 + t * t), sin_t = 2 * t / (1 + t * t);
+  EXPECT_NEAR_GLM(p.skinned_positions(0)[0], glm::vec3(1.0 + 0.5 * cos_t, 0.5 * sin_t, 0.0), 1e-6f);
+  EXPECT_NEAR_GLM(p.skinned_positions(0)[1], glm::vec3(1, 1, 0), 1e-6f);  // all forearm
+  const glm::vec3 turned(static_cast<float>(-sin_t), static_cast<float>(cos_t), 0.0f);
+  EXPECT_LT(glm::length(oct_decode(p.skinned_oct_normals(0)[0]) - turned), 1e-4f);
   // 8 influences on meshes without a second set change nothing: still compact.
   p.set_skin(SkinChoice{SkinMethod::Lbs, {}, 8});
   EXPECT_TRUE(p.compact(0));

@@ -1,0 +1,374 @@
+// DQS and CoR over the compact streams with AVX2 (skin_compact, skinning.h; the layout:
+// compact_streams.h), and the octahedral decode and encode 8 at a time.
+//
+// The kernel walks the runs of vertices that share their 4 joints (skinning_runs.h's walk_runs,
+// over the compact streams' 32-bit keys) and skins each block of 8 with the float kernels' own
+// lanes (skinning_method_lanes.inc's MethodLanes::block, the run's bones as constants): per
+// block the 3 stored weights go into lanes and the 4th is 1 - ((w0 + w1) + w2), the 8 normal
+// codes are decoded into the block's input, and its 8 output normals encoded. Vertices in short
+// runs take the scalar loop (compact_methods.cpp), as the float kernels' take theirs. Which path
+// a vertex takes depends on its whole run only, so skin_compact_parallel's chunks give the same
+// results as one thread.
+//
+// The decode and encode are oct_decode_raw's and oct_encode's float operations lane by lane,
+// the fold chosen by a blend instead of a branch (a normal's hemisphere is a coin toss to the
+// branch predictor). Built with -ffp-contract=off (skin/CMakeLists.txt), so no product is fused
+// into an FMA: the codec's results are the scalar functions', bit for bit
+// (tests/skin/compact_methods_test.cpp); the lanes use explicit FMA intrinsics as in the float
+// kernels.
+#include "skin/skinning_runs.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <algorithm>
+#include <cstring>
+
+#include <immintrin.h>
+
+namespace sv::detail {
+namespace {
+
+#define SV_OCT_AVX2 __attribute__((target("avx2,fma")))
+#define SV_OCT_INLINE inline __attribute__((always_inline))
+
+SV_OCT_AVX2 SV_OCT_INLINE __m256i oct_index8(int i0, int i1, int i2, int i3, int i4, int i5, int i6,
+                                             int i7) noexcept {
+  return _mm256_setr_epi32(i0, i1, i2, i3, i4, i5, i6, i7);
+}
+
+// 8 xyz triples <-> 3 registers of x, y, z (as skinning_avx2_runs.cpp's load_xyz/store_xyz).
+SV_OCT_AVX2 SV_OCT_INLINE void oct_load_xyz(const float* p, __m256* x, __m256* y,
+                                            __m256* z) noexcept {
+  const __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8), c = _mm256_loadu_ps(p + 16);
+  const __m256 tx = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x92), c, 0x24);
+  const __m256 ty = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x24), c, 0x49);
+  const __m256 tz = _mm256_blend_ps(_mm256_blend_ps(a, b, 0x49), c, 0x92);
+  *x = _mm256_permutevar8x32_ps(tx, oct_index8(0, 3, 6, 1, 4, 7, 2, 5));
+  *y = _mm256_permutevar8x32_ps(ty, oct_index8(1, 4, 7, 2, 5, 0, 3, 6));
+  *z = _mm256_permutevar8x32_ps(tz, oct_index8(2, 5, 0, 3, 6, 1, 4, 7));
+}
+
+SV_OCT_AVX2 SV_OCT_INLINE void oct_store_xyz(float* p, __m256 x, __m256 y, __m256 z) noexcept {
+  const __m256 px = _mm256_permutevar8x32_ps(x, oct_index8(0, 3, 6, 1, 4, 7, 2, 5));
+  const __m256 py = _mm256_permutevar8x32_ps(y, oct_index8(5, 0, 3, 6, 1, 4, 7, 2));
+  const __m256 pz = _mm256_permutevar8x32_ps(z, oct_index8(2, 5, 0, 3, 6, 1, 4, 7));
+  _mm256_storeu_ps(p, _mm256_blend_ps(_mm256_blend_ps(px, py, 0x92), pz, 0x24));
+  _mm256_storeu_ps(p + 8, _mm256_blend_ps(_mm256_blend_ps(px, py, 0x24), pz, 0x49));
+  _mm256_storeu_ps(p + 16, _mm256_blend_ps(_mm256_blend_ps(px, py, 0x49), pz, 0x92));
+}
+
+SV_OCT_AVX2 SV_OCT_INLINE __m256 oct_abs8(__m256 a) noexcept {
+  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
+}
+
+// where a >= 0: t, else -t (s(a) t of compact_streams.h; NaN counts as negative there too).
+SV_OCT_AVX2 SV_OCT_INLINE __m256 oct_signed_by(__m256 a, __m256 t) noexcept {
+  const __m256 neg = _mm256_cmp_ps(a, _mm256_setzero_ps(), _CMP_NGE_UQ);
+  return _mm256_xor_ps(t, _mm256_and_ps(neg, _mm256_set1_ps(-0.0f)));
+}
+
+}  // namespace
+
+namespace {
+
+// ---- The lanes (the float kernels' Ln8, skinning_avx2_runs.cpp) -------------------------
+
+SV_OCT_AVX2 SV_OCT_INLINE void oct_load_weights(const float* w, __m256 out[4]) noexcept {
+  __m256 r[4];
+  for (int i = 0; i < 4; ++i)
+    r[i] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(w + 4 * i)),
+                                _mm_loadu_ps(w + 4 * (i + 4)), 1);
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  out[0] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+  out[1] = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+  out[2] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+  out[3] = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
+struct CompactLn8 {
+  using V = __m256;
+  using M = __m256;  // all-ones lanes where true (compare results)
+  struct Vec3 {
+    V x, y, z;
+  };
+  static constexpr std::size_t kLanes = 8;
+  SV_OCT_AVX2 SV_OCT_INLINE static V zero() noexcept { return _mm256_setzero_ps(); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V set1(float f) noexcept { return _mm256_set1_ps(f); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V bcast(const float* f) noexcept {
+    return _mm256_broadcast_ss(f);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static V add(V a, V b) noexcept { return _mm256_add_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V sub(V a, V b) noexcept { return _mm256_sub_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V mul(V a, V b) noexcept { return _mm256_mul_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V max(V a, V b) noexcept { return _mm256_max_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static V fmadd(V a, V b, V c) noexcept {
+    return _mm256_fmadd_ps(a, b, c);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static V fmsub(V a, V b, V c) noexcept {
+    return _mm256_fmsub_ps(a, b, c);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static V fnmadd(V a, V b, V c) noexcept {
+    return _mm256_fnmadd_ps(a, b, c);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static M gt(V a, V b) noexcept {
+    return _mm256_cmp_ps(a, b, _CMP_GT_OQ);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static M ge(V a, V b) noexcept {
+    return _mm256_cmp_ps(a, b, _CMP_GE_OQ);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static M le(V a, V b) noexcept {
+    return _mm256_cmp_ps(a, b, _CMP_LE_OQ);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static M mand(M a, M b) noexcept { return _mm256_and_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static M mor(M a, M b) noexcept { return _mm256_or_ps(a, b); }
+  SV_OCT_AVX2 SV_OCT_INLINE static M mnot(M a) noexcept {
+    return _mm256_xor_ps(a, _mm256_castsi256_ps(_mm256_set1_epi32(-1)));
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static M mnone() noexcept { return _mm256_setzero_ps(); }
+  SV_OCT_AVX2 SV_OCT_INLINE static unsigned bits(M m) noexcept {
+    return static_cast<unsigned>(_mm256_movemask_ps(m));
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static V negate_where(M m, V v) noexcept {
+    return _mm256_xor_ps(v, _mm256_and_ps(m, _mm256_set1_ps(-0.0f)));
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static V rsqrt_nr(V x) noexcept {
+    const V y = _mm256_rsqrt_ps(x);
+    const V h = _mm256_mul_ps(_mm256_set1_ps(0.5f), x);
+    return _mm256_mul_ps(y, _mm256_fnmadd_ps(h, _mm256_mul_ps(y, y), _mm256_set1_ps(1.5f)));
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static void store(float* p, V v) noexcept { _mm256_store_ps(p, v); }
+  SV_OCT_AVX2 SV_OCT_INLINE static Vec3 load_xyz(const float* p) noexcept {
+    Vec3 v;
+    oct_load_xyz(p, &v.x, &v.y, &v.z);
+    return v;
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static void store_xyz(float* p, const Vec3& v) noexcept {
+    oct_store_xyz(p, v.x, v.y, v.z);
+  }
+  SV_OCT_AVX2 SV_OCT_INLINE static void load_weights(const float* w, V out[4]) noexcept {
+    oct_load_weights(w, out);
+  }
+};
+
+#define SV_LANES_INLINE SV_OCT_AVX2 SV_OCT_INLINE
+#define SV_LANES_TARGET SV_OCT_AVX2
+#include "skin/skinning_method_lanes.inc"
+#undef SV_LANES_TARGET
+#undef SV_LANES_INLINE
+
+// The compact streams DQS and CoR read: CompactRunStreams' and the centres.
+struct CompactMethodStreams {
+  const float* positions;
+  const uint32_t* normals;  // null: positions only
+  const uint32_t* joints;   // u8 x4 per vertex: one 32-bit key
+  const float* weights;     // 3 per vertex
+  float* out_positions;
+  uint32_t* out_normals;
+  const float* centers;  // CoR only
+};
+
+// How many of keys[0, n) equal key (n <= 8), and bit i: keys[v + 1 + i] == keys[v + i] for keys
+// below total (as skinning_avx2_runs.cpp's 32-bit versions).
+SV_OCT_AVX2 SV_OCT_INLINE std::size_t compact_leading_equal8(const uint32_t* keys, std::size_t n,
+                                                             uint32_t key) noexcept {
+  if (n == 8) {
+    const __m256i e =
+        _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(keys)),
+                           _mm256_set1_epi32(static_cast<int>(key)));
+    const auto equal = static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(e)));
+    return static_cast<std::size_t>(__builtin_ctz(~equal));
+  }
+  std::size_t i = 0;
+  while (i < n && key_at(keys, i) == key) ++i;
+  return i;
+}
+
+SV_OCT_AVX2 SV_OCT_INLINE uint64_t compact_same_as_previous8(const uint32_t* keys, std::size_t v,
+                                                             std::size_t total) noexcept {
+  uint64_t same = 0;
+  std::size_t k = 0;
+  for (; k < 64 && v + k + 8 < total; k += 8) {
+    const auto* at = keys + v + k;
+    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at + 1));
+    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at));
+    same |= static_cast<uint64_t>(
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(next, here))))
+            << k;
+  }
+  for (; k < 64 && v + k + 1 < total; ++k)
+    if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
+  return same;
+}
+
+// The 8 codes at `codes` decoded, as xyz triples into out (24 floats).
+SV_OCT_AVX2 SV_OCT_INLINE void decode8(const uint32_t* codes, float* out) noexcept {
+  const __m256 scale = _mm256_set1_ps(kOctScale), minus1 = _mm256_set1_ps(-1.0f),
+               one = _mm256_set1_ps(1.0f);
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(codes));
+  const __m256 x = _mm256_max_ps(
+      _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16)), scale),
+      minus1);
+  const __m256 y =
+      _mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(c, 16)), scale), minus1);
+  const __m256 ax = oct_abs8(x), ay = oct_abs8(y);
+  const __m256 z = _mm256_sub_ps(_mm256_sub_ps(one, ax), ay);
+  const __m256 low = _mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_LT_OQ);
+  oct_store_xyz(out, _mm256_blendv_ps(x, oct_signed_by(x, _mm256_sub_ps(one, ay)), low),
+                _mm256_blendv_ps(y, oct_signed_by(y, _mm256_sub_ps(one, ax)), low), z);
+}
+
+// oct_encode of the 8 xyz triples at `normals` into codes.
+SV_OCT_AVX2 SV_OCT_INLINE void encode8(const float* normals, uint32_t* codes) noexcept {
+  const __m256 one = _mm256_set1_ps(1.0f), q = _mm256_set1_ps(32767.0f);
+  __m256 nx, ny, nz;
+  oct_load_xyz(normals, &nx, &ny, &nz);
+  const __m256 l1 = _mm256_add_ps(_mm256_add_ps(oct_abs8(nx), oct_abs8(ny)), oct_abs8(nz));
+  // No direction (L1 norm below kOctMinL1, or not finite): code 0.
+  const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(kOctMinL1), _CMP_GE_OQ),
+                                  _mm256_cmp_ps(l1, _mm256_set1_ps(0x1.fffffep127f), _CMP_LE_OQ));
+  const __m256 inv = _mm256_div_ps(one, l1);
+  const __m256 px = _mm256_mul_ps(nx, inv), py = _mm256_mul_ps(ny, inv);
+  const __m256 low = _mm256_cmp_ps(nz, _mm256_setzero_ps(), _CMP_LT_OQ);
+  const __m256 ox = _mm256_blendv_ps(px, oct_signed_by(px, _mm256_sub_ps(one, oct_abs8(py))), low);
+  const __m256 oy = _mm256_blendv_ps(py, oct_signed_by(py, _mm256_sub_ps(one, oct_abs8(px))), low);
+  // Rounded to nearest, even on ties: the default rounding mode, as std::nearbyint.
+  const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(ox, q));
+  const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(oy, q));
+  const __m256i code = _mm256_and_si256(
+      _mm256_castps_si256(ok),
+      _mm256_or_si256(_mm256_and_si256(qx, _mm256_set1_epi32(0xffff)), _mm256_slli_epi32(qy, 16)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(codes), code);
+}
+
+// The Kernel of walk_runs (skinning_runs.h) for DQS (kCor false) or CoR over compact streams.
+template <bool kCor>
+struct CompactMethodRuns {
+  using ML = MethodLanes<CompactLn8>;
+  static constexpr std::size_t kLanes = 8;
+
+  // n <= 8 vertices from v: whole blocks in place, a partial one through zero-padded copies so
+  // nothing past the n vertices is read or written (the next ones may be another thread's).
+  // flips, scaled: the run's (MethodLanes::signs, once per run).
+  template <bool kNormals>
+  SV_OCT_AVX2 SV_OCT_INLINE static void block(const CompactMethodStreams& s,
+                                              const float* const b[4], const unsigned flips[4],
+                                              bool scaled, std::size_t v, std::size_t n) noexcept {
+    // Not zeroed unless the block is partial: a whole block reads its vertices in place.
+    alignas(32) float p[24], c[24], w3[24], op[24], nn[24], on[24];
+    alignas(32) uint32_t codes[8], out_codes[8];
+    const float* pos = s.positions + 3 * v;
+    const float* ctr = kCor ? s.centers + 3 * v : nullptr;
+    const float* wts = s.weights + 3 * v;
+    const uint32_t* in_codes = kNormals ? s.normals + v : nullptr;
+    float* out_p = s.out_positions + 3 * v;
+    uint32_t* out_n = kNormals ? s.out_normals + v : nullptr;
+    const bool whole = n == kLanes;
+    if (!whole) {
+      // Zero weights, positions, centres and codes past n: finite results, never stored.
+      std::memset(p, 0, sizeof p), std::memset(w3, 0, sizeof w3);
+      std::memcpy(p, pos, 12 * n);
+      std::memcpy(w3, wts, 12 * n);
+      if constexpr (kCor) {
+        std::memset(c, 0, sizeof c);
+        std::memcpy(c, ctr, 12 * n);
+      }
+      if constexpr (kNormals) {
+        std::memset(codes, 0, sizeof codes);
+        std::memcpy(codes, in_codes, 4 * n);
+      }
+      pos = p, ctr = kCor ? c : nullptr, wts = w3, in_codes = codes, out_p = op, out_n = out_codes;
+    }
+    __m256 w[4];
+    oct_load_xyz(wts, &w[0], &w[1], &w[2]);
+    // fourth_weight: this order of operations (the scalar loop's, the GPU's).
+    w[3] = _mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]));
+    if constexpr (kNormals) decode8(in_codes, nn);
+    if (scaled)
+      ML::template block<kNormals, kCor, true, 4>(pos, nn, w, w, ctr, b, flips, out_p, on);
+    else
+      ML::template block<kNormals, kCor, false, 4>(pos, nn, w, w, ctr, b, flips, out_p, on);
+    if constexpr (kNormals) encode8(on, out_n);
+    if (!whole) {
+      std::memcpy(s.out_positions + 3 * v, op, 12 * n);
+      if constexpr (kNormals) std::memcpy(s.out_normals + v, out_codes, 4 * n);
+    }
+  }
+  SV_OCT_AVX2 static std::size_t leading_equal(const uint32_t* keys, std::size_t n,
+                                               uint32_t key) noexcept {
+    return compact_leading_equal8(keys, n, key);
+  }
+  SV_OCT_AVX2 static uint64_t same_as_previous(const uint32_t* keys, std::size_t v,
+                                               std::size_t total) noexcept {
+    return compact_same_as_previous8(keys, v, total);
+  }
+  // run_blocks (skinning_runs.h) with the run's signs worked out once, not per block.
+  template <bool kNormals>
+  SV_OCT_AVX2 __attribute__((flatten)) static std::size_t run(const CompactMethodStreams& s,
+                                                              const float* const b[4], uint32_t key,
+                                                              std::size_t v,
+                                                              std::size_t end) noexcept {
+    unsigned flips[4];
+    const bool scaled = ML::signs(b, flips);
+    for (;;) {
+      const std::size_t window = std::min(kLanes, end - v);
+      const std::size_t n = compact_leading_equal8(s.joints + v, window, key);
+      if (n == 0) return v;  // the run ended on the last block's edge
+      block<kNormals>(s, b, flips, scaled, v, n);
+      v += n;
+      if (n < window || v == end) return v;
+    }
+  }
+};
+
+template <bool kCor, bool kNormals>
+void compact_method_walk(const CompactMethodJob& job, const PackedBone* packed, std::size_t begin,
+                         std::size_t end) noexcept {
+  const CompactSkinInput& in = *job.in;
+  const CompactMethodStreams s{&in.positions.data()->x,
+                               kNormals ? in.normals.data() : nullptr,
+                               reinterpret_cast<const uint32_t*>(in.joints8.data()),
+                               &in.weights.data()->x,
+                               &job.out_positions->x,
+                               kNormals ? job.out_normals : nullptr,
+                               kCor ? &in.centers.data()->x : nullptr};
+  walk_runs<CompactMethodRuns<kCor>, kNormals>(
+      s, in.joints8.size(), packed, begin, end,
+      [&](std::size_t from, std::size_t to) { skin_range_compact_method_scalar(job, from, to); });
+}
+
+}  // namespace
+
+SV_OCT_AVX2 void oct_decode_raw_avx2(const uint32_t* codes, glm::vec3* out,
+                                     std::size_t count) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= count; i += 8) decode8(codes + i, &out[i].x);
+  for (; i < count; ++i) out[i] = oct_decode_raw(codes[i]);
+}
+
+SV_OCT_AVX2 void oct_encode_avx2(const glm::vec3* normals, uint32_t* codes,
+                                 std::size_t count) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= count; i += 8) encode8(&normals[i].x, codes + i);
+  for (; i < count; ++i) codes[i] = oct_encode(normals[i]);
+}
+
+void skin_range_avx2_compact_method(const CompactMethodJob& job, const PackedBone* packed,
+                                    std::size_t begin, std::size_t end) noexcept {
+  if (begin >= end) return;
+  const bool normals = job.out_normals != nullptr;
+  if (job.method == SkinMethod::Cor) {
+    if (normals)
+      compact_method_walk<true, true>(job, packed, begin, end);
+    else
+      compact_method_walk<true, false>(job, packed, begin, end);
+  } else if (normals) {
+    compact_method_walk<false, true>(job, packed, begin, end);
+  } else {
+    compact_method_walk<false, false>(job, packed, begin, end);
+  }
+}
+
+}  // namespace sv::detail
+
+#endif
