@@ -1,21 +1,22 @@
 // DQS and CoR over the compact streams with AVX2 (skin_compact, skinning.h; the layout:
-// compact_streams.h), and the octahedral decode and encode 8 at a time.
+// compact_streams.h).
 //
 // The kernel walks the runs of vertices that share their 4 joints (skinning_runs.h's walk_runs,
 // over the compact streams' 32-bit keys) and skins each block of 8 with the float kernels' own
-// lanes (skinning_method_lanes.inc's MethodLanes::block, the run's bones as constants): per
+// lanes (skinning_method_lanes.inc's MethodLanes::block_with, the run's bones as constants): per
 // block the 3 stored weights go into lanes and the 4th is 1 - ((w0 + w1) + w2), the 8 normal
-// codes are decoded into the block's input, and its 8 output normals encoded. Vertices in short
+// codes are decoded into the lanes and the 8 output normals encoded from them. Vertices in short
 // runs take the scalar loop (compact_methods.cpp), as the float kernels' take theirs. Which path
 // a vertex takes depends on its whole run only, so skin_compact_parallel's chunks give the same
 // results as one thread.
 //
-// The decode and encode are oct_decode_raw's and oct_encode's float operations lane by lane,
-// the fold chosen by a blend instead of a branch (a normal's hemisphere is a coin toss to the
-// branch predictor). Built with -ffp-contract=off (skin/CMakeLists.txt), so no product is fused
-// into an FMA: the codec's results are the scalar functions', bit for bit
-// (tests/skin/compact_methods_test.cpp); the lanes use explicit FMA intrinsics as in the float
-// kernels.
+// The normals need only a direction (the methods' normal transform is linear, and the code keeps
+// a direction), so as the LBS run kernel (skinning_avx2_runs.cpp) the input codes are decoded in
+// integers scaled by 32767 (exact), the output is not normalised (no square root), and its fold
+// is taken on the unnormalised vector with one division by its L1 norm: at most a neighbouring
+// code of oct_encode's (tests/skin/compact_methods_test.cpp); lanes with no usable L1 norm take
+// oct_encode itself. The lanes use explicit FMA intrinsics as in the float kernels; the file is
+// built with -ffp-contract=off (skin/CMakeLists.txt), so nothing else is fused.
 #include "skin/skinning_runs.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -201,45 +202,82 @@ SV_OCT_AVX2 SV_OCT_INLINE uint64_t compact_same_as_previous8(const uint32_t* key
   return same;
 }
 
-// The 8 codes at `codes` decoded, as xyz triples into out (24 floats).
-SV_OCT_AVX2 SV_OCT_INLINE void decode8(const uint32_t* codes, float* out) noexcept {
-  const __m256 scale = _mm256_set1_ps(kOctScale), minus1 = _mm256_set1_ps(-1.0f),
-               one = _mm256_set1_ps(1.0f);
+// The 8 codes at `codes` decoded to vectors of L1 norm 32767 (oct_decode_raw's direction,
+// scaled; exact in integers, as skinning_avx2_runs.cpp's oct_decode_scaled): x and y as stored
+// (-32768 read as -32767), z = 32767 - |x| - |y|, and where z < 0 the fold undone,
+// x = (32767 - |y|) sign(x), y = (32767 - |x|) sign(y) (x and y are never 0 there, so psign's
+// "0 for 0" never applies). The methods' normal transform (the blended stretch's cofactor, the
+// rotation) is linear and the output keeps only a direction, so the scale changes nothing but
+// rounding.
+SV_OCT_AVX2 SV_OCT_INLINE CompactLn8::Vec3 decode8_scaled(const uint32_t* codes) noexcept {
   const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(codes));
-  const __m256 x = _mm256_max_ps(
-      _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16)), scale),
-      minus1);
-  const __m256 y =
-      _mm256_max_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(c, 16)), scale), minus1);
-  const __m256 ax = oct_abs8(x), ay = oct_abs8(y);
-  const __m256 z = _mm256_sub_ps(_mm256_sub_ps(one, ax), ay);
-  const __m256 low = _mm256_cmp_ps(z, _mm256_setzero_ps(), _CMP_LT_OQ);
-  oct_store_xyz(out, _mm256_blendv_ps(x, oct_signed_by(x, _mm256_sub_ps(one, ay)), low),
-                _mm256_blendv_ps(y, oct_signed_by(y, _mm256_sub_ps(one, ax)), low), z);
+  const __m256i lowest = _mm256_set1_epi32(-32767), top = _mm256_set1_epi32(32767);
+  const __m256i x = _mm256_max_epi32(_mm256_srai_epi32(_mm256_slli_epi32(c, 16), 16), lowest);
+  const __m256i y = _mm256_max_epi32(_mm256_srai_epi32(c, 16), lowest);
+  const __m256i rest_x = _mm256_sub_epi32(top, _mm256_abs_epi32(x));  // 32767 - |x|
+  const __m256i rest_y = _mm256_sub_epi32(top, _mm256_abs_epi32(y));
+  const __m256i z = _mm256_sub_epi32(rest_x, _mm256_abs_epi32(y));
+  const __m256 folded = _mm256_castsi256_ps(z);  // sign bit: z < 0
+  const __m256 fx = _mm256_blendv_ps(_mm256_castsi256_ps(x),
+                                     _mm256_castsi256_ps(_mm256_sign_epi32(rest_y, x)), folded);
+  const __m256 fy = _mm256_blendv_ps(_mm256_castsi256_ps(y),
+                                     _mm256_castsi256_ps(_mm256_sign_epi32(rest_x, y)), folded);
+  return {_mm256_cvtepi32_ps(_mm256_castps_si256(fx)), _mm256_cvtepi32_ps(_mm256_castps_si256(fy)),
+          _mm256_cvtepi32_ps(z)};
 }
 
-// oct_encode of the 8 xyz triples at `normals` into codes.
-SV_OCT_AVX2 SV_OCT_INLINE void encode8(const float* normals, uint32_t* codes) noexcept {
-  const __m256 one = _mm256_set1_ps(1.0f), q = _mm256_set1_ps(32767.0f);
-  __m256 nx, ny, nz;
-  oct_load_xyz(normals, &nx, &ny, &nz);
-  const __m256 l1 = _mm256_add_ps(_mm256_add_ps(oct_abs8(nx), oct_abs8(ny)), oct_abs8(nz));
-  // No direction (L1 norm below kOctMinL1, or not finite): code 0.
-  const __m256 ok = _mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(kOctMinL1), _CMP_GE_OQ),
-                                  _mm256_cmp_ps(l1, _mm256_set1_ps(0x1.fffffep127f), _CMP_LE_OQ));
-  const __m256 inv = _mm256_div_ps(one, l1);
-  const __m256 px = _mm256_mul_ps(nx, inv), py = _mm256_mul_ps(ny, inv);
-  const __m256 low = _mm256_cmp_ps(nz, _mm256_setzero_ps(), _CMP_LT_OQ);
-  const __m256 ox = _mm256_blendv_ps(px, oct_signed_by(px, _mm256_sub_ps(one, oct_abs8(py))), low);
-  const __m256 oy = _mm256_blendv_ps(py, oct_signed_by(py, _mm256_sub_ps(one, oct_abs8(px))), low);
-  // Rounded to nearest, even on ties: the default rounding mode, as std::nearbyint.
-  const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(ox, q));
-  const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(oy, q));
-  const __m256i code = _mm256_and_si256(
-      _mm256_castps_si256(ok),
-      _mm256_or_si256(_mm256_and_si256(qx, _mm256_set1_epi32(0xffff)), _mm256_slli_epi32(qy, 16)));
-  _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(codes), code);
+// oct_encode of the lanes that encode8_direction leaves to it (bit l of `fast` clear).
+__attribute__((noinline, cold)) void encode_lanes_exactly(const float* x, const float* y,
+                                                          const float* z, unsigned fast,
+                                                          uint32_t* codes) noexcept {
+  for (int l = 0; l < 8; ++l)
+    if (((fast >> l) & 1u) == 0) codes[l] = oct_encode(glm::vec3(x[l], y[l], z[l]));
 }
+
+// The octahedral codes of 8 vectors of any length (as skinning_avx2_runs.cpp's store_oct8):
+// l1 = |x| + |y| + |z|; where z < 0 the fold taken on the unnormalised vector,
+// (|x| + |z|) sign(x) = l1 (1 - |y| / l1) sign(x) and likewise for y; both scaled by 32767 / l1
+// (one division, off the fold's chain) and rounded to nearest (even). oct_encode's value
+// rounded differently: the same code or a neighbour. Lanes whose l1 or 32767 / l1 is not a
+// normal float (zero, tiny, huge, not finite) take oct_encode itself.
+SV_OCT_AVX2 SV_OCT_INLINE void encode8_direction(const CompactLn8::Vec3& n,
+                                                 uint32_t* codes) noexcept {
+  const __m256 ax = oct_abs8(n.x), ay = oct_abs8(n.y), az = oct_abs8(n.z);
+  const __m256 l1 = _mm256_add_ps(_mm256_add_ps(ax, ay), az);
+  // NaN fails both comparisons.
+  const auto fast = static_cast<unsigned>(
+      _mm256_movemask_ps(_mm256_and_ps(_mm256_cmp_ps(l1, _mm256_set1_ps(0x1p-100f), _CMP_GE_OQ),
+                                       _mm256_cmp_ps(l1, _mm256_set1_ps(0x1p100f), _CMP_LE_OQ))));
+  const __m256 scale = _mm256_div_ps(_mm256_set1_ps(32767.0f), l1);
+  // z's sign bit picks the fold (z = -0 folds too: then the fold is x itself, but for a zero's
+  // sign).
+  const __m256 fx = _mm256_blendv_ps(n.x, oct_signed_by(n.x, _mm256_add_ps(ax, az)), n.z);
+  const __m256 fy = _mm256_blendv_ps(n.y, oct_signed_by(n.y, _mm256_add_ps(ay, az)), n.z);
+  const __m256i qx = _mm256_cvtps_epi32(_mm256_mul_ps(fx, scale));
+  const __m256i qy = _mm256_cvtps_epi32(_mm256_mul_ps(fy, scale));
+  // (qx & 0xffff) | (qy << 16): the odd 16-bit words from qy's low half.
+  _mm256_storeu_si256(reinterpret_cast<__m256i_u*>(codes),
+                      _mm256_blend_epi16(qx, _mm256_slli_epi32(qy, 16), 0xAA));
+  if (__builtin_expect(fast != 0xFFu, 0)) {
+    alignas(32) float x[8], y[8], z[8];
+    _mm256_store_ps(x, n.x), _mm256_store_ps(y, n.y), _mm256_store_ps(z, n.z);
+    encode_lanes_exactly(x, y, z, fast, codes);
+  }
+}
+
+// MethodLanes::block_with's normal functions for the compact streams.
+struct DecodeCodes {
+  const uint32_t* codes;
+  SV_OCT_AVX2 SV_OCT_INLINE CompactLn8::Vec3 operator()() const noexcept {
+    return decode8_scaled(codes);
+  }
+};
+struct EncodeCodes {
+  uint32_t* codes;
+  SV_OCT_AVX2 SV_OCT_INLINE void operator()(const CompactLn8::Vec3& n) const noexcept {
+    encode8_direction(n, codes);
+  }
+};
 
 // The Kernel of walk_runs (skinning_runs.h) for DQS (kCor false) or CoR over compact streams.
 template <bool kCor>
@@ -255,7 +293,7 @@ struct CompactMethodRuns {
                                               const float* const b[4], const unsigned flips[4],
                                               bool scaled, std::size_t v, std::size_t n) noexcept {
     // Not zeroed unless the block is partial: a whole block reads its vertices in place.
-    alignas(32) float p[24], c[24], w3[24], op[24], nn[24], on[24];
+    alignas(32) float p[24], c[24], w3[24], op[24];
     alignas(32) uint32_t codes[8], out_codes[8];
     const float* pos = s.positions + 3 * v;
     const float* ctr = kCor ? s.centers + 3 * v : nullptr;
@@ -283,12 +321,14 @@ struct CompactMethodRuns {
     oct_load_xyz(wts, &w[0], &w[1], &w[2]);
     // fourth_weight: this order of operations (the scalar loop's, the GPU's).
     w[3] = _mm256_sub_ps(_mm256_set1_ps(1.0f), _mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]));
-    if constexpr (kNormals) decode8(in_codes, nn);
+    // The normals go from their codes into the lanes and back without a normalisation: the
+    // encoder divides by the L1 norm anyway (encode8_direction).
     if (scaled)
-      ML::template block<kNormals, kCor, true, 4>(pos, nn, w, w, ctr, b, flips, out_p, on);
+      ML::template block_with<kNormals, kCor, true, 4>(pos, w, w, ctr, b, flips, out_p,
+                                                       DecodeCodes{in_codes}, EncodeCodes{out_n});
     else
-      ML::template block<kNormals, kCor, false, 4>(pos, nn, w, w, ctr, b, flips, out_p, on);
-    if constexpr (kNormals) encode8(on, out_n);
+      ML::template block_with<kNormals, kCor, false, 4>(pos, w, w, ctr, b, flips, out_p,
+                                                        DecodeCodes{in_codes}, EncodeCodes{out_n});
     if (!whole) {
       std::memcpy(s.out_positions + 3 * v, op, 12 * n);
       if constexpr (kNormals) std::memcpy(s.out_normals + v, out_codes, 4 * n);
@@ -339,18 +379,33 @@ void compact_method_walk(const CompactMethodJob& job, const PackedBone* packed, 
 
 }  // namespace
 
-SV_OCT_AVX2 void oct_decode_raw_avx2(const uint32_t* codes, glm::vec3* out,
-                                     std::size_t count) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= count; i += 8) decode8(codes + i, &out[i].x);
-  for (; i < count; ++i) out[i] = oct_decode_raw(codes[i]);
+// Whole blocks of 8 in place, the rest through a zero-padded block (as the kernel's partial
+// blocks), so every vector takes the kernel's own operations.
+SV_OCT_AVX2 void oct_decode_scaled_avx2(const uint32_t* codes, glm::vec3* out,
+                                        std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; i += 8) {
+    const std::size_t n = std::min<std::size_t>(8, count - i);
+    alignas(32) uint32_t in[8] = {};
+    alignas(32) float xyz[24];
+    std::memcpy(in, codes + i, 4 * n);
+    const CompactLn8::Vec3 v = decode8_scaled(in);
+    oct_store_xyz(xyz, v.x, v.y, v.z);
+    std::memcpy(&out[i].x, xyz, 12 * n);
+  }
 }
 
-SV_OCT_AVX2 void oct_encode_avx2(const glm::vec3* normals, uint32_t* codes,
-                                 std::size_t count) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= count; i += 8) encode8(&normals[i].x, codes + i);
-  for (; i < count; ++i) codes[i] = oct_encode(normals[i]);
+SV_OCT_AVX2 void oct_encode_direction_avx2(const glm::vec3* normals, uint32_t* codes,
+                                           std::size_t count) noexcept {
+  for (std::size_t i = 0; i < count; i += 8) {
+    const std::size_t n = std::min<std::size_t>(8, count - i);
+    alignas(32) float xyz[24] = {};
+    alignas(32) uint32_t out[8];
+    std::memcpy(xyz, &normals[i].x, 12 * n);
+    CompactLn8::Vec3 v;
+    oct_load_xyz(xyz, &v.x, &v.y, &v.z);
+    encode8_direction(v, out);
+    std::memcpy(codes + i, out, 4 * n);
+  }
 }
 
 void skin_range_avx2_compact_method(const CompactMethodJob& job, const PackedBone* packed,

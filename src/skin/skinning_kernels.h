@@ -155,11 +155,14 @@ void skin_range_avx2_compact(const CompactJob& job, const PackedBone* packed, st
                              std::size_t end) noexcept;
 void skin_range_compact_avx2_batches(const CompactJob& job, const PackedBone* packed,
                                      std::size_t begin, std::size_t end) noexcept;
-// oct_decode_raw of codes[0, count) into out, and oct_encode of normals[0, count) into codes, 8
-// at a time (compact_methods_avx2.cpp): the scalar functions' results, bit for bit. Only
-// where the CPU has AVX2.
-void oct_decode_raw_avx2(const uint32_t* codes, glm::vec3* out, std::size_t count) noexcept;
-void oct_encode_avx2(const glm::vec3* normals, uint32_t* codes, std::size_t count) noexcept;
+// The compact method kernel's normal codec, 8 at a time (compact_methods_avx2.cpp), for its
+// tests: codes[0, count) decoded to oct_decode_raw's directions scaled to L1 norm 32767 (exact
+// integers), and normals[0, count) (any length) encoded as oct_encode's code or a neighbour
+// (oct_encode's own where the L1 norm is zero, tiny, huge or not finite). Only where the CPU
+// has AVX2.
+void oct_decode_scaled_avx2(const uint32_t* codes, glm::vec3* out, std::size_t count) noexcept;
+void oct_encode_direction_avx2(const glm::vec3* normals, uint32_t* codes,
+                               std::size_t count) noexcept;
 // DQS or CoR over compact streams with u8 joints, runs of vertices sharing their 4 joints 8
 // at a time (the float kernels' MethodLanes over the compact streams), short runs through
 // skin_range_compact_method_scalar (compact_methods_avx2.cpp). packed: pack_method's layout.
