@@ -41,13 +41,13 @@
 //   sx = (int16) (code & 0xffff), sy = (int16) (code >> 16)
 //   x = max(sx * kOctScale, -1), y = max(sy * kOctScale, -1), z = (1 - |x|) - |y|
 //   if z < 0: (x, y) = ((1 - |y|) * s(x), (1 - |x|) * s(y)), s(a) = a >= 0 ? 1 : -1
-// giving a vector of L1 norm 1 (oct_decode_raw); oct_decode normalises it. (The AVX2 run kernel
-// decodes the same direction exactly in integers, scaled by 32767: the skinning needs only the
-// direction. skinning_avx2_runs.cpp.)
+// giving a vector of L1 norm 1 (oct_decode_raw); oct_decode normalises it. (The AVX2 run kernels,
+// LBS's and DQS/CoR's, decode the same direction exactly in integers, scaled by 32767: the
+// skinning needs only the direction. skinning_avx2_runs.cpp, compact_methods_avx2.cpp.)
 // Encoding in the kernels (oct_encode): divide by the L1 norm, fold the lower half as above,
 // round x * 32767 and y * 32767 to nearest (even on ties). A vector of L1 norm below 2^-120, or
 // not finite, has no direction: it encodes as 0 (decodes to +z), where the float path writes a
-// zero normal. (The AVX2 run kernel folds the unnormalised vector, (|x| + |z|) s(x) for
+// zero normal. (The AVX2 run kernels fold the unnormalised vector, (|x| + |z|) s(x) for
 // (1 - |y|) s(x), and scales by 32767 / L1: the same value rounded differently, so at most a
 // neighbouring code; a vector outside its range, zero or not finite takes oct_encode itself.)
 // skin.vert rounds its output normal through common.vert's copy of oct_encode, so the GPU path

@@ -165,10 +165,11 @@ bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
 // 256 joints), SSE2 and Scalar take skin_compact_reference's loop (skinning_methods.cpp's,
 // operation for operation: what skin.vert mirrors for the compact GPU path); AVX2 (and AVX-512,
 // on its AVX2: no 16-lane compact kernel yet) skins runs of vertices that share their 4 joints 8
-// at a time with the float kernels' lanes, the weights and normals decoded and the normals
-// encoded in lanes (compact_methods_avx2.cpp), short runs through the scalar loop. Where the
-// vector kernels normalise the blended normal before encoding it, the code may differ from the
-// scalar loop's by one step.
+// at a time with the float kernels' lanes, the weights decoded, the normals decoded in integers
+// and encoded by folding the unnormalised vector in lanes (compact_methods_avx2.cpp, as the LBS
+// run kernel does), short runs through the scalar loop. The vector kernels' code may therefore
+// differ from the scalar loop's by one step (a neighbouring code); degenerate vectors take
+// oct_encode's exactly.
 bool skin_compact_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes,
                       const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                       std::span<uint32_t> out_normals) noexcept;
