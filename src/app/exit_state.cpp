@@ -137,8 +137,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
   const RenderOptions& r = st.render;
   auto b = [](bool v) { return v ? "true" : "false"; };
   o << ",\"view\":\"" << view_name(r.view) << "\",\"skinning\":\""
-    << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"method\":\"" << skin_method_name(r.method)
-    << "\",\"methodDrawn\":\""
+    << (r.gpu_skinning ? "gpu" : "cpu") << "\",\"softwareGl\":" << b(st.software_gl)
+    << ",\"method\":\"" << skin_method_name(r.method) << "\",\"methodDrawn\":\""
     << skin_method_name(scene != nullptr ? scene->frame.animator.skin().method : SkinMethod::Lbs)
     << "\",\"centers\":"
     << json_number(scene != nullptr && scene->centers_for(r.influences).started()

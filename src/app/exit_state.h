@@ -12,10 +12,12 @@
 //    "layers":[{"clip":I,"clipName":S,"time":T,"weight":W,"mode":"override"|"additive",
 //    "maskJoints":N}] (the layer stack over the clip), "selectedJoint":I,
 //    "selectedJointName":S|null, "hoveredJoint":I, "hoveredMesh":I, "hoveredVertex":I,
-//    "view":"shaded"|..., "skinning":"cpu"|"gpu", "method":"lbs"|"dqs"|"cor" (chosen),
-//    "methodDrawn":S (what the last frame skinned with: LBS while CoR's centres are computed),
-//    "centers":F (CoR's centres: -1 not started, the fraction done, 1 known), "skeleton":B,
-//    "wireframe":B, "grid":B, "axes":B, "flatColors":B (debug views unlit), "helpOpen":B,
+//    "view":"shaded"|..., "skinning":"cpu"|"gpu", "softwareGl":B
+//    (the GL driver is a software rasteriser: --skinning auto chose the CPU path),
+//    "method":"lbs"|"dqs"|"cor" (chosen), "methodDrawn":S (what the last frame skinned with: LBS
+//    while CoR's centres are computed), "centers":F (CoR's centres: -1 not started, the fraction
+//    done, 1 known), "skeleton":B, "wireframe":B, "grid":B, "axes":B, "flatColors":B (debug views
+//    unlit), "helpOpen":B,
 //    "legend":{"rect":[x,y,w,h],"modelRect":[x,y,w,h],"corner":S,"collapsed":B (shown as its
 //              title row),"fold":"auto"|"collapsed"|"open" (the user's choice),
 //              "collapsedToFit":B,"overModel":B}|null  (the debug view's legend as last drawn

@@ -42,7 +42,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   Scene& s = *h.scene;
   const int32_t clip = h.clip;
   RenderOptions ro;
-  ro.gpu_skinning = viewer.skinning != "cpu";
+  ro.gpu_skinning = gl::gpu_skinning_for(viewer.skinning, gl.renderer().software());
   ro.method = skin_method_of(options);
   ro.influences = options.influences;
   // Timed frames skin with CoR from the first one.

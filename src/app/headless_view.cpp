@@ -37,10 +37,9 @@ int HeadlessView::open(const Options& given, const ViewerOptions& viewer, const 
     return bad_input("bad --size '" + viewer.size + "' (want WxH)");
   if (!parse_view(viewer.view, &ro_.view)) return bad_input("bad --view '" + viewer.view + "'");
   if (std::string e = parse_method_pair(viewer.diff_methods, &ro_); !e.empty()) return bad_input(e);
-  if (viewer.skinning != "cpu" && viewer.skinning != "gpu") {
-    return bad_input("bad --skinning '" + viewer.skinning + "' (want cpu or gpu)");
+  if (viewer.skinning != "auto" && viewer.skinning != "cpu" && viewer.skinning != "gpu") {
+    return bad_input("bad --skinning '" + viewer.skinning + "' (want auto, cpu or gpu)");
   }
-  ro_.gpu_skinning = viewer.skinning == "gpu";
   ro_.method = skin_method_of(options);
   ro_.influences = options.influences;
   ro_.skeleton = viewer.skeleton;
@@ -88,6 +87,7 @@ int HeadlessView::open(const Options& given, const ViewerOptions& viewer, const 
     s.jobs.compared_with = compare_b;
     if (viewer.view == "shaded") ro_.view = ViewMode::WeightChange;
   }
+  ro_.gpu_skinning = gl::gpu_skinning_for(viewer.skinning, h_.gl->renderer().software());
   ro_.selected_joint = joint_;
   // Skeleton-only files (BVH, CSM) have nothing else to show.
   if (s.doc.model.meshes.empty()) ro_.skeleton = true;

@@ -127,6 +127,7 @@ struct Start {
   LayerStack blend;            // --layer / --crossfade, on a clock starting at --time (or 0)
   int32_t joint = -1;          // --bone
   RenderOptions render;
+  std::string skinning = "auto";  // --skinning: render.gpu_skinning once the driver is known
   std::string up = "auto";
   CrowdRequest crowd;            // --crowd
   std::optional<ViewAxis> axis;  // --camera-view
@@ -882,6 +883,8 @@ int Viewer::run(const Options& options, const ViewerOptions& viewer, const std::
     status_.shader_warnings = warnings;
     status_.loading_limit = options.time_limit;
     state_.render = start.render;
+    state_.render.gpu_skinning = gl::gpu_skinning_for(start.skinning, renderer_.software());
+    state_.software_gl = renderer_.software();
     state_.files.extensions = supported_extensions();
     state_.files.recent_file = ui::recent_file_path();
     if (!ui::load_recent(state_.files)) {
@@ -1046,8 +1049,11 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
 void add_viewer_options(CLI::App& app, ViewerOptions& o) {
   app.add_option("--screenshot", o.screenshot,
                  "Render one frame (framed as on load) to a PNG, then exit");
-  app.add_option("--skinning", o.skinning, "Skinning path: gpu (default) or cpu")
-      ->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--skinning", o.skinning,
+                 "Skinning path: auto (default: gpu, or cpu where the GL driver is a software "
+                 "rasteriser such as llvmpipe, which runs the GPU path's shader on the CPU far "
+                 "slower than the CPU path), gpu or cpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   app.add_option("--view", o.view,
                  "shaded (default), weights, dominant, influences, weight-sum, cpu-gpu (CPU vs GPU "
                  "skinning, distance per vertex), method-diff (--diff-methods' pair) or "
@@ -1116,7 +1122,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   }
   if (std::string e = parse_method_pair(viewer.diff_methods, &start.render); !e.empty())
     return bad_input(e);
-  start.render.gpu_skinning = viewer.skinning != "cpu";
+  start.skinning = viewer.skinning;
   start.render.method = skin_method_of(options);
   start.render.influences = options.influences;
   start.render.skeleton = viewer.skeleton;

@@ -32,7 +32,7 @@ struct OrbitCamera;
 
 struct ViewerOptions {
   std::string screenshot;                // --screenshot OUT.png
-  std::string skinning = "gpu";          // --skinning cpu|gpu
+  std::string skinning = "auto";         // --skinning auto|cpu|gpu (gl::gpu_skinning_for)
   std::string view = "shaded";           // --view shaded|weights|dominant|influences|weight-sum|
                                          //   cpu-gpu|method-diff
   std::string diff_methods = "lbs,dqs";  // --diff-methods A,B: the method-diff view's pair

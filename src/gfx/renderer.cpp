@@ -95,9 +95,24 @@ const Renderer::MeshProgram* Renderer::mesh_program(bool gpu_path, bool shaded_o
   return slot.program ? &slot : nullptr;
 }
 
+bool is_software_renderer(std::string_view r) noexcept {
+  for (std::string_view soft : {"llvmpipe", "softpipe", "SwiftShader", "GDI Generic",
+                                "Software Renderer", "Software Rasterizer"})
+    if (r.find(soft) != std::string_view::npos) return true;
+  return false;
+}
+
+bool gpu_skinning_for(std::string_view skinning, bool software) noexcept {
+  if (skinning == "gpu") return true;
+  if (skinning == "cpu") return false;
+  return !software;
+}
+
 bool Renderer::init(std::string* error, std::vector<std::string>* warnings) {
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  software_ = name != nullptr && is_software_renderer(name);
   // The programs a first frame draws by default; the other mesh programs at their first use.
-  if (!build_mesh_program(true, true, error, warnings) ||
+  if (!build_mesh_program(gpu_skinning_for("auto", software_), true, error, warnings) ||
       !build({{"line.vert"}, {"line.frag"}, {}, {}}, &line_, error, warnings)) {
     return false;
   }

@@ -9,12 +9,14 @@
 // shaded view alone (SV_SHADED_ONLY: the material colour) or for every view. On llvmpipe a branch
 // on a uniform costs every vertex what both sides cost, and the debug views' colours were a tenth
 // of a 1M-vertex first open's CPU (BENCHMARKS.md round 24). init() builds the one a first frame
-// draws by default (GPU path, shaded); the others are built at the first draw that needs them
-// (that frame allocates; the frames after it do not).
+// draws by default (shaded, on the path gpu_skinning_for gives `auto` with this driver); the
+// others are built at the first draw that needs them (that frame allocates; the frames after it
+// do not).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/mat4x4.hpp>
@@ -36,6 +38,16 @@ namespace gl {
 class GpuModel;
 class CrowdGpu;
 
+// Whether a GL_RENDERER string names a software rasteriser, one that runs the vertex shader on the
+// CPU (Mesa's llvmpipe and softpipe, Google's SwiftShader, Microsoft's GDI "GDI Generic", Apple's
+// "Software Renderer"). There the GPU skinning path is the slow one: skin.vert runs as JIT code
+// several times slower than the CPU path's kernels (BENCHMARKS.md round 33).
+bool is_software_renderer(std::string_view gl_renderer) noexcept;
+
+// --skinning's path: "gpu" or "cpu" as asked; "auto" (the default) the GPU path, except on a
+// software rasteriser (`software`), where it is the CPU path. True for the GPU path.
+bool gpu_skinning_for(std::string_view skinning, bool software) noexcept;
+
 class Renderer {
  public:
   Renderer() = default;
@@ -43,6 +55,8 @@ class Renderer {
   // Builds the programs; false with `error` (the GLSL log) when even the embedded copies fail.
   // `warnings` receives the logs of disk shaders that failed and were replaced.
   bool init(std::string* error, std::vector<std::string>* warnings);
+  // The driver is a software rasteriser (is_software_renderer of its GL_RENDERER), as init() found.
+  bool software() const noexcept { return software_; }
 
   // Sizes the overlay buffers and per-mesh lookups for `model` (allocates; call on load).
   void prepare(const Model& model);
@@ -79,6 +93,7 @@ class Renderer {
   const std::vector<std::string>& late_problems() const noexcept { return late_problems_; }
 
  private:
+  bool software_ = false;
   struct LineVertex {
     glm::vec3 position;
     glm::vec4 color;

@@ -192,6 +192,14 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   ImGui::RadioButton("GPU skinning", &path, 1);
   state.landmarks.add_last_item("radio:GPU");
   o.gpu_skinning = path == 1;
+  if (state.software_gl) {
+    fit_textf_disabled("Software GL: CPU path is faster");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The GL driver rasterises on the CPU (llvmpipe or the like): the GPU path's skinning\n"
+          "shader runs there as JIT code, slower than the CPU path's kernels, so skinview starts\n"
+          "on the CPU path (--skinning auto). Both paths draw the same picture.");
+  }
   // The skinning method (M cycles it), on either path.
   constexpr const char* kMethodMarks[] = {"radio:LBS", "radio:DQS", "radio:CoR"};
   static_assert(std::size(kMethodMarks) == std::size(kSkinMethods));

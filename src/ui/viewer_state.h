@@ -82,6 +82,9 @@ struct ViewerState {
   ViewportNotes notes;         // where this frame's hint and toast went (toast.h)
   float ui_scale = 1.0f;       // the screen's content scale (high-DPI), for the layout's sizes
   int frames_per_second = 30;  // the step of the one-frame buttons and keys, and the readout
+  // The GL driver is a software rasteriser (gl::Renderer::software): the View section says why
+  // --skinning auto chose the CPU path.
+  bool software_gl = false;
 
   FileState files;
   RecordFields record;  // the Export section's fields (kept across models)

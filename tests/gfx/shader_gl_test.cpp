@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "gfx/gpu_model.h"
+#include "gfx/renderer.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
 #include "gl_context.h"
@@ -23,6 +24,17 @@ TEST(Shaders, EmbeddedCopiesMatchTheFiles) {
     EXPECT_EQ(*disk, std::string(*embedded)) << name;
   }
   EXPECT_FALSE(gl::embedded_shader("no_such.vert").has_value());
+}
+
+// The renderer reads the driver's name once (init): what --skinning auto goes by.
+TEST(Shaders, TheRendererKnowsASoftwareRasteriserByItsName) {
+  SV_REQUIRE_GL();
+  gl::Renderer renderer;
+  std::string error;
+  ASSERT_TRUE(renderer.init(&error, nullptr)) << error;
+  const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(renderer.software(), gl::is_software_renderer(name)) << name;
 }
 
 TEST(Shaders, CompileErrorCarriesTheGlslLog) {
