@@ -183,22 +183,24 @@ TEST(Frame, NoHeapAllocationPerFrameUnderEveryMethod) {
   }
 }
 
-// The mesh programs are built at their first draw (gfx/renderer.h): init() builds the GPU path's
-// shaded one; a frame on the CPU path or in a debug view builds its own once, and the frames
-// after it allocate nothing.
+// The mesh programs are built at their first draw (gfx/renderer.h): init() builds the shaded one
+// of the path --skinning auto starts on with this driver (the CPU path on a software rasteriser,
+// else the GPU path); a frame on the other path or in a debug view builds its own once, and the
+// frames after it allocate nothing.
 TEST(Frame, MeshProgramsAreBuiltAtTheirFirstDraw) {
   if (!SV_COUNT_ALLOCATIONS) GTEST_SKIP() << "allocation counting is off under AddressSanitizer";
   SV_REQUIRE_GL();
   Rig rig;
   ASSERT_TRUE(rig.init());
   EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);
+  const bool first = gl::gpu_skinning_for("auto", rig.renderer.software());
   ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
-  rig.options.gpu_skinning = true;
-  rig.draw(true);
-  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);  // the shaded GPU program, built at init
-  rig.options.gpu_skinning = false;
-  rig.draw(false);
-  EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // + mesh.vert, shaded
+  rig.options.gpu_skinning = first;
+  rig.draw(first);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 1);  // the shaded program built at init
+  rig.options.gpu_skinning = !first;
+  rig.draw(!first);
+  EXPECT_EQ(rig.renderer.mesh_programs_built(), 2);  // + the other path's, shaded
   rig.options.view = ViewMode::Weights;
   rig.options.gpu_skinning = true;
   rig.draw(true);
@@ -220,9 +222,16 @@ TEST(Frame, MeshProgramsAreBuiltAtTheirFirstDraw) {
 }
 
 // A program built at its first draw whose disk file fails says so in late_problems() and is built
-// from the embedded copy: here a broken mesh.vert, read first by the CPU path's frame.
+// from the embedded copy: here a broken vertex shader of the path init() does not build (mesh.vert
+// on a GPU, skin.vert on a software rasteriser), read first by that path's frame.
 TEST(Frame, AProgramBuiltLateSaysWhatFailed) {
   SV_REQUIRE_GL();
+  bool first = true;
+  {
+    Rig probe;
+    ASSERT_TRUE(probe.init());
+    first = gl::gpu_skinning_for("auto", probe.renderer.software());
+  }
   const std::filesystem::path from = gl::shader_directory();
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("skinview-late-" + std::to_string(::getpid()));
@@ -230,17 +239,18 @@ TEST(Frame, AProgramBuiltLateSaysWhatFailed) {
   for (const auto& e : std::filesystem::directory_iterator(from))
     std::filesystem::copy_file(e.path(), dir / e.path().filename(),
                                std::filesystem::copy_options::overwrite_existing);
-  std::ofstream(dir / "mesh.vert") << "void main() { gl_Position = not_declared; }\n";
+  std::ofstream(dir / (first ? "mesh.vert" : "skin.vert"))
+      << "void main() { gl_Position = not_declared; }\n";
   ::setenv("SKINVIEW_SHADER_DIR", dir.c_str(), 1);
   {
     Rig rig;
     ASSERT_TRUE(rig.init());
     ASSERT_TRUE(rig.animator.evaluate(rig.model, PoseMode::Rest, 0.0));
-    rig.options.gpu_skinning = true;
-    rig.draw(true);
-    EXPECT_TRUE(rig.renderer.late_problems().empty());  // skin.vert read from disk
-    rig.options.gpu_skinning = false;
-    rig.draw(false);
+    rig.options.gpu_skinning = first;
+    rig.draw(first);
+    EXPECT_TRUE(rig.renderer.late_problems().empty());  // its shader read from disk
+    rig.options.gpu_skinning = !first;
+    rig.draw(!first);
     ASSERT_EQ(rig.renderer.late_problems().size(), 1u);
     EXPECT_NE(rig.renderer.late_problems()[0].find("embedded"), std::string::npos)
         << rig.renderer.late_problems()[0];

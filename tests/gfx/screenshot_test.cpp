@@ -400,11 +400,14 @@ TEST(Window, AFirstFileWhoseImportCrashesIsOneLine) {
 TEST(Screenshot, ACrowdOfOneIsTheSingleModel) {
   SV_REQUIRE_SCREENSHOTS();
   const std::string model = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
-  const Image single = shoot(model, "crowd_none", "--clip walk --time 0.4");
+  // The single model on the GPU path too (a crowd is always GPU-skinned; --skinning auto would
+  // take the CPU path on a software rasteriser).
+  const Image single = shoot(model, "crowd_none", "--clip walk --time 0.4 --skinning gpu");
   const Image one = shoot(model, "crowd_one", "--clip walk --time 0.4 --crowd 1");
   const Image one_dqs =
       shoot(model, "crowd_one_dqs", "--clip walk --time 0.4 --crowd 1 --method dqs");
-  const Image single_dqs = shoot(model, "crowd_none_dqs", "--clip walk --time 0.4 --method dqs");
+  const Image single_dqs =
+      shoot(model, "crowd_none_dqs", "--clip walk --time 0.4 --method dqs --skinning gpu");
   EXPECT_EQ(differing(single, one, 1), 0.0);
   EXPECT_EQ(differing(single_dqs, one_dqs, 1), 0.0);
   const Image in_step =
