@@ -11,8 +11,10 @@
 // - a morph weight (SkinnedPose::compact() false) makes the float buffer (48 bytes a vertex) at
 //   the first frame that draws through it; at the rest pose (every K = I) its skinned positions
 //   are the bind positions plus the target's deltas, by hand;
+// - CoR's centres uploaded before the float arrays exist reach them when they are made;
 // - upload_skinned* make the streamed buffer first when no draw has;
 // - a model without compact streams has its float arrays at once.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -28,6 +30,7 @@
 #include "gfx/shader.h"
 #include "gl_context.h"
 #include "skin/compact_streams.h"
+#include "skin/rotation_centers.h"
 #include "skin/skinned_pose.h"
 #include "synthetic_models.h"
 #include "test_util.h"
@@ -265,6 +268,33 @@ TEST_F(LazyUpload, AMorphWeightMakesTheFloatArraysAtItsFirstFrame) {
   EXPECT_GT(drawn_pixels(want_gpu), 500);
   EXPECT_EQ(lazy_gpu, want_gpu);
   EXPECT_EQ(lazy_cpu, want_cpu);
+}
+
+TEST_F(LazyUpload, CentresUploadedBeforeTheFloatArraysReachThem) {
+  const std::vector<std::vector<glm::vec3>> centers = compute_rotation_centers(model_, false);
+  ASSERT_EQ(centers.size(), 1u);
+  gl::GpuModel gpu(model_, compact_);
+  gpu.upload_centers(0, centers[0]);
+  ASSERT_EQ(gpu.meshes()[0].vao_gpu.id(), 0u);  // made after the centres, below
+  gl::GpuModel all = eager();
+  all.upload_centers(0, centers[0]);
+  gl::GpuModel none = eager();  // no centres: CoR takes each bind position (skins as LBS)
+  animator_.set_skin(SkinChoice{SkinMethod::Cor, centers});
+  pose(0.5, true);
+  const gl::Program program = position_program();
+  std::vector<std::vector<glm::vec3>> got;
+  for (gl::GpuModel* g : {&gpu, &all, &none}) {
+    g->upload_palette(animator_.pose.palette(), animator_.normal_palette());
+    g->upload_method_palette(animator_.method_palette());
+    got.push_back(
+        test::capture_vertices<glm::vec3>(program.id(), *g, 0, SkinMethod::Cor, 4, false));
+    ASSERT_EQ(got.back().size(), n_);
+  }
+  EXPECT_NE(gpu.meshes()[0].vao_gpu.id(), 0u);
+  EXPECT_EQ(got[0], got[1]);  // the same shader over the same inputs
+  float moved = 0.0f;         // and the centres matter at this pose
+  for (std::size_t v = 0; v < n_; ++v) moved = std::max(moved, glm::length(got[1][v] - got[2][v]));
+  EXPECT_GT(moved, 1e-3f);
 }
 
 TEST_F(LazyUpload, UploadSkinnedMakesTheStreamedBufferFirst) {
