@@ -167,7 +167,7 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
 }
 
 // Until its centres are uploaded, CoR on the GPU takes each vertex's bind position as its centre
-// (the static buffer's positions: skinned = R (v - v) + LBS(v) = LBS(v)); the first upload moves
+// (the float buffer's positions: skinned = R (v - v) + LBS(v) = LBS(v)); the first upload moves
 // the attribute onto the centres' own buffer, and a later one rewrites that buffer: centres equal
 // to the bind positions give LBS again.
 TEST(GpuSkinning, CorBeforeItsCentresAreUploadedSkinsAsLbs) {
