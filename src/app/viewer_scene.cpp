@@ -265,7 +265,8 @@ std::unique_ptr<Scene> make_scene(Document doc) {
   // none: one built in memory by a test or a tool, without the worker (36 ms of CPU on 1M
   // vertices: BENCHMARKS.md, "the window on the compact streams").
   doc.compact = load_compact(doc.model, &skin_pool());
-  // Keeps no reference to the model or the streams: the document may move.
+  // Keeps a span of the model's meshes for its first-use uploads (gfx/gpu_model.h), none of the
+  // streams: moving the document moves its mesh vector without moving the meshes.
   gl::GpuModel gpu(doc.model, doc.compact);
   for (const std::string& w : gpu.warnings()) doc.report.push_back(w);
   auto scene = std::make_unique<Scene>(std::move(doc), std::move(gpu));

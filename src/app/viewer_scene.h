@@ -154,7 +154,8 @@ struct Scene {
   Scene(Document document, gl::GpuModel gpu_model);
 
   const Document doc;
-  gl::GpuModel gpu;  // the meshes' static buffers (uploaded once) and the frame's palettes
+  gl::GpuModel gpu;  // the meshes' buffers (each uploaded once) and the frame's palettes; after
+                     // `doc`, whose meshes its first-use uploads read
   Playback play;
   FrameProducts frame;
   SceneJobs jobs;

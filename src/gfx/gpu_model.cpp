@@ -19,15 +19,21 @@
 namespace sv::gl {
 namespace {
 
-struct StaticVertex {
-  glm::vec3 position;
-  glm::vec3 normal;
+// What every vertex array reads (the shared buffer, made at construction).
+struct SharedVertex {
   glm::vec2 uv;
-  glm::u16vec4 joints;
-  glm::vec4 weights;
   glm::u32vec2 info;
 };
-static_assert(sizeof(StaticVertex) == 64, "StaticVertex is tightly packed");
+static_assert(sizeof(SharedVertex) == 16, "SharedVertex is tightly packed");
+
+// What only the float arrays (vao_gpu, vao_cpu) read (the float buffer, made at first use).
+struct FloatVertex {
+  glm::vec3 position;
+  glm::vec3 normal;
+  glm::u16vec4 joints;
+  glm::vec4 weights;
+};
+static_assert(sizeof(FloatVertex) == 48, "FloatVertex is tightly packed");
 
 struct Influence2 {
   glm::u16vec4 joints;
@@ -42,15 +48,22 @@ void float_attribute(GLuint location, GLint size, std::size_t at, GLsizei stride
   glVertexAttribPointer(location, size, GL_FLOAT, GL_FALSE, stride, offset(at));
 }
 
-void integer_attributes(GLuint buffer) noexcept {
+// kUv and kInfo from the shared buffer on the bound vertex array (every array's).
+void shared_attributes(GLuint buffer) noexcept {
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  constexpr GLsizei s = sizeof(StaticVertex);
-  float_attribute(kUv, 2, offsetof(StaticVertex, uv), s);
-  glEnableVertexAttribArray(kJoints);
-  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, s, offset(offsetof(StaticVertex, joints)));
-  float_attribute(kWeights, 4, offsetof(StaticVertex, weights), s);
+  constexpr GLsizei s = sizeof(SharedVertex);
+  float_attribute(kUv, 2, offsetof(SharedVertex, uv), s);
   glEnableVertexAttribArray(kInfo);
-  glVertexAttribIPointer(kInfo, 2, GL_UNSIGNED_INT, s, offset(offsetof(StaticVertex, info)));
+  glVertexAttribIPointer(kInfo, 2, GL_UNSIGNED_INT, s, offset(offsetof(SharedVertex, info)));
+}
+
+// kJoints and kWeights from the float buffer on the bound vertex array (the float arrays').
+void float_joint_attributes(GLuint buffer) noexcept {
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  constexpr GLsizei s = sizeof(FloatVertex);
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, GL_UNSIGNED_SHORT, s, offset(offsetof(FloatVertex, joints)));
+  float_attribute(kWeights, 4, offsetof(FloatVertex, weights), s);
 }
 
 // A texture buffer of `texels` texels of `format` (`texel_bytes` each; at least one) over a new
@@ -99,56 +112,65 @@ void fill_array_buffer(std::size_t count, GLenum usage, Fill&& fill) {
   glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, staging.data());
 }
 
-// The compact static buffer of `dst` (positions, `codes`, joints, weights; gpu_model.h) and the
-// two vertex arrays over it; uv and info come from the static buffer, as on the float arrays.
+// Where each stream sits in a mesh's compact buffer (gpu_model.h: positions, codes, joints,
+// weights, stream after stream), from its vertex count and joint width.
+struct CompactLayout {
+  std::size_t normals_at, joints_at, weights_at, total;
+  GLenum joint_type;
+};
+
+CompactLayout compact_layout(std::size_t n, bool narrow) noexcept {
+  const std::size_t joint_bytes = narrow ? sizeof(glm::u8vec4) : sizeof(glm::u16vec4);
+  CompactLayout l{};
+  l.normals_at = n * sizeof(glm::vec3);
+  l.joints_at = l.normals_at + n * 4;
+  l.weights_at = l.joints_at + n * joint_bytes;
+  l.total = l.weights_at + n * sizeof(glm::vec3);
+  l.joint_type = narrow ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
+  return l;
+}
+
+// kJoints and kWeights3 from `mesh`'s compact buffer on the bound vertex array (kWeights stays
+// disabled: the compact shaders read w3 from the other three).
+void compact_joint_attributes(const GpuMesh& mesh, const CompactLayout& l) noexcept {
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.compact_vertices.id());
+  glEnableVertexAttribArray(kJoints);
+  glVertexAttribIPointer(kJoints, 4, l.joint_type, 0, offset(l.joints_at));
+  float_attribute(kWeights3, 3, l.weights_at, 0);
+}
+
+// The compact buffer of `dst` (positions, `codes`, joints, weights; gpu_model.h) and the GPU
+// path's vertex array over it; uv and info come from the shared buffer, as on every array. The
+// CPU path's (vao_cpu_compact) is made with the streamed buffer, at its first use.
 void make_compact_arrays(const CompactStreams& c, std::span<const uint32_t> codes,
                          std::span<const glm::vec3> positions, GpuMesh& dst) {
   const std::size_t n = positions.size();
   const bool narrow = c.narrow_joints();
+  dst.compact_narrow_joints = narrow;
+  const CompactLayout l = compact_layout(n, narrow);
   const std::size_t joint_bytes = narrow ? sizeof(glm::u8vec4) : sizeof(glm::u16vec4);
-  const std::size_t normals_at = n * sizeof(glm::vec3), joints_at = normals_at + n * 4,
-                    weights_at = joints_at + n * joint_bytes,
-                    total = weights_at + n * sizeof(glm::vec3);
   dst.compact_vertices = Buffer::create();
   glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
   // Stream by stream into the mapping, from where they are (a load).
-  fill_array_buffer<std::byte>(total, GL_STATIC_DRAW, [&](std::byte* out) {
+  fill_array_buffer<std::byte>(l.total, GL_STATIC_DRAW, [&](std::byte* out) {
     std::memcpy(out, positions.data(), n * sizeof(glm::vec3));
-    std::memcpy(out + normals_at, codes.data(), n * 4);
-    std::memcpy(out + joints_at,
+    std::memcpy(out + l.normals_at, codes.data(), n * 4);
+    std::memcpy(out + l.joints_at,
                 narrow ? static_cast<const void*>(c.joints8.data()) : c.joints16.data(),
                 n * joint_bytes);
-    std::memcpy(out + weights_at, c.weights.data(), n * sizeof(glm::vec3));
+    std::memcpy(out + l.weights_at, c.weights.data(), n * sizeof(glm::vec3));
   });
-  const GLenum joint_type = narrow ? GL_UNSIGNED_BYTE : GL_UNSIGNED_SHORT;
-  const auto compact_joints_and_weights = [&] {
-    glBindBuffer(GL_ARRAY_BUFFER, dst.compact_vertices.id());
-    glEnableVertexAttribArray(kJoints);
-    glVertexAttribIPointer(kJoints, 4, joint_type, 0, offset(joints_at));
-    glDisableVertexAttribArray(kWeights);
-    float_attribute(kWeights3, 3, weights_at, 0);
-  };
   dst.vao_gpu_compact = VertexArray::create();
   glBindVertexArray(dst.vao_gpu_compact.id());
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
-  integer_attributes(dst.static_vertices.id());  // uv, info (joints, weights replaced below)
-  compact_joints_and_weights();
+  shared_attributes(dst.shared_vertices.id());
+  compact_joint_attributes(dst, l);
   float_attribute(kPosition, 3, 0, 0);
   glEnableVertexAttribArray(kOctNormal);
-  glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(normals_at));
+  glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(l.normals_at));
   // CoR's centres: the bind positions (this buffer's first stream) until upload_centers moves
   // kCenter onto the centres' buffer, as on vao_gpu.
   float_attribute(kCenter, 3, 0, 0);
-
-  dst.vao_cpu_compact = VertexArray::create();
-  glBindVertexArray(dst.vao_cpu_compact.id());
-  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
-  integer_attributes(dst.static_vertices.id());
-  compact_joints_and_weights();  // the weights views read them on this path too
-  glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-  float_attribute(kPosition, 3, 0, 0);
-  glEnableVertexAttribArray(kOctNormal);
-  glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(2 * n * sizeof(glm::vec3)));
 }
 
 // The material's image, decoded by the import worker (anim/model.h: Image): this process
@@ -240,29 +262,34 @@ void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
 
 namespace {
 
-// One mesh's static vertices into `out` (n of them), each built whole and stored once: `out` may
-// be a write-only mapping of the buffer (never read back).
-void fill_static_vertices(const Mesh& src, const std::vector<glm::vec3>& colors,
-                          StaticVertex* out) noexcept {
+glm::u16vec4 joints_of(const Mesh& src, std::size_t i) noexcept {
+  return i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
+}
+glm::vec4 weights_of(const Mesh& src, std::size_t i) noexcept {
+  return i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// One mesh's shared vertices (uv, info) into `out` (n of them), each built whole and stored once:
+// `out` may be a write-only mapping of the buffer (never read back).
+void fill_shared_vertices(const Mesh& src, const std::vector<glm::vec3>& colors,
+                          SharedVertex* out) noexcept {
   const std::size_t n = src.vertex_count();
   for (std::size_t i = 0; i < n; ++i) {
-    StaticVertex v;
-    v.position = src.positions[i];
-    v.normal = i < src.normals.size() ? src.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+    SharedVertex v;
     v.uv = i < src.uvs.size() ? src.uvs[i] : glm::vec2(0.0f);
-    v.joints = i < src.joints.size() ? src.joints[i] : glm::u16vec4(0);
-    v.weights = i < src.weights.size() ? src.weights[i] : glm::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    const glm::u16vec4 joints = joints_of(src, i);
+    const glm::vec4 weights = weights_of(src, i);
     // The dominant bone is the largest weight's (slots are in joint order, not weight order).
     int largest = 0;
     for (int k = 1; k < 4; ++k)
-      if (v.weights[k] > v.weights[largest]) largest = k;
-    const std::size_t bone = v.joints[largest];
+      if (weights[k] > weights[largest]) largest = k;
+    const std::size_t bone = joints[largest];
     const int32_t joint = bone < src.skin_joints.size() ? src.skin_joints[bone] : src.node;
     const uint32_t flags = i < src.vertex_flags.size() ? src.vertex_flags[i] : 0u;
     const float sum = i < src.source_weight_sums.size() ? src.source_weight_sums[i] : 1.0f;
     const float cut = i < src.cut_weights.size() ? src.cut_weights[i] : 0.0f;
     uint32_t weighted = 0;  // the influences view's count (common.vert: a_info)
-    for (int k = 0; k < 4; ++k) weighted += v.weights[k] > 0.0f ? 1u : 0u;
+    for (int k = 0; k < 4; ++k) weighted += weights[k] > 0.0f ? 1u : 0u;
     v.info = glm::u32vec2(
         pack_rgb8(joint_color_in(colors, joint)),
         flags | weight_sum_level(sum) << 8 | cut_weight_level(cut) << 16 | weighted << 24);
@@ -270,9 +297,24 @@ void fill_static_vertices(const Mesh& src, const std::vector<glm::vec3>& colors,
   }
 }
 
+// The same for the float vertices (position, normal, joints, weights); a mesh without normals
+// gets +y, as on the CPU path.
+void fill_float_vertices(const Mesh& src, FloatVertex* out) noexcept {
+  const std::size_t n = src.vertex_count();
+  for (std::size_t i = 0; i < n; ++i) {
+    FloatVertex v;
+    v.position = src.positions[i];
+    v.normal = i < src.normals.size() ? src.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
+    v.joints = joints_of(src, i);
+    v.weights = weights_of(src, i);
+    out[i] = v;
+  }
+}
+
 }  // namespace
 
-GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) {
+GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact)
+    : source_(model.meshes) {
   meshes_.resize(model.meshes.size());
   // The dominant-joint view's colours (gfx/view_colors.h): each vertex carries its dominant
   // joint's, packed, so the shader needs no table.
@@ -295,96 +337,48 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact) 
       if (!warning.empty()) warnings_.push_back(std::move(warning));
     }
 
-    dst.static_vertices = Buffer::create();
-    glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
-    fill_array_buffer<StaticVertex>(
-        n, GL_STATIC_DRAW, [&](StaticVertex* out) { fill_static_vertices(src, colors, out); });
-    // The streamed buffer starts as the bind pose, so a mesh without normals still has sane
-    // ones on the CPU path (skin_lbs writes no normals for it): positions and normals uploaded
-    // from the model's own arrays (no copy of them here unless the normals are missing), then the
-    // normals' octahedral codes (the compact CPU path's, after the float ones).
+    dst.shared_vertices = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.shared_vertices.id());
+    fill_array_buffer<SharedVertex>(
+        n, GL_STATIC_DRAW, [&](SharedVertex* out) { fill_shared_vertices(src, colors, out); });
     dst.has_compact = m < compact.size() && compact[m].weights.size() == n;
-    dst.stream_vertices = Buffer::create();
-    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-    const auto half = static_cast<GLsizeiptr>(n * sizeof(glm::vec3));
-    const auto codes_at = static_cast<GLintptr>(2 * half);
-    glBufferData(GL_ARRAY_BUFFER, codes_at + static_cast<GLsizeiptr>(n * sizeof(uint32_t)), nullptr,
-                 GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, half, src.positions.data());
-    if (src.normals.size() >= n) {
-      glBufferSubData(GL_ARRAY_BUFFER, half, half, src.normals.data());
-    } else {
-      std::vector<glm::vec3> normals(n, glm::vec3(0.0f, 1.0f, 0.0f));
-      std::copy(src.normals.begin(), src.normals.end(), normals.begin());
-      glBufferSubData(GL_ARRAY_BUFFER, half, half, normals.data());
+    dst.has_influences8 = src.has_influences8();
+    dst.indices = Buffer::create();
+    // Triangles, then lines, then points, in one element buffer (GpuMesh's counts); bound to each
+    // vertex array as it is made.
+    {
+      glBindBuffer(GL_ARRAY_BUFFER, dst.indices.id());
+      const std::size_t tri = src.indices.size(), lines = src.line_indices.size(),
+                        points = src.point_indices.size();
+      glBufferData(GL_ARRAY_BUFFER,
+                   static_cast<GLsizeiptr>((tri + lines + points) * sizeof(uint32_t)), nullptr,
+                   GL_STATIC_DRAW);
+      glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tri * sizeof(uint32_t)),
+                      src.indices.data());
+      glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(tri * sizeof(uint32_t)),
+                      static_cast<GLsizeiptr>(lines * sizeof(uint32_t)), src.line_indices.data());
+      glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>((tri + lines) * sizeof(uint32_t)),
+                      static_cast<GLsizeiptr>(points * sizeof(uint32_t)), src.point_indices.data());
+      dst.line_count = static_cast<GLsizei>(lines);
+      dst.point_count = static_cast<GLsizei>(points);
     }
-    // The bind normals' codes: the mesh's own, or +y for a mesh without normals (as the float
-    // path draws it; copied only then).
-    std::vector<uint32_t> bind_codes;
-    std::span<const uint32_t> codes;
     if (dst.has_compact) {
+      // The bind normals' codes: the mesh's own, or +y for a mesh without normals (as the float
+      // path draws it; copied only then).
       const CompactStreams& c = compact[m];
-      codes = c.normals;
+      std::vector<uint32_t> bind_codes;
+      std::span<const uint32_t> codes = c.normals;
       if (c.normals.size() != n) {
         bind_codes.assign(n, oct_encode_best(glm::vec3(0.0f, 1.0f, 0.0f)));
         std::copy_n(c.normals.begin(), std::min(n, c.normals.size()), bind_codes.begin());
         codes = bind_codes;
       }
-      glBufferSubData(GL_ARRAY_BUFFER, codes_at, static_cast<GLsizeiptr>(n * sizeof(uint32_t)),
-                      codes.data());
+      make_compact_arrays(c, codes, std::span(src.positions).first(n), dst);
+    } else {
+      // Without compact streams every path draws from the float arrays, the first frame too:
+      // made now (deferring them would save nothing and leave no array a frame can draw from).
+      make_float_arrays(m);
     }
-    dst.indices = Buffer::create();
-    // No centres buffer until upload_centers: kCenter reads the bind positions from the static
-    // buffer meanwhile (below).
-
-    dst.has_influences8 = src.has_influences8();
-    if (dst.has_influences8) {
-      dst.influences2 = Buffer::create();
-      glBindBuffer(GL_ARRAY_BUFFER, dst.influences2.id());
-      fill_array_buffer<Influence2>(n, GL_STATIC_DRAW, [&](Influence2* out) {
-        for (std::size_t i = 0; i < n; ++i) out[i] = Influence2{src.joints2[i], src.weights2[i]};
-      });
-    }
-
-    constexpr GLsizei s = sizeof(StaticVertex);
-    dst.vao_gpu = VertexArray::create();
-    glBindVertexArray(dst.vao_gpu.id());
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
-    {
-      // Triangles, then lines, then points, in one element buffer (GpuMesh's counts).
-      const std::size_t tri = src.indices.size(), lines = src.line_indices.size(),
-                        points = src.point_indices.size();
-      glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                   static_cast<GLsizeiptr>((tri + lines + points) * sizeof(uint32_t)), nullptr,
-                   GL_STATIC_DRAW);
-      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tri * sizeof(uint32_t)),
-                      src.indices.data());
-      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLintptr>(tri * sizeof(uint32_t)),
-                      static_cast<GLsizeiptr>(lines * sizeof(uint32_t)), src.line_indices.data());
-      glBufferSubData(GL_ELEMENT_ARRAY_BUFFER,
-                      static_cast<GLintptr>((tri + lines) * sizeof(uint32_t)),
-                      static_cast<GLsizeiptr>(points * sizeof(uint32_t)), src.point_indices.data());
-      dst.line_count = static_cast<GLsizei>(lines);
-      dst.point_count = static_cast<GLsizei>(points);
-    }
-    glBindBuffer(GL_ARRAY_BUFFER, dst.static_vertices.id());
-    float_attribute(kPosition, 3, offsetof(StaticVertex, position), s);
-    float_attribute(kNormal, 3, offsetof(StaticVertex, normal), s);
-    integer_attributes(dst.static_vertices.id());
-    // Until upload_centers, each vertex's centre is its bind position (CoR then skins as LBS).
-    float_attribute(kCenter, 3, offsetof(StaticVertex, position), s);
-    if (dst.has_influences8) influence2_attributes(dst.influences2.id());
-
-    dst.vao_cpu = VertexArray::create();
-    glBindVertexArray(dst.vao_cpu.id());
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
-    glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
-    float_attribute(kPosition, 3, 0, 0);
-    float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
-    integer_attributes(dst.static_vertices.id());
-    if (dst.has_influences8) influence2_attributes(dst.influences2.id());
-    if (dst.has_compact)
-      make_compact_arrays(compact[m], codes, std::span(src.positions).first(n), dst);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
@@ -529,8 +523,10 @@ void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> cente
     m.centers = Buffer::create();
     glBindBuffer(GL_ARRAY_BUFFER, m.centers.id());
     glBufferData(GL_ARRAY_BUFFER, bytes, centers.data(), GL_STATIC_DRAW);
-    glBindVertexArray(m.vao_gpu.id());
-    float_attribute(kCenter, 3, 0, 0);
+    if (m.vao_gpu) {  // otherwise made with them (make_float_arrays)
+      glBindVertexArray(m.vao_gpu.id());
+      float_attribute(kCenter, 3, 0, 0);
+    }
     if (m.has_compact) {
       // The compact GPU path skins CoR too (SkinnedPose::compact): the same centres.
       glBindVertexArray(m.vao_gpu_compact.id());
@@ -545,6 +541,123 @@ void GpuModel::upload_centers(std::size_t mesh, std::span<const glm::vec3> cente
   SV_GL_CHECK("upload_centers");
 }
 
+// --- made at first use: the float arrays and the CPU path's streamed buffer ---
+
+void GpuModel::make_float_arrays(std::size_t mesh) const {
+  GpuMesh& dst = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(dst.vertex_count);
+  // The source is the model this was built from (gpu_model.h: it outlives this GpuModel); a
+  // mismatch makes nothing, and the draw's vertex array 0 is a GL error, not a read out of range.
+  if (dst.vao_gpu || mesh >= source_.size() || source_[mesh].vertex_count() != n) return;
+  const Mesh& src = source_[mesh];
+  dst.float_vertices = Buffer::create();
+  glBindBuffer(GL_ARRAY_BUFFER, dst.float_vertices.id());
+  fill_array_buffer<FloatVertex>(n, GL_STATIC_DRAW,
+                                 [&](FloatVertex* out) { fill_float_vertices(src, out); });
+  if (dst.has_influences8) {
+    dst.influences2 = Buffer::create();
+    glBindBuffer(GL_ARRAY_BUFFER, dst.influences2.id());
+    fill_array_buffer<Influence2>(n, GL_STATIC_DRAW, [&](Influence2* out) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = Influence2{src.joints2[i], src.weights2[i]};
+    });
+  }
+  constexpr GLsizei s = sizeof(FloatVertex);
+  dst.vao_gpu = VertexArray::create();
+  glBindVertexArray(dst.vao_gpu.id());
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, dst.indices.id());
+  shared_attributes(dst.shared_vertices.id());
+  float_joint_attributes(dst.float_vertices.id());
+  float_attribute(kPosition, 3, offsetof(FloatVertex, position), s);
+  float_attribute(kNormal, 3, offsetof(FloatVertex, normal), s);
+  if (dst.centers) {
+    glBindBuffer(GL_ARRAY_BUFFER, dst.centers.id());
+    float_attribute(kCenter, 3, 0, 0);
+  } else {
+    // Until upload_centers, each vertex's centre is its bind position (CoR then skins as LBS).
+    float_attribute(kCenter, 3, offsetof(FloatVertex, position), s);
+  }
+  if (dst.has_influences8) influence2_attributes(dst.influences2.id());
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  SV_GL_CHECK("GpuModel float arrays");
+}
+
+void GpuModel::make_stream(std::size_t mesh) const {
+  GpuMesh& dst = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(dst.vertex_count);
+  if (dst.stream_vertices || mesh >= source_.size() || source_[mesh].vertex_count() != n) return;
+  const Mesh& src = source_[mesh];
+  // The bind pose, so a mesh without normals still has sane ones on the CPU path (skin_lbs
+  // writes no normals for it): positions and normals (+y where the mesh has none) from the
+  // model's arrays, then the bind normals' octahedral codes (the compact CPU path's) copied from
+  // the compact buffer on the GL side.
+  const std::size_t half = n * sizeof(glm::vec3), codes_at = 2 * half;
+  dst.stream_vertices = Buffer::create();
+  glBindBuffer(GL_ARRAY_BUFFER, dst.stream_vertices.id());
+  fill_array_buffer<std::byte>(
+      codes_at + n * sizeof(uint32_t), GL_STREAM_DRAW, [&](std::byte* out) {
+        std::memcpy(out, src.positions.data(), half);
+        auto* normals = reinterpret_cast<glm::vec3*>(out + half);
+        const std::size_t given = std::min(n, src.normals.size());
+        std::memcpy(normals, src.normals.data(), given * sizeof(glm::vec3));
+        std::fill(normals + given, normals + n, glm::vec3(0.0f, 1.0f, 0.0f));
+      });
+  if (dst.has_compact && n > 0) {
+    glBindBuffer(GL_COPY_READ_BUFFER, dst.compact_vertices.id());
+    glCopyBufferSubData(
+        GL_COPY_READ_BUFFER, GL_ARRAY_BUFFER,
+        static_cast<GLintptr>(compact_layout(n, dst.compact_narrow_joints).normals_at),
+        static_cast<GLintptr>(codes_at), static_cast<GLsizeiptr>(n * sizeof(uint32_t)));
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  }
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  SV_GL_CHECK("GpuModel streamed buffer");
+}
+
+GLuint GpuModel::vertex_array(std::size_t mesh, bool gpu_path, bool compact) const {
+  if (mesh >= meshes_.size()) return 0;
+  GpuMesh& g = meshes_[mesh];
+  const auto n = static_cast<std::size_t>(g.vertex_count);
+  if (draws_compact(g, compact)) {
+    if (gpu_path) return g.vao_gpu_compact.id();
+    if (!g.vao_cpu_compact) {
+      make_stream(mesh);
+      if (!g.stream_vertices) return 0;
+      const CompactLayout l = compact_layout(n, g.compact_narrow_joints);
+      g.vao_cpu_compact = VertexArray::create();
+      glBindVertexArray(g.vao_cpu_compact.id());
+      glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.indices.id());
+      shared_attributes(g.shared_vertices.id());
+      compact_joint_attributes(g, l);  // the weights views read them on this path too
+      glBindBuffer(GL_ARRAY_BUFFER, g.stream_vertices.id());
+      float_attribute(kPosition, 3, 0, 0);
+      glEnableVertexAttribArray(kOctNormal);
+      glVertexAttribIPointer(kOctNormal, 1, GL_UNSIGNED_INT, 0, offset(2 * n * sizeof(glm::vec3)));
+      glBindVertexArray(0);
+      glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+    return g.vao_cpu_compact.id();
+  }
+  make_float_arrays(mesh);
+  if (gpu_path || !g.vao_gpu) return g.vao_gpu.id();
+  if (!g.vao_cpu) {
+    make_stream(mesh);
+    if (!g.stream_vertices) return 0;
+    g.vao_cpu = VertexArray::create();
+    glBindVertexArray(g.vao_cpu.id());
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.indices.id());
+    shared_attributes(g.shared_vertices.id());
+    float_joint_attributes(g.float_vertices.id());  // the weights views read them
+    glBindBuffer(GL_ARRAY_BUFFER, g.stream_vertices.id());
+    float_attribute(kPosition, 3, 0, 0);
+    float_attribute(kNormal, 3, n * sizeof(glm::vec3), 0);
+    if (g.has_influences8) influence2_attributes(g.influences2.id());
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
+  return g.vao_cpu.id();
+}
+
 namespace {
 
 // Writes one mesh's skinned positions at the start of its streamed buffer and, when there are as
@@ -554,7 +667,7 @@ template <class Normal>
 void upload_stream(const GpuMesh& m, std::span<const glm::vec3> positions,
                    std::span<const Normal> normals, std::size_t normals_at) noexcept {
   const auto n = static_cast<std::size_t>(m.vertex_count);
-  if (positions.size() != n) return;
+  if (positions.size() != n || !m.stream_vertices) return;
   glBindBuffer(GL_ARRAY_BUFFER, m.stream_vertices.id());
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(n * sizeof(glm::vec3)),
                   positions.data());
@@ -568,7 +681,8 @@ void upload_stream(const GpuMesh& m, std::span<const glm::vec3> positions,
 }  // namespace
 
 void GpuModel::upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
-                                      std::span<const uint32_t> normals) noexcept {
+                                      std::span<const uint32_t> normals) {
+  make_stream(mesh);  // the first CPU-path frame's (its bind normals stay where none are given)
   const GpuMesh& m = meshes_[mesh];
   upload_stream(m, positions, normals,
                 2 * static_cast<std::size_t>(m.vertex_count) * sizeof(glm::vec3));
@@ -576,7 +690,8 @@ void GpuModel::upload_skinned_compact(std::size_t mesh, std::span<const glm::vec
 }
 
 void GpuModel::upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
-                              std::span<const glm::vec3> normals) noexcept {
+                              std::span<const glm::vec3> normals) {
+  make_stream(mesh);
   const GpuMesh& m = meshes_[mesh];
   upload_stream(m, positions, normals,
                 static_cast<std::size_t>(m.vertex_count) * sizeof(glm::vec3));

@@ -1,11 +1,40 @@
-// GpuModel: a Model's meshes in GL buffers, uploaded once at load, plus the palette buffers
-// the GPU skinning path refreshes every frame.
+// GpuModel: a Model's meshes in GL buffers, plus the palette buffers the GPU skinning path
+// refreshes every frame. A buffer is uploaded when a frame first draws from it: at construction
+// only what the default frame (GPU path, compact streams) reads, the rest at its first use.
 //
-// Per mesh one static interleaved vertex buffer (StaticVertex: position, normal, uv, joint
-// indices as integers, weights, and the debug-view info) and one index buffer, seen through
-// two vertex arrays: `vao_gpu` feeds skin.vert from the static buffer alone; `vao_cpu` takes
-// position and normal from a streamed buffer (the CPU-skinned vertices, rewritten each frame
-// on the CPU path) and everything else from the static buffer, for mesh.vert.
+// Per mesh, made at construction:
+// - the shared buffer (SharedVertex: uv and the debug-view info, 16 bytes a vertex), which every
+//   vertex array reads, and the index buffer;
+// - for a mesh given compact streams (skin/compact_streams.h: the document's, the ones the CPU
+//   kernels read), the compact buffer, stream after stream: positions f32 x3, octahedral normals
+//   u32, joints u8 x4 (u16 x4 past 255 joints), the first 3 weights f32 (32 bytes a vertex with
+//   u8 joints), and `vao_gpu_compact` over it (skin.vert, u_compact 1: the GPU path decodes
+//   exactly what skin_compact decodes).
+// Made at first use, by vertex_array() (every draw reaches its vertex array through it: the
+// renderer, crowds, the picker, VertexCapture/SkinReadback) or upload_skinned*():
+// - the float buffer (FloatVertex: position, normal, joint indices as integers, weights, 48 bytes
+//   a vertex), influences 5-8 where the mesh keeps them (Influence2, 24 bytes), and `vao_gpu`
+//   (skin.vert from the float buffer): at the first frame that skins the mesh on the float path
+//   (8 influences, a morph weight: SkinnedPose::compact() false);
+// - the streamed buffer (the CPU-skinned vertices, rewritten each frame on the CPU path:
+//   positions, float normals, octahedral normals; 28 bytes a vertex, starting as the bind pose)
+//   with `vao_cpu` (mesh.vert: positions and normals from it, joints and weights from the float
+//   buffer) or `vao_cpu_compact` (positions and octahedral normals from it, joints and weights
+//   from the compact buffer): at the first frame that draws the mesh on the CPU path.
+// A mesh without compact streams draws from the float arrays on every path, its first frame
+// too: its float buffer and `vao_gpu` are made at construction (deferring them saves nothing).
+// The default first frame so uploads 48 bytes a vertex (u8 joints) besides the indices, where
+// uploading every buffer at construction cost 124 (BENCHMARKS.md, round 31). A first-use upload is
+// a one-time cost per mesh and buffer (the frame that switches path or influences pays it once),
+// never a per-frame allocation. The lazily made buffers are a cache of the model's arrays, so
+// vertex_array() is const (they are `mutable`; the GL context is current on the one thread that
+// draws).
+//
+// Lifetime: the first-use uploads read the meshes of the Model this was built from, through a
+// span over its `meshes` vector's elements. That Model must outlive the GpuModel and not change
+// (the viewer's Document is immutable and declared before the GpuModel in Scene; moving the
+// Document moves the vector without moving its elements, as SkinnedPose's span of the
+// document's compact streams relies on too). The compact streams are read only at construction.
 //
 // The palette of all meshes (Animator::palette, concatenated) lives in one texture buffer of
 // RGBA32F texels, three per bone (the rows of the 3x4 matrix); the normal palette in a second
@@ -13,27 +42,18 @@
 // CoR, upload_method_palette() too (the method palette, skin/skin_method.h: kMethodTexels texels
 // per bone, the same bone order).
 //
-// CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu`: they arrive
-// after the load (computed off the UI thread, and only once CoR is chosen), so until the first
-// upload_centers() the attribute reads the bind positions from the static buffer, and that call
-// makes their buffer and moves the attribute onto it (a model never skinned with CoR has none).
+// CoR's per-vertex centres of rotation are a vertex attribute (kCenter) of `vao_gpu` and
+// `vao_gpu_compact`: they arrive after the load (computed off the UI thread, and only once CoR is
+// chosen), so until the first upload_centers() the attribute reads the bind positions (the float
+// or the compact buffer's), and that call makes their buffer and moves the attribute onto it (a
+// model never skinned with CoR has none).
 //
-// The static buffer is written in place through a mapping where the driver gives one, and the
-// streamed buffer's bind pose comes from the model's own arrays: the upload copies nothing of the
-// model's size in this process.
+// The shared, float and compact buffers are written in place through a mapping where the driver
+// gives one, and the streamed buffer's bind pose comes from the model's own arrays: the uploads
+// copy nothing of the model's size in this process.
 //
-// A mesh that keeps influences 5-8 (anim/model.h) has them in a third buffer (Influence2: joints
-// and weights, 24 bytes a vertex) on both vertex arrays; a mesh within the 4-limit has none and
-// costs what it did before.
-//
-// Compact streams (skin/compact_streams.h, given per mesh at construction: the document's, the
-// ones the CPU kernels read) go into one more static buffer per mesh, stream after stream:
-// positions f32 x3, octahedral normals u32, joints u8 x4 (u16 x4 past 255 joints), the first 3
-// weights f32. Two more vertex arrays read it: `vao_gpu_compact` (skin.vert, u_compact 1: the GPU
-// path decodes exactly what skin_compact decodes; CoR's centres as on vao_gpu) and
-// `vao_cpu_compact` (mesh.vert: the positions and octahedral normals skin_compact wrote,
-// upload_skinned_compact). Which pair a frame draws is SkinnedPose::compact()'s call (any method,
-// 4 influences, no morph weight).
+// Which vertex array a frame draws is SkinnedPose::compact()'s call (any method, 4 influences,
+// no morph weight) and the path's: vertex_array(mesh, gpu_path, compact).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +72,7 @@
 namespace sv {
 
 struct Model;
+struct Mesh;
 struct MethodBone;
 struct CompactStreams;
 
@@ -94,20 +115,26 @@ inline constexpr int kMorphDeltaUnit = 6, kMorphActiveUnit = 7;
 inline constexpr int kVertexValueUnit = 4;
 
 struct GpuMesh {
-  VertexArray vao_gpu;
-  VertexArray vao_cpu;
-  Buffer static_vertices;
+  // --- made at construction ---
+  Buffer shared_vertices;  // SharedVertex: uv, info
+  Buffer indices;
+  // --- made at first use (GpuModel::vertex_array, upload_skinned*); 0 until then ---
+  Buffer float_vertices;  // FloatVertex: position, normal, joints, weights (at construction
+                          // where the mesh has no compact streams)
+  Buffer influences2;     // kJoints2 + kWeights2 per vertex; none within the 4-limit
+  VertexArray vao_gpu;    // skin.vert over the float buffer
   Buffer
       stream_vertices;  // positions, normals, then octahedral normals: vertex_count each (CPU path)
-  Buffer indices;
-  Buffer centers;      // CoR: vertex_count vec3 (kCenter); 0 until upload_centers
-  Buffer influences2;  // kJoints2 + kWeights2 per vertex; none within the 4-limit
+  VertexArray vao_cpu;  // mesh.vert: the streamed positions and normals
+  // --- end of first use ---
+  Buffer centers;  // CoR: vertex_count vec3 (kCenter); 0 until upload_centers
   bool has_influences8 = false;
   // --- compact streams (none when the model was uploaded without them) ---
   Buffer compact_vertices;
   VertexArray vao_gpu_compact;
-  VertexArray vao_cpu_compact;
+  VertexArray vao_cpu_compact;  // first use, as the streamed buffer it reads
   bool has_compact = false;
+  bool compact_narrow_joints = false;  // joints u8 x4 (else u16 x4) in compact_vertices
   // --- end of compact streams ---
   Texture base_texture;     // 0 when the material has no image (or the driver cannot hold it)
   GLsizei index_count = 0;  // triangle indices, first in `indices`
@@ -133,12 +160,6 @@ inline GLint influences_uniform(const GpuMesh& mesh, int influences) noexcept {
 // (SkinnedPose::compact): only where it has them. u_compact is this, as 0 or 1.
 inline bool draws_compact(const GpuMesh& mesh, bool compact) noexcept {
   return compact && mesh.has_compact;
-}
-// The vertex array of `mesh` for the GPU path (skin.vert) or the CPU path (mesh.vert).
-inline GLuint vertex_array(const GpuMesh& mesh, bool gpu_path, bool compact) noexcept {
-  if (draws_compact(mesh, compact))
-    return gpu_path ? mesh.vao_gpu_compact.id() : mesh.vao_cpu_compact.id();
-  return gpu_path ? mesh.vao_gpu.id() : mesh.vao_cpu.id();
 }
 
 // A texture buffer of `texels` RGBA32F texels (at least one) over a new `buffer`, contents
@@ -169,10 +190,18 @@ class GpuModel {
  public:
   GpuModel() = default;
 
-  // Uploads every mesh and sizes the palette buffers. Needs a current GL context. `compact`: per
-  // mesh its compact streams (load_compact), or empty for none; a mesh whose streams do not fit
-  // it (another vertex count) gets none.
+  // Uploads what the default frame draws (above) and sizes the palette buffers. Needs a current
+  // GL context. `compact`: per mesh its compact streams (load_compact), or empty for none; a mesh
+  // whose streams do not fit it (another vertex count) gets none. `model` must outlive this and
+  // stay unchanged (the first-use uploads read its meshes); the streams are not kept.
   explicit GpuModel(const Model& model, std::span<const CompactStreams> compact = {});
+
+  // The vertex array of mesh `mesh` for the GPU path (skin.vert) or the CPU path (mesh.vert),
+  // from its compact streams where draws_compact(mesh, compact): what every draw binds. Makes
+  // what it reads that is not made yet (the float buffer, the streamed buffer: a one-time upload
+  // per mesh, from the model's arrays). 0 for a mesh out of range, or where the model it was
+  // built from no longer has that mesh's vertex count (a misuse: drawing with it is a GL error).
+  GLuint vertex_array(std::size_t mesh, bool gpu_path, bool compact) const;
 
   // Writes the palettes (Animator's concatenated layout) into the texture buffers.
   void upload_palette(std::span<const glm::mat4> palette,
@@ -196,12 +225,13 @@ class GpuModel {
   // count is not the model's vertex count or exceeds the driver's texture-buffer size.
   bool upload_vertex_values(std::span<const float> values) noexcept;
   GLuint vertex_value_texture() const noexcept { return value_texture_.id(); }
-  // Writes one mesh's CPU-skinned vertices into its streamed buffer.
+  // Writes one mesh's CPU-skinned vertices into its streamed buffer, made first at the first
+  // call (as the bind pose, which stays where fewer normals are given).
   void upload_skinned(std::size_t mesh, std::span<const glm::vec3> positions,
-                      std::span<const glm::vec3> normals) noexcept;
+                      std::span<const glm::vec3> normals);
   // The same from skin_lbs_compact: positions and octahedral normals (vao_cpu_compact's).
   void upload_skinned_compact(std::size_t mesh, std::span<const glm::vec3> positions,
-                              std::span<const uint32_t> normals) noexcept;
+                              std::span<const uint32_t> normals);
 
   std::span<const GpuMesh> meshes() const noexcept { return meshes_; }
   GLuint palette_texture() const noexcept { return palette_texture_.id(); }
@@ -214,7 +244,13 @@ class GpuModel {
   const std::vector<std::string>& warnings() const noexcept { return warnings_; }
 
  private:
-  std::vector<GpuMesh> meshes_;
+  // First use (vertex_array): each makes its part of meshes_[mesh] once; nothing when made.
+  void make_float_arrays(std::size_t mesh) const;  // float buffer, influences2, vao_gpu
+  void make_stream(std::size_t mesh) const;        // the streamed buffer (bind pose)
+
+  // mutable: the first-use buffers are made by the const vertex_array (above).
+  mutable std::vector<GpuMesh> meshes_;
+  std::span<const Mesh> source_;  // the model's meshes, for the first-use uploads
   Buffer palette_buffer_;
   Texture palette_texture_;
   Buffer normal_buffer_;

@@ -115,7 +115,7 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
         in.animator != nullptr &&
         draws_compact(g, gpu_path ? in.animator->compact(m) : in.animator->skinned_compact(m));
     glUniform1i(u.compact, compact ? 1 : 0);
-    glBindVertexArray(vertex_array(g, gpu_path, compact));
+    glBindVertexArray(in.gpu->vertex_array(m, gpu_path, compact));
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
   }
   glBindVertexArray(0);

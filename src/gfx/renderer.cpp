@@ -251,7 +251,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
     glUniform1i(u.has_texture, textured ? 1 : 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, textured ? mesh.base_texture.id() : 0);
-    glBindVertexArray(vertex_array(mesh, gpu_path, compact));
+    glBindVertexArray(gpu.vertex_array(m, gpu_path, compact));
     if (crowd) {
       glDrawElementsInstanced(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr,
                               static_cast<GLsizei>(crowd_->instances()));

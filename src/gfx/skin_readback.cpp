@@ -50,7 +50,7 @@ bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& g
   compact = draws_compact(m, compact);
   glUniform1i(u.compact, compact ? 1 : 0);
   bind_palettes(gpu);
-  glBindVertexArray(vertex_array(m, true, compact));
+  glBindVertexArray(gpu.vertex_array(mesh, true, compact));
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);
   glDrawArrays(GL_POINTS, 0, m.vertex_count);

@@ -138,6 +138,45 @@ TEST(CompactFrame, BothPathsSkinFromTheDocumentsCompactStreams) {
   }
 }
 
+// The scene's GpuModel is built before the document moves into the scene (make_scene) and makes
+// its float and streamed buffers at their first use (gfx/gpu_model.h) from the document's meshes:
+// after the move they are read where the document keeps them (the sanitizer build checks the
+// reads). At the turn, the float path's skinned positions are the turn's image of the bind
+// positions, and the streamed buffer starts as the bind pose.
+TEST(CompactFrame, TheScenesFirstUseUploadsReadTheDocumentsMeshes) {
+  SV_REQUIRE_GL();
+  std::unique_ptr<Scene> scene = scene_of(quarter_turn_model());
+  ASSERT_TRUE(scene);
+  const Mesh& mesh = scene->doc.model.meshes[0];
+  const gl::GpuMesh& g = scene->gpu.meshes()[0];
+  ASSERT_TRUE(g.has_compact);
+  EXPECT_EQ(g.float_vertices.id(), 0u);  // the compact GPU path needs none
+  EXPECT_EQ(g.stream_vertices.id(), 0u);
+  RenderOptions gpu;
+  compute_frame(*scene, gpu, frames);
+  const SkinnedPose& pose = scene->frame.animator;
+  scene->gpu.upload_palette(pose.pose.palette(), pose.normal_palette());
+  const gl::Program program = normal_capture_program("v_model_position");
+  const auto got =
+      test::capture_vertices<glm::vec3>(program.id(), scene->gpu, 0, SkinMethod::Lbs, 4, false);
+  EXPECT_NE(g.float_vertices.id(), 0u);
+  ASSERT_EQ(got.size(), mesh.vertex_count());
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v)
+    EXPECT_LE(glm::length(got[v] - quarter_turn(mesh.positions[v])), 1e-6f) << v;
+  EXPECT_NE(scene->gpu.vertex_array(0, false, false), 0u);
+  ASSERT_NE(g.stream_vertices.id(), 0u);
+  std::vector<glm::vec3> stream(2 * mesh.vertex_count());
+  glBindBuffer(GL_ARRAY_BUFFER, g.stream_vertices.id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(stream.size() * 12),
+                     stream.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+    EXPECT_EQ(stream[v], mesh.positions[v]) << v;
+    EXPECT_EQ(stream[mesh.vertex_count() + v], mesh.normals[v]) << v;
+  }
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 TEST(CompactFrame, TheFloatStreamsServeWhereCompactDoesNotApply) {
   SV_REQUIRE_GL();
   Model model = quarter_turn_model();

@@ -65,7 +65,7 @@ std::vector<Captured> capture(GLuint program, const gl::GpuModel& gpu, const gl:
   } else {
     gl::bind_palettes(gpu);
   }
-  glBindVertexArray(mesh.vao_gpu.id());
+  glBindVertexArray(gpu.vertex_array(0, true, false));
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);
   glDrawArraysInstanced(GL_POINTS, 0, mesh.vertex_count, static_cast<GLsizei>(instances));

@@ -167,7 +167,7 @@ TEST(GpuSkinning, DualQuaternionsAndCentresDifferFromLbsOnTheGpu) {
 }
 
 // Until its centres are uploaded, CoR on the GPU takes each vertex's bind position as its centre
-// (the static buffer's positions: skinned = R (v - v) + LBS(v) = LBS(v)); the first upload moves
+// (the float buffer's positions: skinned = R (v - v) + LBS(v) = LBS(v)); the first upload moves
 // the attribute onto the centres' own buffer, and a later one rewrites that buffer: centres equal
 // to the bind positions give LBS again.
 TEST(GpuSkinning, CorBeforeItsCentresAreUploadedSkinsAsLbs) {
@@ -206,10 +206,12 @@ TEST(GpuSkinning, CorBeforeItsCentresAreUploadedSkinsAsLbs) {
   EXPECT_LE(largest_gap(gpu_skin(capture, gpu, 0, SkinMethod::Cor)), tolerance);
 }
 
-// What GpuModel's buffers hold after the upload, read back: the static buffer's vertices
-// (StaticVertex: position at byte 0, normal 12, uv 24, joints 32, weights 40 of 64) and the
-// streamed buffer's bind pose (the positions, then the normals), both from the model's arrays;
-// a mesh without normals gets (0, 1, 0) in each.
+// What GpuModel's buffers hold after the upload, read back, for a model without compact streams
+// (whose float arrays are made at construction, gfx/gpu_model.h): the shared buffer's vertices
+// (SharedVertex: uv at byte 0 of 16), the float buffer's (FloatVertex: position at byte 0, normal
+// 12, joints 24, weights 32 of 48) and, once the CPU path's vertex array is first asked for, the
+// streamed buffer's bind pose (the positions, then the normals), all from the model's arrays; a
+// mesh without normals gets (0, 1, 0) in each.
 TEST(GpuModelUpload, TheBuffersHoldTheModelsArrays) {
   SV_REQUIRE_GL();
   for (const bool normals : {true, false}) {
@@ -221,8 +223,13 @@ TEST(GpuModelUpload, TheBuffersHoldTheModelsArrays) {
     gl::GpuModel gpu(model);
     const gl::GpuMesh& g = gpu.meshes()[0];
     ASSERT_EQ(g.vertex_count, 12);
-    std::vector<uint8_t> vertices(64 * n);
-    glBindBuffer(GL_ARRAY_BUFFER, g.static_vertices.id());
+    EXPECT_EQ(g.stream_vertices.id(), 0u);  // no CPU-path frame yet
+    EXPECT_NE(gpu.vertex_array(0, false, false), 0u);
+    ASSERT_NE(g.stream_vertices.id(), 0u);
+    std::vector<uint8_t> shared(16 * n), vertices(48 * n);
+    glBindBuffer(GL_ARRAY_BUFFER, g.shared_vertices.id());
+    glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(shared.size()), shared.data());
+    glBindBuffer(GL_ARRAY_BUFFER, g.float_vertices.id());
     glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(vertices.size()),
                        vertices.data());
     std::vector<glm::vec3> stream(2 * n);
@@ -231,16 +238,16 @@ TEST(GpuModelUpload, TheBuffersHoldTheModelsArrays) {
                        stream.data());
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     for (std::size_t i = 0; i < n; ++i) {
-      const uint8_t* v = vertices.data() + 64 * i;
+      const uint8_t* v = vertices.data() + 48 * i;
       glm::vec3 position, normal;
       glm::vec2 uv;
       glm::u16vec4 joints;
       glm::vec4 weights;
       std::memcpy(&position, v, 12);
       std::memcpy(&normal, v + 12, 12);
-      std::memcpy(&uv, v + 24, 8);
-      std::memcpy(&joints, v + 32, 8);
-      std::memcpy(&weights, v + 40, 16);
+      std::memcpy(&joints, v + 24, 8);
+      std::memcpy(&weights, v + 32, 16);
+      std::memcpy(&uv, shared.data() + 16 * i, 8);
       const glm::vec3 want_normal = normals ? mesh.normals[i] : glm::vec3(0.0f, 1.0f, 0.0f);
       EXPECT_EQ(position, mesh.positions[i]) << i;
       EXPECT_EQ(normal, want_normal) << i;
