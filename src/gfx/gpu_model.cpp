@@ -260,6 +260,26 @@ void MorphUniforms::set(const GpuMesh& mesh) const noexcept {
   glUniform1i(count, mesh.morph_count);
 }
 
+SkinUniforms SkinUniforms::of(GLuint program) noexcept {
+  SkinUniforms u;
+  u.palette = glGetUniformLocation(program, "u_palette");
+  u.normal_palette = glGetUniformLocation(program, "u_normal_palette");
+  u.method_palette = glGetUniformLocation(program, "u_method_palette");
+  u.palette_base = glGetUniformLocation(program, "u_palette_base");
+  u.method = glGetUniformLocation(program, "u_method");
+  u.vertex_values = glGetUniformLocation(program, "u_vertex_values");
+  u.influences = glGetUniformLocation(program, "u_influences");
+  u.compact = glGetUniformLocation(program, "u_compact");
+  u.morph.locate(program);
+  return u;
+}
+
+void SkinUniforms::set_palette_units() const noexcept {
+  glUniform1i(palette, kPaletteUnit);
+  glUniform1i(normal_palette, kNormalPaletteUnit);
+  glUniform1i(method_palette, kMethodPaletteUnit);
+}
+
 namespace {
 
 glm::u16vec4 joints_of(const Mesh& src, std::size_t i) noexcept {

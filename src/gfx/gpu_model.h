@@ -186,6 +186,18 @@ struct MorphUniforms {
   void set(const GpuMesh& mesh) const noexcept;
 };
 
+// skin.vert's sampler and per-mesh uniforms in one program (common.vert's u_vertex_values,
+// u_influences and u_compact included), looked up once per program: the renderer's mesh
+// programs, the picker's and the readback's hold one each. A uniform the program lacks is -1.
+struct SkinUniforms {
+  GLint palette = -1, normal_palette = -1, method_palette = -1, palette_base = -1, method = -1;
+  GLint vertex_values = -1, influences = -1, compact = -1;
+  MorphUniforms morph;  // the active targets (GpuModel::upload_morph_weights)
+  static SkinUniforms of(GLuint program) noexcept;
+  // The three palette samplers at their units (kPaletteUnit ...; the program must be in use).
+  void set_palette_units() const noexcept;
+};
+
 class GpuModel {
  public:
   GpuModel() = default;

@@ -27,15 +27,8 @@ bool Picker::init(std::string* error) {
     const GLuint p = program->id();
     u->world = glGetUniformLocation(p, "u_world");
     u->view_proj = glGetUniformLocation(p, "u_view_proj");
-    u->palette = glGetUniformLocation(p, "u_palette");
-    u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
-    u->palette_base = glGetUniformLocation(p, "u_palette_base");
-    u->method_palette = glGetUniformLocation(p, "u_method_palette");
-    u->method = glGetUniformLocation(p, "u_method");
-    u->morph.locate(p);
-    u->influences = glGetUniformLocation(p, "u_influences");
     u->pick_mesh = glGetUniformLocation(p, "u_pick_mesh");
-    u->compact = glGetUniformLocation(p, "u_compact");
+    u->skin = SkinUniforms::of(p);
   }
   fbo_ = Framebuffer::create();
   ids_ = Renderbuffer::create();
@@ -92,29 +85,27 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
   glUniformMatrix4fv(u.view_proj, 1, GL_FALSE, glm::value_ptr(view_proj));
   if (gpu_path) {
     bind_palettes(*in.gpu);
-    glUniform1i(u.palette, kPaletteUnit);
-    glUniform1i(u.normal_palette, kNormalPaletteUnit);
-    glUniform1i(u.method_palette, kMethodPaletteUnit);
+    u.skin.set_palette_units();
     // The method the frame was drawn with (the renderer's rule: the Animator's).
     const SkinMethod method = in.animator != nullptr ? in.animator->skin().method : SkinMethod::Lbs;
-    glUniform1i(u.method, static_cast<GLint>(method));
+    glUniform1i(u.skin.method, static_cast<GLint>(method));
   }
   const auto meshes = in.gpu->meshes();
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const GpuMesh& g = meshes[m];
     if (g.index_count == 0) continue;
     if (gpu_path) {
-      glUniform1i(u.palette_base, g.palette_base);
-      u.morph.set(g);
+      glUniform1i(u.skin.palette_base, g.palette_base);
+      u.skin.morph.set(g);
     }
-    glUniform1i(u.influences,
+    glUniform1i(u.skin.influences,
                 influences_uniform(g, in.animator != nullptr ? in.animator->skin().influences : 4));
     glUniform1ui(u.pick_mesh, static_cast<GLuint>(m + 1));
     // The streams the frame was drawn from (the renderer's rule, gfx/gpu_model.h).
     const bool compact =
         in.animator != nullptr &&
         draws_compact(g, gpu_path ? in.animator->compact(m) : in.animator->skinned_compact(m));
-    glUniform1i(u.compact, compact ? 1 : 0);
+    glUniform1i(u.skin.compact, compact ? 1 : 0);
     glBindVertexArray(in.gpu->vertex_array(m, gpu_path, compact));
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
   }

@@ -88,9 +88,10 @@ class Picker {
 
  private:
   struct Uniforms {
-    GLint world = -1, view_proj = -1, palette = -1, normal_palette = -1, palette_base = -1;
-    GLint pick_mesh = -1, method_palette = -1, method = -1, influences = -1, compact = -1;
-    MorphUniforms morph;  // skin.vert's; the renderer uploaded this frame's weights
+    GLint world = -1, view_proj = -1, pick_mesh = -1;
+    // skin.vert's (-1 in mesh.vert's program but for u_influences and u_compact); the renderer
+    // uploaded this frame's morph weights.
+    SkinUniforms skin;
   };
   Program skin_;
   Program mesh_;

@@ -64,12 +64,6 @@ bool Renderer::build_mesh_program(bool gpu_path, bool shaded_only, std::string* 
   u->base_color = glGetUniformLocation(p, "u_base_color");
   u->view_mode = glGetUniformLocation(p, "u_view_mode");
   u->selected_bone = glGetUniformLocation(p, "u_selected_bone");
-  u->palette = glGetUniformLocation(p, "u_palette");
-  u->normal_palette = glGetUniformLocation(p, "u_normal_palette");
-  u->palette_base = glGetUniformLocation(p, "u_palette_base");
-  u->method_palette = glGetUniformLocation(p, "u_method_palette");
-  u->method = glGetUniformLocation(p, "u_method");
-  u->influences = glGetUniformLocation(p, "u_influences");
   u->light_dir = glGetUniformLocation(p, "u_light_dir");
   u->light_color = glGetUniformLocation(p, "u_light_color");
   u->sky = glGetUniformLocation(p, "u_sky_color");
@@ -77,11 +71,9 @@ bool Renderer::build_mesh_program(bool gpu_path, bool shaded_only, std::string* 
   u->lit = glGetUniformLocation(p, "u_lit");
   u->has_texture = glGetUniformLocation(p, "u_has_texture");
   u->base_texture = glGetUniformLocation(p, "u_base_texture");
-  u->morph.locate(p);
-  u->vertex_values = glGetUniformLocation(p, "u_vertex_values");
   u->vertex_base = glGetUniformLocation(p, "u_vertex_base");
   u->crowd_records = glGetUniformLocation(p, "u_crowd_records");
-  u->compact = glGetUniformLocation(p, "u_compact");
+  u->skin = SkinUniforms::of(p);
   return true;
 }
 
@@ -193,10 +185,8 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
       bind_palettes(gpu);
     }
     glUniform1i(u.crowd_records, crowd ? crowd_->records_uniform() : 0);
-    glUniform1i(u.palette, kPaletteUnit);
-    glUniform1i(u.normal_palette, kNormalPaletteUnit);
-    glUniform1i(u.method_palette, kMethodPaletteUnit);
-    glUniform1i(u.method, static_cast<GLint>(method));
+    u.skin.set_palette_units();
+    glUniform1i(u.skin.method, static_cast<GLint>(method));
   }
   const glm::mat4 world = up_axis_matrix(options.z_up);
   glUniformMatrix4fv(u.world, 1, GL_FALSE, glm::value_ptr(world));
@@ -210,7 +200,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
   glUniform1i(u.lit, lit);
   glUniform1i(u.base_texture, 0);
   // Always its own unit (a sampler left on unit 0 would clash with the base texture's type).
-  glUniform1i(u.vertex_values, kVertexValueUnit);
+  glUniform1i(u.skin.vertex_values, kVertexValueUnit);
   if (is_difference_view(options.view)) {
     // The values the difference view computed this frame (app/difference_view.h).
     glActiveTexture(GL_TEXTURE0 + kVertexValueUnit);
@@ -232,7 +222,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
     // The compact streams where the frame skins from them (SkinnedPose::compact), on either path.
     const bool compact =
         draws_compact(mesh, gpu_path ? animator.compact(m) : animator.skinned_compact(m));
-    glUniform1i(u.compact, compact ? 1 : 0);
+    glUniform1i(u.skin.compact, compact ? 1 : 0);
     if (!gpu_path) {
       if (compact)
         gpu.upload_skinned_compact(m, animator.skinned_positions(m),
@@ -240,12 +230,12 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
       else
         gpu.upload_skinned(m, animator.skinned_positions(m), animator.skinned_normals(m));
     } else {
-      glUniform1i(u.palette_base, mesh.palette_base);
-      u.morph.set(mesh);
+      glUniform1i(u.skin.palette_base, mesh.palette_base);
+      u.skin.morph.set(mesh);
     }
     glUniform1i(u.selected_bone, m < selected_bones_.size() ? selected_bones_[m] : -1);
     // Both programs: skin.vert skins with it, the weights view of either sums what skins.
-    glUniform1i(u.influences, influences_uniform(mesh, animator.skin().influences));
+    glUniform1i(u.skin.influences, influences_uniform(mesh, animator.skin().influences));
     glUniform4fv(u.base_color, 1, glm::value_ptr(mesh.base_color));
     const bool textured = mesh.base_texture && options.view == ViewMode::Shaded;
     glUniform1i(u.has_texture, textured ? 1 : 0);

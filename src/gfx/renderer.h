@@ -103,14 +103,13 @@ class Renderer {
   // Uniform locations, looked up once at init().
   struct MeshUniforms {
     GLint world = -1, view_proj = -1, base_color = -1, view_mode = -1, selected_bone = -1;
-    GLint palette = -1, normal_palette = -1, palette_base = -1, method_palette = -1, method = -1;
     GLint light_dir = -1, light_color = -1, sky = -1, ground = -1, lit = -1;
     GLint has_texture = -1, base_texture = -1;
-    MorphUniforms morph;                         // skin.vert only
-    GLint vertex_values = -1, vertex_base = -1;  // difference views
-    GLint influences = -1;
+    GLint vertex_base = -1;  // difference views (with skin.vertex_values)
     GLint crowd_records = -1;
-    GLint compact = -1;  // common.vert's u_compact
+    // skin.vert's palettes, method and morphs (-1 in mesh.vert's program); common.vert's
+    // u_vertex_values, u_influences and u_compact (both programs).
+    SkinUniforms skin;
   };
   struct MeshProgram {
     Program program;

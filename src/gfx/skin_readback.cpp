@@ -5,20 +5,6 @@
 
 namespace sv::gl {
 
-SkinUniforms SkinUniforms::of(GLuint program) noexcept {
-  SkinUniforms u;
-  u.palette = glGetUniformLocation(program, "u_palette");
-  u.normal_palette = glGetUniformLocation(program, "u_normal_palette");
-  u.method_palette = glGetUniformLocation(program, "u_method_palette");
-  u.palette_base = glGetUniformLocation(program, "u_palette_base");
-  u.method = glGetUniformLocation(program, "u_method");
-  u.vertex_values = glGetUniformLocation(program, "u_vertex_values");
-  u.influences = glGetUniformLocation(program, "u_influences");
-  u.compact = glGetUniformLocation(program, "u_compact");
-  u.morph.locate(program);
-  return u;
-}
-
 bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& gpu,
                         std::size_t mesh, SkinMethod method, std::span<std::byte> out,
                         std::size_t bytes_per_vertex, int influences, bool compact) noexcept {
@@ -38,9 +24,7 @@ bool VertexCapture::run(GLuint program, const SkinUniforms& u, const GpuModel& g
   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buffer_.id());
   glUseProgram(program);
   glUniform1i(u.palette_base, m.palette_base);
-  glUniform1i(u.palette, kPaletteUnit);
-  glUniform1i(u.normal_palette, kNormalPaletteUnit);
-  glUniform1i(u.method_palette, kMethodPaletteUnit);
+  u.set_palette_units();
   // Its own unit even when unread: two samplers of different types on one unit (this one and
   // mesh.frag's base texture on 0) make the draw invalid.
   glUniform1i(u.vertex_values, kVertexValueUnit);

@@ -26,14 +26,6 @@ namespace sv::gl {
 
 class GpuModel;
 
-// skin.vert's sampler and per-mesh uniforms, looked up once per program.
-struct SkinUniforms {
-  GLint palette = -1, normal_palette = -1, method_palette = -1, palette_base = -1, method = -1;
-  GLint vertex_values = -1, influences = -1, compact = -1;
-  MorphUniforms morph;  // the active targets (GpuModel::upload_morph_weights)
-  static SkinUniforms of(GLuint program) noexcept;
-};
-
 class VertexCapture {
  public:
   // Runs `program` (linked with one feedback varying of `bytes_per_vertex` bytes) over every

@@ -17,6 +17,7 @@
 // code of oct_encode's (tests/skin/compact_methods_test.cpp); lanes with no usable L1 norm take
 // oct_encode itself. The lanes use explicit FMA intrinsics as in the float kernels; the file is
 // built with -ffp-contract=off (skin/CMakeLists.txt), so nothing else is fused.
+#include "skin/run_keys_avx2.h"
 #include "skin/skinning_runs.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -169,39 +170,6 @@ struct CompactMethodStreams {
   const float* centers;  // CoR only
 };
 
-// How many of keys[0, n) equal key (n <= 8), and bit i: keys[v + 1 + i] == keys[v + i] for keys
-// below total (as skinning_avx2_runs.cpp's 32-bit versions).
-SV_OCT_AVX2 SV_OCT_INLINE std::size_t compact_leading_equal8(const uint32_t* keys, std::size_t n,
-                                                             uint32_t key) noexcept {
-  if (n == 8) {
-    const __m256i e =
-        _mm256_cmpeq_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(keys)),
-                           _mm256_set1_epi32(static_cast<int>(key)));
-    const auto equal = static_cast<uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(e)));
-    return static_cast<std::size_t>(__builtin_ctz(~equal));
-  }
-  std::size_t i = 0;
-  while (i < n && key_at(keys, i) == key) ++i;
-  return i;
-}
-
-SV_OCT_AVX2 SV_OCT_INLINE uint64_t compact_same_as_previous8(const uint32_t* keys, std::size_t v,
-                                                             std::size_t total) noexcept {
-  uint64_t same = 0;
-  std::size_t k = 0;
-  for (; k < 64 && v + k + 8 < total; k += 8) {
-    const auto* at = keys + v + k;
-    const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at + 1));
-    const __m256i here = _mm256_loadu_si256(reinterpret_cast<const __m256i_u*>(at));
-    same |= static_cast<uint64_t>(
-                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(next, here))))
-            << k;
-  }
-  for (; k < 64 && v + k + 1 < total; ++k)
-    if (key_at(keys, v + k + 1) == key_at(keys, v + k)) same |= uint64_t{1} << k;
-  return same;
-}
-
 // The 8 codes at `codes` decoded to vectors of L1 norm 32767 (oct_decode_raw's direction,
 // scaled; exact in integers, as skinning_avx2_runs.cpp's oct_decode_scaled): x and y as stored
 // (-32768 read as -32767), z = 32767 - |x| - |y|, and where z < 0 the fold undone,
@@ -285,13 +253,22 @@ struct CompactMethodRuns {
   using ML = MethodLanes<CompactLn8>;
   static constexpr std::size_t kLanes = 8;
 
+  // The run's 4 packed bones and what MethodLanes::signs works out from them once per run:
+  // run_blocks passes it to every block of the run.
+  struct RunBones {
+    const float* const* b;
+    unsigned flips[4];
+    bool scaled;
+  };
+
   // n <= 8 vertices from v: whole blocks in place, a partial one through zero-padded copies so
   // nothing past the n vertices is read or written (the next ones may be another thread's).
-  // flips, scaled: the run's (MethodLanes::signs, once per run).
   template <bool kNormals>
-  SV_OCT_AVX2 SV_OCT_INLINE static void block(const CompactMethodStreams& s,
-                                              const float* const b[4], const unsigned flips[4],
-                                              bool scaled, std::size_t v, std::size_t n) noexcept {
+  SV_OCT_AVX2 static void block(const CompactMethodStreams& s, const RunBones& r, std::size_t v,
+                                std::size_t n) noexcept {
+    const float* const* b = r.b;
+    const unsigned* flips = r.flips;
+    const bool scaled = r.scaled;
     // Not zeroed unless the block is partial: a whole block reads its vertices in place.
     alignas(32) float p[24], c[24], w3[24], op[24];
     alignas(32) uint32_t codes[8], out_codes[8];
@@ -336,11 +313,11 @@ struct CompactMethodRuns {
   }
   SV_OCT_AVX2 static std::size_t leading_equal(const uint32_t* keys, std::size_t n,
                                                uint32_t key) noexcept {
-    return compact_leading_equal8(keys, n, key);
+    return leading_equal8(keys, n, key);
   }
   SV_OCT_AVX2 static uint64_t same_as_previous(const uint32_t* keys, std::size_t v,
                                                std::size_t total) noexcept {
-    return compact_same_as_previous8(keys, v, total);
+    return same_as_previous8(keys, v, total);
   }
   // run_blocks (skinning_runs.h) with the run's signs worked out once, not per block.
   template <bool kNormals>
@@ -348,16 +325,9 @@ struct CompactMethodRuns {
                                                               const float* const b[4], uint32_t key,
                                                               std::size_t v,
                                                               std::size_t end) noexcept {
-    unsigned flips[4];
-    const bool scaled = ML::signs(b, flips);
-    for (;;) {
-      const std::size_t window = std::min(kLanes, end - v);
-      const std::size_t n = compact_leading_equal8(s.joints + v, window, key);
-      if (n == 0) return v;  // the run ended on the last block's edge
-      block<kNormals>(s, b, flips, scaled, v, n);
-      v += n;
-      if (n < window || v == end) return v;
-    }
+    RunBones r{b, {}, false};
+    r.scaled = ML::signs(b, r.flips);
+    return run_blocks<CompactMethodRuns, kNormals>(s, r, key, v, end);
   }
 };
 

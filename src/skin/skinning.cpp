@@ -196,95 +196,55 @@ void run_split(WorkerPool& pool, const P& p, std::size_t count) noexcept {
   pool.run(&run_part<P>, &job);
 }
 
-// ---- Compact streams ----
+// ---- Compact streams: LBS, DQS and CoR ----
 
+// A checked compact job, the palette (LBS) or the method palette (DQS, CoR) repacked for the
+// SIMD kernels when one is used. `lbs` or `method_job` is the job, as `method` says.
 struct CompactPrepared {
-  detail::CompactJob job;
+  SkinMethod method = SkinMethod::Lbs;
+  detail::CompactJob lbs{};
+  detail::CompactMethodJob method_job{};
   SkinIsa isa;
   const PackedBone* packed;
 };
 
 void run_range(const CompactPrepared& p, std::size_t begin, std::size_t end) noexcept {
-  switch (p.isa) {
+  if (p.method == SkinMethod::Lbs) {
+    switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
-    case SkinIsa::Avx512:
-      detail::skin_range_avx512_compact(p.job, p.packed, begin, end);
-      return;
-    case SkinIsa::Avx2Fma:
-      detail::skin_range_avx2_compact(p.job, p.packed, begin, end);
-      return;
+      case SkinIsa::Avx512:
+        detail::skin_range_avx512_compact(p.lbs, p.packed, begin, end);
+        return;
+      case SkinIsa::Avx2Fma:
+        detail::skin_range_avx2_compact(p.lbs, p.packed, begin, end);
+        return;
 #endif
-    default:
-      detail::skin_range_compact_scalar(p.job, begin, end);
-      return;
-  }
-}
-
-// The checks of fits() for compact streams; then the job, the kernel (u16 joints and SSE2 take
-// the scalar loop) and the packed palette.
-bool prepare_compact(SkinIsa isa, std::span<const glm::mat4> palette,
-                     std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
-                     std::span<glm::vec3> out_positions, std::span<uint32_t> out_normals,
-                     PackedBone* packed, CompactPrepared& out) noexcept {
-  const std::size_t n = in.positions.size();
-  const bool with_normals = !in.normals.empty();
-  const bool narrow = !in.joints8.empty();
-  if ((narrow ? in.joints8.size() : in.joints16.size()) != n || in.weights.size() != n ||
-      out_positions.size() != n || (narrow && !in.joints16.empty()))
-    return false;
-  if (with_normals && (in.normals.size() != n || out_normals.size() != n ||
-                       normal_palette.size() != palette.size()))
-    return false;
-  if (n != 0) {
-    int32_t max_joint = in.max_joint;
-    if (max_joint < 0) {
-      uint16_t m = 0;
-      for (const glm::u8vec4& j : in.joints8) m = std::max<uint16_t>({m, j.x, j.y, j.z, j.w});
-      for (const glm::u16vec4& j : in.joints16) m = std::max({m, j.x, j.y, j.z, j.w});
-      max_joint = m;
+      default:
+        detail::skin_range_compact_scalar(p.lbs, begin, end);
+        return;
     }
-    if (static_cast<std::size_t>(max_joint) >= palette.size()) return false;
   }
-  out.job = detail::CompactJob{palette.data(), with_normals ? normal_palette.data() : nullptr, &in,
-                               out_positions.data(), with_normals ? out_normals.data() : nullptr};
-  out.isa = resolve(isa, palette.size());
-  if (!narrow || out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
-  out.packed = nullptr;
-  if (out.isa != SkinIsa::Scalar && n != 0) {
-    detail::pack_palette(out.job.palette, out.job.normal_palette, palette.size(), packed);
-    out.packed = packed;
-  }
-  return true;
-}
-
-// ---- DQS and CoR over compact streams ----
-
-struct CompactMethodPrepared {
-  detail::CompactMethodJob job;
-  SkinIsa isa;
-  const PackedBone* packed;
-};
-
-void run_range(const CompactMethodPrepared& p, std::size_t begin, std::size_t end) noexcept {
   switch (p.isa) {
 #if defined(__x86_64__) || defined(__i386__)
     case SkinIsa::Avx512:  // AVX2's 8 lanes (no 16-lane compact DQS/CoR kernel yet)
     case SkinIsa::Avx2Fma:
-      detail::skin_range_avx2_compact_method(p.job, p.packed, begin, end);
+      detail::skin_range_avx2_compact_method(p.method_job, p.packed, begin, end);
       return;
 #endif
     default:
-      detail::skin_range_compact_method_scalar(p.job, begin, end);
+      detail::skin_range_compact_method_scalar(p.method_job, begin, end);
       return;
   }
 }
 
-// The checks of prepare_compact for the streams and of fits() for the method's palettes; then
-// the job, the kernel (u16 joints and SSE2 take the scalar loop) and the packed method palette.
-bool prepare_compact_method(SkinIsa isa, SkinMethod method, const SkinPalettes& pal,
-                            const CompactSkinInput& in, std::span<glm::vec3> out_positions,
-                            std::span<uint32_t> out_normals, PackedBone* packed,
-                            CompactMethodPrepared& out) noexcept {
+// The checks of fits() for compact streams: the streams' sizes, the method's palettes (LBS: the
+// palette, and the normal palette with normals; DQS: the method palette, any palette given
+// matching it; CoR: both, and the centres) and the largest joint. Then the job, the kernel (u16
+// joints and SSE2 take the scalar loop) and the packed palette.
+bool prepare_compact(SkinIsa isa, SkinMethod method, const SkinPalettes& pal,
+                     const CompactSkinInput& in, std::span<glm::vec3> out_positions,
+                     std::span<uint32_t> out_normals, PackedBone* packed,
+                     CompactPrepared& out) noexcept {
   const std::size_t n = in.positions.size();
   const bool with_normals = !in.normals.empty();
   const bool narrow = !in.joints8.empty();
@@ -292,13 +252,18 @@ bool prepare_compact_method(SkinIsa isa, SkinMethod method, const SkinPalettes& 
       out_positions.size() != n || (narrow && !in.joints16.empty()))
     return false;
   if (with_normals && (in.normals.size() != n || out_normals.size() != n)) return false;
+  const bool lbs = method == SkinMethod::Lbs;
   const bool cor = method == SkinMethod::Cor;
-  // DQS reads the method palette only (any palette given must match it); CoR both, and centres.
-  if (!pal.palette.empty() || cor) {
-    if (pal.method.size() != pal.palette.size()) return false;
+  if (lbs) {
+    if (with_normals && pal.normal_palette.size() != pal.palette.size()) return false;
+  } else {
+    // DQS reads the method palette only (any palette given must match it); CoR both, and
+    // centres.
+    if ((!pal.palette.empty() || cor) && pal.method.size() != pal.palette.size()) return false;
+    if (cor && in.centers.size() != n) return false;
   }
-  if (cor && in.centers.size() != n) return false;
-  const std::size_t bones = pal.method.size();
+  // The number of bones the method reads per joint index.
+  const std::size_t bones = lbs ? pal.palette.size() : pal.method.size();
   if (n != 0) {
     int32_t max_joint = in.max_joint;
     if (max_joint < 0) {
@@ -309,17 +274,27 @@ bool prepare_compact_method(SkinIsa isa, SkinMethod method, const SkinPalettes& 
     }
     if (static_cast<std::size_t>(max_joint) >= bones) return false;
   }
-  out.job = detail::CompactMethodJob{cor ? pal.palette.data() : nullptr,
-                                     pal.method.data(),
-                                     &in,
-                                     out_positions.data(),
-                                     with_normals ? out_normals.data() : nullptr,
-                                     method};
+  out.method = method;
+  uint32_t* normals_out = with_normals ? out_normals.data() : nullptr;
+  if (lbs)
+    out.lbs =
+        detail::CompactJob{pal.palette.data(), with_normals ? pal.normal_palette.data() : nullptr,
+                           &in, out_positions.data(), normals_out};
+  else
+    out.method_job = detail::CompactMethodJob{cor ? pal.palette.data() : nullptr,
+                                              pal.method.data(),
+                                              &in,
+                                              out_positions.data(),
+                                              normals_out,
+                                              method};
   out.isa = resolve(isa, bones);
   if (!narrow || out.isa == SkinIsa::Sse2) out.isa = SkinIsa::Scalar;
   out.packed = nullptr;
   if (out.isa != SkinIsa::Scalar && n != 0) {
-    detail::pack_method(out.job.palette, out.job.method_palette, bones, packed);
+    if (lbs)
+      detail::pack_palette(out.lbs.palette, out.lbs.normal_palette, bones, packed);
+    else
+      detail::pack_method(out.method_job.palette, out.method_job.method_palette, bones, packed);
     out.packed = packed;
   }
   return true;
@@ -454,12 +429,8 @@ bool skin_lbs_compact_isa(SkinIsa isa, std::span<const glm::mat4> palette,
                           std::span<const glm::mat3> normal_palette, const CompactSkinInput& in,
                           std::span<glm::vec3> out_positions,
                           std::span<uint32_t> out_normals) noexcept {
-  PackedBone packed[kSkinMaxSimdBones];
-  CompactPrepared p;
-  if (!prepare_compact(isa, palette, normal_palette, in, out_positions, out_normals, packed, p))
-    return false;
-  run_range(p, 0, in.positions.size());
-  return true;
+  return skin_compact_isa(isa, SkinMethod::Lbs, lbs_palettes(palette, normal_palette), in,
+                          out_positions, out_normals);
 }
 
 bool skin_lbs_compact(std::span<const glm::mat4> palette, std::span<const glm::mat3> normal_palette,
@@ -473,13 +444,8 @@ bool skin_lbs_compact_parallel(WorkerPool& pool, std::span<const glm::mat4> pale
                                std::span<const glm::mat3> normal_palette,
                                const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                                std::span<uint32_t> out_normals) noexcept {
-  PackedBone packed[kSkinMaxSimdBones];
-  CompactPrepared p;
-  if (!prepare_compact(SkinIsa::Auto, palette, normal_palette, in, out_positions, out_normals,
-                       packed, p))
-    return false;
-  run_split(pool, p, in.positions.size());
-  return true;
+  return skin_compact_parallel(pool, SkinMethod::Lbs, lbs_palettes(palette, normal_palette), in,
+                               out_positions, out_normals);
 }
 
 bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
@@ -493,12 +459,9 @@ bool skin_lbs_compact_reference(std::span<const glm::mat4> palette,
 bool skin_compact_isa(SkinIsa isa, SkinMethod method, const SkinPalettes& palettes,
                       const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                       std::span<uint32_t> out_normals) noexcept {
-  if (method == SkinMethod::Lbs)
-    return skin_lbs_compact_isa(isa, palettes.palette, palettes.normal_palette, in, out_positions,
-                                out_normals);
   PackedBone packed[kSkinMaxSimdBones];
-  CompactMethodPrepared p;
-  if (!prepare_compact_method(isa, method, palettes, in, out_positions, out_normals, packed, p))
+  CompactPrepared p;
+  if (!prepare_compact(isa, method, palettes, in, out_positions, out_normals, packed, p))
     return false;
   run_range(p, 0, in.positions.size());
   return true;
@@ -512,13 +475,9 @@ bool skin_compact(SkinMethod method, const SkinPalettes& palettes, const Compact
 bool skin_compact_parallel(WorkerPool& pool, SkinMethod method, const SkinPalettes& palettes,
                            const CompactSkinInput& in, std::span<glm::vec3> out_positions,
                            std::span<uint32_t> out_normals) noexcept {
-  if (method == SkinMethod::Lbs)
-    return skin_lbs_compact_parallel(pool, palettes.palette, palettes.normal_palette, in,
-                                     out_positions, out_normals);
   PackedBone packed[kSkinMaxSimdBones];
-  CompactMethodPrepared p;
-  if (!prepare_compact_method(SkinIsa::Auto, method, palettes, in, out_positions, out_normals,
-                              packed, p))
+  CompactPrepared p;
+  if (!prepare_compact(SkinIsa::Auto, method, palettes, in, out_positions, out_normals, packed, p))
     return false;
   run_split(pool, p, in.positions.size());
   return true;

@@ -408,9 +408,14 @@ std::string volume_sampling_line(const VolumeFigures& f) {
 std::string mesh_volume_line(const VolumeFigures& f, std::size_t mesh) {
   if (mesh >= f.meshes.size()) return std::string();
   const MeshVolume& m = f.meshes[mesh];
-  // "'body': ", or "mesh 2 (no name): " rather than "'': ".
-  std::string out = m.name.empty() ? "mesh " + std::to_string(mesh) + " (no name): "
-                                   : "'" + printable(m.name) + "': ";
+  // "'body': ", or "mesh 2 (no name): " rather than "'': ". Appended to "'" rather than
+  // "'" + printable(...): GCC 12 warns (-Wrestrict) on the inlined insert at the front of a
+  // temporary string there, a false positive (seen when the unity batches changed).
+  std::string out;
+  if (m.name.empty())
+    out = "mesh " + std::to_string(mesh) + " (no name): ";
+  else
+    out.append("'").append(printable(m.name)).append("': ");
   if (m.shape != MeshShape::Closed) return out + mesh_shape_name(m.shape) + ", not measured";
   if (f.status != VolumeStatus::Ok) return out + "closed, " + volume_sampling_line(f);
   if (!m.measured) return out + "closed, but no volume at rest (flat, or not finite), not measured";
