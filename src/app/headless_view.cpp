@@ -143,7 +143,7 @@ const std::vector<uint8_t>& HeadlessView::draw(double time, float turn_radians) 
     std::fprintf(stderr, "skinview: %s\n", late[late_seen_].c_str());
   if (ui_) {
     draw_ui_offscreen(gl.window(), &s, ro_, joint_, width_, height_, viewport_, camera_,
-                      gl.warnings(), legend_open_);
+                      gl.warnings(), legend_open_, gl.renderer().software());
   }
   gl.target().read_rgba(&rgba_);
   return rgba_;

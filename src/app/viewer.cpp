@@ -997,7 +997,7 @@ ModelLoader::Finished read_first(ModelLoader& loader, const std::string& path) {
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
                        const OrbitCamera& camera, const std::vector<std::string>& shader_warnings,
-                       bool legend_open) {
+                       bool legend_open, bool software_gl) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
@@ -1010,6 +1010,7 @@ void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& op
   state.layout_prefs.outliner_fit = state.layout_prefs.inspector_fit = false;
   state.render = options;
   state.selection.joint = joint;
+  state.software_gl = software_gl;
   if (legend_open) state.legend.fold = ui::LegendFold::Open;
   // The Crowd section as the window would show the crowd drawn (--crowd).
   state.crowd.on = !scene->frame.crowd.empty();

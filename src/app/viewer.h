@@ -70,11 +70,12 @@ int run_screenshot(const Options& options, const ViewerOptions& viewer);
 // the 3D view was drawn (`--screenshot --ui`, `--record --ui`); `window` is the hidden window
 // whose context is current, with `camera` (the legend keeps clear of the model it projects).
 // `legend_open`: the legend whole even where it covers the model (--legend open: a picture of
-// the legend itself). Makes and destroys its own ImGui context.
+// the legend itself). `software_gl`: the driver is a software rasteriser (the View section says
+// so, as in the window). Makes and destroys its own ImGui context.
 void draw_ui_offscreen(GLFWwindow* window, Scene* scene, const RenderOptions& options,
                        int32_t joint, int width, int height, const PixelRect& viewport,
                        const OrbitCamera& camera, const std::vector<std::string>& shader_warnings,
-                       bool legend_open = false);
+                       bool legend_open = false, bool software_gl = false);
 
 // Plays viewer.bench_frames frames of options.model's clip (--clip, default the first) at fixed
 // 60 Hz steps into an offscreen target as fast as it can (no vsync, glFinish per frame), then

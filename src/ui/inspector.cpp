@@ -194,6 +194,7 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   o.gpu_skinning = path == 1;
   if (state.software_gl) {
     fit_textf_disabled("Software GL: CPU path is faster");
+    state.landmarks.add_last_item("text:SoftwareGl");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(
           "The GL driver rasterises on the CPU (llvmpipe or the like): the GPU path's skinning\n"

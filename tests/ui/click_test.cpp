@@ -501,6 +501,19 @@ TEST(Clicks, TheViewButtonsAndTheViewComboEditTheOptions) {
   EXPECT_TRUE(f.state.render.skeleton);
   f.harness.click_mark(f.marks(), "radio:CPU");
   EXPECT_FALSE(f.state.render.gpu_skinning);
+  // On a software rasteriser the section says why the CPU path is the default (--skinning auto);
+  // the GPU radio still chooses the GPU path there.
+  EXPECT_EQ(f.marks().find("text:SoftwareGl"), nullptr);
+  f.state.software_gl = true;
+  f.harness.frame();
+  EXPECT_NE(f.marks().find("text:SoftwareGl"), nullptr);
+  f.harness.click_mark(f.marks(), "radio:GPU");
+  EXPECT_TRUE(f.state.render.gpu_skinning);
+  f.harness.click_mark(f.marks(), "radio:CPU");
+  EXPECT_FALSE(f.state.render.gpu_skinning);
+  f.state.software_gl = false;
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("text:SoftwareGl"), nullptr);
   f.harness.click_mark(f.marks(), "radio:DQS");
   EXPECT_EQ(f.state.render.method, SkinMethod::Dqs);
   EXPECT_EQ(f.marks().find("progress:Centres"), nullptr);
