@@ -1,6 +1,8 @@
 // GpuModel: a Model's meshes in GL buffers, plus the palette buffers the GPU skinning path
 // refreshes every frame. A buffer is uploaded when a frame first draws from it: at construction
-// only what the default frame (GPU path, compact streams) reads, the rest at its first use.
+// only what a GPU-path frame on the compact streams reads, the rest at its first use (on a
+// software rasteriser, where --skinning auto starts on the CPU path, the first frame makes the
+// streamed buffer too: gfx/renderer.h, gpu_skinning_for).
 //
 // Per mesh, made at construction:
 // - the shared buffer (SharedVertex: uv and the debug-view info, 16 bytes a vertex), which every
@@ -23,7 +25,7 @@
 //   from the compact buffer): at the first frame that draws the mesh on the CPU path.
 // A mesh without compact streams draws from the float arrays on every path, its first frame
 // too: its float buffer and `vao_gpu` are made at construction (deferring them saves nothing).
-// The default first frame so uploads 48 bytes a vertex (u8 joints) besides the indices, where
+// A first GPU-path frame so uploads 48 bytes a vertex (u8 joints) besides the indices, where
 // uploading every buffer at construction cost 124 (BENCHMARKS.md, round 31). A first-use upload is
 // a one-time cost per mesh and buffer (the frame that switches path or influences pays it once),
 // never a per-frame allocation. The lazily made buffers are a cache of the model's arrays, so
