@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -22,8 +24,21 @@
 
 namespace sv {
 
+namespace {
+// Where glfw_error writes while open_hidden_context was given a list (GLFW calls its callback on
+// the thread that made the GLFW call: the main thread).
+std::vector<std::string>* g_glfw_said = nullptr;
+
+void say(std::vector<std::string>* said, std::string line) {
+  if (said != nullptr)
+    said->push_back(std::move(line));
+  else
+    std::fprintf(stderr, "skinview: %s\n", line.c_str());
+}
+}  // namespace
+
 void glfw_error(int code, const char* what) {
-  std::fprintf(stderr, "skinview: GLFW error %d: %s\n", code, what);
+  say(g_glfw_said, "GLFW error " + std::to_string(code) + ": " + what);
 }
 
 GLFWwindow* create_window(int width, int height, const char* title, bool visible) {
@@ -48,15 +63,19 @@ GLFWwindow* create_window(int width, int height, const char* title, bool visible
   return nullptr;
 }
 
-GLFWwindow* open_hidden_context() {
+GLFWwindow* open_hidden_context(std::vector<std::string>* said) {
+  g_glfw_said = said;
+  struct Restore {
+    ~Restore() { g_glfw_said = nullptr; }
+  } restore;
   glfwSetErrorCallback(glfw_error);
   if (glfwInit() != GLFW_TRUE) {
-    std::fprintf(stderr, "skinview: cannot initialise GLFW (no display? try xvfb-run -a)\n");
+    say(said, "cannot initialise GLFW (no display? try xvfb-run -a)");
     return nullptr;
   }
   GLFWwindow* window = create_window(64, 64, "skinview", false);
   if (window == nullptr) {
-    std::fprintf(stderr, "skinview: cannot create an OpenGL 3.3 core context\n");
+    say(said, "cannot create an OpenGL 3.3 core context");
     glfwTerminate();
     return nullptr;
   }
@@ -200,17 +219,18 @@ struct HeadlessGl::Objects {
   gl::OffscreenTarget target;
 };
 
-HeadlessGl::HeadlessGl(int width, int height) : window_(open_hidden_context()) {
+HeadlessGl::HeadlessGl(int width, int height, std::vector<std::string>* said)
+    : window_(open_hidden_context(said)) {
   if (window_ == nullptr) return;
   glfwSwapInterval(0);
   auto objects = std::make_unique<Objects>();
   std::string error;
   if (!objects->renderer.init(&error, &warnings_) ||
       !objects->target.create(width, height, &error)) {
-    std::fprintf(stderr, "skinview: %s\n", error.c_str());
+    say(said, error);
     return;  // `objects` dies here, while the context is still current
   }
-  for (const std::string& w : warnings_) std::fprintf(stderr, "skinview: %s\n", w.c_str());
+  for (const std::string& w : warnings_) say(said, w);
   objects->target.bind();
   objects_ = std::move(objects);
 }
@@ -226,7 +246,25 @@ HeadlessGl::~HeadlessGl() {
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out, const std::function<std::string(const Model&)>& check) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
-  ImportResult imported = import_character(options);
+  // The worker reads the file while this thread makes the context, the renderer's programs and
+  // the target, which do not depend on the model: ~0.1-0.17 s of a first open's wall time on
+  // software GL (BENCHMARKS.md round 36). import_character's own thread only waits on the
+  // worker and checks its result; an exception it throws is rethrown here, as before.
+  ImportResult imported;
+  std::vector<std::string> gl_said;
+  {
+    std::exception_ptr thrown;
+    std::jthread importer([&] {
+      try {
+        imported = import_character(options);
+      } catch (...) {
+        thrown = std::current_exception();
+      }
+    });
+    out->gl.emplace(width, height, &gl_said);
+    importer.join();
+    if (thrown) std::rethrow_exception(thrown);
+  }
   if (!imported.ok()) return bad_input(imported.error);
   const std::optional<int32_t> clip = requested_clip(*imported.model, options);
   if (!clip) return bad_input(no_clip_message(*imported.model, options.model, options.clip));
@@ -234,7 +272,7 @@ int open_headless_scene(const Options& options, const char* mode, int width, int
     if (std::string e = check(*imported.model); !e.empty()) return bad_input(e);
   }
   out->clip = *clip;
-  out->gl.emplace(width, height);
+  for (const std::string& line : gl_said) std::fprintf(stderr, "skinview: %s\n", line.c_str());
   if (!out->gl->ok()) return 1;
   if (std::string e = adopt_scene(std::move(imported), options.model, &out->scene); !e.empty()) {
     return bad_input(e);

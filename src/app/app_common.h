@@ -25,15 +25,17 @@ class Renderer;
 class OffscreenTarget;
 }  // namespace gl
 
-// Reports GLFW errors on stderr (install with glfwSetErrorCallback).
+// Reports GLFW errors on stderr (install with glfwSetErrorCallback); while open_hidden_context
+// is given `said`, into that instead.
 void glfw_error(int code, const char* what);
 
 // A window with a core-profile context made current: 4.1 first, then 3.3. Null on failure.
 GLFWwindow* create_window(int width, int height, const char* title, bool visible);
 
 // GLFW, a hidden window and its current context, for the headless modes; null (with a message
-// on stderr) when there is no display or no core-profile context.
-GLFWwindow* open_hidden_context();
+// on stderr, or in `said` when given: GLFW's errors too) when there is no display or no
+// core-profile context.
+GLFWwindow* open_hidden_context(std::vector<std::string>* said = nullptr);
 
 // "WxH" with 1 <= W, H <= 16384.
 bool parse_size(const std::string& s, int* w, int* h);
@@ -74,12 +76,13 @@ WorkerPool& skin_pool();
 int bad_input(const std::string& msg);
 
 // What the headless modes draw with: a hidden window's context, the renderer and a
-// width x height offscreen target, bound. ok() is false (a message printed) when any part could
-// not be made. The GL objects are released before the context; a Scene the caller made with
-// this context must be destroyed before it (declare it after the HeadlessGl).
+// width x height offscreen target, bound. ok() is false (a message printed, or added to `said`
+// when given, as the renderer's warnings are) when any part could not be made. The GL objects
+// are released before the context; a Scene the caller made with this context must be destroyed
+// before it (declare it after the HeadlessGl).
 class HeadlessGl {
  public:
-  HeadlessGl(int width, int height);
+  HeadlessGl(int width, int height, std::vector<std::string>* said = nullptr);
   ~HeadlessGl();
   HeadlessGl(const HeadlessGl&) = delete;
   HeadlessGl& operator=(const HeadlessGl&) = delete;
@@ -104,11 +107,13 @@ struct HeadlessScene {
   int32_t clip = -1;  // resolved --clip, or kRestPose / kBindPose
 };
 
-// The start --screenshot and --bench-frames share: imports options.model and resolves --clip /
-// --rest-pose / --bind-pose before any window is made (bad input exits 2 even without a display),
-// runs `check` on the model (a non-empty message is bad input: exit 2), then opens a width x
-// height HeadlessGl and makes the scene. Returns -1 to go on, otherwise the exit status (message
-// printed; `mode` names the option in "--MODE needs a model file").
+// The start --screenshot and --bench-frames share: imports options.model while it opens a
+// width x height HeadlessGl (the worker reads the file as this thread makes the context and the
+// programs), resolves --clip / --rest-pose / --bind-pose, runs `check` on the model (a non-empty
+// message is bad input: exit 2), then makes the scene. Bad input is exit status 2 with its message
+// alone, display or not: what the context said is printed only once the model is good. Returns -1
+// to go on, otherwise the exit status (message printed; `mode` names the option in "--MODE needs a
+// model file").
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out,
                         const std::function<std::string(const Model&)>& check = {});
