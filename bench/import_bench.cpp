@@ -40,6 +40,7 @@
 #include "big_model.h"
 #include "import/worker_import.h"
 #include "io/import.h"
+#include "io/import_process.h"
 #include "io/model_cache.h"
 #include "io/model_format.h"
 #include "skin/compact_streams.h"
@@ -75,6 +76,8 @@ bool installed(benchmark::State& state, const std::string& path) {
 
 // CPU seconds (user + system) that this process's ended children have used so far.
 double children_cpu_seconds() {
+  // Workers that are still exiting after their result count once reaped.
+  reap_finished_workers();
   rusage u{};
   ::getrusage(RUSAGE_CHILDREN, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -26,6 +27,18 @@ class WorkerFault {
 
 // Child processes of this process that still exist (running or not yet reaped), from
 // /proc/self/task/*/children.
+// Sends `sig` to every child process of this one (their pids from /proc/self/task/*/children).
+inline void signal_children(int sig) {
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (!tasks) return;
+  while (dirent* e = ::readdir(tasks)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream children(std::string("/proc/self/task/") + e->d_name + "/children");
+    for (long pid = 0; children >> pid;) ::kill(static_cast<pid_t>(pid), sig);
+  }
+  ::closedir(tasks);
+}
+
 inline int child_process_count() {
   int count = 0;
   DIR* tasks = ::opendir("/proc/self/task");

@@ -53,6 +53,18 @@ extern "C" const char* __ubsan_default_options() { return "symbolize=0"; }
 #endif
 #endif
 
+// Sanitizer builds exit through main's return (LeakSanitizer's check), not _exit.
+#if defined(__SANITIZE_ADDRESS__)
+#define SV_WORKER_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define SV_WORKER_SANITIZED 1
+#endif
+#endif
+#ifndef SV_WORKER_SANITIZED
+#define SV_WORKER_SANITIZED 0
+#endif
+
 namespace {
 
 using namespace sv;
@@ -150,11 +162,10 @@ void probe_sandbox(int result_fd, const std::string& model, const std::string& s
   ::_exit(0);
 }
 
-// Test-only misbehaviour (worker_protocol.h, kFaultVariable) for the model `name`. Returns when
-// there is none to do, or after "print".
-void misbehave_if_asked(int result_fd, const std::string& name, const std::string& sandbox) {
+// The test-only misbehaviour (worker_protocol.h, kFaultVariable) asked for the model `name`, or "".
+std::string fault_for(const std::string& name) {
   const char* fault = std::getenv(worker::kFaultVariable);
-  if (!fault) return;
+  if (!fault) return {};
   // "FAULT:TEXT,FAULT:TEXT,...": the first item that applies to this model.
   std::string f;
   std::string list = fault;
@@ -170,6 +181,13 @@ void misbehave_if_asked(int result_fd, const std::string& name, const std::strin
     f = item;
     break;
   }
+  return f;
+}
+
+// Does what fault_for asks before the file is read. Returns when there is nothing to do then,
+// or after "print" ("linger" is done after the result: main).
+void misbehave_if_asked(int result_fd, const std::string& f, const std::string& name,
+                        const std::string& sandbox) {
   if (f == "sandbox-probe") {
     probe_sandbox(result_fd, name, sandbox);
   } else if (f == "segv") {
@@ -307,7 +325,8 @@ int main(int argc, char** argv) {
     if (!ec) read_dirs.push_back(real.parent_path().string());
   }
   const std::string sandbox = enter_sandbox(read_dirs);
-  misbehave_if_asked(result_fd, from_stdin ? name : file, sandbox);
+  const std::string fault = fault_for(from_stdin ? name : file);
+  misbehave_if_asked(result_fd, fault, from_stdin ? name : file, sandbox);
 
   ImportResult result;
   if (from_stdin) {
@@ -332,5 +351,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "skinview-import: cannot write the result (%s)\n", std::strerror(errno));
     return worker::kExitWriteFailed;
   }
+#if !SV_WORKER_SANITIZED
+  // io/worker_protocol.h's kDoneLine: what stdio holds first, then the line, the output closed,
+  // and out without destructors (the model and the stream are the kernel's to free).
+  std::fflush(nullptr);
+  (void)!::write(2, worker::kDoneLine, sizeof worker::kDoneLine - 1);
+  ::close(1);
+  ::close(2);
+  if (fault == "linger") {
+    for (;;) ::pause();  // the parent must not need this process to end (tests)
+  }
+  ::_exit(0);
+#endif
   return 0;
 }

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <thread>
@@ -225,6 +226,32 @@ std::string worker_path() {
   return {};
 }
 
+namespace {
+
+// Workers that said they were done and may still be exiting (ImportProcess::poll).
+std::mutex g_exiting_mutex;
+std::vector<pid_t> g_exiting;
+
+void reap_exiting(bool block) {
+  const std::lock_guard<std::mutex> lock(g_exiting_mutex);
+  std::erase_if(g_exiting, [block](pid_t pid) {
+    int status = 0;
+    for (;;) {
+      const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
+      if (r < 0 && errno == EINTR) continue;
+      return r != 0;  // reaped, or not ours any more (ECHILD): either way done with
+    }
+  });
+}
+
+bool ends_with(const std::string& s, std::string_view end) {
+  return s.size() >= end.size() && std::string_view(s).substr(s.size() - end.size()) == end;
+}
+
+}  // namespace
+
+void reap_finished_workers() { reap_exiting(true); }
+
 ImportProcess::~ImportProcess() { cancel(); }
 
 double ImportProcess::elapsed_seconds() const {
@@ -271,6 +298,7 @@ std::string ImportProcess::start_from_memory(std::span<const uint8_t> bytes,
 }
 
 std::string ImportProcess::spawn(int stdin_fd, std::vector<std::string> what) {
+  reap_exiting(false);  // earlier workers that have finished exiting
   const std::string worker = worker_path();
   if (worker.empty())
     return name_ + ": the import worker (skinview-import) was not found beside skinview";
@@ -378,6 +406,21 @@ std::optional<ImportResult> ImportProcess::poll() {
   drain_output();
   int status = 0;
   pid_t done = ::waitpid(pid_, &status, WNOHANG);
+  constexpr std::string_view kDone = worker::kDoneLine;
+  if (done == 0 && output_eof_ && ends_with(output_tail_, kDone)) {
+    // The worker wrote its whole result, said so, closed its output and is exiting: taken now,
+    // as an exit status of 0, while the kernel tears the process down (worker_protocol.h).
+    // Its result is read and checked as any other.
+    output_tail_.resize(output_tail_.size() - kDone.size());
+    {
+      const std::lock_guard<std::mutex> lock(g_exiting_mutex);
+      g_exiting.push_back(pid_);
+    }
+    pid_ = -1;
+    ImportResult r = finish(0);
+    close_fds();
+    return r;
+  }
   if (done == 0) {
     const double limit = options_.time_limit_s;
     if (!(limit > 0) || elapsed_seconds() < limit) return std::nullopt;
@@ -399,6 +442,8 @@ std::optional<ImportResult> ImportProcess::poll() {
     return r;
   }
   drain_output();
+  // A worker that was gone before its line was seen: the line is not the child's output.
+  if (ends_with(output_tail_, kDone)) output_tail_.resize(output_tail_.size() - kDone.size());
   ImportResult r = finish(status);
   close_fds();
   return r;

@@ -48,10 +48,18 @@ std::string worker_path();
 // beside it, then the installed layout's libexec folder.
 std::vector<std::string> worker_places(const std::string& self);
 
+// Waits for every worker that has said its result was written (worker::kDoneLine) and may still
+// be exiting, and reaps it. ImportProcess takes such a result at once and leaves the worker's
+// teardown to the kernel; the next start() reaps the finished ones without waiting, this waits.
+// Call it before reading the children's CPU time (getrusage(RUSAGE_CHILDREN) counts only reaped
+// children): the benchmarks do. Thread-safe.
+void reap_finished_workers();
+
 class ImportProcess {
  public:
   ImportProcess() = default;
-  // A child still running is killed and reaped: no process outlives its ImportProcess.
+  // A child still running is killed and reaped: no process outlives its ImportProcess, except a
+  // worker that has written its result and is exiting (reap_finished_workers).
   ~ImportProcess();
   ImportProcess(const ImportProcess&) = delete;
   ImportProcess& operator=(const ImportProcess&) = delete;

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "io/import_process.h"
 #include "temp_dir.h"
 #include "worker_fault.h"
 
@@ -59,6 +60,7 @@ TEST(ModelLoader, ReadsARealFileWithoutBlocking) {
   EXPECT_FALSE(done->result.model->meshes.empty());
   EXPECT_FALSE(loader.busy());
   EXPECT_FALSE(loader.poll().has_value());
+  reap_finished_workers();  // a worker that said its result was written may still be exiting
   EXPECT_EQ(test::child_process_count(), 0);
 }
 
@@ -86,6 +88,7 @@ TEST(ModelLoader, AReopenComesFromTheModelCache) {
   EXPECT_TRUE(done->result.from_cache);
   EXPECT_FALSE(done->result.model->meshes.empty());
   EXPECT_FALSE(loader.busy());
+  reap_finished_workers();  // the first loader's worker may still be exiting
   EXPECT_EQ(test::child_process_count(), 0);
 }
 
@@ -131,6 +134,7 @@ TEST(ModelLoader, ANewReadCancelsTheOneInProgress) {
   ASSERT_TRUE(done.has_value());
   EXPECT_EQ(done->path, kModel);
   EXPECT_TRUE(done->result.ok()) << done->result.error;
+  reap_finished_workers();  // a worker that said its result was written may still be exiting
   EXPECT_EQ(test::child_process_count(), 0);
 }
 
