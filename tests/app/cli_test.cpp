@@ -304,6 +304,22 @@ TEST(Cli, BadInputIsOneLineAndStatus2) {
   std::filesystem::remove(temp_file("x.json"));
 }
 
+// --screenshot reads the model while it makes its GL context: with no display, a bad file or a
+// --clip that names nothing is still exit 2 with its one line (what the context said is held until
+// the model is good), and a good model is exit 1 with the context's own message.
+TEST(Cli, AScreenshotsBadInputIsOneLineEvenWithoutADisplay) {
+  const std::string def = std::string(SKINVIEW_SOURCE_DIR) + "/assets/default.glb";
+  const std::string out = temp_file("nodisplay.png");
+  expect_bad_input(windowless({"--screenshot", out, "/nonexistent.glb"}), "/nonexistent.glb");
+  expect_bad_input(windowless({"--screenshot", out, def, "--clip", "nosuch"}),
+                   "skinview: no clip 'nosuch' in " + def + "; clips: idle, walk, wave, twist");
+  const ProcessResult good = run_process(windowless({"--screenshot", out, def}));
+  ASSERT_TRUE(good.exited()) << "timed out or crashed (signal " << good.signal << ")";
+  EXPECT_EQ(good.exit_code, 1) << good.err;
+  EXPECT_NE(good.err.find("cannot initialise GLFW"), std::string::npos) << good.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 // The window reads its first model and checks every option against it before it opens: each bad
 // value exits 2 with one line naming what exists, even with no display to open a window on.
 TEST(Cli, TheWindowsBadOptionsExitTwoBeforeAnyWindowOpens) {
