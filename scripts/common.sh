@@ -13,6 +13,7 @@ SKINVIEW_BUILD_PACKAGES=(
   libcli11-dev nlohmann-json3-dev libtinygltf-dev
   libtomlplusplus-dev  # TOML rules files for `skinview check --rules` (src/app/check_rules.cpp)
   libxxhash-dev  # content hashes for the model cache
+  libpng-dev  # writing pictures (src/gfx/capture.cpp)
   libseccomp-dev  # the import worker's system-call filter
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri

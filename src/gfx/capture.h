@@ -1,5 +1,5 @@
 // Offscreen rendering and PNG capture: a framebuffer with a colour and a depth renderbuffer,
-// read back with glReadPixels, flipped to top-down rows and written with stb_image_write.
+// read back with glReadPixels, flipped to top-down rows and written with libpng.
 // Used by `skinview --screenshot` and by the tests; needs a current GL context.
 #pragma once
 
