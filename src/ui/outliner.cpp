@@ -56,11 +56,16 @@ void meshes_section(const Model& m, Landmarks& marks) {
     } else {
       fit_textf("%s: %zu vertices", mesh.name.c_str(), mesh.vertex_count());
     }
+    // glTF's doubleSided: false (Material::double_sided): drawn from the front only.
+    const bool single_sided = mesh.material >= 0 &&
+                              static_cast<std::size_t>(mesh.material) < m.materials.size() &&
+                              !m.materials[static_cast<std::size_t>(mesh.material)].double_sided;
+    const char* sides = single_sided ? ", single-sided" : "";
     if (mesh.skinned) {
-      fit_textf_disabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
-                         mesh.max_influences);
+      fit_textf_disabled("    skinned, %zu bones, up to %u influences%s", mesh.skin_joints.size(),
+                         mesh.max_influences, sides);
     } else {
-      fit_textf_disabled("    rigid on '%s'", node.c_str());
+      fit_textf_disabled("    rigid on '%s'%s", node.c_str(), sides);
     }
   }
 }
