@@ -56,16 +56,18 @@ void meshes_section(const Model& m, Landmarks& marks) {
     } else {
       fit_textf("%s: %zu vertices", mesh.name.c_str(), mesh.vertex_count());
     }
-    // glTF's doubleSided: false (Material::double_sided): drawn from the front only.
-    const bool single_sided = mesh.material >= 0 &&
-                              static_cast<std::size_t>(mesh.material) < m.materials.size() &&
-                              !m.materials[static_cast<std::size_t>(mesh.material)].double_sided;
-    const char* sides = single_sided ? ", single-sided" : "";
     if (mesh.skinned) {
-      fit_textf_disabled("    skinned, %zu bones, up to %u influences%s", mesh.skin_joints.size(),
-                         mesh.max_influences, sides);
+      fit_textf_disabled("    skinned, %zu bones, up to %u influences", mesh.skin_joints.size(),
+                         mesh.max_influences);
     } else {
-      fit_textf_disabled("    rigid on '%s'%s", node.c_str(), sides);
+      fit_textf_disabled("    rigid on '%s'", node.c_str());
+    }
+    // glTF's doubleSided: false (Material::double_sided): drawn from the front only, unless
+    // mirrored or "Show back faces" (gfx/face_culling.h). A line of its own: the panel is narrow.
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < m.materials.size() &&
+        !m.materials[static_cast<std::size_t>(mesh.material)].double_sided) {
+      fit_textf_disabled("    single-sided (back faces culled)");
+      marks.add_last_item("text:Single-sided", static_cast<int32_t>(i));
     }
   }
 }
