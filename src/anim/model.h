@@ -62,6 +62,11 @@ struct Material {
   // Index into Model::images of its decoded pixels, or -1: none named, or not loaded (the
   // import report says why: outside the model's folder, not a regular file, too large, ...).
   int32_t image = -1;
+  // false: the file asks for its triangles to be drawn from the front only (back-face culling,
+  // front = counter-clockwise): glTF's `doubleSided: false`, its default. Only a glTF import sets
+  // it false; every other format, and a model built in code, draws both sides. The renderer still
+  // draws both sides where a mirroring transform flips the winding (gfx/face_culling.h).
+  bool double_sided = true;
 };
 
 struct Mesh {

@@ -149,7 +149,12 @@ int run_info(const Options& o) {
           << " influences per vertex";
     else
       out << "rigid";
-    out << ", on node '" << m.skeleton.names[static_cast<std::size_t>(mesh.node)] << "'\n";
+    out << ", on node '" << m.skeleton.names[static_cast<std::size_t>(mesh.node)] << "'";
+    // glTF's doubleSided: false (Material::double_sided): drawn from the front only.
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < m.materials.size() &&
+        !m.materials[static_cast<std::size_t>(mesh.material)].double_sided)
+      out << ", single-sided";
+    out << "\n";
     if (!mesh.morph_targets.empty()) {
       out << "      morph targets: " << mesh.morph_targets.size() << " (";
       for (std::size_t t = 0; t < mesh.morph_targets.size(); ++t)

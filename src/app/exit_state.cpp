@@ -149,7 +149,8 @@ bool write_exit_json(const std::string& path, const ExitState& in, std::string* 
     << ",\"compactDrawn\":" << compact_drawn(scene, r.gpu_skinning)
     << ",\"skeleton\":" << b(r.skeleton) << ",\"wireframe\":" << b(r.wireframe)
     << ",\"grid\":" << b(r.grid) << ",\"axes\":" << b(r.axes)
-    << ",\"flatColors\":" << b(r.flat_colors) << ",\"helpOpen\":" << b(st.help_open);
+    << ",\"flatColors\":" << b(r.flat_colors) << ",\"backFaces\":" << b(r.show_back_faces)
+    << ",\"helpOpen\":" << b(st.help_open);
   // The debug view's legend as the last frame placed it (ui/legend_place.h), framebuffer pixels
   // as "joints" below; null when none was drawn.
   const ui::LegendState& lg = st.legend;

@@ -17,7 +17,7 @@
 //    "method":"lbs"|"dqs"|"cor" (chosen), "methodDrawn":S (what the last frame skinned with: LBS
 //    while CoR's centres are computed), "centers":F (CoR's centres: -1 not started, the fraction
 //    done, 1 known), "skeleton":B, "wireframe":B, "grid":B, "axes":B, "flatColors":B (debug views
-//    unlit), "helpOpen":B,
+//    unlit), "backFaces":B (both sides everywhere: "Show back faces", --back-faces), "helpOpen":B,
 //    "legend":{"rect":[x,y,w,h],"modelRect":[x,y,w,h],"corner":S,"collapsed":B (shown as its
 //              title row),"fold":"auto"|"collapsed"|"open" (the user's choice),
 //              "collapsedToFit":B,"overModel":B}|null  (the debug view's legend as last drawn

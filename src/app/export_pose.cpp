@@ -194,6 +194,8 @@ std::string posed_glb(const Model& model, const PosedModel& pose, bool z_up, boo
     Json material{{"pbrMetallicRoughness", pbr}};
     if (!m.name.empty()) material["name"] = m.name;
     if (m.base_color.a < 1.0f) material["alphaMode"] = "BLEND";
+    // glTF's default is single-sided: a material drawn from both sides must say so.
+    if (m.double_sided) material["doubleSided"] = true;
     doc["materials"].push_back(std::move(material));
   }
   if (any_texture) {

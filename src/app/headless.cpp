@@ -45,6 +45,7 @@ int run_bench_frames(const Options& options, const ViewerOptions& viewer) {
   ro.gpu_skinning = gl::gpu_skinning_for(viewer.skinning, gl.renderer().software());
   ro.method = skin_method_of(options);
   ro.influences = options.influences;
+  ro.show_back_faces = viewer.back_faces;
   // Timed frames skin with CoR from the first one.
   if (ro.method == SkinMethod::Cor) {
     if (!wait_for_centers(s, ro.influences))

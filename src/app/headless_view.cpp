@@ -44,6 +44,7 @@ int HeadlessView::open(const Options& given, const ViewerOptions& viewer, const 
   ro_.influences = options.influences;
   ro_.skeleton = viewer.skeleton;
   ro_.flat_colors = viewer.flat;
+  ro_.show_back_faces = viewer.back_faces;
   ui_ = viewer.ui;
   legend_open_ = viewer.legend_open;
   if (!viewer.camera_view.empty()) {

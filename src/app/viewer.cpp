@@ -1075,6 +1075,10 @@ void add_viewer_options(CLI::App& app, ViewerOptions& o) {
                "Draw the skeleton over the mesh (always on for files without a mesh)");
   app.add_flag("--flat", o.flat,
                "Debug views in flat colours, unlit (default: lit as the shaded view is)");
+  app.add_flag("--back-faces", o.back_faces,
+               "Draw every triangle from both sides (the View panel's \"Show back faces\"). "
+               "Default: a glTF material that is not doubleSided is drawn from the front only, as "
+               "glTF requires, except where a mirroring transform (a mirrored joint) flips it");
   app.add_flag("--ui", o.ui, "Draw the panels into the screenshot too");
   app.add_flag("--watch", o.watch,
                "Reload the model when it, or a file it was read from (buffers, textures, .mtl, "
@@ -1128,6 +1132,7 @@ int run_viewer(const Options& options, const ViewerOptions& viewer) {
   start.render.influences = options.influences;
   start.render.skeleton = viewer.skeleton;
   start.render.flat_colors = viewer.flat;
+  start.render.show_back_faces = viewer.back_faces;
   start.up = viewer.up;
   if (!viewer.camera_view.empty()) {
     ViewAxis a{};

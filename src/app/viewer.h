@@ -41,6 +41,7 @@ struct ViewerOptions {
   std::string camera_view;   // --camera-view front|back|right|left|top|bottom (orthographic)
   bool skeleton = false;     // --skeleton: draw the skeleton overlay
   bool flat = false;         // --flat: debug views unlit (RenderOptions::flat_colors)
+  bool back_faces = false;   // --back-faces: both sides everywhere (RenderOptions::show_back_faces)
   bool ui = false;           // --ui: draw the panels into the screenshot too
   bool watch = false;        // --watch: live reload (app/file_watch.h)
   bool legend_open = false;  // --legend-open: with --ui, the legend whole

@@ -33,6 +33,7 @@ gl::PickInput ViewportPicking::input(const ViewportFrame& frame, const Scene& sc
   in.animator = &scene.frame.animator;
   in.gpu_skinning = options.gpu_skinning;
   in.skeleton = options.skeleton;
+  in.show_back_faces = options.show_back_faces;
   in.world = up_axis_matrix(options.z_up);
   in.view = frame.view;
   in.projection = frame.projection;

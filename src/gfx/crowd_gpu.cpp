@@ -5,6 +5,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "gfx/face_culling.h"
 #include "gfx/gpu_model.h"
 #include "skin/crowd.h"
 
@@ -28,6 +29,8 @@ void CrowdGpu::clear() noexcept {
   normal_buffer_ = Buffer();
   method_buffer_ = Buffer();
   staging_.clear();
+  bone_mirrors_.clear();
+  uploaded_ = false;
 }
 
 std::string CrowdGpu::resize(std::size_t instances, std::size_t groups, std::size_t bones) {
@@ -49,6 +52,7 @@ std::string CrowdGpu::resize(std::size_t instances, std::size_t groups, std::siz
   normal_texture_ = make_buffer_texture(normal_buffer_, 3 * groups * bones);
   method_texture_ = make_buffer_texture(method_buffer_, method);
   staging_.resize(std::max(palette, method));
+  bone_mirrors_.assign(bones, 0);
   instances_ = instances;
   groups_ = groups;
   bones_ = bones;
@@ -63,10 +67,13 @@ void CrowdGpu::upload(const Crowd& crowd, const glm::mat4& up, SkinMethod method
   const std::size_t bones = groups_ * bones_;
   // Rows of the 3x4 matrices: glm is column-major, row r is (K[0][r], K[1][r], K[2][r], K[3][r]).
   const auto palettes = crowd.palettes();
+  std::fill(bone_mirrors_.begin(), bone_mirrors_.end(), uint8_t{0});
   for (std::size_t b = 0; b < bones; ++b) {
     const glm::mat4& k = palettes[b];
     for (int r = 0; r < 3; ++r) staging_[3 * b + r] = glm::vec4(k[0][r], k[1][r], k[2][r], k[3][r]);
+    if (sv::mirrors(k)) bone_mirrors_[b % bones_] = 1;
   }
+  uploaded_ = true;
   const auto groups = crowd.instance_groups();
   const auto placements = crowd.placements();
   for (std::size_t i = 0; i < instances_; ++i) {
@@ -90,6 +97,14 @@ void CrowdGpu::upload(const Crowd& crowd, const glm::mat4& up, SkinMethod method
   }
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   SV_GL_CHECK("CrowdGpu::upload");
+}
+
+bool CrowdGpu::mirrors(std::size_t first, std::size_t count) const noexcept {
+  if (!uploaded_ || first > bone_mirrors_.size() || count > bone_mirrors_.size() - first)
+    return true;
+  for (std::size_t b = first; b < first + count; ++b)
+    if (bone_mirrors_[b] != 0) return true;
+  return false;
 }
 
 void CrowdGpu::bind() const noexcept {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ class CrowdGpu {
   void bind() const noexcept;
 
   std::size_t instances() const noexcept { return instances_; }
+  // Whether any palette group's bones [first, first + count) (a mesh's skin: its palette base and
+  // bones) mirrored in the last upload (gfx/face_culling.h); true outside the bones or before an
+  // upload.
+  bool mirrors(std::size_t first, std::size_t count) const noexcept;
   // skin.vert's u_crowd_records: 1 + the first record's texel.
   int records_uniform() const noexcept { return static_cast<int>(3 * groups_ * bones_) + 1; }
 
@@ -51,6 +56,9 @@ class CrowdGpu {
   Buffer palette_buffer_, normal_buffer_, method_buffer_;
   Texture palette_texture_, normal_texture_, method_texture_;
   std::vector<glm::vec4> staging_;  // the largest of the three buffers' texels
+  // Per bone of a group: 1 when that bone's matrix mirrors in some group (the last upload).
+  std::vector<uint8_t> bone_mirrors_;
+  bool uploaded_ = false;
 };
 
 }  // namespace gl

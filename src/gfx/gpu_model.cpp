@@ -348,10 +348,12 @@ GpuModel::GpuModel(const Model& model, std::span<const CompactStreams> compact)
     vertex_total_ += n;
     dst.index_count = static_cast<GLsizei>(src.indices.size());
     dst.palette_base = base;
-    base += static_cast<GLint>(src.skin_joints.size());
+    dst.palette_bones = static_cast<GLint>(src.skin_joints.size());
+    base += dst.palette_bones;
     if (src.material >= 0 && static_cast<std::size_t>(src.material) < model.materials.size()) {
       const Material& mat = model.materials[static_cast<std::size_t>(src.material)];
       dst.base_color = mat.base_color;
+      dst.double_sided = mat.double_sided;
       std::string warning;
       dst.base_texture = load_texture(model, mat, &warning);
       if (!warning.empty()) warnings_.push_back(std::move(warning));

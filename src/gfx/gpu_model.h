@@ -143,12 +143,16 @@ struct GpuMesh {
   GLsizei line_count = 0;   // line indices after them (Mesh::line_indices)
   GLsizei point_count = 0;  // point indices after those (Mesh::point_indices)
   GLsizei vertex_count = 0;
-  GLint palette_base = 0;  // first bone of this mesh in the palette buffers
+  GLint palette_base = 0;   // first bone of this mesh in the palette buffers
+  GLint palette_bones = 0;  // its bones there (Mesh::skin_joints; a rigid mesh's one: its node)
   // --- morph targets ---
   GLint morph_first = 0;  // this mesh's first entry in the active-target list
   GLint morph_count = 0;  // its targets of non-zero weight this frame (upload_morph_weights)
   // --- end of morph targets ---
   glm::vec4 base_color{0.8f, 0.8f, 0.8f, 1.0f};
+  // Its material's Material::double_sided: false asks for back-face culling (gfx/face_culling.h
+  // says when the draw honours it). A mesh without a material draws both sides.
+  bool double_sided = true;
 };
 
 // The u_influences the shaders get for `mesh` when the frame skins with `influences` (4 or 8,
@@ -156,6 +160,19 @@ struct GpuMesh {
 // attributes it does not have.
 inline GLint influences_uniform(const GpuMesh& mesh, int influences) noexcept {
   return influences == 8 && mesh.has_influences8 ? 8 : 4;
+}
+
+// Sets GL's face culling for one mesh's triangles: back faces of counter-clockwise fronts culled
+// when `cull` (face_culling.h's culls_back_faces), none otherwise. The renderer's and the picker's
+// draws set it per mesh and leave it off after their meshes.
+inline void set_back_face_culling(bool cull) noexcept {
+  if (cull) {
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+  } else {
+    glDisable(GL_CULL_FACE);
+  }
 }
 
 // Whether `mesh` is drawn from its compact streams when the frame skins compact

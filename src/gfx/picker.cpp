@@ -1,5 +1,6 @@
 #include "gfx/picker.h"
 
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include <glm/matrix.hpp>
 
 #include "anim/model.h"
+#include "gfx/face_culling.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
@@ -91,6 +93,8 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
     glUniform1i(u.skin.method, static_cast<GLint>(method));
   }
   const auto meshes = in.gpu->meshes();
+  const std::span<const glm::mat4> palette =
+      in.animator != nullptr ? in.animator->pose.palette() : std::span<const glm::mat4>();
   for (std::size_t m = 0; m < meshes.size(); ++m) {
     const GpuMesh& g = meshes[m];
     if (g.index_count == 0) continue;
@@ -107,8 +111,13 @@ bool Picker::id_at(const PickInput& in, uint32_t* mesh, uint32_t* triangle) {
         draws_compact(g, gpu_path ? in.animator->compact(m) : in.animator->skinned_compact(m));
     glUniform1i(u.skin.compact, compact ? 1 : 0);
     glBindVertexArray(in.gpu->vertex_array(m, gpu_path, compact));
+    // The renderer's rule (gfx/face_culling.h): a face the picture culls is not picked.
+    set_back_face_culling(culls_back_faces(g.double_sided, in.show_back_faces, in.world, palette,
+                                           static_cast<std::size_t>(g.palette_base),
+                                           static_cast<std::size_t>(g.palette_bones)));
     glDrawElements(GL_TRIANGLES, g.index_count, GL_UNSIGNED_INT, nullptr);
   }
+  set_back_face_culling(false);
   glBindVertexArray(0);
   glUseProgram(0);
 

@@ -55,6 +55,7 @@ struct PickInput {
   const SkinnedPose* animator = nullptr;  // the pose drawn this frame (palette, model matrices)
   bool gpu_skinning = true;               // which path drew the meshes
   bool skeleton = false;                  // the overlay is shown: its joints can be picked
+  bool show_back_faces = false;           // RenderOptions::show_back_faces: no culling at all
   glm::mat4 world{1.0f};                  // model -> world (up_axis_matrix)
   glm::mat4 view{1.0f};                   // world -> eye
   glm::mat4 projection{1.0f};             // eye -> clip, for the rectangle's aspect ratio

@@ -62,6 +62,11 @@ struct RenderOptions {
   // Debug views unlit: each vertex exactly its legend colour. Off (the default), they take the
   // shaded view's light (shaders/mesh.frag), so the form shows under the colours.
   bool flat_colors = false;
+  // Draw every triangle from both sides, as the viewer did before it honoured glTF's
+  // single-sided materials (the View panel's "Show back faces", --back-faces). Off (the default),
+  // a single-sided material's back faces are culled where its winding is not mirrored
+  // (gfx/face_culling.h).
+  bool show_back_faces = false;
   bool skeleton = false;
   bool grid = true;
   bool axes = true;

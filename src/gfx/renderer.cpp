@@ -12,6 +12,7 @@
 #include "anim/model.h"
 #include "gfx/camera.h"
 #include "gfx/crowd_gpu.h"
+#include "gfx/face_culling.h"
 #include "gfx/gpu_model.h"
 #include "gfx/shader.h"
 #include "gfx/view_colors.h"
@@ -210,6 +211,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
   glPolygonMode(GL_FRONT_AND_BACK, options.wireframe ? GL_LINE : GL_FILL);
 
   const auto meshes = gpu.meshes();
+  const auto palette = animator.pose.palette();
   const auto joints = static_cast<int32_t>(model.skeleton.size());
   const int32_t sel =
       options.selected_joint >= 0 && options.selected_joint < joints ? options.selected_joint : -1;
@@ -242,6 +244,15 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, textured ? mesh.base_texture.id() : 0);
     glBindVertexArray(gpu.vertex_array(m, gpu_path, compact));
+    // glTF's single-sided materials, unless this frame mirrors the mesh's winding (or the user
+    // shows back faces): gfx/face_culling.h, the picker's rule too.
+    const auto first = static_cast<std::size_t>(mesh.palette_base);
+    const auto bones = static_cast<std::size_t>(mesh.palette_bones);
+    set_back_face_culling(
+        crowd ? culls_back_faces(mesh.double_sided, options.show_back_faces, world,
+                                 !mesh.double_sided && crowd_->mirrors(first, bones))
+              : culls_back_faces(mesh.double_sided, options.show_back_faces, world, palette, first,
+                                 bones));
     if (crowd) {
       glDrawElementsInstanced(GL_TRIANGLES, mesh.index_count, GL_UNSIGNED_INT, nullptr,
                               static_cast<GLsizei>(crowd_->instances()));
@@ -269,6 +280,7 @@ void Renderer::draw_meshes(const Model& model, GpuModel& gpu, const SkinnedPose&
   }
   glBindVertexArray(0);
   glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+  set_back_face_culling(false);  // the overlays, the legend and ImGui draw both sides
   SV_GL_CHECK("draw_meshes");
 }
 

@@ -617,6 +617,9 @@ void SceneConverter::build_materials() {
     if (src) {
       aiString name;
       if (src->Get(AI_MATKEY_NAME, name) == AI_SUCCESS) mat.name = name.C_Str();
+      // assimp's glTF 2 importer always writes TWOSIDED from doubleSided (default false).
+      if (int two_sided = 1; gltf_file && src->Get(AI_MATKEY_TWOSIDED, two_sided) == AI_SUCCESS)
+        mat.double_sided = two_sided != 0;
       aiColor4D color;
       if (src->Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
           src->Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {

@@ -37,6 +37,11 @@ struct SceneConverter {
   // glTF only: the file as tinygltf read it (its STEP/CUBICSPLINE samplers replace assimp's
   // linear keys).
   GltfSidecar* gltf = nullptr;
+  // The file is glTF (.gltf/.glb, 1 or 2): its materials' single-sidedness means back-face
+  // culling (glTF 2.0 "doubleSided"), so TWOSIDED is read into Material::double_sided. Other
+  // formats leave it true: assimp sets TWOSIDED false for Collada and others by default, though
+  // their files said nothing about culling.
+  bool gltf_file = false;
   ImportReport& report;
   Model model;
   std::vector<Clip> clips;  // raw, until build_runtime_clips() lays them out into model.clips

@@ -65,6 +65,7 @@ ImportResult import_source(const Source& src, const ImageRules& images) {
     convert.scene = &scene;
     convert.name = src.name;
     if (gltf) convert.gltf = &*gltf;
+    convert.gltf_file = src.ext == ".gltf" || src.ext == ".glb";
     convert.image_rules = images;
     convert.image_rules.model_dir.clear();
     if (!src.in_memory()) {

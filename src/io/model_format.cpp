@@ -252,13 +252,14 @@ void write_image(Writer& w, const Image& im) {
 }
 
 // MATL: name, base colour (4 f32), the texture's name as the file gave it (string), i32 image
-// (an IMAG index, or -1).
+// (an IMAG index, or -1), u32 double-sided (0 or 1; format version 13).
 void write_material(Writer& w, const Material& m) {
   w.begin(kMaterial);
   w.string(m.name);
   w.raw(&m.base_color, sizeof m.base_color);
   w.string(m.texture_name);
   w.i32(m.image);
+  w.u32(m.double_sided ? 1u : 0u);
   w.end();
 }
 
@@ -814,7 +815,11 @@ std::string read_material(const Section& s, std::size_t images, Material& m) {
   in.raw(&m.base_color, sizeof m.base_color, "base colour");
   in.string(m.texture_name, "texture name");
   in.scalar(m.image, "material image");
+  uint32_t double_sided = 1;
+  in.scalar(double_sided, "material sides");
   if (!in.at_end("the material section")) return in.error();
+  if (double_sided > 1) return "material sides " + std::to_string(double_sided) + " (want 0 or 1)";
+  m.double_sided = double_sided == 1;
   if (!finite(m.base_color)) return "base colour is not finite";
   if (m.image < -1 || (m.image >= 0 && static_cast<std::size_t>(m.image) >= images))
     return "names image " + std::to_string(m.image) + " of " + std::to_string(images);

@@ -70,7 +70,9 @@ inline constexpr char kModelMagic[8] = {'S', 'V', 'M', 'O', 'D', 'E', 'L', '\x1a
 // 12: meshes carry their compact streams (Mesh::compact_*: octahedral normals, u8 or u16 joints,
 //     3 weights), made by the worker, after the cut weights: a load reads them in place instead
 //     of encoding them (the viewer did, 36 ms of CPU on 1M vertices).
-inline constexpr uint32_t kModelFormatVersion = 12;
+// 13: a material says whether it is drawn from both sides (Material::double_sided: glTF's
+//     doubleSided; false asks for back-face culling), a u32 after its image.
+inline constexpr uint32_t kModelFormatVersion = 13;
 // The largest stream a reader accepts (a model at every limit of import.h is about 3 GiB).
 inline constexpr uint64_t kMaxModelBytes = uint64_t{4} << 30;
 

@@ -267,6 +267,15 @@ void view_section(const SceneView& scene, ViewerState& state, UiEdits& edits) {
   flow_same_line(checkbox_width("Axes"));
   ImGui::Checkbox("Axes", &o.axes);
   state.landmarks.add_last_item("check:Axes");
+  const bool back_cut =
+      fit_checkbox("Show back faces", &o.show_back_faces, state.landmarks, "check:Back faces");
+  if (!back_cut && ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "On: every triangle is drawn from both sides (--back-faces).\n"
+        "Off: a glTF material that is not doubleSided is drawn from the front only\n"
+        "(counter-clockwise), as glTF requires; the Meshes list says which are single-sided.\n"
+        "A mesh whose winding is mirrored this frame (a joint or node scaled by -1, common\n"
+        "in mirrored rigs) is still drawn from both sides, so culling never hides its front.");
   int up = scene.z_up ? 1 : 0;
   ImGui::TextUnformatted("File's up axis");
   flow_same_line(radio_width("Y"));

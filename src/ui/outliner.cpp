@@ -62,6 +62,13 @@ void meshes_section(const Model& m, Landmarks& marks) {
     } else {
       fit_textf_disabled("    rigid on '%s'", node.c_str());
     }
+    // glTF's doubleSided: false (Material::double_sided): drawn from the front only, unless
+    // mirrored or "Show back faces" (gfx/face_culling.h). A line of its own: the panel is narrow.
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < m.materials.size() &&
+        !m.materials[static_cast<std::size_t>(mesh.material)].double_sided) {
+      fit_textf_disabled("    single-sided (back faces culled)");
+      marks.add_last_item("text:Single-sided", static_cast<int32_t>(i));
+    }
   }
 }
 

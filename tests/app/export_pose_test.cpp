@@ -121,6 +121,7 @@ TEST(ExportPose, PositionsAndNormalsAreTheDumpsAtThatTime) {
   ASSERT_GE(walk.materials.size(), 1u);
   const auto& pbr = walk.materials[0].pbrMetallicRoughness;
   EXPECT_EQ(walk.materials[0].name, "skin");
+  EXPECT_FALSE(walk.materials[0].doubleSided);  // single-sided in the file: glTF's default
   EXPECT_NEAR(pbr.baseColorFactor[0], 0.80, 1e-6);
   EXPECT_NEAR(pbr.baseColorFactor[1], 0.62, 1e-6);
   EXPECT_EQ(pbr.metallicFactor, 0.0);
@@ -139,6 +140,9 @@ TEST(ExportPose, RealModelsWrittenByOthers) {
   const tinygltf::Model x =
       expect_export_equals_dump({kModels + "/X/BCN_Epileptic.X", "--time", "1"});
   EXPECT_GE(x.meshes.size(), 1u);
+  // An X file says nothing of sides: drawn from both, which glTF must be told (its default culls).
+  ASSERT_GE(x.materials.size(), 1u);
+  for (const auto& m : x.materials) EXPECT_TRUE(m.doubleSided) << m.name;
   // A Y-up file: the meshes are the scene's nodes, untransformed.
   for (int n : x.scenes.at(0).nodes) EXPECT_TRUE(x.nodes.at(std::size_t(n)).rotation.empty());
 }

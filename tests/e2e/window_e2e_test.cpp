@@ -101,6 +101,23 @@ TEST(WindowE2E, ClicksInTheRealWindowSelectCollapseAndOrbit) {
   EXPECT_EQ(w.quit(), 0);
 }
 
+// "Show back faces" in the real window: --back-faces starts it on, the View section's check box
+// turns it off and on with the real pointer, and the window's state says so each time.
+TEST(WindowE2E, ShowBackFacesStartsFromTheFlagAndFollowsTheCheckBox) {
+  WindowDriver w;
+  SV_REQUIRE_DRIVER(w);
+  ASSERT_TRUE(w.launch({kDefault, "--rest-pose", "--back-faces"}));
+  nlohmann::json s = w.state();
+  EXPECT_EQ(s["backFaces"], true);
+  ASSERT_TRUE(w.click_landmark(s, "check:Back faces"));
+  s = w.state();
+  EXPECT_EQ(s["backFaces"], false);
+  ASSERT_TRUE(w.click_landmark(s, "check:Back faces"));
+  s = w.state();
+  EXPECT_EQ(s["backFaces"], true);
+  EXPECT_EQ(w.quit(), 0);
+}
+
 // The layer stack in the real window: wave added over walk from the inspector raises the right
 // hand on screen and leaves the feet; the timeline gains the layer's row; Remove takes it away.
 TEST(WindowE2E, ALayerAddedInTheInspectorMovesTheModel) {

@@ -172,5 +172,51 @@ TEST(CrowdGl, EachInstanceReadsItsOwnPalette) {
   }
 }
 
+// Back-face culling in a crowd (gfx/face_culling.h): CrowdGpu::mirrors says, per mesh's bone
+// range, whether that bone mirrors in any palette group. Mesh 0 rides joint 1, scaled -1 on x
+// (its palette bone 0 mirrors); mesh 1 rides joint 2, scaled 2 (bone 1 does not).
+TEST(CrowdGl, MirrorsNamesTheMeshesWhoseBonesMirror) {
+  SV_REQUIRE_GL();
+  Model m;
+  m.skeleton.names = {"root", "mirrored", "plain"};
+  m.skeleton.parents = {kNoParent, 0, 0};
+  m.skeleton.rest.resize(3);
+  m.skeleton.rest[1].scale = {-1.0f, 1.0f, 1.0f};
+  m.skeleton.rest[2].scale = glm::vec3(2.0f);
+  m.skeleton.inverse_bind.assign(3, glm::mat4(1.0f));
+  m.skeleton.is_bone = {1, 1, 1};
+  for (const int32_t joint : {1, 2}) {
+    Mesh q;
+    q.name = m.skeleton.names[static_cast<std::size_t>(joint)];
+    q.node = joint;
+    q.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    q.normals.assign(3, glm::vec3(0, 0, 1));
+    q.joints.assign(3, glm::u16vec4(0));
+    q.weights.assign(3, glm::vec4(1, 0, 0, 0));
+    q.vertex_flags.assign(3, 0);
+    q.indices = {0, 1, 2};
+    q.skin_joints = {joint};
+    q.inverse_bind = {glm::mat4(1.0f)};
+    q.max_influences = 1;
+    m.meshes.push_back(std::move(q));
+  }
+  ASSERT_EQ(m.validate(), "");
+  CrowdSettings s;
+  s.count = 3;
+  s.random_phases = false;
+  Crowd crowd;
+  ASSERT_EQ(crowd.configure(m, s, kRestPose), "");
+  ASSERT_TRUE(crowd.evaluate(m, 0.0, SkinMethod::Lbs));
+  ASSERT_EQ(crowd.bones(), 2u);
+  gl::CrowdGpu crowd_gpu;
+  ASSERT_EQ(crowd_gpu.resize(crowd.instances(), crowd.groups(), crowd.bones()), "");
+  EXPECT_TRUE(crowd_gpu.mirrors(1, 1)) << "before an upload nothing is known: both sides";
+  crowd_gpu.upload(crowd, glm::mat4(1.0f), SkinMethod::Lbs);
+  EXPECT_TRUE(crowd_gpu.mirrors(0, 1));   // mesh 0
+  EXPECT_FALSE(crowd_gpu.mirrors(1, 1));  // mesh 1
+  EXPECT_TRUE(crowd_gpu.mirrors(0, 2));
+  EXPECT_TRUE(crowd_gpu.mirrors(1, 2)) << "past the bones: both sides";
+}
+
 }  // namespace
 }  // namespace sv

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/import.h"
@@ -69,6 +70,27 @@ TEST(ImportCache, AReopenIsReadFromTheCacheAndGivesTheSameModel) {
   EXPECT_TRUE(again.from_cache);
   EXPECT_EQ(encoded(first), encoded(again));
   EXPECT_EQ(entries(dir).size(), 1u);
+}
+
+// Material::double_sided (format 13) crosses the worker's stream and the cache entry both ways:
+// a glTF without doubleSided (false) and one with "doubleSided": true, first open and reopen.
+TEST(ImportCache, AReopenKeepsEachMaterialsSides) {
+  TempDir dir;
+  for (const auto& [file, double_sided] :
+       {std::pair{kBoxDir + "/BoxTextured.gltf", false},
+        std::pair{std::string(SKINVIEW_TEST_MODELS "/glTF2/BoxTexcoords-glTF/boxTexcoords.gltf"),
+                  true}}) {
+    for (const bool reopen : {false, true}) {
+      const ImportResult r = import_model(file, cached(dir));
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(r.from_cache, reopen) << file;
+      ASSERT_EQ(r.model->meshes.size(), 1u) << file;
+      const auto material = static_cast<std::size_t>(r.model->meshes[0].material);
+      ASSERT_LT(material, r.model->materials.size()) << file;
+      EXPECT_EQ(r.model->materials[material].double_sided, double_sided)
+          << file << ", reopen " << reopen;
+    }
+  }
 }
 
 // Background stores on for one test, off again (and every store joined) at its end, whatever

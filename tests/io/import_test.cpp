@@ -251,6 +251,36 @@ TEST(Import, CarriesTheFilesUnit) {
   }
 }
 
+// glTF's doubleSided (default false: back-face culling) reaches Material::double_sided; every
+// other format draws both sides, whatever assimp's TWOSIDED says (false for Collada by default).
+TEST(Import, GltfMaterialsKeepTheirSides) {
+  const struct {
+    const char* file;
+    bool double_sided;
+  } cases[] = {
+      {"glTF2/BoxTexcoords-glTF/boxTexcoords.gltf", true},  // "doubleSided": true
+      {"glTF2/BoxTextured-glTF/BoxTextured.gltf", false},   // no doubleSided: false
+      {"glTF2/BoxTextured-glTF-Binary/BoxTextured.glb", false},
+      {"glTF2/simple_skin/simple_skin.gltf", false},      // no material: glTF's default one
+      {"glTF/BoxTextured-glTF/BoxTextured.gltf", false},  // glTF 1: its technique culls
+      {"Collada/duck.dae", true},
+      {"OBJ/spider.obj", true},
+      {"FBX/spider.fbx", true},
+  };
+  for (const auto& c : cases) {
+    ImportResult r = import_model(model_path(c.file));
+    ASSERT_TRUE(r.ok()) << c.file << ": " << r.error;
+    ASSERT_FALSE(r.model->meshes.empty()) << c.file;
+    for (const Mesh& mesh : r.model->meshes) {
+      ASSERT_GE(mesh.material, 0) << c.file;
+      ASSERT_LT(static_cast<std::size_t>(mesh.material), r.model->materials.size()) << c.file;
+      EXPECT_EQ(r.model->materials[static_cast<std::size_t>(mesh.material)].double_sided,
+                c.double_sided)
+          << c.file << ", mesh " << mesh.name;
+    }
+  }
+}
+
 TEST(Import, ReportsRepairs) {
   {
     ImportResult r = import_model(model_path("FBX/animation_with_skeleton.fbx"));

@@ -87,6 +87,7 @@ Model sample_model() {
   mat.base_color = {0.8f, 0.5f, 0.4f, 1.0f};
   mat.texture_name = "textures/skin.png";
   mat.image = 0;
+  mat.double_sided = false;  // not the default: a reader that drops the flag reads true
   m.materials.push_back(std::move(mat));
   Image image;  // 2 x 1 RGBA pixels, as the worker decodes them
   image.source = "textures/skin.png";
@@ -269,6 +270,7 @@ TEST(ModelFormat, RoundTripsEveryField) {
   EXPECT_EQ(got.materials[0].base_color, want.materials[0].base_color);
   EXPECT_EQ(got.materials[0].texture_name, "textures/skin.png");
   EXPECT_EQ(got.materials[0].image, 0);
+  EXPECT_FALSE(got.materials[0].double_sided);
   ASSERT_EQ(got.images.size(), 1u);
   EXPECT_EQ(got.images[0].source, want.images[0].source);
   EXPECT_EQ(got.images[0].width, 2u);
@@ -315,6 +317,19 @@ TEST(ModelFormat, RoundTripsEveryField) {
 // A mesh within the 4-limit stores no second set (three empty arrays) and reads back without one.
 // write_model counts the stream's bytes before it writes them, and reserves that once: the
 // stream's buffer is exactly its size (a wrong count would leave room over, or regrow it).
+// Both values of Material::double_sided cross (format 13): a writer that wrote a constant would
+// fail one of the two.
+TEST(ModelFormat, AMaterialKeepsItsSides) {
+  for (const bool double_sided : {false, true}) {
+    Model m = sample_model();
+    m.materials[0].double_sided = double_sided;
+    const ImportResult r = read_model(write_model(m, {}, {}), "f.bin");
+    ASSERT_TRUE(r.ok()) << r.error;
+    ASSERT_EQ(r.model->materials.size(), 1u);
+    EXPECT_EQ(r.model->materials[0].double_sided, double_sided);
+  }
+}
+
 TEST(ModelFormat, TheStreamIsWrittenIntoOneBufferOfItsExactSize) {
   const std::vector<uint8_t> bytes = sample_stream();
   EXPECT_EQ(bytes.capacity(), bytes.size());

@@ -571,6 +571,34 @@ TEST(Clicks, FlatColoursToggleInTheDebugViews) {
   EXPECT_GT(bg->rect.w, 4.0f * ImGui::GetFrameHeight());
 }
 
+// "Show back faces": off by default (glTF's single-sided materials culled), each click toggles
+// RenderOptions::show_back_faces, in the shaded view and a debug view alike.
+TEST(Clicks, ShowBackFacesToggles) {
+  UiFixture f;
+  ASSERT_FALSE(f.state.render.show_back_faces);
+  ASSERT_TRUE(f.click_mark("check:Back faces"));
+  EXPECT_TRUE(f.state.render.show_back_faces);
+  ASSERT_TRUE(f.click_mark("check:Back faces"));
+  EXPECT_FALSE(f.state.render.show_back_faces);
+  f.state.render.view = ViewMode::Weights;
+  ASSERT_TRUE(f.click_mark("check:Back faces"));
+  EXPECT_TRUE(f.state.render.show_back_faces);
+}
+
+// The Meshes section says which meshes are single-sided (glTF's doubleSided false): both of the
+// default character's, neither once their materials are double-sided.
+TEST(Clicks, TheMeshesSectionNamesSingleSidedMeshes) {
+  UiFixture f;
+  ASSERT_TRUE(f.click_mark("header:Meshes"));
+  f.harness.frame();
+  ASSERT_EQ(f.model.meshes.size(), 2u);
+  EXPECT_NE(f.marks().find("text:Single-sided", 0), nullptr);
+  EXPECT_NE(f.marks().find("text:Single-sided", 1), nullptr);
+  for (Material& m : f.model.materials) m.double_sided = true;
+  f.harness.frame();
+  EXPECT_EQ(f.marks().find("text:Single-sided"), nullptr);
+}
+
 // Picks entry `i` of the combo at landmark `mark`: opens it, then clicks the entry's row in the
 // popup (ImGui 1.86 lays a combo's entries one text line plus item spacing apart, under a
 // window padding's top margin).
