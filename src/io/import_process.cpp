@@ -232,14 +232,30 @@ namespace {
 std::mutex g_exiting_mutex;
 std::vector<pid_t> g_exiting;
 
-void reap_exiting(bool block) {
+// How long a worker that said it was done may take to end before reap_finished_workers kills it
+// (it runs no code after the line: this bounds only a worker that lied).
+constexpr auto kExitingBound = std::chrono::seconds(2);
+
+// Reaps the workers that have ended; with `bound`, waits for the others (killing any still there
+// after kExitingBound) and reaps them too.
+void reap_exiting(bool bound) {
   const std::lock_guard<std::mutex> lock(g_exiting_mutex);
-  std::erase_if(g_exiting, [block](pid_t pid) {
+  const auto deadline = std::chrono::steady_clock::now() + kExitingBound;
+  std::erase_if(g_exiting, [&](pid_t pid) {
     int status = 0;
-    for (;;) {
-      const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
+    for (int sleep_us = 100;;) {
+      const pid_t r = ::waitpid(pid, &status, WNOHANG);
       if (r < 0 && errno == EINTR) continue;
-      return r != 0;  // reaped, or not ours any more (ECHILD): either way done with
+      if (r != 0) return true;  // reaped, or not ours any more (ECHILD): either way done with
+      if (!bound) return false;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(sleep_us));
+      sleep_us = std::min(sleep_us * 2, 20000);
     }
   });
 }
@@ -416,6 +432,10 @@ std::optional<ImportResult> ImportProcess::poll() {
       const std::lock_guard<std::mutex> lock(g_exiting_mutex);
       g_exiting.push_back(pid_);
     }
+    // Reaped before this process ends too, so its CPU time counts in this process's children's
+    // (getrusage, time(1), farm-bench) and no process is left behind.
+    static const bool at_exit = std::atexit([] { reap_finished_workers(); }) == 0;
+    (void)at_exit;
     pid_ = -1;
     ImportResult r = finish(0);
     close_fds();

@@ -49,10 +49,11 @@ std::string worker_path();
 std::vector<std::string> worker_places(const std::string& self);
 
 // Waits for every worker that has said its result was written (worker::kDoneLine) and may still
-// be exiting, and reaps it. ImportProcess takes such a result at once and leaves the worker's
-// teardown to the kernel; the next start() reaps the finished ones without waiting, this waits.
-// Call it before reading the children's CPU time (getrusage(RUSAGE_CHILDREN) counts only reaped
-// children): the benchmarks do. Thread-safe.
+// be exiting, and reaps it (one still there after 2 s is killed: it runs no code after the line).
+// ImportProcess takes such a result at once and leaves the worker's teardown to the kernel; the
+// next start() reaps the finished ones without waiting, this waits. It runs at this process's
+// exit, and before reading the children's CPU time (getrusage(RUSAGE_CHILDREN) counts only reaped
+// children): the benchmarks call it. Thread-safe.
 void reap_finished_workers();
 
 class ImportProcess {
