@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "import/assimp_read.h"
+#include "import/heap_warm.h"
 #include "import/sandbox.h"
 #include "import/worker_import.h"
 #include "io/model_format.h"
@@ -311,8 +312,17 @@ int main(int argc, char** argv) {
   set_limit(RLIMIT_CORE, 0, 0);
   set_limit(RLIMIT_FSIZE, kMaxModelBytes, kMaxModelBytes);
   if (cpu_limit > 0) set_limit(RLIMIT_CPU, cpu_limit, cpu_limit + 1);
+  // Measured before the heap grows below: what the parser may map counts from here.
+  const uint64_t mapped_at_start = mapped_bytes();
+  // The heap faulted in ahead of the parser, on a thread started before the sandbox forbids new
+  // ones (import/heap_warm.h). The file's size only: nothing of it is read here.
+  if (!from_stdin) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    if (!ec) warm_heap_ahead(heap_warm_bytes(size, memory_limit));
+  }
   if (memory_limit > 0) {
-    const uint64_t limit = mapped_bytes() + memory_limit;
+    const uint64_t limit = mapped_at_start + memory_limit;
     set_limit(RLIMIT_AS, limit, limit);
   }
   std::set_new_handler(out_of_memory);

@@ -7,14 +7,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include "big_model.h"
+#include "import/heap_warm.h"
 #include "io/import.h"
 #include "io/model_format.h"
+#include "temp_dir.h"
 #include "worker_fault.h"
 
 namespace sv {
@@ -73,6 +77,43 @@ TEST(ImportProcess, AResultSaidWrittenIsTakenBeforeTheWorkerEnds) {
     EXPECT_EQ(note.find("result written"), std::string::npos) << note;
   EXPECT_EQ(test::child_process_count(), 1);  // still alive: the result did not wait for its end
   test::signal_children(SIGKILL);
+  reap_finished_workers();
+  EXPECT_EQ(test::child_process_count(), 0);
+}
+
+// import/heap_warm.h's amounts, worked by hand: nothing under 8 MiB, 4x the file, at most half the
+// memory limit and 2 GiB, whole pages.
+TEST(HeapWarm, AmountsFollowTheFileAndTheLimit) {
+  constexpr uint64_t MiB = uint64_t{1} << 20;
+  EXPECT_EQ(heap_warm_bytes(8 * MiB - 1, 0), 0u);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB, 0), 32 * MiB);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB + 1, 0), 32 * MiB);  // 32 MiB + 4 bytes, to whole pages
+  EXPECT_EQ(heap_warm_bytes(68 * MiB, 0), 272 * MiB);
+  EXPECT_EQ(heap_warm_bytes(100 * MiB, 300 * MiB), 150 * MiB);
+  EXPECT_EQ(heap_warm_bytes(100 * MiB + 4096 * 3 + 7, 0), 400 * MiB + 4096 * 12 + 4096 * 0);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 0), 2048 * MiB);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 4096 * MiB), 2048 * MiB);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 1024 * MiB), 512 * MiB);
+}
+
+// A file large enough that the worker faults its heap in ahead on a second thread (12 MiB: 4x
+// that, 48 MiB, ahead of the parser) reads to the same tube it always did: 400 rings of 400
+// vertices, 2 triangles per quad between rings and around, 32 bones. Under a memory limit the
+// warmed heap counts in it: 48 MiB cannot read it.
+TEST(ImportProcess, ALargeFileReadsWhileTheHeapIsWarmedAhead) {
+  const test::TempDir dir;
+  const std::string tube = dir / "tube.glb";
+  ASSERT_EQ(bench::write_big_model(tube, 400, 400), "");
+  ASSERT_GE(std::filesystem::file_size(tube), uint64_t{8} << 20);
+  const ImportResult r = import_model(tube, options(60));
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.model->meshes.size(), 1u);
+  EXPECT_EQ(r.model->meshes[0].vertex_count(), 160000u);
+  EXPECT_EQ(r.model->meshes[0].indices.size(), 399u * 400u * 6u);
+  EXPECT_EQ(r.model->skeleton.size(), 34u);  // the 32 bones, the scene root and the tube's node
+  const ImportResult small = import_model(tube, options(60, 48));
+  EXPECT_FALSE(small.ok());
+  EXPECT_NE(small.error.find("ran out of memory (limit 48 MiB)"), std::string::npos) << small.error;
   reap_finished_workers();
   EXPECT_EQ(test::child_process_count(), 0);
 }
