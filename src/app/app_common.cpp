@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <utility>
@@ -20,6 +21,7 @@
 #include "gfx/camera.h"
 #include "gfx/capture.h"
 #include "gfx/renderer.h"
+#include "io/heap_warm.h"
 #include "io/import.h"
 
 namespace sv {
@@ -250,6 +252,15 @@ int open_headless_scene(const Options& options, const char* mode, int width, int
   // the target, which do not depend on the model: ~0.1-0.17 s of a first open's wall time on
   // software GL (BENCHMARKS.md round 36). import_character's own thread only waits on the
   // worker and checks its result; an exception it throws is rethrown here, as before.
+  // One model, one picture (or a few), then the process ends: its heap is kept and grown ahead,
+  // faulted in on a thread while the worker reads the file (io/heap_warm.h): the GL buffers,
+  // the first frame's arrays and the driver's then find pages already there.
+  keep_heap();
+  {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(options.model, ec);
+    if (!ec) warm_heap_ahead(heap_warm_bytes(size, 3, 0));
+  }
   ImportResult imported;
   std::vector<std::string> gl_said;
   {

@@ -111,7 +111,8 @@ struct HeadlessScene {
 // width x height HeadlessGl (the worker reads the file as this thread makes the context and the
 // programs), resolves --clip / --rest-pose / --bind-pose, runs `check` on the model (a non-empty
 // message is bad input: exit 2), then makes the scene. Bad input is exit status 2 with its message
-// alone, display or not: what the context said is printed only once the model is good. Returns -1
+// alone, display or not: what the context said is printed only once the model is good. For the
+// one-shot modes only (it sets this process's heap policy: io/heap_warm.h). Returns -1
 // to go on, otherwise the exit status (message printed; `mode` names the option in "--MODE needs a
 // model file").
 int open_headless_scene(const Options& options, const char* mode, int width, int height,

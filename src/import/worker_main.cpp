@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "import/assimp_read.h"
-#include "import/heap_warm.h"
 #include "import/sandbox.h"
 #include "import/worker_import.h"
+#include "io/heap_warm.h"
 #include "io/model_format.h"
 #include "io/worker_protocol.h"
 
@@ -254,8 +254,7 @@ int main(int argc, char** argv) {
   // them at free, so every buffer paid its own page faults (~12 us each on a virtual machine,
   // BENCHMARKS.md round 16b); kept in the heap, a later buffer reuses the pages an earlier one
   // freed. The address-space limit below bounds the heap as it bounded the mappings.
-  ::mallopt(M_MMAP_MAX, 0);
-  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  keep_heap();  // io/heap_warm.h
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() == 1 && args[0] == "--extensions") {
     for (const std::string& e : assimp_extensions()) std::printf("%s\n", e.c_str());
@@ -315,11 +314,11 @@ int main(int argc, char** argv) {
   // Measured before the heap grows below: what the parser may map counts from here.
   const uint64_t mapped_at_start = mapped_bytes();
   // The heap faulted in ahead of the parser, on a thread started before the sandbox forbids new
-  // ones (import/heap_warm.h). The file's size only: nothing of it is read here.
+  // ones (io/heap_warm.h). The file's size only: nothing of it is read here.
   if (!from_stdin) {
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(file, ec);
-    if (!ec) warm_heap_ahead(heap_warm_bytes(size, memory_limit));
+    if (!ec) warm_heap_ahead(heap_warm_bytes(size, 4, memory_limit));
   }
   if (memory_limit > 0) {
     const uint64_t limit = mapped_at_start + memory_limit;

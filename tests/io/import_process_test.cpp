@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 
 #include "big_model.h"
-#include "import/heap_warm.h"
+#include "io/heap_warm.h"
 #include "io/import.h"
 #include "io/model_format.h"
 #include "temp_dir.h"
@@ -81,19 +81,22 @@ TEST(ImportProcess, AResultSaidWrittenIsTakenBeforeTheWorkerEnds) {
   EXPECT_EQ(test::child_process_count(), 0);
 }
 
-// import/heap_warm.h's amounts, worked by hand: nothing under 8 MiB, 4x the file, at most half the
-// memory limit and 2 GiB, whole pages.
+// io/heap_warm.h's amounts, worked by hand: nothing under 8 MiB, `times` the file, at most half
+// the memory limit and 2 GiB, whole pages.
 TEST(HeapWarm, AmountsFollowTheFileAndTheLimit) {
   constexpr uint64_t MiB = uint64_t{1} << 20;
-  EXPECT_EQ(heap_warm_bytes(8 * MiB - 1, 0), 0u);
-  EXPECT_EQ(heap_warm_bytes(8 * MiB, 0), 32 * MiB);
-  EXPECT_EQ(heap_warm_bytes(8 * MiB + 1, 0), 32 * MiB);  // 32 MiB + 4 bytes, to whole pages
-  EXPECT_EQ(heap_warm_bytes(68 * MiB, 0), 272 * MiB);
-  EXPECT_EQ(heap_warm_bytes(100 * MiB, 300 * MiB), 150 * MiB);
-  EXPECT_EQ(heap_warm_bytes(100 * MiB + 4096 * 3 + 7, 0), 400 * MiB + 4096 * 12 + 4096 * 0);
-  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 0), 2048 * MiB);
-  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 4096 * MiB), 2048 * MiB);
-  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 1024 * MiB), 512 * MiB);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB - 1, 4, 0), 0u);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB, 4, 0), 32 * MiB);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB, 3, 0), 24 * MiB);
+  EXPECT_EQ(heap_warm_bytes(8 * MiB + 1, 4, 0), 32 * MiB);  // 32 MiB + 4 bytes, to whole pages
+  EXPECT_EQ(heap_warm_bytes(68 * MiB, 4, 0), 272 * MiB);
+  EXPECT_EQ(heap_warm_bytes(68 * MiB, 3, 0), 204 * MiB);
+  EXPECT_EQ(heap_warm_bytes(100 * MiB, 4, 300 * MiB), 150 * MiB);
+  EXPECT_EQ(heap_warm_bytes(100 * MiB + 4096 * 3 + 7, 4, 0), 400 * MiB + 4096 * 12);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 4, 0), 2048 * MiB);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 4, 4096 * MiB), 2048 * MiB);
+  EXPECT_EQ(heap_warm_bytes(1024 * MiB, 4, 1024 * MiB), 512 * MiB);
+  EXPECT_EQ(heap_warm_bytes(68 * MiB, 0, 0), 0u);
 }
 
 // A file large enough that the worker faults its heap in ahead on a second thread (12 MiB: 4x
