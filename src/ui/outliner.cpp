@@ -66,7 +66,14 @@ void meshes_section(const Model& m, Landmarks& marks) {
     // mirrored or "Show back faces" (gfx/face_culling.h). A line of its own: the panel is narrow.
     if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < m.materials.size() &&
         !m.materials[static_cast<std::size_t>(mesh.material)].double_sided) {
-      fit_textf_disabled("    single-sided (back faces culled)");
+      // Whether its back faces are culled this frame depends on the frame (the switch, a mirrored
+      // joint): the line says what the file says, the tooltip the rule.
+      fit_textf_disabled("    single-sided in the file");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "glTF material with doubleSided false: drawn from the front only (back faces\n"
+            "culled), unless \"Show back faces\" (View) is on or a joint or the up axis\n"
+            "mirrors the mesh this frame; then drawn from both sides.");
       marks.add_last_item("text:Single-sided", static_cast<int32_t>(i));
     }
   }
