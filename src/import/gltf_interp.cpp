@@ -15,9 +15,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string_view>
 
 #include "import/convert.h"
+#include "import/source.h"
 
 namespace sv {
 namespace {
@@ -455,6 +457,12 @@ GltfSidecar read_impl(std::span<const uint8_t> bytes, bool binary, const std::st
 GltfSidecar read_gltf_sidecar(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  // Mapped, not read: the 68-MB tube read into a vector cost the worker ~60 ms, its fresh pages
+  // and the copy; mapped, its pages are the page cache's, 16 to a fault (BENCHMARKS.md round 36).
+  if (const MappedFile mapped(path); !mapped.bytes().empty())
+    return read_impl(mapped.bytes(), ext == ".glb", &dir);
   // Read at its size in one call: through istreambuf_iterator a 68-MB file went byte by byte
   // into a vector that doubled to 128 MB, 255 MB of fresh pages in all (BENCHMARKS.md round 20b).
   // What is past the size (a file that grew) is read as before.
@@ -468,8 +476,6 @@ GltfSidecar read_gltf_sidecar(const std::string& path) {
     bytes.resize(static_cast<std::size_t>(in.gcount()));
   }
   if (in) bytes.insert(bytes.end(), std::istreambuf_iterator<char>(in), {});
-  std::string dir = std::filesystem::path(path).parent_path().string();
-  if (dir.empty()) dir = ".";
   return read_impl(bytes, ext == ".glb", &dir);
 }
 
