@@ -82,11 +82,16 @@ std::string tag_name(uint32_t t) {
 // pages: about twice the stream's size in page faults, round 16b).
 class Writer {
  public:
+  // Counting (only size()), or into a vector reserved for `reserve` bytes.
   explicit Writer(bool counting = false, std::size_t reserve = 0) : counting_(counting) {
     if (!counting_) {
       out_.reserve(std::max(reserve, kHeaderBytes));
       out_.resize(kHeaderBytes);
     }
+    size_ = kHeaderBytes;
+  }
+  // Into `target`, which a counting pass sized (finish() checks that it was filled exactly).
+  explicit Writer(std::span<uint8_t> target) : counting_(false), dst_(target) {
     size_ = kHeaderBytes;
   }
 
@@ -102,7 +107,14 @@ class Writer {
   void end() {
     const uint64_t size = size_ - size_at_ - 8;
     const std::size_t padded = (size_ + 7) / 8 * 8;
-    if (!counting_) {
+    if (into_span()) {
+      if (padded <= dst_.size()) {
+        std::memcpy(dst_.data() + size_at_, &size, 8);
+        std::memset(dst_.data() + size_, 0, padded - size_);
+      } else {
+        overflow_ = true;
+      }
+    } else if (!counting_) {
       std::memcpy(out_.data() + size_at_, &size, 8);
       out_.resize(padded, 0);
     }
@@ -111,6 +123,14 @@ class Writer {
 
   void raw(const void* p, std::size_t n) {
     if (n == 0) return;
+    if (into_span()) {
+      if (n <= dst_.size() && size_ <= dst_.size() - n)
+        std::memcpy(dst_.data() + size_, p, n);
+      else
+        overflow_ = true;
+      size_ += n;
+      return;
+    }
     size_ += n;
     if (counting_) return;
     const auto* b = static_cast<const uint8_t*>(p);
@@ -152,8 +172,15 @@ class Writer {
   }
   void zeros(std::size_t n) {
     if (n == 0) return;
+    if (into_span()) {
+      if (n <= dst_.size() && size_ <= dst_.size() - n)
+        std::memset(dst_.data() + size_, 0, n);
+      else
+        overflow_ = true;
+    } else if (!counting_) {
+      out_.resize(out_.size() + n, 0);
+    }
     size_ += n;
-    if (!counting_) out_.resize(out_.size() + n, 0);
   }
   void quat(const glm::quat& q) {
     f32(q.x);
@@ -164,18 +191,30 @@ class Writer {
   void vec3(const glm::vec3& v) { raw(&v, sizeof v); }
 
   std::vector<uint8_t> finish() {
-    std::memcpy(out_.data(), kModelMagic, 8);
-    const uint32_t version = kModelFormatVersion;
-    std::memcpy(out_.data() + 8, &version, 4);
-    std::memcpy(out_.data() + 12, &sections_, 4);
-    const uint64_t total = out_.size();
-    std::memcpy(out_.data() + 16, &total, 8);
-    std::memset(out_.data() + 24, 0, 8);
+    header(out_.data(), out_.size());
     return std::move(out_);
+  }
+  // For the span: true when the stream filled it exactly.
+  bool finish_span() {
+    if (overflow_ || size_ != dst_.size() || dst_.size() < kHeaderBytes) return false;
+    header(dst_.data(), size_);
+    return true;
   }
 
  private:
+  bool into_span() const noexcept { return dst_.data() != nullptr; }
+  void header(uint8_t* at, uint64_t total) const {
+    std::memcpy(at, kModelMagic, 8);
+    const uint32_t version = kModelFormatVersion;
+    std::memcpy(at + 8, &version, 4);
+    std::memcpy(at + 12, &sections_, 4);
+    std::memcpy(at + 16, &total, 8);
+    std::memset(at + 24, 0, 8);
+  }
+
   bool counting_;
+  std::span<uint8_t> dst_;
+  bool overflow_ = false;
   std::vector<uint8_t> out_;
   std::size_t size_ = 0;  // the stream's bytes so far (out_.size() when writing)
   std::size_t size_at_ = 0;
@@ -1083,6 +1122,20 @@ std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
   Writer w(false, count.size());
   write_sections(w, model, report, provenance);
   return w.finish();
+}
+
+std::size_t model_stream_size(const Model& model, const ImportReport& report,
+                              const ImportProvenance& provenance) {
+  Writer count(true);
+  write_sections(count, model, report, provenance);
+  return count.size();
+}
+
+bool write_model_into(std::span<uint8_t> out, const Model& model, const ImportReport& report,
+                      const ImportProvenance& provenance) {
+  Writer w(out);
+  write_sections(w, model, report, provenance);
+  return w.finish_span();
 }
 
 std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance& provenance) {

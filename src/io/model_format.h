@@ -88,6 +88,13 @@ std::string check_model_header(std::span<const uint8_t> header, uint64_t stream_
 // The stream for a successful import: `model` must validate (the worker's conversion makes sure).
 std::vector<uint8_t> write_model(const Model& model, const ImportReport& report,
                                  const ImportProvenance& provenance);
+// The same stream written in place (the worker: into its mapped result file, no copy): its size,
+// then the stream into `out` of exactly that size; false (and `out` not a stream) when `out` is
+// not that size.
+std::size_t model_stream_size(const Model& model, const ImportReport& report,
+                              const ImportProvenance& provenance);
+bool write_model_into(std::span<uint8_t> out, const Model& model, const ImportReport& report,
+                      const ImportProvenance& provenance);
 // The stream for a failed import: `error` is the one-line message.
 std::vector<uint8_t> write_error(std::string_view error, const ImportProvenance& provenance);
 

@@ -205,6 +205,21 @@ Model big_mesh_model() {
   return m;
 }
 
+// The worker writes the stream in place (into its mapped result file): the same bytes as the
+// vector writer's, into a span of exactly model_stream_size(); a span of another size is refused.
+TEST(ModelFormat, WrittenInPlaceIsTheSameStream) {
+  const Model m = sample_model();
+  const std::vector<uint8_t> want = sample_stream();
+  const std::size_t n = model_stream_size(m, sample_report(), sample_provenance());
+  ASSERT_EQ(n, want.size());
+  std::vector<uint8_t> got(n, 0xab);  // not zeros: every byte, padding too, is written
+  EXPECT_TRUE(write_model_into(got, m, sample_report(), sample_provenance()));
+  EXPECT_EQ(got, want);
+  std::vector<uint8_t> short_by_8(n - 8), long_by_8(n + 8);
+  EXPECT_FALSE(write_model_into(short_by_8, m, sample_report(), sample_provenance()));
+  EXPECT_FALSE(write_model_into(long_by_8, m, sample_report(), sample_provenance()));
+}
+
 TEST(ModelFormat, RoundTripsEveryField) {
   const Model want = sample_model();
   const std::vector<uint8_t> bytes = sample_stream();
