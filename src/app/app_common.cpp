@@ -248,10 +248,6 @@ HeadlessGl::~HeadlessGl() {
 int open_headless_scene(const Options& options, const char* mode, int width, int height,
                         HeadlessScene* out, const std::function<std::string(const Model&)>& check) {
   if (options.model.empty()) return bad_input(std::string("--") + mode + " needs a model file");
-  // The worker reads the file while this thread makes the context, the renderer's programs and
-  // the target, which do not depend on the model: ~0.1-0.17 s of a first open's wall time on
-  // software GL (BENCHMARKS.md round 36). import_character's own thread only waits on the
-  // worker and checks its result; an exception it throws is rethrown here, as before.
   // One model, one picture (or a few), then the process ends: its heap is kept and grown ahead,
   // faulted in on a thread while the worker reads the file (io/heap_warm.h): the GL buffers,
   // the first frame's arrays and the driver's then find pages already there.
@@ -261,6 +257,10 @@ int open_headless_scene(const Options& options, const char* mode, int width, int
     const std::uintmax_t size = std::filesystem::file_size(options.model, ec);
     if (!ec) warm_heap_ahead(heap_warm_bytes(size, 3, 0));
   }
+  // The worker reads the file while this thread makes the context, the renderer's programs and
+  // the target, which do not depend on the model: ~0.1-0.17 s of a first open's wall time on
+  // software GL (BENCHMARKS.md round 36). import_character's own thread only waits on the
+  // worker and checks its result; an exception it throws is rethrown here, as before.
   ImportResult imported;
   std::vector<std::string> gl_said;
   {
