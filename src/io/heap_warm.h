@@ -33,10 +33,18 @@ void keep_heap() noexcept;
 // and 2 GiB, whole pages.
 std::size_t heap_warm_bytes(uint64_t file_bytes, unsigned times, uint64_t limit_bytes) noexcept;
 
-// Grows the heap by `bytes` (after keep_heap()) and starts a detached thread that faults them in,
-// 4 MiB at a time. In the worker, call it before the sandbox (which sets RLIMIT_NPROC to 0).
-// Returns false when nothing was started: `bytes` 0, a sanitizer build (its allocator does not
-// use this heap), or the heap or the thread refused.
+// Confines the calling thread (only it: the filter is not synchronised to the others) to
+// madvise, futex waits, signal returns and exiting; any other system call fails with EPERM, and
+// privileges cannot be gained. The warm's thread calls it first: in the worker it runs beside the
+// parser of a hostile file, outside the sandbox the main thread sets up after it started. False
+// when it could not (the thread then does nothing).
+bool confine_to_madvise() noexcept;
+
+// Grows the heap by `bytes` (after keep_heap()) and starts a detached thread that confines itself
+// (confine_to_madvise) and faults them in, 4 MiB at a time; once a process. In the worker, call it
+// before the sandbox (which sets RLIMIT_NPROC to 0). Returns false when nothing was started:
+// `bytes` 0, a sanitizer build (its allocator does not use this heap), or the heap or the thread
+// refused.
 bool warm_heap_ahead(std::size_t bytes) noexcept;
 
 }  // namespace sv
