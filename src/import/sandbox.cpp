@@ -14,6 +14,8 @@
 #include <cstring>
 #include <vector>
 
+#include "io/sanitizer_build.h"
+
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #endif
@@ -22,17 +24,6 @@
 #endif
 #ifndef SYS_landlock_restrict_self
 #define SYS_landlock_restrict_self 446
-#endif
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_SANITIZER_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
-#define SV_SANITIZER_BUILD 1
-#endif
-#endif
-#ifndef SV_SANITIZER_BUILD
-#define SV_SANITIZER_BUILD 0
 #endif
 
 namespace sv {

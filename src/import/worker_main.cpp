@@ -40,6 +40,7 @@
 #include "import/worker_import.h"
 #include "io/heap_warm.h"
 #include "io/model_format.h"
+#include "io/sanitizer_build.h"
 #include "io/worker_protocol.h"
 
 // Sanitizer builds by clang (scripts/test.sh's sanitizer pass): a report's stack is symbolized by
@@ -54,18 +55,6 @@
 extern "C" const char* __asan_default_options() { return "symbolize=0"; }
 extern "C" const char* __ubsan_default_options() { return "symbolize=0"; }
 #endif
-#endif
-
-// Sanitizer builds exit through main's return (LeakSanitizer's check), not _exit.
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_WORKER_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
-#define SV_WORKER_SANITIZED 1
-#endif
-#endif
-#ifndef SV_WORKER_SANITIZED
-#define SV_WORKER_SANITIZED 0
 #endif
 
 namespace {
@@ -387,7 +376,8 @@ int main(int argc, char** argv) {
       return worker::kExitWriteFailed;
     }
   }
-#if !SV_WORKER_SANITIZED
+// Sanitizer builds exit through main's return (LeakSanitizer's check), not _exit.
+#if !SV_SANITIZER_BUILD
   // io/worker_protocol.h's kDoneLine: what stdio holds first, then the line, the output closed,
   // and out without destructors (the model and the stream are the kernel's to free).
   std::fflush(nullptr);

@@ -17,16 +17,7 @@
 #include <cstdlib>
 #include <limits>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SV_HEAP_WARM_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
-#define SV_HEAP_WARM_SANITIZED 1
-#endif
-#endif
-#ifndef SV_HEAP_WARM_SANITIZED
-#define SV_HEAP_WARM_SANITIZED 0
-#endif
+#include "io/sanitizer_build.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  // Linux 5.14; an older kernel answers EINVAL and nothing happens
@@ -111,7 +102,7 @@ std::size_t heap_warm_bytes(uint64_t file_bytes, unsigned times, uint64_t limit_
 
 bool warm_heap_ahead(std::size_t bytes) noexcept {
   static bool started_once = false;
-  if (SV_HEAP_WARM_SANITIZED || bytes < 2 * kWarmPage || started_once) return false;
+  if (SV_SANITIZER_BUILD || bytes < 2 * kWarmPage || started_once) return false;
   started_once = true;  // one warm a process (g_range)
   // Under M_MMAP_MAX 0 the block comes from the heap's top; freed, it is the top chunk again,
   // kept (no trimming): the range stays mapped, and the parser's next blocks are carved from it.

@@ -260,10 +260,6 @@ void reap_exiting(bool bound) {
   });
 }
 
-bool ends_with(const std::string& s, std::string_view end) {
-  return s.size() >= end.size() && std::string_view(s).substr(s.size() - end.size()) == end;
-}
-
 }  // namespace
 
 void reap_finished_workers() { reap_exiting(true); }
@@ -423,7 +419,7 @@ std::optional<ImportResult> ImportProcess::poll() {
   int status = 0;
   pid_t done = ::waitpid(pid_, &status, WNOHANG);
   constexpr std::string_view kDone = worker::kDoneLine;
-  if (done == 0 && output_eof_ && ends_with(output_tail_, kDone)) {
+  if (done == 0 && output_eof_ && output_tail_.ends_with(kDone)) {
     // The worker wrote its whole result, said so, closed its output and is exiting: taken now,
     // as an exit status of 0, while the kernel tears the process down (worker_protocol.h).
     // Its result is read and checked as any other.
@@ -463,7 +459,7 @@ std::optional<ImportResult> ImportProcess::poll() {
   }
   drain_output();
   // A worker that was gone before its line was seen: the line is not the child's output.
-  if (ends_with(output_tail_, kDone)) output_tail_.resize(output_tail_.size() - kDone.size());
+  if (output_tail_.ends_with(kDone)) output_tail_.resize(output_tail_.size() - kDone.size());
   ImportResult r = finish(status);
   close_fds();
   return r;

@@ -23,6 +23,7 @@
 #include "io/heap_warm.h"
 #include "io/import.h"
 #include "io/model_format.h"
+#include "io/sanitizer_build.h"
 #include "temp_dir.h"
 #include "worker_fault.h"
 
@@ -66,13 +67,8 @@ TEST(ImportProcess, AnImportRunsInAChildAndLeavesNone) {
 // asked to linger, stays alive: the result is taken without waiting for the process to end, the
 // line is not in the report, and the worker is left to reap_finished_workers.
 TEST(ImportProcess, AResultSaidWrittenIsTakenBeforeTheWorkerEnds) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "a sanitizer build's worker exits normally (LeakSanitizer), without the line";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
-  GTEST_SKIP() << "a sanitizer build's worker exits normally (LeakSanitizer), without the line";
-#endif
-#endif
+  if (SV_SANITIZER_BUILD)
+    GTEST_SKIP() << "a sanitizer build's worker exits normally (LeakSanitizer), without the line";
   test::WorkerFault linger("linger");
   // Were the line not taken, the wait would end at this limit with "gave up".
   const ImportResult r = import_model(kModel, options(20));
@@ -109,13 +105,8 @@ TEST(HeapWarm, AmountsFollowTheFileAndTheLimit) {
 // thread's alone). Values only in the thread: a failing EXPECT there would print, and write is
 // refused too.
 TEST(HeapWarm, TheWarmThreadIsConfinedAndOnlyIt) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "a sanitizer's thread teardown makes calls the filter refuses; no warm there";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  GTEST_SKIP() << "a sanitizer's thread teardown makes calls the filter refuses; no warm there";
-#endif
-#endif
+  if (SV_SANITIZER_BUILD)
+    GTEST_SKIP() << "a sanitizer's thread teardown makes calls the filter refuses; no warm there";
   bool confined = false;
   int open_errno = 0, madvise_rc = -1;
   alignas(4096) static char page[4096];
